@@ -1,0 +1,116 @@
+#!/usr/bin/env node
+// The project's wrapper (like ./gradlew): every npm script that needs Node 24 goes through here.
+//
+//  1. Node 24: n8n 2.x and n8n-core/n8n-workflow 2.4x need it (isolated-vm 7 ships prebuilt
+//     binaries for Node 24 only). On an older Node this script provisions Node 24 from the npm
+//     registry (package `node@24`) into a cache outside the repo, once, and re-runs itself with it.
+//  2. Dependencies: runs `npm ci` when node_modules is missing or older than package-lock.json.
+//  3. Runs the task: `node scripts/toolchain.mjs <task> [args]`, tasks listed in TASKS below.
+//
+// Plain JavaScript with no dependencies, so that it runs on any Node from 18 before anything is
+// installed. Nothing here is shipped in the package.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const REQUIRED_MAJOR = 24;
+const CACHE = process.env.IDV_CACHE_DIR || path.join(homedir(), '.cache', 'n8n-nodes-identity-verification');
+const NODE_CACHE = path.join(CACHE, `node${REQUIRED_MAJOR}`);
+
+const log = (msg) => process.stderr.write(`[toolchain] ${msg}\n`);
+
+function run(cmd, args, opts = {}) {
+	const res = spawnSync(cmd, args, { stdio: 'inherit', cwd: ROOT, env: process.env, ...opts });
+	if (res.error) throw res.error;
+	if (res.status !== 0) process.exit(res.status ?? 1);
+}
+
+function major(version) {
+	return Number(version.replace(/^v/, '').split('.')[0]);
+}
+
+function node24Paths() {
+	const bin = path.join(NODE_CACHE, 'node_modules', '.bin');
+	const headers = path.join(NODE_CACHE, 'node_modules', 'node', 'node_modules', `node-${process.platform}-${process.arch}`);
+	return { bin, node: path.join(bin, 'node'), headers };
+}
+
+function ensureNode24() {
+	if (major(process.version) >= REQUIRED_MAJOR) return;
+	if (major(process.version) < 18) {
+		log(`Node.js ${process.version} is too old even to provision Node ${REQUIRED_MAJOR}; install Node 18 or newer.`);
+		process.exit(1);
+	}
+	const { bin, node, headers } = node24Paths();
+	if (!existsSync(node)) {
+		log(`Node ${process.version} is older than ${REQUIRED_MAJOR}: installing Node ${REQUIRED_MAJOR} from the npm registry into ${NODE_CACHE} (once)...`);
+		mkdirSync(NODE_CACHE, { recursive: true });
+		// The `node` package's preinstall fetches the platform binary package, so scripts must run here.
+		run('npm', ['install', '--prefix', NODE_CACHE, '--no-audit', '--no-fund', '--ignore-scripts=false', `node@${REQUIRED_MAJOR}`], { cwd: NODE_CACHE });
+	}
+	const env = {
+		...process.env,
+		PATH: `${bin}${path.delimiter}${process.env.PATH}`,
+		npm_config_nodedir: headers,
+		IDV_TOOLCHAIN: '1',
+	};
+	const res = spawnSync(node, [fileURLToPath(import.meta.url), ...process.argv.slice(2)], { stdio: 'inherit', cwd: ROOT, env });
+	process.exit(res.status ?? 1);
+}
+
+function ensureDependencies() {
+	const lock = path.join(ROOT, 'package-lock.json');
+	const installed = path.join(ROOT, 'node_modules', '.package-lock.json');
+	if (existsSync(installed) && (!existsSync(lock) || statSync(installed).mtimeMs >= statSync(lock).mtimeMs)) return;
+	log('Installing dependencies (npm ci, install scripts off per .npmrc)...');
+	run('npm', ['ci', '--no-audit', '--no-fund']);
+}
+
+const npx = (bin, args) => run(path.join(ROOT, 'node_modules', '.bin', bin), args);
+const buildTests = () => npx('tsc', ['-p', 'tsconfig.test.json']);
+const buildPackage = () => run('npm', ['run', '--silent', 'build']);
+const runBuilt = (file, args) => run(process.execPath, [path.join(ROOT, '.build', 'test', file), ...args]);
+
+const TASKS = {
+	test: (args) => {
+		buildTests();
+		npx('jest', ['--config', 'jest.config.cjs', ...args]);
+	},
+	'test:e2e': (args) => {
+		buildPackage();
+		buildTests();
+		npx('jest', ['--config', 'jest.e2e.config.cjs', ...args]);
+	},
+	sandbox: (args) => {
+		buildTests();
+		runBuilt('sandbox/cli.cjs', args);
+	},
+	demo: (args) => {
+		buildPackage();
+		buildTests();
+		runBuilt('demo/demo.cjs', args);
+	},
+	bench: (args) => {
+		buildPackage();
+		buildTests();
+		runBuilt('bench/bench.cjs', args);
+	},
+	n8n: (args) => {
+		buildPackage();
+		buildTests();
+		runBuilt('n8n/cli.cjs', args);
+	},
+	node: (args) => run(process.execPath, args),
+};
+
+const [task, ...args] = process.argv.slice(2);
+if (!task || !(task in TASKS)) {
+	log(`usage: node scripts/toolchain.mjs <${Object.keys(TASKS).join('|')}> [args]`);
+	process.exit(2);
+}
+ensureNode24();
+ensureDependencies();
+TASKS[task](args);
