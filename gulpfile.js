@@ -1,0 +1,106 @@
+// Asset steps that `n8n-node build` does not do. Runs after it (`npm run build`).
+//
+//  - icons: copies node and credential icons into dist/ (n8n-node build copies *.svg/*.png too; this
+//    keeps the step explicit and also covers themed variants added later).
+//  - schemas: writes the output schema of every operation, generated from the zod contract, to
+//    dist/nodes/<Node>/__schema__/v<version>/<resource>/<operation>.json (JSON Schema, the format and
+//    path n8n's editor reads for its schema preview, see n8n-core's output-schema-resolver).
+const { src, dest, series } = require('gulp');
+const fs = require('node:fs');
+const path = require('node:path');
+
+function icons() {
+	return src(['nodes/**/*.{png,svg}', 'credentials/**/*.{png,svg}'], { base: '.', encoding: false }).pipe(
+		dest('dist'),
+	);
+}
+
+/** zod (v3) to JSON Schema, for the subset the contract uses. */
+function toJsonSchema(schema) {
+	const def = schema._def;
+	switch (def.typeName) {
+		case 'ZodObject': {
+			const shape = def.shape();
+			const properties = {};
+			const required = [];
+			for (const [key, value] of Object.entries(shape)) {
+				properties[key] = toJsonSchema(value);
+				if (!value.isOptional()) required.push(key);
+			}
+			const out = { type: 'object', properties };
+			if (required.length) out.required = required;
+			return out;
+		}
+		case 'ZodString':
+			return { type: 'string' };
+		case 'ZodNumber':
+			return { type: def.checks.some((c) => c.kind === 'int') ? 'integer' : 'number' };
+		case 'ZodBoolean':
+			return { type: 'boolean' };
+		case 'ZodEnum':
+			return { type: 'string', enum: [...def.values] };
+		case 'ZodLiteral':
+			return { type: typeof def.value, enum: [def.value] };
+		case 'ZodUnion': {
+			const options = def.options.map(toJsonSchema);
+			const enums = options.every((o) => o.enum && o.type === options[0].type);
+			return enums ? { type: options[0].type, enum: options.flatMap((o) => o.enum) } : { anyOf: options };
+		}
+		case 'ZodArray':
+			return { type: 'array', items: toJsonSchema(def.type) };
+		case 'ZodRecord':
+			return { type: 'object', additionalProperties: toJsonSchema(def.valueType) };
+		case 'ZodNullable': {
+			const inner = toJsonSchema(def.innerType);
+			return inner.type ? { ...inner, type: [].concat(inner.type, 'null') } : { anyOf: [inner, { type: 'null' }] };
+		}
+		case 'ZodOptional':
+		case 'ZodDefault':
+			return toJsonSchema(def.innerType);
+		case 'ZodEffects':
+			return toJsonSchema(def.schema);
+		case 'ZodPipeline':
+			return toJsonSchema(def.out);
+		default:
+			return {};
+	}
+}
+
+function schemas(done) {
+	const contract = require('./dist/nodes/shared/contract.js');
+	const { z } = require('zod');
+	const binaryMeta = z.object({
+		checkId: z.string(),
+		profileId: z.string(),
+		fileName: z.string(),
+		mimeType: z.string(),
+		fileSize: z.number(),
+	});
+	const byNode = {
+		IdentityVerification: {
+			'identification/createVerificationToken': contract.verificationTokenResponseSchema,
+			'identification/requestInformation': z.object({ scanRef: z.string() }).passthrough(),
+			'bank/createToken': contract.bankTokenSchema,
+			'bank/listTransactions': contract.bankTransactionSchema,
+			'proofOfAddress/createCheck': contract.poaCheckSchema,
+			'aml/downloadProfilePdf': binaryMeta,
+			'kyb/getAnswers': contract.questionnaireAnswersSchema,
+			'kyb/deleteAnswers': z.object({ deleted: z.boolean(), companyId: z.string(), questionnaireId: z.string() }),
+			'kyb/submitForm': z.object({ id: z.string().optional() }).passthrough(),
+		},
+	};
+	for (const [node, operations] of Object.entries(byNode)) {
+		const base = path.join('dist', 'nodes', node, '__schema__', 'v1.0.0');
+		for (const [key, schema] of Object.entries(operations)) {
+			const file = path.join(base, `${key}.json`);
+			fs.mkdirSync(path.dirname(file), { recursive: true });
+			fs.writeFileSync(file, JSON.stringify(toJsonSchema(schema), null, '\t') + '\n');
+		}
+	}
+	done();
+}
+
+exports.icons = icons;
+exports.schemas = schemas;
+exports.build = series(icons, schemas);
+exports.default = exports.build;
