@@ -1,0 +1,635 @@
+// The pinned real n8n: install it once into a cache outside the repo, install this package into a
+// fresh n8n user folder exactly the way n8n installs a community package, start/stop n8n on
+// loopback, drive its CLI (import, publish, execute, export:nodes) and its REST API.
+//
+// Used by the demo (test/demo), the end-to-end tests (test/e2e), the bench and `npm run n8n`.
+// Not shipped. Needs Node 24 (run through scripts/toolchain.mjs, which provides it).
+//
+// Moving the pin: change N8N_VERSION below. The next run installs that version into its own cache
+// folder (the old one can be deleted); then run `npm run test:e2e` and `npm run demo -- --headless`.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import {
+	closeSync,
+	copyFileSync,
+	existsSync,
+	mkdirSync,
+	mkdtempSync,
+	openSync,
+	readFileSync,
+	rmSync,
+	statSync,
+	writeFileSync,
+} from 'node:fs';
+import { createServer } from 'node:net';
+import { homedir, tmpdir } from 'node:os';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+
+/** The one place the n8n version is pinned. */
+export const N8N_VERSION = '2.40.7';
+
+/** Repository root (this file runs compiled from .build/test/n8n/). */
+export const ROOT = path.resolve(__dirname, '..', '..', '..');
+export const PACKAGE_NAME: string = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).name;
+
+export const CACHE_DIR =
+	process.env.IDV_CACHE_DIR || path.join(homedir(), '.cache', 'n8n-nodes-identity-verification');
+
+/** Folder holding the pinned n8n install (private package.json + node_modules). */
+export function n8nHome(version = N8N_VERSION): string {
+	return path.join(CACHE_DIR, `n8n-${version}`);
+}
+
+function n8nBin(version = N8N_VERSION): string {
+	return path.join(n8nHome(version), 'node_modules', 'n8n', 'bin', 'n8n');
+}
+
+type Log = (msg: string) => void;
+const defaultLog: Log = (msg) => process.stderr.write(`[n8n] ${msg}\n`);
+
+function runVisible(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = process.env): void {
+	const res = spawnSync(cmd, args, { cwd, env, stdio: 'inherit' });
+	if (res.error) throw res.error;
+	if (res.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed with exit code ${res.status} (in ${cwd})`);
+}
+
+function installLooksComplete(home: string, version: string): boolean {
+	if (!existsSync(path.join(home, 'node_modules', '.bin', 'n8n'))) return false;
+	try {
+		const pkg = JSON.parse(readFileSync(path.join(home, 'node_modules', 'n8n', 'package.json'), 'utf8'));
+		if (pkg.version !== version) return false;
+	} catch {
+		return false;
+	}
+	// sqlite3 is the one native module n8n needs here; it must load in this Node.
+	const probe = spawnSync(
+		process.execPath,
+		['-e', "const s=require('sqlite3');new s.Database(':memory:').close(e=>process.exit(e?1:0))"],
+		{ cwd: home, stdio: 'ignore', timeout: 60_000 },
+	);
+	return probe.status === 0;
+}
+
+/**
+ * Installs the pinned n8n into the cache once (marker file `.complete`) and returns its folder.
+ * Install scripts stay off (the Kafka client's build downloads sources and fails; nothing else needs
+ * one); only sqlite3 is rebuilt, against Node 24's headers (npm_config_nodedir, set by the wrapper).
+ */
+export function ensureN8n(opts: { log?: Log; version?: string } = {}): string {
+	const log = opts.log ?? defaultLog;
+	const version = opts.version ?? N8N_VERSION;
+	const home = n8nHome(version);
+	const marker = path.join(home, '.complete');
+	if (existsSync(marker) && existsSync(n8nBin(version))) return home;
+	if (installLooksComplete(home, version)) {
+		writeFileSync(marker, `${new Date().toISOString()} n8n@${version} (found installed)\n`);
+		return home;
+	}
+	const major = Number(process.versions.node.split('.')[0]);
+	if (major < 24) throw new Error(`n8n ${version} needs Node.js 24; run this through scripts/toolchain.mjs`);
+	const started = Date.now();
+	log(`Installing n8n@${version} into ${home} (once; a few minutes and ~2.8 GB)...`);
+	mkdirSync(home, { recursive: true });
+	writeFileSync(
+		path.join(home, 'package.json'),
+		JSON.stringify({ name: 'n8n-runtime', private: true, dependencies: { n8n: version } }),
+	);
+	const env = { ...process.env, npm_config_ignore_scripts: 'true' };
+	runVisible(
+		'npm',
+		['install', '--ignore-scripts', '--no-audit', '--no-fund', '--progress=true', '--loglevel=http', `n8n@${version}`],
+		home,
+		env,
+	);
+	log('Rebuilding sqlite3 against this Node...');
+	runVisible('npm', ['rebuild', 'sqlite3', '--ignore-scripts=false'], home, { ...process.env });
+	if (!installLooksComplete(home, version)) throw new Error(`n8n@${version} installed into ${home} but does not load`);
+	writeFileSync(marker, `${new Date().toISOString()} n8n@${version} (${Math.round((Date.now() - started) / 1000)} s)\n`);
+	log(`n8n@${version} installed in ${Math.round((Date.now() - started) / 1000)} s`);
+	return home;
+}
+
+/** A module from n8n's own install (e.g. flatted, to read execution data as n8n stores it). */
+export function requireFromN8n<T = unknown>(id: string): T {
+	return createRequire(path.join(n8nHome(), 'node_modules', 'n8n', 'package.json'))(id) as T;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The package, installed as n8n installs a community package
+// ---------------------------------------------------------------------------------------------
+
+/** `npm pack` of this package (built first if dist/ is missing). Returns the tarball path. */
+export function packPackage(opts: { log?: Log; destination?: string } = {}): string {
+	const log = opts.log ?? defaultLog;
+	const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+	const missing = [...(pkg.n8n?.nodes ?? []), ...(pkg.n8n?.credentials ?? [])].filter(
+		(f: string) => !existsSync(path.join(ROOT, f)),
+	);
+	if (missing.length > 0) {
+		log(`dist/ is incomplete (${missing[0]} missing): running npm run build`);
+		runVisible('npm', ['run', '--silent', 'build'], ROOT);
+	}
+	const destination = opts.destination ?? mkdtempSync(path.join(tmpdir(), 'idv-pack-'));
+	const res = spawnSync('npm', ['pack', '--json', '--pack-destination', destination], {
+		cwd: ROOT,
+		encoding: 'utf8',
+	});
+	if (res.status !== 0) throw new Error(`npm pack failed:\n${res.stderr}`);
+	const [info] = JSON.parse(res.stdout) as Array<{ filename: string }>;
+	return path.join(destination, info.filename);
+}
+
+/**
+ * Installs the packed package into `<userFolder>/.n8n/nodes/node_modules/<name>` the way n8n 2.40's
+ * CommunityPackagesService.downloadPackage does: extract the tarball with --strip-components=1, drop
+ * devDependencies/peerDependencies/optionalDependencies from its package.json, run
+ * `npm install --audit=false --fund=false --bin-links=false --install-strategy=shallow
+ * --ignore-scripts=true --package-lock=false` inside it, and record it in the nodes folder's
+ * package.json ledger. n8n loads every package in that node_modules at start.
+ */
+export function installPackage(userFolder: string, opts: { tarball?: string; log?: Log } = {}): string {
+	const tarball = opts.tarball ?? packPackage({ log: opts.log });
+	const nodesDir = path.join(userFolder, '.n8n', 'nodes');
+	const packageDir = path.join(nodesDir, 'node_modules', PACKAGE_NAME);
+	mkdirSync(nodesDir, { recursive: true });
+	const ledgerPath = path.join(nodesDir, 'package.json');
+	const ledger = existsSync(ledgerPath)
+		? JSON.parse(readFileSync(ledgerPath, 'utf8'))
+		: { name: 'installed-nodes', private: true, dependencies: {} };
+	rmSync(packageDir, { recursive: true, force: true });
+	mkdirSync(packageDir, { recursive: true });
+	const localTarball = path.join(nodesDir, path.basename(tarball));
+	copyFileSync(tarball, localTarball);
+	try {
+		runQuiet('tar', ['-xzf', path.basename(tarball), '-C', packageDir, '--strip-components=1'], nodesDir);
+		const pkgPath = path.join(packageDir, 'package.json');
+		const { devDependencies, peerDependencies, optionalDependencies, ...packageJson } = JSON.parse(
+			readFileSync(pkgPath, 'utf8'),
+		);
+		void devDependencies;
+		void peerDependencies;
+		void optionalDependencies;
+		writeFileSync(pkgPath, JSON.stringify(packageJson, null, 2), 'utf8');
+		runQuiet(
+			'npm',
+			[
+				'install',
+				'--audit=false',
+				'--fund=false',
+				'--bin-links=false',
+				'--install-strategy=shallow',
+				'--ignore-scripts=true',
+				'--package-lock=false',
+			],
+			packageDir,
+		);
+		ledger.dependencies = { ...(ledger.dependencies ?? {}), [PACKAGE_NAME]: packageJson.version };
+		writeFileSync(ledgerPath, JSON.stringify(ledger, null, 2), 'utf8');
+	} finally {
+		rmSync(localTarball, { force: true });
+	}
+	return packageDir;
+}
+
+function runQuiet(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = process.env): string {
+	const res = spawnSync(cmd, args, { cwd, env, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+	if (res.error) throw res.error;
+	if (res.status !== 0) {
+		throw new Error(`${cmd} ${args.join(' ')} failed (exit ${res.status}) in ${cwd}:\n${tail(res.stdout + res.stderr, 40)}`);
+	}
+	return res.stdout;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Environment of an isolated loopback n8n
+// ---------------------------------------------------------------------------------------------
+
+export async function freePort(): Promise<number> {
+	return await new Promise((resolve, reject) => {
+		const srv = createServer();
+		srv.unref();
+		srv.on('error', reject);
+		srv.listen(0, '127.0.0.1', () => {
+			const addr = srv.address();
+			srv.close(() => (typeof addr === 'object' && addr ? resolve(addr.port) : reject(new Error('no port'))));
+		});
+	});
+}
+
+export async function portIsFree(port: number): Promise<boolean> {
+	return await new Promise((resolve) => {
+		const srv = createServer();
+		srv.unref();
+		srv.once('error', () => resolve(false));
+		srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
+	});
+}
+
+/** A fixed encryption key per user folder (created once, kept in the folder). */
+function encryptionKey(userFolder: string): string {
+	const file = path.join(userFolder, '.idv-encryption-key');
+	if (!existsSync(file)) {
+		mkdirSync(userFolder, { recursive: true });
+		writeFileSync(file, randomBytes(24).toString('hex'), { mode: 0o600 });
+	}
+	return readFileSync(file, 'utf8').trim();
+}
+
+/** Env for any n8n process (server or CLI) on this user folder. Nothing here leaves loopback. */
+export function n8nEnv(userFolder: string, port: number, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+	const base: NodeJS.ProcessEnv = {};
+	// Keep only what a child needs from our environment; never leak a developer's N8N_* / DB_* settings.
+	for (const k of ['PATH', 'HOME', 'LANG', 'TZ', 'TMPDIR', 'npm_config_nodedir', 'SystemRoot']) {
+		if (process.env[k] !== undefined) base[k] = process.env[k];
+	}
+	return {
+		...base,
+		NODE_ENV: 'production',
+		N8N_USER_FOLDER: userFolder,
+		N8N_ENCRYPTION_KEY: encryptionKey(userFolder),
+		N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'true',
+		N8N_PORT: String(port),
+		N8N_LISTEN_ADDRESS: '127.0.0.1',
+		N8N_HOST: '127.0.0.1',
+		N8N_PROTOCOL: 'http',
+		WEBHOOK_URL: `http://127.0.0.1:${port}/`,
+		N8N_EDITOR_BASE_URL: `http://127.0.0.1:${port}/`,
+		N8N_SECURE_COOKIE: 'false',
+		DB_TYPE: 'sqlite',
+		DB_SQLITE_POOL_SIZE: '2',
+		N8N_DIAGNOSTICS_ENABLED: 'false',
+		N8N_PERSONALIZATION_ENABLED: 'false',
+		N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
+		N8N_HIRING_BANNER_ENABLED: 'false',
+		N8N_TEMPLATES_ENABLED: 'false',
+		N8N_AI_ENABLED: 'false',
+		N8N_COMMUNITY_PACKAGES_ENABLED: 'true',
+		N8N_REINSTALL_MISSING_PACKAGES: 'false',
+		N8N_SSRF_PROTECTION_ENABLED: 'false',
+		N8N_RUNNERS_MODE: 'internal',
+		N8N_RUNNERS_BROKER_LISTEN_ADDRESS: '127.0.0.1',
+		N8N_PUBLIC_API_DISABLED: 'true',
+		EXECUTIONS_DATA_SAVE_ON_SUCCESS: 'all',
+		EXECUTIONS_DATA_SAVE_ON_ERROR: 'all',
+		EXECUTIONS_DATA_SAVE_MANUAL_EXECUTIONS: 'true',
+		N8N_DEFAULT_BINARY_DATA_MODE: 'filesystem',
+		// info, not warn: the CLI prints --rawOutput and the server its "Editor is now accessible"
+		// line through the logger. Output goes to a log file, not the terminal.
+		N8N_LOG_LEVEL: 'info',
+		N8N_LOG_OUTPUT: 'console',
+		N8N_NO_COLOR: 'true',
+		NO_COLOR: '1',
+		...extra,
+	};
+}
+
+export function tail(text: string, lines = 60): string {
+	return text.split('\n').slice(-lines).join('\n');
+}
+
+// ---------------------------------------------------------------------------------------------
+// The server
+// ---------------------------------------------------------------------------------------------
+
+export interface N8nInstance {
+	url: string; // http://127.0.0.1:PORT (no trailing slash)
+	port: number;
+	userFolder: string;
+	logFile: string;
+	child: ChildProcess;
+	/** Last lines of n8n's output (for failure messages). */
+	logTail(lines?: number): string;
+	stop(): Promise<void>;
+}
+
+export interface StartOptions {
+	userFolder: string;
+	port?: number; // default: a free port
+	env?: Record<string, string>;
+	log?: Log;
+	timeoutMs?: number; // default 180 s
+}
+
+export async function startN8n(opts: StartOptions): Promise<N8nInstance> {
+	ensureN8n({ log: opts.log });
+	const port = opts.port ?? (await freePort());
+	const brokerPort = await freePort();
+	mkdirSync(opts.userFolder, { recursive: true });
+	const logFile = path.join(opts.userFolder, 'n8n.log');
+	const fd = openSync(logFile, 'a');
+	const env = n8nEnv(opts.userFolder, port, { N8N_RUNNERS_BROKER_PORT: String(brokerPort), ...(opts.env ?? {}) });
+	// Own process group, so Ctrl-C in a terminal reaches us (and we stop n8n cleanly), and a final
+	// kill reaches n8n's task-runner children too.
+	const child = spawn(process.execPath, [n8nBin(), 'start'], {
+		cwd: opts.userFolder,
+		env,
+		stdio: ['ignore', fd, fd],
+		detached: true,
+	});
+	closeSync(fd);
+	const url = `http://127.0.0.1:${port}`;
+	const logTail = (lines = 60) => (existsSync(logFile) ? tail(readFileSync(logFile, 'utf8'), lines) : '');
+	let exited: number | null | undefined;
+	const exitPromise = new Promise<void>((resolve) =>
+		child.once('exit', (code, signal) => {
+			exited = code ?? (signal ? -1 : 0);
+			resolve();
+		}),
+	);
+	const stop = async () => {
+		if (exited !== undefined) return;
+		try {
+			process.kill(-child.pid!, 'SIGTERM');
+		} catch {
+			return;
+		}
+		const timer = new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), 30_000).unref());
+		if ((await Promise.race([exitPromise.then(() => 'exited' as const), timer])) === 'timeout') {
+			try {
+				process.kill(-child.pid!, 'SIGKILL');
+			} catch {
+				// already gone
+			}
+			await exitPromise;
+		}
+		// the task runner and any other child of the group
+		try {
+			process.kill(-child.pid!, 'SIGKILL');
+		} catch {
+			// group already gone
+		}
+	};
+	const instance: N8nInstance = { url, port, userFolder: opts.userFolder, logFile, child, logTail, stop };
+	const deadline = Date.now() + (opts.timeoutMs ?? 180_000);
+	const startLogOffset = statSync(logFile).size;
+	for (;;) {
+		if (exited !== undefined) {
+			throw new Error(`n8n exited during start (code ${exited}). Last lines of ${logFile}:\n${logTail()}`);
+		}
+		if (Date.now() > deadline) {
+			await stop();
+			throw new Error(`n8n did not become ready within ${opts.timeoutMs ?? 180_000} ms. Last lines of ${logFile}:\n${logTail()}`);
+		}
+		const ready =
+			readFileSync(logFile, 'utf8').slice(startLogOffset).includes('Editor is now accessible via') &&
+			(await fetch(`${url}/healthz/readiness`).then(
+				(r) => r.ok,
+				() => false,
+			));
+		if (ready) return instance;
+		await new Promise((r) => setTimeout(r, 300));
+	}
+}
+
+// ---------------------------------------------------------------------------------------------
+// CLI
+// ---------------------------------------------------------------------------------------------
+
+export interface CliResult {
+	status: number;
+	stdout: string;
+	stderr: string;
+}
+
+/** Runs `n8n <args>` on a user folder (its own task-broker port, so it can run beside a server). */
+export async function n8nCli(userFolder: string, args: string[], opts: { env?: Record<string, string> } = {}): Promise<CliResult> {
+	ensureN8n();
+	const env = n8nEnv(userFolder, 0, { N8N_RUNNERS_BROKER_PORT: String(await freePort()), ...(opts.env ?? {}) });
+	delete env.N8N_PORT;
+	return await new Promise((resolve, reject) => {
+		const child = spawn(process.execPath, [n8nBin(), ...args], { cwd: userFolder, env, stdio: ['ignore', 'pipe', 'pipe'] });
+		let stdout = '';
+		let stderr = '';
+		child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+		child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+		child.on('error', reject);
+		child.on('close', (code) => resolve({ status: code ?? 1, stdout, stderr }));
+	});
+}
+
+async function cliOrThrow(userFolder: string, args: string[]): Promise<CliResult> {
+	const res = await n8nCli(userFolder, args);
+	if (res.status !== 0 || /^Error/m.test(res.stderr)) {
+		throw new Error(`n8n ${args.join(' ')} failed (exit ${res.status}):\n${tail(res.stdout + '\n' + res.stderr, 40)}`);
+	}
+	return res;
+}
+
+export interface CredentialImport {
+	id: string;
+	name: string;
+	type: string;
+	data: Record<string, unknown>; // plain; n8n encrypts it on import
+}
+
+/** `n8n import:credentials`: credentials with plain data (n8n encrypts them with the folder's key). */
+export async function importCredentials(userFolder: string, credentials: CredentialImport[]): Promise<void> {
+	const file = path.join(userFolder, `credentials-import-${Date.now()}.json`);
+	writeFileSync(file, JSON.stringify(credentials.map((c) => ({ ...c, isManaged: false })), null, 2));
+	try {
+		await cliOrThrow(userFolder, ['import:credentials', `--input=${file}`]);
+	} finally {
+		rmSync(file, { force: true });
+	}
+}
+
+/** `n8n import:workflow`: one workflow object or an array (each should carry an `id`). */
+export async function importWorkflow(userFolder: string, workflow: object | object[]): Promise<void> {
+	const file = path.join(userFolder, `workflow-import-${Date.now()}.json`);
+	writeFileSync(file, JSON.stringify(workflow, null, 2));
+	try {
+		await cliOrThrow(userFolder, ['import:workflow', `--input=${file}`]);
+	} finally {
+		rmSync(file, { force: true });
+	}
+}
+
+/**
+ * Activation in n8n 2.x is publishing: `n8n publish:workflow --id=<id>` publishes the current
+ * version (`update:workflow --active=true` is deprecated and only forwards to it). It takes effect
+ * when n8n (re)starts, so publish before startN8n; for a running n8n use RestClient.activate.
+ */
+export async function publishWorkflow(userFolder: string, id: string): Promise<void> {
+	await cliOrThrow(userFolder, ['publish:workflow', `--id=${id}`]);
+}
+
+/** The run data n8n prints for `execute --rawOutput` (an IRun). */
+export interface ExecuteResult {
+	ok: boolean;
+	status: number;
+	run?: {
+		status?: string;
+		data: {
+			resultData: {
+				runData: Record<string, Array<{ data?: { main?: Array<Array<{ json: any; binary?: Record<string, any> }> | null> }; error?: any; executionStatus?: string }>>;
+				error?: any;
+				lastNodeExecuted?: string;
+			};
+		};
+	};
+	output: string;
+}
+
+/** Finds the top-level JSON object printed as `JSON.stringify(data, null, 2)` among log lines. */
+export function parseRawOutput(stdout: string): any | undefined {
+	const lines = stdout.split('\n');
+	for (let start = lines.length - 1; start >= 0; start--) {
+		if (lines[start] !== '{') continue;
+		const end = lines.indexOf('}', start);
+		if (end === -1) continue;
+		try {
+			return JSON.parse(lines.slice(start, end + 1).join('\n'));
+		} catch {
+			// not it; keep looking
+		}
+	}
+	return undefined;
+}
+
+/** `n8n execute --id <id> --rawOutput`, parsed. A failed execution resolves with ok=false. */
+export async function execute(userFolder: string, id: string): Promise<ExecuteResult> {
+	const res = await n8nCli(userFolder, ['execute', `--id=${id}`, '--rawOutput']);
+	const run = parseRawOutput(res.stdout);
+	const ok = res.status === 0 && run !== undefined && !run.data?.resultData?.error;
+	return { ok, status: res.status, run, output: res.stdout + '\n' + res.stderr };
+}
+
+/** Items a node emitted on its first (or given) output in an execute result. */
+export function nodeOutput(result: ExecuteResult | { run?: ExecuteResult['run'] }, nodeName: string, output = 0): Array<{ json: any; binary?: Record<string, any> }> {
+	const runs = result.run?.data.resultData.runData[nodeName];
+	if (!runs || runs.length === 0) return [];
+	return runs[runs.length - 1].data?.main?.[output] ?? [];
+}
+
+/** `n8n export:nodes`: the node types this n8n loaded (including the package's). */
+export async function exportNodes(userFolder: string): Promise<Array<{ name: string; displayName: string; version: number | number[]; [k: string]: unknown }>> {
+	const file = path.join(userFolder, `nodes-export-${Date.now()}.json`);
+	try {
+		await cliOrThrow(userFolder, ['export:nodes', `--output=${file}`]);
+		return JSON.parse(readFileSync(file, 'utf8'));
+	} finally {
+		rmSync(file, { force: true });
+	}
+}
+
+// ---------------------------------------------------------------------------------------------
+// REST client (the editor's API, as a signed-in owner)
+// ---------------------------------------------------------------------------------------------
+
+export const DEFAULT_OWNER = {
+	email: 'owner@example.com',
+	firstName: 'Demo',
+	lastName: 'Owner',
+	password: 'Sandbox-Owner-1',
+};
+
+export interface ExecutionSummary {
+	id: string;
+	workflowId: string;
+	status: string;
+	mode: string;
+	finished?: boolean;
+	startedAt?: string;
+	stoppedAt?: string;
+}
+
+export class RestClient {
+	private cookie = '';
+	private readonly browserId = randomBytes(8).toString('hex');
+
+	constructor(readonly baseUrl: string) {}
+
+	async request<T = any>(method: string, route: string, body?: unknown): Promise<{ status: number; body: T }> {
+		const res = await fetch(`${this.baseUrl}/rest${route}`, {
+			method,
+			headers: {
+				'content-type': 'application/json',
+				'browser-id': this.browserId,
+				...(this.cookie ? { cookie: this.cookie } : {}),
+			},
+			body: body === undefined ? undefined : JSON.stringify(body),
+		});
+		const setCookie = res.headers.getSetCookie().find((c) => c.startsWith('n8n-auth='));
+		if (setCookie) this.cookie = setCookie.split(';')[0];
+		const text = await res.text();
+		let parsed: any = text;
+		try {
+			parsed = text ? JSON.parse(text) : undefined;
+		} catch {
+			// not JSON
+		}
+		return { status: res.status, body: parsed?.data !== undefined ? parsed.data : parsed };
+	}
+
+	private async ok<T = any>(method: string, route: string, body?: unknown): Promise<T> {
+		const res = await this.request<T>(method, route, body);
+		if (res.status >= 400) {
+			throw new Error(`n8n REST ${method} ${route} -> ${res.status}: ${JSON.stringify(res.body).slice(0, 500)}`);
+		}
+		return res.body;
+	}
+
+	/** Sets up the instance owner (first run) or signs in (owner exists). */
+	async setupOwnerOrLogin(owner = DEFAULT_OWNER): Promise<void> {
+		const setup = await this.request('POST', '/owner/setup', owner);
+		if (setup.status < 400) return;
+		await this.login(owner.email, owner.password);
+	}
+
+	async login(email: string, password: string): Promise<void> {
+		await this.ok('POST', '/login', { emailOrLdapLoginId: email, password });
+	}
+
+	/**
+	 * The editor's "Test" button of a stored credential: POST /rest/credentials/test with
+	 * { credentials: { id, name, type, data } }; `data` replaces the stored data for the test.
+	 */
+	async testCredential(credential: { id: string; name?: string; type: string; data: Record<string, unknown> }): Promise<{ status: 'OK' | 'Error'; message: string }> {
+		return await this.ok('POST', '/credentials/test', { credentials: { name: '', ...credential } });
+	}
+
+	/** Activates (publishes) a workflow in a running n8n, as the editor's toggle does. */
+	async activate(workflowId: string): Promise<void> {
+		const wf = await this.ok<{ versionId: string }>('GET', `/workflows/${workflowId}`);
+		const res = await this.request('POST', `/workflows/${workflowId}/activate`, { versionId: wf.versionId });
+		if (res.status >= 400) {
+			throw new Error(`activating workflow ${workflowId} failed: ${res.status} ${JSON.stringify(res.body).slice(0, 500)}`);
+		}
+	}
+
+	async listExecutions(workflowId: string, limit = 100): Promise<ExecutionSummary[]> {
+		const filter = encodeURIComponent(JSON.stringify({ workflowId }));
+		const body = await this.ok<{ results: ExecutionSummary[] }>('GET', `/executions?filter=${filter}&limit=${limit}`);
+		return body.results;
+	}
+
+	/** One execution with its run data decoded (n8n stores it flatted-serialised). */
+	async getExecution(id: string): Promise<ExecutionSummary & { data: any; workflowData?: any }> {
+		const body = await this.ok<any>('GET', `/executions/${id}`);
+		if (typeof body.data === 'string') {
+			const flatted = requireFromN8n<{ parse(s: string): any }>('flatted');
+			body.data = flatted.parse(body.data);
+		}
+		return body;
+	}
+
+	/** Waits until the workflow has at least `count` finished executions; returns them newest first. */
+	async waitForExecutions(workflowId: string, count: number, timeoutMs = 30_000): Promise<ExecutionSummary[]> {
+		const deadline = Date.now() + timeoutMs;
+		for (;;) {
+			const list = await this.listExecutions(workflowId);
+			const done = list.filter((e) => !['new', 'running', 'waiting'].includes(e.status));
+			if (done.length >= count) return done;
+			if (Date.now() > deadline) {
+				throw new Error(`expected ${count} finished executions of workflow ${workflowId}, found ${done.length} (of ${list.length})`);
+			}
+			await new Promise((r) => setTimeout(r, 250));
+		}
+	}
+}
+
+/** A fresh user folder under the OS temp dir. */
+export function makeUserFolder(prefix = 'idv-n8n-'): string {
+	return mkdtempSync(path.join(tmpdir(), prefix));
+}
