@@ -1,0 +1,76 @@
+/**
+ * The local sandbox of the identity verification service: `startSandbox()` runs it in-process on a
+ * random loopback port. See README.md for the `/__sandbox/*` admin API used from other processes.
+ */
+import type { AddressInfo } from 'node:net';
+import { handleAdmin } from './admin.cjs';
+import { SandboxCore } from './core.cjs';
+import { Router } from './router.cjs';
+import { serviceRoutes } from './routes/index.cjs';
+import { SANDBOX_DEFAULTS, SEED } from './seed.cjs';
+import { createSandboxServer } from './server.cjs';
+import type { Sandbox, SandboxCredentials } from './types.cjs';
+
+export { SANDBOX_DEFAULTS, SEED, DEFAULT_PER_PAGE, MAX_PER_PAGE } from './seed.cjs';
+export type * from './types.cjs';
+
+export interface StartSandboxOptions extends Partial<SandboxCredentials> {
+	/** Default 0: a random free port. */
+	port?: number;
+	/** Default 127.0.0.1. */
+	host?: string;
+}
+
+export async function startSandbox(opts: StartSandboxOptions = {}): Promise<Sandbox> {
+	const credentials: SandboxCredentials = {
+		apiKey: opts.apiKey ?? SANDBOX_DEFAULTS.apiKey,
+		apiSecret: opts.apiSecret ?? SANDBOX_DEFAULTS.apiSecret,
+		kybFormToken: opts.kybFormToken ?? SANDBOX_DEFAULTS.kybFormToken,
+		signingKey: opts.signingKey ?? SANDBOX_DEFAULTS.signingKey,
+	};
+	const core = new SandboxCore(credentials);
+	const router = new Router(serviceRoutes);
+	const server = createSandboxServer(core, router, (req) => handleAdmin(core, req));
+	const host = opts.host ?? '127.0.0.1';
+	await new Promise<void>((resolve, reject) => {
+		server.once('error', reject);
+		server.listen(opts.port ?? 0, host, () => {
+			server.off('error', reject);
+			resolve();
+		});
+	});
+	const { port } = server.address() as AddressInfo;
+	core.url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+
+	let closed: Promise<void> | undefined;
+	const sandbox: Sandbox = {
+		url: core.url,
+		credentials,
+		faults: {
+			add: (rule) => core.addFault(rule),
+			clear: () => core.clearFaults(),
+			setLatency: (ms) => {
+				core.latencyMs = Math.max(0, Number(ms) || 0);
+			},
+			list: () => core.listFaults(),
+		},
+		requests: core.requests,
+		count: (filter) => core.count(filter),
+		resetLog: () => core.resetLog(),
+		bank: {
+			seedAccount: (o) => core.bank.seedAccount(o),
+			setPageLinks: (mode, crossHostUrl) => core.bank.setPageLinks(mode, crossHostUrl),
+		},
+		reset: () => core.reset(),
+		close: () =>
+			(closed ??= (async () => {
+				await core.shutdown();
+				await new Promise<void>((resolve) => {
+					server.close(() => resolve());
+					server.closeAllConnections();
+				});
+			})()),
+	} as Sandbox;
+	void SEED;
+	return sandbox;
+}

@@ -1,0 +1,224 @@
+/** The HTTP server: request log, faults, auth, routing and writing replies. */
+import { createServer } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { HttpError } from './http.cjs';
+import type { Reply, Req } from './http.cjs';
+import type { SandboxCore } from './core.cjs';
+import type { Router } from './router.cjs';
+import type { RequestLogEntry } from './types.cjs';
+
+export const ADMIN_PREFIX = '/__sandbox';
+const MAX_BODY_BYTES = 200 * 1024 * 1024;
+
+const UNAUTHORIZED = { detail: 'Invalid username/password.', code: 'authentication_failed' };
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+interface Auth {
+	scheme: RequestLogEntry['authScheme'];
+	basicOk: boolean;
+	bearerOk: boolean;
+}
+
+function authOf(header: string | undefined, core: SandboxCore): Auth {
+	if (!header) return { scheme: 'none', basicOk: false, bearerOk: false };
+	const [scheme, ...rest] = header.trim().split(/\s+/);
+	const value = rest.join(' ');
+	if (/^basic$/i.test(scheme)) {
+		const decoded = Buffer.from(value, 'base64').toString('utf8');
+		const colon = decoded.indexOf(':');
+		const ok =
+			colon >= 0 &&
+			decoded.slice(0, colon) === core.credentials.apiKey &&
+			decoded.slice(colon + 1) === core.credentials.apiSecret;
+		return { scheme: 'basic', basicOk: ok, bearerOk: false };
+	}
+	if (/^bearer$/i.test(scheme)) {
+		return { scheme: 'bearer', basicOk: false, bearerOk: value === core.credentials.kybFormToken };
+	}
+	return { scheme: 'other', basicOk: false, bearerOk: false };
+}
+
+function readBody(req: IncomingMessage): Promise<Buffer> {
+	return new Promise((resolve, reject) => {
+		const chunks: Buffer[] = [];
+		let size = 0;
+		req.on('data', (chunk: Buffer) => {
+			size += chunk.length;
+			if (size > MAX_BODY_BYTES) {
+				reject(new HttpError(413, { detail: 'Request body too large.' }));
+				req.resume();
+				return;
+			}
+			chunks.push(chunk);
+		});
+		req.on('end', () => resolve(Buffer.concat(chunks)));
+		req.on('error', reject);
+	});
+}
+
+function makeReq(req: IncomingMessage, url: URL, rawBody: Buffer): Req {
+	let parsed: { value: unknown } | undefined;
+	return {
+		method: (req.method ?? 'GET').toUpperCase(),
+		path: url.pathname,
+		query: url.searchParams,
+		params: {},
+		headers: req.headers,
+		origin: `http://${req.headers.host ?? url.host}`,
+		rawBody,
+		json() {
+			if (!parsed) {
+				const text = rawBody.toString('utf8');
+				if (text.trim() === '') parsed = { value: undefined };
+				else {
+					try {
+						parsed = { value: JSON.parse(text) };
+					} catch (error) {
+						throw new HttpError(400, { detail: `JSON parse error - ${(error as Error).message}`, code: 'parse_error' });
+					}
+				}
+			}
+			return parsed.value;
+		},
+	};
+}
+
+function write(res: ServerResponse, reply: Reply, entry?: RequestLogEntry): void {
+	if (entry) entry.status = reply.status;
+	const headers: Record<string, string> = { ...reply.headers };
+	if (reply.stream) {
+		res.writeHead(reply.status, headers);
+		reply.stream.on('error', () => res.destroy());
+		reply.stream.pipe(res);
+		return;
+	}
+	let body: Buffer | undefined = reply.buffer;
+	if (reply.json !== undefined && reply.status !== 204) {
+		body = Buffer.from(JSON.stringify(reply.json));
+		headers['Content-Type'] ??= 'application/json';
+	}
+	if (reply.status === 204 || reply.status === 304) body = undefined;
+	headers['Content-Length'] = String(body?.length ?? 0);
+	res.writeHead(reply.status, headers);
+	res.end(body);
+}
+
+function errorReply(error: unknown): Reply {
+	if (error instanceof HttpError) return { status: error.status, json: error.body, headers: error.headers };
+	console.error('[sandbox] internal error:', error);
+	return { status: 500, json: { detail: `Internal sandbox error: ${(error as Error)?.message ?? String(error)}` } };
+}
+
+export function createSandboxServer(
+	core: SandboxCore,
+	router: Router,
+	admin: (req: Req) => Promise<Reply>,
+): Server {
+	async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+		const url = new URL(req.url ?? '/', 'http://sandbox.invalid');
+		const method = (req.method ?? 'GET').toUpperCase();
+
+		if (url.pathname === ADMIN_PREFIX || url.pathname.startsWith(`${ADMIN_PREFIX}/`)) {
+			let reply: Reply;
+			try {
+				reply = await admin(makeReq(req, url, await readBody(req)));
+			} catch (error) {
+				reply = errorReply(error);
+			}
+			write(res, reply);
+			return;
+		}
+
+		const auth = authOf(req.headers.authorization, core);
+		const entry: RequestLogEntry = {
+			method,
+			path: url.pathname,
+			query: Object.fromEntries(url.searchParams),
+			host: req.headers.host ?? '',
+			authScheme: auth.scheme,
+			authorized: auth.basicOk || (auth.bearerOk && router.acceptsBearer(url.pathname)),
+			status: 0,
+			at: Date.now(),
+		};
+		core.requests.push(entry);
+
+		let rawBody: Buffer;
+		try {
+			rawBody = await readBody(req);
+		} catch (error) {
+			write(res, errorReply(error), entry);
+			return;
+		}
+
+		if (core.latencyMs > 0) await sleep(core.latencyMs);
+		const fault = core.takeFault(method, url.pathname);
+		if (fault) {
+			if (fault.latencyMs) await sleep(fault.latencyMs);
+			if (fault.drop) {
+				entry.status = 0;
+				req.socket.destroy();
+				return;
+			}
+			if (fault.status !== undefined) {
+				const headers: Record<string, string> = {};
+				const retryAfter = fault.retryAfter === undefined ? (fault.status === 429 ? 1 : null) : fault.retryAfter;
+				if (retryAfter !== null) headers['Retry-After'] = String(retryAfter);
+				const body =
+					fault.body !== undefined
+						? fault.body
+						: fault.status === 429
+							? { detail: 'Request was throttled. Expected available in 1 second.', code: 'throttled' }
+							: { detail: `Sandbox fault: HTTP ${fault.status}.` };
+				write(res, { status: fault.status, headers, json: body }, entry);
+				return;
+			}
+		}
+
+		const match = router.match(method, url.pathname);
+		if (match.kind === 'none') {
+			write(res, { status: 404, json: { detail: 'Not found.', code: 'not_found' } }, entry);
+			return;
+		}
+		const bearerAllowed = (match.kind === 'route' ? match.route.auth : match.auth) === 'basicOrBearer';
+		if (!(auth.basicOk || (bearerAllowed && auth.bearerOk))) {
+			write(
+				res,
+				{
+					status: 401,
+					headers: { 'WWW-Authenticate': 'Basic realm="api"' },
+					json: UNAUTHORIZED,
+				},
+				entry,
+			);
+			return;
+		}
+		if (match.kind === 'method-not-allowed') {
+			write(
+				res,
+				{ status: 405, headers: { Allow: match.allowed.join(', ') }, json: { detail: `Method "${method}" not allowed.` } },
+				entry,
+			);
+			return;
+		}
+
+		const request = makeReq(req, url, rawBody);
+		request.params = match.params;
+		let reply: Reply;
+		try {
+			reply = await match.route.handler(request, core);
+		} catch (error) {
+			reply = errorReply(error);
+		}
+		write(res, reply, entry);
+	}
+
+	const server = createServer((req, res) => {
+		handle(req, res).catch((error) => {
+			if (!res.headersSent) write(res, errorReply(error));
+			else res.destroy();
+		});
+	});
+	server.keepAliveTimeout = 5000;
+	return server;
+}

@@ -1,0 +1,164 @@
+/**
+ * Public types of the sandbox (interface 4 of the project's agreed interfaces). Everything here is
+ * re-exported from `index.cts`; import from there.
+ */
+import type { EventType } from '../../nodes/shared/contract';
+
+export type { EventType };
+
+export interface SandboxCredentials {
+	apiKey: string;
+	apiSecret: string;
+	kybFormToken: string;
+	signingKey: string;
+}
+
+export interface FaultRule {
+	/** HTTP method to match (any when omitted). */
+	method?: string;
+	/** Path prefix to match, e.g. `/bank/` (any when omitted). */
+	path?: string;
+	/** Answer with this status instead of handling the request. */
+	status?: number;
+	/** `Retry-After` value; defaults to 1 for status 429; `null` sends none. */
+	retryAfter?: number | string | null;
+	/** Wait this long before answering (or before handling normally when no status/drop is set). */
+	latencyMs?: number;
+	/** Destroy the socket without an answer. */
+	drop?: boolean;
+	/** How many matching requests the rule applies to: default 1; Infinity = always. */
+	times?: number;
+	/** JSON body of a `status` answer (default: a DRF-style `{detail}`). */
+	body?: unknown;
+}
+
+export interface RequestLogEntry {
+	method: string;
+	path: string;
+	query: Record<string, string>;
+	host: string;
+	authScheme: 'basic' | 'bearer' | 'none' | 'other';
+	authorized: boolean;
+	/** Status answered; 0 when the connection was dropped (or while still in flight). */
+	status: number;
+	at: number;
+}
+
+export type PageLinkMode = 'normal' | 'loop' | 'repeat' | 'cross-host' | 'no-count';
+
+export type SignatureEncoding = 'hexLower' | 'hexUpper' | 'base64' | 'prefixedHex';
+
+export interface WebhookConfig {
+	url: string;
+	signingKey?: string;
+	retryDelaysMs?: number[];
+	timeoutMs?: number;
+	signatureEncoding?: SignatureEncoding;
+	omitEventTypeHeaderFor?: string[];
+}
+
+export interface DeliveryAttempt {
+	at: number;
+	/** HTTP status of the receiver's answer; 0 = no response (unreachable, reset, timeout). */
+	statusCode: number;
+	durationMs: number;
+	/** Why there was no response (network error or timeout). */
+	error?: string;
+}
+
+export interface Delivery {
+	id: string;
+	eventType: EventType;
+	url: string;
+	/** The exact JSON text sent (the signature is over its UTF-8 bytes). */
+	payload: string;
+	/** Headers sent with every attempt (signature included). */
+	headers: Record<string, string>;
+	attempts: DeliveryAttempt[];
+	status: 'delivered' | 'failed' | 'pending';
+	createdAt: number;
+	/** Set on a delivery created by `resend`: the id of the original delivery. */
+	resendOf?: string;
+}
+
+export type KycState =
+	| 'IN_PROGRESS'
+	| 'AWAITING_MANUAL_REVIEW'
+	| 'FINISHED'
+	| 'REUPLOAD_REQUESTED'
+	| 'EXPIRED'
+	| 'CANCELLED';
+
+export interface KycSession {
+	scanRef: string;
+	clientId: string;
+	authToken: string;
+	state: KycState;
+	createdAt: number;
+	/** Everything the token request carried (echoed on the token response). */
+	request: Record<string, unknown>;
+	/** Event types sent for this session, in order. */
+	events: EventType[];
+}
+
+export type KybDecision = 'APPROVED' | 'REJECTED' | 'ADDITIONAL_INFO_REQUESTED';
+
+export interface Sandbox {
+	/** http://127.0.0.1:PORT (no trailing slash). */
+	url: string;
+	credentials: SandboxCredentials;
+	faults: { add(rule: FaultRule): void; clear(): void; setLatency(ms: number): void; list(): FaultRule[] };
+	/** Every request received on the service paths (admin `/__sandbox/*` calls are not logged). */
+	requests: RequestLogEntry[];
+	count(filter?: { method?: string; path?: string }): number;
+	resetLog(): void;
+	bank: {
+		seedAccount(opts: { transactions: number; verificationId?: string; accountId?: string }): {
+			verificationId: string;
+			accountId: string;
+		};
+		setPageLinks(mode: PageLinkMode, crossHostUrl?: string): void;
+	};
+	aml: {
+		seedProfile(opts?: { sizeBytes?: number; checkId?: string; profileId?: string; password?: string }): {
+			checkId: string;
+			profileId: string;
+			password: string;
+		};
+	};
+	kyb: {
+		seedForm(opts?: { formId?: string; companyId?: string; questionnaireId?: string }): {
+			formId: string;
+			companyId: string;
+			questionnaireId: string;
+		};
+		isSubmitted(formId: string): boolean;
+		/** Sends the KYB review result webhook for a submitted form. */
+		review(formId: string, decision?: KybDecision): Promise<Delivery>;
+	};
+	webhooks: {
+		configure(opts: WebhookConfig): void;
+		send(eventType: EventType, body?: unknown): Promise<Delivery>;
+		resend(deliveryId: string): Promise<Delivery>;
+		/** Deliveries in the order they were created (oldest first). */
+		log: Delivery[];
+		/** The default body the sender would use for an event kind. */
+		sampleBody(eventType: EventType): unknown;
+	};
+	kyc: {
+		createSession(clientId: string): { scanRef: string; authToken: string };
+		autoFinish(scanRef: string, opts: { final: boolean; overall?: string }): Promise<Delivery>;
+		manualFinish(scanRef: string, opts?: { overall?: string }): Promise<Delivery>;
+		requestInformation(scanRef: string): void;
+		userResubmits(
+			scanRef: string,
+			opts: { needsReview: boolean; overall?: string; reviewNow?: boolean },
+		): Promise<Delivery[]>;
+		expire(scanRef: string): Promise<Delivery>;
+		cancel(scanRef: string): Promise<Delivery>;
+		get(scanRef: string): KycSession | undefined;
+	};
+	/** Back to the seeded state: log, faults, latency, page-link mode, deliveries, KYB/KYC state. */
+	reset(): void;
+	close(): Promise<void>;
+}
