@@ -1,0 +1,193 @@
+// `npm run demo`: the sandbox service and the pinned real n8n on loopback, with this package
+// installed as n8n installs community packages, the sandbox credentials and one example workflow per
+// user job imported (test/demo/workflows/*.json), the webhook-trigger workflow activated and the
+// sandbox's webhook sender pointed at it. Prints the editor URL and how to sign in; Ctrl-C stops.
+//
+// `npm run demo -- --headless`: runs every example workflow through n8n (`n8n execute --id`), plus a
+// sandbox-driven webhook delivery to the trigger workflow (checked in n8n's execution list), prints a
+// table of results and exits non-zero if any fails.
+//
+// Options: --headless, --port N (n8n, default 5678 when free), --sandbox-port N (default 8787 when free).
+import { N8N_VERSION, execute, type ExecuteResult } from '../n8n/runtime.cjs';
+import { NODE_TYPES, demoWorkflows, productionWebhookUrl, startStack, type Stack } from '../n8n/stack.cjs';
+
+interface DemoWorkflow {
+	file: string;
+	workflow: { id: string; name: string; nodes: Array<{ name: string; type: string; webhookId?: string; parameters?: any }> };
+}
+
+interface Row {
+	workflow: string;
+	status: 'success' | 'FAILED';
+	items: number | string;
+	ms: number;
+	note?: string;
+}
+
+function flagValue(args: string[], name: string): number | undefined {
+	const i = args.indexOf(name);
+	return i >= 0 ? Number(args[i + 1]) : undefined;
+}
+
+const isTriggerWorkflow = (w: DemoWorkflow) => w.workflow.nodes.some((n) => n.type === NODE_TYPES.trigger);
+const triggerNodeOf = (w: DemoWorkflow) => w.workflow.nodes.find((n) => n.type === NODE_TYPES.trigger)!;
+
+/** Items the workflow's last node produced (what a user sees at the end of the canvas). */
+function itemsOf(result: ExecuteResult): number {
+	const last = result.run?.data.resultData.lastNodeExecuted;
+	if (!last) return 0;
+	const runs = result.run!.data.resultData.runData[last] ?? [];
+	const main = runs[runs.length - 1]?.data?.main ?? [];
+	return main.reduce((sum, out) => sum + (out?.length ?? 0), 0);
+}
+
+function firstError(result: ExecuteResult): string {
+	const err = result.run?.data.resultData.error;
+	if (err) return `${err.message ?? ''}${err.description ? ` (${err.description})` : ''}`.slice(0, 160);
+	const line = result.output.split('\n').find((l) => /error/i.test(l));
+	return (line ?? `exit ${result.status}`).slice(0, 160);
+}
+
+function printTable(rows: Row[]): void {
+	const headers = ['workflow', 'status', 'items', 'ms'];
+	const cells = rows.map((r) => [r.workflow, r.status, String(r.items), String(r.ms)]);
+	const widths = headers.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i].length)));
+	const line = (c: string[]) => c.map((v, i) => (i >= 2 ? v.padStart(widths[i]) : v.padEnd(widths[i]))).join('  ');
+	console.log('\n' + line(headers));
+	console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+	for (const c of cells) console.log(line(c));
+	for (const r of rows.filter((x) => x.note)) console.log(`  ${r.workflow}: ${r.note}`);
+}
+
+async function runHeadless(stack: Stack, workflows: DemoWorkflow[]): Promise<Row[]> {
+	const rows: Row[] = [];
+	for (const w of workflows.filter((x) => !isTriggerWorkflow(x))) {
+		const started = Date.now();
+		const result = await execute(stack.userFolder, w.workflow.id);
+		rows.push({
+			workflow: w.workflow.name,
+			status: result.ok ? 'success' : 'FAILED',
+			items: result.ok ? itemsOf(result) : '-',
+			ms: Date.now() - started,
+			note: result.ok ? undefined : firstError(result),
+		});
+	}
+	for (const w of workflows.filter(isTriggerWorkflow)) {
+		const started = Date.now();
+		const before = (await stack.rest.listExecutions(w.workflow.id)).length;
+		let row: Row;
+		try {
+			const { scanRef } = stack.sandbox.kyc.createSession('demo-customer-42');
+			const delivery = await stack.sandbox.kyc.autoFinish(scanRef, { final: true, overall: 'APPROVED' });
+			const code = delivery.attempts[delivery.attempts.length - 1]?.statusCode;
+			if (delivery.status !== 'delivered') throw new Error(`delivery ${delivery.status} (last answer ${code})`);
+			const done = await stack.rest.waitForExecutions(w.workflow.id, before + 1);
+			const exec = await stack.rest.getExecution(done[0].id);
+			const runData = exec.data?.resultData?.runData ?? {};
+			const triggerName = triggerNodeOf(w).name;
+			const emitted = runData[triggerName]?.[0]?.data?.main?.[0]?.length ?? 0;
+			row = {
+				workflow: `${w.workflow.name} (webhook delivery)`,
+				status: exec.status === 'success' && emitted === 1 ? 'success' : 'FAILED',
+				items: emitted,
+				ms: Date.now() - started,
+				note: exec.status === 'success' ? undefined : `execution ${exec.id} ended ${exec.status}`,
+			};
+		} catch (error) {
+			row = {
+				workflow: `${w.workflow.name} (webhook delivery)`,
+				status: 'FAILED',
+				items: '-',
+				ms: Date.now() - started,
+				note: (error as Error).message,
+			};
+		}
+		rows.push(row);
+	}
+	return rows;
+}
+
+async function main(): Promise<number> {
+	const args = process.argv.slice(2);
+	const headless = args.includes('--headless');
+	const workflows = demoWorkflows() as DemoWorkflow[];
+	const triggerWorkflows = workflows.filter(isTriggerWorkflow);
+	const started = Date.now();
+	const stack = await startStack({
+		n8nPort: flagValue(args, '--port') ?? 5678,
+		sandboxPort: flagValue(args, '--sandbox-port') ?? 8787,
+		workflows: workflows.map((w) => w.workflow),
+		publish: triggerWorkflows.map((w) => w.workflow.id),
+		log: (m) => console.log(`[demo] ${m}`),
+	});
+	let stopping = false;
+	const stop = async () => {
+		if (stopping) return;
+		stopping = true;
+		console.log('\n[demo] Stopping n8n and the sandbox...');
+		await stack.stop();
+	};
+	try {
+		for (const w of triggerWorkflows) {
+			const url = productionWebhookUrl(stack.n8n.url, triggerNodeOf(w) as { webhookId: string });
+			stack.sandbox.webhooks.configure({ url, signingKey: stack.sandbox.credentials.signingKey });
+		}
+		const setupSeconds = ((Date.now() - started) / 1000).toFixed(1);
+		const timings = Object.entries(stack.timings)
+			.map(([k, v]) => `${k} ${v.toFixed(1)} s`)
+			.join(', ');
+		console.log(`[demo] Ready in ${setupSeconds} s (${timings})`);
+
+		if (headless) {
+			const rows = await runHeadless(stack, workflows);
+			printTable(rows);
+			const failed = rows.filter((r) => r.status !== 'success').length;
+			console.log(`\n${rows.length - failed}/${rows.length} example workflows succeeded in n8n ${N8N_VERSION}`);
+			if (failed > 0) console.log(`n8n log: ${stack.n8n.logFile}\n${stack.n8n.logTail(30)}`);
+			await stop();
+			return failed === 0 ? 0 : 1;
+		}
+
+		console.log('');
+		console.log(`  n8n ${N8N_VERSION} editor:  ${stack.n8n.url}/`);
+		console.log(`  Sign in with:        ${stack.owner.email}  /  ${stack.owner.password}`);
+		console.log(`  Sandbox service:     ${stack.sandbox.url}  (credentials "Identity Verification sandbox" already point here)`);
+		console.log('');
+		console.log('  Example workflows:');
+		for (const w of workflows) {
+			const extra = isTriggerWorkflow(w)
+				? `  [active; the sandbox sends webhooks to ${productionWebhookUrl(stack.n8n.url, triggerNodeOf(w) as { webhookId: string })}]`
+				: '';
+			console.log(`    ${stack.n8n.url}/workflow/${w.workflow.id}  ${w.workflow.name}${extra}`);
+		}
+		console.log('');
+		console.log('  Send the trigger a verification result from another terminal, e.g.:');
+		console.log(`    curl -s -X POST ${stack.sandbox.url}/__sandbox/webhooks/send -H 'content-type: application/json' -d '{"eventType":"IDENTIFICATION_AUTO_FINISHED"}'`);
+		console.log('');
+		console.log(`  n8n log: ${stack.n8n.logFile}`);
+		console.log('  Press Ctrl-C to stop.');
+		await new Promise<void>((resolve) => {
+			process.once('SIGINT', resolve);
+			process.once('SIGTERM', resolve);
+			stack.n8n.child.once('exit', () => {
+				console.log('[demo] n8n exited unexpectedly; see its log above.');
+				resolve();
+			});
+		});
+		await stop();
+		return 0;
+	} catch (error) {
+		console.error(`[demo] ${(error as Error).message}`);
+		console.error(stack.n8n.logTail(30));
+		await stop();
+		return 1;
+	}
+}
+
+main().then(
+	(code) => process.exit(code),
+	(error) => {
+		console.error(`[demo] ${error instanceof Error ? error.message : error}`);
+		process.exit(1);
+	},
+);

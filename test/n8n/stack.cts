@@ -1,0 +1,151 @@
+// The whole local stack the demo, the e2e tests and the bench share: the sandbox service and the
+// pinned real n8n on loopback, with this package installed the way n8n installs it, the three
+// credentials pointing at the sandbox imported, workflows imported (and published where asked), the
+// owner account set up, and the sandbox's webhook sender pointed at n8n.
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { startSandbox, type Sandbox } from '../sandbox/index.cjs';
+import {
+	DEFAULT_OWNER,
+	ROOT,
+	RestClient,
+	ensureN8n,
+	importCredentials,
+	importWorkflow,
+	installPackage,
+	makeUserFolder,
+	packPackage,
+	portIsFree,
+	publishWorkflow,
+	startN8n,
+	type CredentialImport,
+	type N8nInstance,
+} from './runtime.cjs';
+
+/** Fixed ids of the sandbox credentials, so workflow JSON can reference them. */
+export const CREDENTIALS = {
+	api: { id: 'idvSandboxApiKey', name: 'Identity Verification sandbox', type: 'identityVerificationApi' },
+	kybFormToken: {
+		id: 'idvSandboxKybTok',
+		name: 'Identity Verification sandbox (KYB form token)',
+		type: 'identityVerificationKybFormTokenApi',
+	},
+	webhookSigning: {
+		id: 'idvSandboxSignKy',
+		name: 'Identity Verification sandbox (webhook signing key)',
+		type: 'identityVerificationWebhookSigningApi',
+	},
+} as const;
+
+/** Node types of this package as n8n names them. */
+export const NODE_TYPES = {
+	action: 'n8n-nodes-identity-verification.identityVerification',
+	tool: 'n8n-nodes-identity-verification.identityVerificationTool',
+	trigger: 'n8n-nodes-identity-verification.identityVerificationTrigger',
+} as const;
+
+/** `credentials` entry of a workflow node for one of the sandbox credentials. */
+export function credentialRef(which: keyof typeof CREDENTIALS): Record<string, { id: string; name: string }> {
+	const c = CREDENTIALS[which];
+	return { [c.type]: { id: c.id, name: c.name } };
+}
+
+export function sandboxCredentialImports(sandbox: Sandbox, overrides: Partial<Sandbox['credentials']> = {}): CredentialImport[] {
+	const creds = { ...sandbox.credentials, ...overrides };
+	return [
+		{ ...CREDENTIALS.api, data: { apiKey: creds.apiKey, apiSecret: creds.apiSecret, baseUrl: sandbox.url } },
+		{ ...CREDENTIALS.kybFormToken, data: { formToken: creds.kybFormToken, baseUrl: sandbox.url } },
+		{ ...CREDENTIALS.webhookSigning, data: { signingKey: creds.signingKey } },
+	];
+}
+
+/** The demo's example workflows (test/demo/workflows/*.json), in file-name order. */
+export function demoWorkflows(): Array<{ file: string; workflow: any }> {
+	const dir = path.join(ROOT, 'test', 'demo', 'workflows');
+	return readdirSync(dir)
+		.filter((f) => f.endsWith('.json'))
+		.sort()
+		.map((file) => ({ file, workflow: JSON.parse(readFileSync(path.join(dir, file), 'utf8')) }));
+}
+
+/** n8n's production URL of a webhook-based trigger node (`/webhook/<webhookId>/<path>`). */
+export function productionWebhookUrl(n8nUrl: string, node: { webhookId: string }, webhookPath = 'webhook'): string {
+	return `${n8nUrl}/webhook/${node.webhookId}/${webhookPath}`;
+}
+
+export interface Stack {
+	sandbox: Sandbox;
+	n8n: N8nInstance;
+	rest: RestClient;
+	userFolder: string;
+	owner: typeof DEFAULT_OWNER;
+	/** Seconds each set-up phase took (install check, pack+install, imports, start). */
+	timings: Record<string, number>;
+	stop(): Promise<void>;
+}
+
+export interface StackOptions {
+	/** Preferred n8n port (used when free; a random free port otherwise). Default: random. */
+	n8nPort?: number;
+	/** Preferred sandbox port (same rule). Default: random. */
+	sandboxPort?: number;
+	/** Workflows to import (each with an `id`). */
+	workflows?: object[];
+	/** Ids of imported workflows to publish (activate) before n8n starts. */
+	publish?: string[];
+	userFolder?: string;
+	log?: (msg: string) => void;
+}
+
+async function preferredPort(port: number | undefined): Promise<number | undefined> {
+	if (port === undefined) return undefined;
+	return (await portIsFree(port)) ? port : undefined;
+}
+
+export async function startStack(opts: StackOptions = {}): Promise<Stack> {
+	const log = opts.log ?? ((m: string) => process.stderr.write(`[stack] ${m}\n`));
+	const timings: Record<string, number> = {};
+	let t = Date.now();
+	const lap = (name: string) => {
+		timings[name] = (Date.now() - t) / 1000;
+		t = Date.now();
+	};
+	ensureN8n({ log });
+	lap('n8n install (cache check)');
+	const userFolder = opts.userFolder ?? makeUserFolder();
+	log(`Installing the packed package into ${userFolder} (as n8n installs community packages)...`);
+	installPackage(userFolder, { tarball: packPackage({ log }), log });
+	lap('pack + install package');
+	const sandbox = await startSandbox({ port: await preferredPort(opts.sandboxPort) });
+	let n8n: N8nInstance | undefined;
+	try {
+		log(`Sandbox on ${sandbox.url}; importing credentials and ${opts.workflows?.length ?? 0} workflows...`);
+		await importCredentials(userFolder, sandboxCredentialImports(sandbox));
+		if (opts.workflows && opts.workflows.length > 0) await importWorkflow(userFolder, opts.workflows);
+		for (const id of opts.publish ?? []) await publishWorkflow(userFolder, id);
+		lap('import credentials + workflows');
+		log('Starting n8n...');
+		n8n = await startN8n({ userFolder, port: await preferredPort(opts.n8nPort), log });
+		lap('n8n start');
+		const rest = new RestClient(n8n.url);
+		await rest.setupOwnerOrLogin(DEFAULT_OWNER);
+		const started = n8n;
+		let stopped = false;
+		return {
+			sandbox,
+			n8n,
+			rest,
+			userFolder,
+			owner: DEFAULT_OWNER,
+			timings,
+			stop: async () => {
+				if (stopped) return;
+				stopped = true;
+				await Promise.allSettled([started.stop(), sandbox.close()]);
+			},
+		};
+	} catch (error) {
+		await Promise.allSettled([n8n?.stop(), sandbox.close()]);
+		throw error;
+	}
+}
