@@ -1,0 +1,130 @@
+import type {
+	IAuthenticateGeneric,
+	IAuthenticateRuleResponseCode,
+	Icon,
+	ICredentialTestRequest,
+	ICredentialType,
+	INodeProperties,
+} from 'n8n-workflow';
+
+/**
+ * A made-up UUID. Reading the transactions of a verification that does not exist is harmless:
+ * a right key pair gets 404 (nothing found), a wrong one gets 401 or 403. Nothing is created.
+ */
+const MADE_UP_ID = '00000000-0000-4000-8000-000000000000';
+
+/** Server errors: the key could not be checked. */
+const SERVER_ERROR_STATUSES = Array.from({ length: 12 }, (_, i) => 500 + i);
+
+/**
+ * Statuses that make the test fail, each with a message saying what to do. Every other status
+ * passes, notably the 404 a valid key gets for the made-up id.
+ */
+const FAILURE_RULES: IAuthenticateRuleResponseCode[] = [
+	{
+		type: 'responseCode',
+		properties: {
+			value: 401,
+			message:
+				'The API key or API secret is wrong: copy both again from the dashboard (Settings → API Keys) and check that the key has not been deleted',
+		},
+	},
+	{
+		type: 'responseCode',
+		properties: {
+			value: 403,
+			message:
+				'The service recognised the request but refused this API key (403): check in the dashboard (Settings → API Keys) that the key is active and allowed to use the API',
+		},
+	},
+	{
+		type: 'responseCode',
+		properties: {
+			value: 429,
+			message:
+				'The service is rate limiting this API key right now (429): wait a minute and test again',
+		},
+	},
+	...SERVER_ERROR_STATUSES.map(
+		(value): IAuthenticateRuleResponseCode => ({
+			type: 'responseCode',
+			properties: {
+				value,
+				message: `The service had an internal problem (HTTP ${value}), so the key could not be checked. Try again in a few minutes`,
+			},
+		}),
+	),
+];
+
+export class IdentityVerificationApi implements ICredentialType {
+	name = 'identityVerificationApi';
+
+	displayName = 'Identity Verification API';
+
+	icon: Icon = {
+		light: 'file:identityVerification.svg',
+		dark: 'file:identityVerification.dark.svg',
+	};
+
+	documentationUrl =
+		'https://github.com/n8n-nodes-identity-verification/n8n-nodes-identity-verification#credentials';
+
+	properties: INodeProperties[] = [
+		{
+			displayName: 'API Key',
+			name: 'apiKey',
+			type: 'string',
+			typeOptions: { password: true },
+			required: true,
+			default: '',
+			description:
+				'In the service dashboard open Settings → API Keys and click Generate. Copy the API Key shown there.',
+		},
+		{
+			displayName: 'API Secret',
+			name: 'apiSecret',
+			type: 'string',
+			typeOptions: { password: true },
+			required: true,
+			default: '',
+			description:
+				'Shown next to the API Key when you generate it (Settings → API Keys → Generate). Keep it private: anyone with it can act for your account.',
+		},
+		{
+			displayName: 'Base URL',
+			name: 'baseUrl',
+			type: 'string',
+			required: true,
+			default: 'https://ivs.example.com',
+			placeholder: 'https://ivs.example.com',
+			description:
+				'Address of the service, without a path such as /api/v2. The same address serves sandbox and production: your API key decides which one you use. For a local test service use e.g. http://127.0.0.1:8787.',
+		},
+	];
+
+	authenticate: IAuthenticateGeneric = {
+		type: 'generic',
+		properties: {
+			auth: {
+				username: '={{$credentials.apiKey}}',
+				password: '={{$credentials.apiSecret}}',
+			},
+		},
+	};
+
+	test: ICredentialTestRequest = {
+		request: {
+			method: 'GET',
+			baseURL: '={{String($credentials.baseUrl).trim().replace(/\\/+$/, "")}}',
+			url: `/bank/verifications/${MADE_UP_ID}/accounts/${MADE_UP_ID}/transactions/`,
+			qs: { page: 1, perPage: 1 },
+			// Any status passes except the failing ones, so the 404 a right key gets for the made-up id
+			// counts as success, while 401/403 (wrong key) and server errors are reported by `rules`.
+			ignoreHttpStatusErrors: {
+				ignore: true,
+				except: FAILURE_RULES.map((rule) => rule.properties.value),
+			},
+		},
+		rules: FAILURE_RULES,
+	};
+}

@@ -1,0 +1,103 @@
+import type {
+	IAuthenticateGeneric,
+	IAuthenticateRuleResponseCode,
+	Icon,
+	ICredentialTestRequest,
+	ICredentialType,
+	INodeProperties,
+} from 'n8n-workflow';
+
+/** Made-up ids: reading the answers of a questionnaire that does not exist changes nothing. */
+const MADE_UP_ID = '00000000-0000-4000-8000-000000000000';
+
+const WRONG_TOKEN_MESSAGE =
+	'The KYB form token is wrong or has expired: generate a new form token for the company and paste its tokenString here';
+
+/** Server errors: the token could not be checked. */
+const SERVER_ERROR_STATUSES = Array.from({ length: 12 }, (_, i) => 500 + i);
+
+/**
+ * Statuses that make the test fail, each with a message saying what to do. Every other status
+ * passes, notably the 404 a valid token gets for the made-up id.
+ */
+const FAILURE_RULES: IAuthenticateRuleResponseCode[] = [
+	{ type: 'responseCode', properties: { value: 401, message: WRONG_TOKEN_MESSAGE } },
+	{
+		type: 'responseCode',
+		properties: {
+			value: 429,
+			message:
+				'The service is rate limiting requests right now (429): wait a minute and test again',
+		},
+	},
+	...SERVER_ERROR_STATUSES.map(
+		(value): IAuthenticateRuleResponseCode => ({
+			type: 'responseCode',
+			properties: {
+				value,
+				message: `The service had an internal problem (HTTP ${value}), so the token could not be checked. Try again in a few minutes`,
+			},
+		}),
+	),
+];
+
+export class IdentityVerificationKybFormTokenApi implements ICredentialType {
+	name = 'identityVerificationKybFormTokenApi';
+
+	displayName = 'Identity Verification KYB Form Token API';
+
+	icon: Icon = {
+		light: 'file:identityVerification.svg',
+		dark: 'file:identityVerification.dark.svg',
+	};
+
+	documentationUrl =
+		'https://github.com/n8n-nodes-identity-verification/n8n-nodes-identity-verification#credentials';
+
+	properties: INodeProperties[] = [
+		{
+			displayName: 'Form Token',
+			name: 'formToken',
+			type: 'string',
+			typeOptions: { password: true },
+			required: true,
+			default: '',
+			description:
+				'The tokenString the service returns when a KYB form token is generated for a company. It only works for KYB form operations (read or delete questionnaire answers, submit a form). For everything else use the Identity Verification API credential.',
+		},
+		{
+			displayName: 'Base URL',
+			name: 'baseUrl',
+			type: 'string',
+			required: true,
+			default: 'https://ivs.example.com',
+			placeholder: 'https://ivs.example.com',
+			description:
+				'Address of the service, without a path such as /api/v2. For a local test service use e.g. http://127.0.0.1:8787.',
+		},
+	];
+
+	authenticate: IAuthenticateGeneric = {
+		type: 'generic',
+		properties: {
+			headers: {
+				Authorization: '=Bearer {{$credentials.formToken}}',
+			},
+		},
+	};
+
+	test: ICredentialTestRequest = {
+		request: {
+			method: 'GET',
+			baseURL: '={{String($credentials.baseUrl).trim().replace(/\\/+$/, "")}}',
+			url: `/kyb/forms/${MADE_UP_ID}/questionnaires/${MADE_UP_ID}/answers/`,
+			// A token the service knows gets 404 (no such form) or 403 (the token belongs to another
+			// form): both prove the token is valid. 401 means the service does not know the token.
+			ignoreHttpStatusErrors: {
+				ignore: true,
+				except: FAILURE_RULES.map((rule) => rule.properties.value),
+			},
+		},
+		rules: FAILURE_RULES,
+	};
+}

@@ -1,0 +1,33 @@
+import type { Icon, ICredentialType, INodeProperties } from 'n8n-workflow';
+
+/**
+ * The key the service signs webhook deliveries with (HMAC-SHA256 over the raw body). Only the
+ * Identity Verification Trigger uses it; it is checked locally by the trigger's
+ * `webhookSigningKeyTest` credential test (nothing is sent anywhere).
+ */
+export class IdentityVerificationWebhookSigningApi implements ICredentialType {
+	name = 'identityVerificationWebhookSigningApi';
+
+	displayName = 'Identity Verification Webhook Signing API';
+
+	icon: Icon = {
+		light: 'file:identityVerification.svg',
+		dark: 'file:identityVerification.dark.svg',
+	};
+
+	documentationUrl =
+		'https://github.com/n8n-nodes-identity-verification/n8n-nodes-identity-verification#credentials';
+
+	properties: INodeProperties[] = [
+		{
+			displayName: 'Signing Key',
+			name: 'signingKey',
+			type: 'string',
+			typeOptions: { password: true },
+			required: true,
+			default: '',
+			description:
+				'The key the service signs each webhook delivery with (the Service-Signature header). Copy it from the dashboard where your webhook URL is configured (Settings → Notifications → Webhook URLs) or ask the provider’s support. It is not your API secret.',
+		},
+	];
+}

@@ -1,0 +1,279 @@
+/**
+ * The one place every request to the service is built and sent: base URL joining that keeps the
+ * contract's trailing slashes, authentication through n8n's `httpRequestWithAuthentication`, a
+ * timeout, retries (429 for every method; 5xx and network failures for GET/DELETE only) with
+ * exponential backoff, full jitter and `Retry-After`, and errors a user can act on that never
+ * carry a secret.
+ */
+import { NodeOperationError, sleep } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	IHttpRequestOptions,
+	ILoadOptionsFunctions,
+	IN8nHttpFullResponse,
+} from 'n8n-workflow';
+
+import {
+	classifyNetworkError,
+	CREDENTIAL_DISPLAY_NAME,
+	httpError,
+	makeRedactor,
+	networkError,
+	unexpectedError,
+} from './errors';
+import type { Redactor } from './errors';
+import {
+	isIdempotent,
+	isRetryableStatus,
+	normaliseMaxRetries,
+	retryDelay,
+	backoffDelay,
+} from './retry';
+import type { ApiRequest, ApiResponse, AuthMode } from './types';
+
+export type { ApiMethod, ApiRequest, ApiResponse, AuthMode } from './types';
+export { CREDENTIAL_DISPLAY_NAME, fieldErrors, serviceMessage } from './errors';
+export {
+	backoffDelay,
+	DEFAULT_MAX_RETRIES,
+	isRetryableStatus,
+	parseRetryAfter,
+	RETRY_AFTER_CAP_MS,
+	RETRY_BASE_MS,
+	RETRY_CAP_MS,
+} from './retry';
+
+export const CREDENTIAL_BY_AUTH: Record<AuthMode, string> = {
+	apiKey: 'identityVerificationApi',
+	kybFormToken: 'identityVerificationKybFormTokenApi',
+};
+
+export const DEFAULT_BASE_URL = 'https://ivs.example.com';
+export const DEFAULT_TIMEOUT_MS = 30_000;
+
+/** Contexts that can send requests with a credential (node execution and option loading). */
+export type RequestContext = IExecuteFunctions | ILoadOptionsFunctions;
+
+/** Joins the base URL and a contract path: one slash between them, the path's trailing slash kept. */
+export function joinUrl(baseUrl: string, path: string): string {
+	const base = baseUrl.trim().replace(/\/+$/, '');
+	const tail = path.startsWith('/') ? path : `/${path}`;
+	return `${base}${tail}`;
+}
+
+function originOf(url: string): string | undefined {
+	try {
+		const parsed = new URL(url);
+		return `${parsed.protocol}//${parsed.host}`;
+	} catch {
+		return undefined;
+	}
+}
+
+/** Refuses a URL (e.g. a pagination link) that would send the credential to another host. */
+export function assertSameOrigin(
+	this: RequestContext,
+	baseUrl: string,
+	url: string,
+	itemIndex?: number,
+): void {
+	const expected = originOf(baseUrl);
+	const actual = originOf(url);
+	if (!expected || !actual || expected !== actual) {
+		throw new NodeOperationError(
+			this.getNode(),
+			`Refused to follow a link to ${actual ?? 'an invalid address'}: it is not on the service's address (${expected ?? baseUrl})`,
+			{
+				itemIndex,
+				description:
+					'The service answered with a link to another host. The credential is only ever sent to the Base URL of the credential, so the request was not made.',
+			},
+		);
+	}
+}
+
+interface ResolvedCredential {
+	baseUrl: string;
+	redact: Redactor;
+}
+
+async function resolveCredential(
+	this: RequestContext,
+	auth: AuthMode,
+	itemIndex?: number,
+): Promise<ResolvedCredential> {
+	const credentials = await this.getCredentials(CREDENTIAL_BY_AUTH[auth], itemIndex ?? 0);
+	const raw = typeof credentials.baseUrl === 'string' ? credentials.baseUrl.trim() : '';
+	const baseUrl = (raw === '' ? DEFAULT_BASE_URL : raw).replace(/\/+$/, '');
+	const secrets: string[] = [];
+	if (auth === 'apiKey') {
+		const key = String(credentials.apiKey ?? '');
+		const secret = String(credentials.apiSecret ?? '');
+		secrets.push(secret, Buffer.from(`${key}:${secret}`).toString('base64'));
+	} else {
+		secrets.push(String(credentials.formToken ?? ''));
+	}
+	const redact = makeRedactor(secrets);
+	let parsed: URL | undefined;
+	try {
+		parsed = new URL(baseUrl);
+	} catch {
+		parsed = undefined;
+	}
+	if (!parsed || (parsed.protocol !== 'https:' && parsed.protocol !== 'http:')) {
+		throw new NodeOperationError(
+			this.getNode(),
+			`The Base URL in the credential "${CREDENTIAL_DISPLAY_NAME[auth]}" is not a web address: "${redact(baseUrl)}"`,
+			{
+				itemIndex,
+				description:
+					'Enter the address of the service starting with https://, e.g. https://ivs.example.com',
+			},
+		);
+	}
+	return { baseUrl, redact };
+}
+
+/** The credential's base URL without trailing slashes. */
+export async function getBaseUrl(this: RequestContext, auth: AuthMode): Promise<string> {
+	return (await resolveCredential.call(this, auth)).baseUrl;
+}
+
+function normaliseHeaders(headers: unknown): Record<string, string> {
+	const result: Record<string, string> = {};
+	if (typeof headers !== 'object' || headers === null) return result;
+	for (const [name, value] of Object.entries(headers as Record<string, unknown>)) {
+		if (value === undefined || value === null || typeof value === 'function') continue;
+		result[name.toLowerCase()] = Array.isArray(value)
+			? value.map(String).join(', ')
+			: String(value);
+	}
+	return result;
+}
+
+function parseJsonBody(body: unknown): unknown {
+	if (body instanceof Uint8Array) body = Buffer.from(body).toString('utf8');
+	if (typeof body === 'string') {
+		if (body.trim() === '') return null;
+		try {
+			return JSON.parse(body) as unknown;
+		} catch {
+			return body;
+		}
+	}
+	return body ?? null;
+}
+
+function toBuffer(body: unknown): Buffer {
+	if (Buffer.isBuffer(body)) return body;
+	if (body instanceof ArrayBuffer) return Buffer.from(new Uint8Array(body));
+	if (body instanceof Uint8Array) return Buffer.from(body);
+	if (typeof body === 'string') return Buffer.from(body, 'utf8');
+	return Buffer.alloc(0);
+}
+
+function isCancelled(context: RequestContext): boolean {
+	const getSignal = (context as IExecuteFunctions).getExecutionCancelSignal;
+	if (typeof getSignal !== 'function') return false;
+	return getSignal.call(context)?.aborted === true;
+}
+
+/**
+ * Sends one request to the service (with retries) and returns status, lower-case headers and body.
+ * Throws NodeApiError (HTTP and network failures) or NodeOperationError (bad Base URL, refused link).
+ */
+export async function apiRequest<T = unknown>(
+	this: RequestContext,
+	auth: AuthMode,
+	req: ApiRequest,
+): Promise<ApiResponse<T>> {
+	const { method, itemIndex } = req;
+	const { baseUrl, redact } = await resolveCredential.call(this, auth, itemIndex);
+	let url: string;
+	if (req.url !== undefined) {
+		url = req.url.startsWith('/') ? `${originOf(baseUrl)}${req.url}` : req.url;
+		assertSameOrigin.call(this, baseUrl, url, itemIndex);
+	} else {
+		url = joinUrl(baseUrl, req.path ?? '/');
+	}
+	const responseKind = req.response ?? 'json';
+	const maxRetries = normaliseMaxRetries(req.maxRetries);
+	const timeoutMs = req.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+	const credentialName = CREDENTIAL_BY_AUTH[auth];
+	const node = this.getNode();
+
+	for (let attempt = 1; ; attempt++) {
+		const headers: IDataObject = {
+			Accept:
+				responseKind === 'binary'
+					? 'application/pdf, application/octet-stream, */*'
+					: 'application/json',
+		};
+		const options: IHttpRequestOptions = {
+			method,
+			url,
+			headers,
+			returnFullResponse: true,
+			ignoreHttpStatusErrors: true,
+			timeout: timeoutMs,
+			json: responseKind === 'json',
+		};
+		if (req.qs && Object.keys(req.qs).length) options.qs = { ...req.qs };
+		if (req.body !== undefined) {
+			headers['Content-Type'] = 'application/json';
+			options.body = Buffer.isBuffer(req.body) ? req.body : { ...req.body };
+		}
+		if (responseKind === 'binary') options.encoding = 'arraybuffer';
+
+		let response: IN8nHttpFullResponse;
+		try {
+			response = (await this.helpers.httpRequestWithAuthentication.call(
+				this,
+				credentialName,
+				options,
+			)) as IN8nHttpFullResponse;
+		} catch (error) {
+			const network = classifyNetworkError(error);
+			if (!network) throw unexpectedError(node, redact, error, itemIndex);
+			if (isIdempotent(method) && attempt <= maxRetries && !isCancelled(this)) {
+				await sleep(backoffDelay(attempt));
+				continue;
+			}
+			throw networkError(node, redact, {
+				...network,
+				origin: originOf(baseUrl) ?? baseUrl,
+				method,
+				attempts: attempt,
+				timeoutMs,
+				itemIndex,
+			});
+		}
+
+		const status = response.statusCode;
+		const responseHeaders = normaliseHeaders(response.headers);
+		if (status >= 200 && status < 300) {
+			let body: unknown;
+			if (responseKind === 'binary') {
+				body = toBuffer(response.body);
+			} else if (responseKind === 'none') {
+				body = undefined;
+			} else {
+				body = parseJsonBody(response.body);
+			}
+			return { statusCode: status, headers: responseHeaders, body: body as T };
+		}
+		if (isRetryableStatus(status, method) && attempt <= maxRetries && !isCancelled(this)) {
+			await sleep(retryDelay(attempt, responseHeaders['retry-after']));
+			continue;
+		}
+		throw httpError(node, redact, {
+			status,
+			body: response.body,
+			method,
+			attempts: attempt,
+			auth,
+			itemIndex,
+		});
+	}
+}

@@ -1,0 +1,58 @@
+/**
+ * When to retry and how long to wait. Pure functions: the transport sleeps, these only decide.
+ */
+import type { ApiMethod } from './types';
+
+export const RETRY_BASE_MS = 300;
+export const RETRY_CAP_MS = 10_000;
+export const RETRY_AFTER_CAP_MS = 60_000;
+export const DEFAULT_MAX_RETRIES = 3;
+export const MAX_RETRIES_LIMIT = 10;
+
+/** GET and DELETE may be repeated safely; a POST may already have been processed. */
+export function isIdempotent(method: ApiMethod): boolean {
+	return method === 'GET' || method === 'DELETE';
+}
+
+/**
+ * 429 means the service did not process the request, so every method may retry.
+ * 5xx and 502/503/504 from a proxy may come after the request was processed: only idempotent ones.
+ */
+export function isRetryableStatus(status: number, method: ApiMethod): boolean {
+	if (status === 429) return true;
+	return status >= 500 && status <= 599 && isIdempotent(method);
+}
+
+/**
+ * `Retry-After` as delta-seconds or an HTTP date, in milliseconds (capped at 60 s). `undefined`
+ * when missing or unreadable.
+ */
+export function parseRetryAfter(value: string | undefined, now = Date.now()): number | undefined {
+	if (value === undefined) return undefined;
+	const text = String(value).trim();
+	if (text === '') return undefined;
+	if (/^\d+(\.\d+)?$/.test(text)) {
+		return Math.min(Math.round(Number(text) * 1000), RETRY_AFTER_CAP_MS);
+	}
+	const date = Date.parse(text);
+	if (Number.isNaN(date)) return undefined;
+	return Math.min(Math.max(date - now, 0), RETRY_AFTER_CAP_MS);
+}
+
+/** Exponential backoff with full jitter: a random wait between 0 and min(cap, base * 2^(n-1)). */
+export function backoffDelay(retryNumber: number, random: () => number = Math.random): number {
+	const ceiling = Math.min(RETRY_CAP_MS, RETRY_BASE_MS * 2 ** Math.max(retryNumber - 1, 0));
+	return Math.floor(random() * ceiling);
+}
+
+/** The wait before retry number `retryNumber` (1 = first retry). Retry-After wins when given. */
+export function retryDelay(retryNumber: number, retryAfterHeader?: string): number {
+	const fromHeader = parseRetryAfter(retryAfterHeader);
+	if (fromHeader !== undefined) return fromHeader;
+	return backoffDelay(retryNumber);
+}
+
+export function normaliseMaxRetries(value: number | undefined): number {
+	if (value === undefined || !Number.isFinite(value)) return DEFAULT_MAX_RETRIES;
+	return Math.min(Math.max(Math.floor(value), 0), MAX_RETRIES_LIMIT);
+}

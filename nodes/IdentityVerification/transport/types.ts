@@ -1,0 +1,31 @@
+import type { IDataObject } from 'n8n-workflow';
+
+export type AuthMode = 'apiKey' | 'kybFormToken';
+
+export type ApiMethod = 'GET' | 'POST' | 'DELETE';
+
+export interface ApiRequest {
+	method: ApiMethod;
+	/** Contract path incl. trailing slash, e.g. `/bank/tokens/`; path params already encodeURIComponent'ed. */
+	path?: string;
+	/** Absolute URL (e.g. a `next` link); refused unless same origin as the credential's base URL. */
+	url?: string;
+	qs?: IDataObject;
+	/** A Buffer is pre-serialised JSON bytes and is sent as `application/json`. */
+	body?: IDataObject | Buffer;
+	/** `json` (default): parsed JSON (`null` for an empty body); `binary`: a Buffer; `none`: `undefined`. */
+	response?: 'json' | 'binary' | 'none';
+	/** For error context. */
+	itemIndex?: number;
+	/** Default 3 (so up to 4 attempts); 0 disables retries. */
+	maxRetries?: number;
+	/** Default 30 000 ms per attempt. */
+	timeoutMs?: number;
+}
+
+export interface ApiResponse<T = unknown> {
+	statusCode: number;
+	/** Lower-case header names. */
+	headers: Record<string, string>;
+	body: T;
+}
