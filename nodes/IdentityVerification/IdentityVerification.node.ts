@@ -1,0 +1,69 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import * as aml from './actions/aml';
+import * as bank from './actions/bank';
+import * as identification from './actions/identification';
+import * as kyb from './actions/kyb';
+import * as proofOfAddress from './actions/proofOfAddress';
+import { router } from './actions/router';
+
+export class IdentityVerification implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Identity Verification',
+		name: 'identityVerification',
+		icon: { light: 'file:identityVerification.svg', dark: 'file:identityVerification.dark.svg' },
+		group: ['transform'],
+		version: 1,
+		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		description:
+			'Verify people and companies: identity checks (KYC), business forms (KYB), AML reports, bank account data and proof of address',
+		defaults: {
+			name: 'Identity Verification',
+		},
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [
+			{
+				name: 'identityVerificationApi',
+				required: true,
+				displayOptions: { hide: { authentication: ['kybFormToken'] } },
+			},
+			{
+				name: 'identityVerificationKybFormTokenApi',
+				required: true,
+				displayOptions: { show: { authentication: ['kybFormToken'] } },
+			},
+		],
+		properties: [
+			{
+				displayName: 'Resource',
+				name: 'resource',
+				type: 'options',
+				noDataExpression: true,
+				options: [
+					{ name: 'AML', value: 'aml', description: 'Anti-money-laundering screening reports' },
+					{ name: 'Bank', value: 'bank', description: 'Bank account verification and transactions' },
+					{
+						name: 'Identification (KYC)',
+						value: 'identification',
+						description: 'Identity verification of a person',
+					},
+					{ name: 'KYB', value: 'kyb', description: 'Business verification forms' },
+					{ name: 'Proof of Address', value: 'proofOfAddress', description: 'Check an address document' },
+				],
+				default: 'identification',
+			},
+			...identification.description,
+			...bank.description,
+			...proofOfAddress.description,
+			...aml.description,
+			...kyb.description,
+		],
+	};
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return await router.call(this);
+	}
+}

@@ -1,0 +1,134 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+import { z } from 'zod';
+
+import { listTransactionsParamsSchema } from '../../../shared/contract';
+import { listPages } from '../../helpers/pagination';
+import { segment } from '../../helpers/response';
+import { validateInput } from '../../helpers/validation';
+
+export const DEFAULT_PER_PAGE = 50;
+export const DEFAULT_MAX_PARALLEL = 4;
+export const MAX_PARALLEL_LIMIT = 16;
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Verification ID',
+		name: 'verificationId',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. 5f0b6f5e-8f4a-4b8e-9a51-2f1f1f9c2a10',
+		description: 'The ID of the bank verification, from the Bank Verification webhook (field "ID")',
+	},
+	{
+		displayName: 'Account ID',
+		name: 'accountId',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. 9d3c2a51-0f7e-4c4b-9a8e-1b2c3d4e5f60',
+		description: 'The ID of one bank account, from the "accounts" list of the Bank Verification webhook',
+	},
+	{
+		displayName: 'Return All',
+		name: 'returnAll',
+		type: 'boolean',
+		default: false,
+		description: 'Whether to return all results or only up to a given limit',
+	},
+	{
+		displayName: 'Limit',
+		name: 'limit',
+		type: 'number',
+		default: 50,
+		typeOptions: { minValue: 1 },
+		displayOptions: { show: { returnAll: [false] } },
+		description: 'Max number of results to return',
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [
+			{
+				displayName: 'Max Parallel Requests',
+				name: 'maxParallelRequests',
+				type: 'number',
+				default: DEFAULT_MAX_PARALLEL,
+				typeOptions: { minValue: 1, maxValue: MAX_PARALLEL_LIMIT },
+				description:
+					'How many pages to download at the same time. Lower it if the service reports too many requests; it is lowered automatically when that happens.',
+			},
+			{
+				displayName: 'Per Page',
+				name: 'perPage',
+				type: 'number',
+				default: DEFAULT_PER_PAGE,
+				typeOptions: { minValue: 1 },
+				description: 'How many transactions to ask the service for in each request',
+			},
+		],
+	},
+];
+
+const displayOptions = { show: { resource: ['bank'], operation: ['listTransactions'] } };
+
+export const description = updateDisplayOptions(displayOptions, properties);
+
+const paramsSchema = listTransactionsParamsSchema.extend({
+	limit: z
+		.number({ invalid_type_error: 'must be a whole number' })
+		.int({ message: 'must be a whole number' })
+		.min(1, { message: 'must be at least 1' })
+		.optional(),
+	maxParallelRequests: z
+		.number({ invalid_type_error: 'must be a whole number' })
+		.int({ message: 'must be a whole number' })
+		.min(1, { message: 'must be at least 1' })
+		.max(MAX_PARALLEL_LIMIT, { message: `must be at most ${MAX_PARALLEL_LIMIT}` }),
+});
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+	const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
+	const options = this.getNodeParameter('options', itemIndex, {}) as {
+		perPage?: number;
+		maxParallelRequests?: number;
+	};
+	const params = validateInput.call(
+		this,
+		paramsSchema,
+		{
+			verificationId: this.getNodeParameter('verificationId', itemIndex, ''),
+			accountId: this.getNodeParameter('accountId', itemIndex, ''),
+			perPage: options.perPage ?? DEFAULT_PER_PAGE,
+			limit: returnAll ? undefined : this.getNodeParameter('limit', itemIndex, 50),
+			maxParallelRequests: options.maxParallelRequests ?? DEFAULT_MAX_PARALLEL,
+		},
+		{
+			verificationId: {
+				label: 'Verification ID',
+				fix: 'Enter the bank verification ID from the Bank Verification webhook.',
+			},
+			accountId: { label: 'Account ID', fix: 'Enter the ID of one account from the Bank Verification webhook.' },
+			perPage: { label: 'Per Page', fix: 'Enter a whole number of 1 or more, for example 50.' },
+			limit: { label: 'Limit', fix: 'Enter a whole number of 1 or more, or turn on Return All.' },
+			maxParallelRequests: {
+				label: 'Max Parallel Requests',
+				fix: `Enter a whole number from 1 to ${MAX_PARALLEL_LIMIT}; ${DEFAULT_MAX_PARALLEL} is a good default.`,
+			},
+		},
+		itemIndex,
+	);
+
+	const transactions = await listPages.call(this, {
+		path: `/bank/verifications/${segment(params.verificationId)}/accounts/${segment(params.accountId)}/transactions/`,
+		perPage: params.perPage ?? DEFAULT_PER_PAGE,
+		limit: params.limit,
+		maxParallel: params.maxParallelRequests,
+		itemIndex,
+	});
+	return transactions.map((transaction) => ({ json: transaction as INodeExecutionData['json'] }));
+}

@@ -1,0 +1,32 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { kybQuestionnaireParamsSchema } from '../../../shared/contract';
+import { apiRequest } from '../../transport';
+import { segment } from '../../helpers/response';
+import { validateInput } from '../../helpers/validation';
+import { authModeOf, companyFieldLabels, companyFields } from './common';
+
+const displayOptions = { show: { resource: ['kyb'], operation: ['deleteAnswers'] } };
+
+export const description: INodeProperties[] = updateDisplayOptions(displayOptions, companyFields);
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+	const params = validateInput.call(
+		this,
+		kybQuestionnaireParamsSchema,
+		{
+			companyId: this.getNodeParameter('companyId', itemIndex, ''),
+			questionnaireId: this.getNodeParameter('questionnaireId', itemIndex, ''),
+		},
+		companyFieldLabels,
+		itemIndex,
+	);
+	await apiRequest.call(this, authModeOf.call(this, itemIndex), {
+		method: 'DELETE',
+		path: `/kyb/forms/${segment(params.companyId)}/questionnaires/${segment(params.questionnaireId)}/answers/`,
+		response: 'none',
+		itemIndex,
+	});
+	return [{ json: { deleted: true, companyId: params.companyId, questionnaireId: params.questionnaireId } }];
+}

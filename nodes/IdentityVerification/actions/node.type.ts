@@ -1,0 +1,10 @@
+/** Every resource of the node and its operations (the `value`s of the operation selectors). */
+export type IdentityVerificationMap = {
+	identification: 'createVerificationToken' | 'requestInformation';
+	bank: 'createToken' | 'listTransactions';
+	proofOfAddress: 'createCheck';
+	aml: 'downloadProfilePdf';
+	kyb: 'getAnswers' | 'deleteAnswers' | 'submitForm';
+};
+
+export type IdentityVerificationResource = keyof IdentityVerificationMap;

@@ -1,0 +1,99 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { poaCheckRequestSchema } from '../../../shared/contract';
+import { apiRequest } from '../../transport';
+import { ACCEPTED_FILE_TYPES_TEXT, detectFileType } from '../../helpers/fileType';
+import { jsonBodyWithBase64File } from '../../helpers/jsonBody';
+import { toItems } from '../../helpers/response';
+import { invalidInput, validateInput } from '../../helpers/validation';
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Input Binary Field',
+		name: 'binaryPropertyName',
+		type: 'string',
+		required: true,
+		default: 'data',
+		placeholder: 'e.g. data',
+		hint: 'The name of the input binary field containing the document (for example a utility bill or bank statement) as JPEG, PNG, WEBP, HEIC, HEIF or PDF',
+		description:
+			'Name of the binary field that holds the file, as shown in the Binary tab of the previous node (for example after Read Files From Disk or a form upload)',
+	},
+	{
+		displayName: 'Provided Name',
+		name: 'providedName',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. Jonas Jonaitis',
+		hint: 'At most 255 characters',
+		description: "The person's full name, compared with the name on the document",
+	},
+	{
+		displayName: 'Provided Address',
+		name: 'providedAddress',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. Gedimino pr. 1, 01103 Vilnius, Lithuania',
+		hint: 'At most 255 characters',
+		description: "The person's address, compared with the address on the document",
+	},
+];
+
+const displayOptions = { show: { resource: ['proofOfAddress'], operation: ['createCheck'] } };
+
+export const description = updateDisplayOptions(displayOptions, properties);
+
+const textFieldsSchema = poaCheckRequestSchema.pick({ providedName: true, providedAddress: true });
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+	const binaryPropertyName = (this.getNodeParameter('binaryPropertyName', itemIndex, 'data') as string).trim();
+	const text = validateInput.call(
+		this,
+		textFieldsSchema,
+		{
+			providedName: this.getNodeParameter('providedName', itemIndex, ''),
+			providedAddress: this.getNodeParameter('providedAddress', itemIndex, ''),
+		},
+		{
+			providedName: {
+				label: 'Provided Name',
+				fix: "Enter the person's full name as written on the document, at most 255 characters.",
+			},
+			providedAddress: {
+				label: 'Provided Address',
+				fix: "Enter the person's address as written on the document, at most 255 characters.",
+			},
+		},
+		itemIndex,
+	);
+
+	const binary = this.helpers.assertBinaryData(itemIndex, binaryPropertyName);
+	const file = await this.helpers.getBinaryDataBuffer(itemIndex, binaryPropertyName);
+	const detected = detectFileType(file);
+	if (!detected.accepted) {
+		const fileName = binary.fileName ? `"${binary.fileName}" ` : '';
+		throw invalidInput.call(
+			this,
+			'Input Binary Field',
+			`the file ${fileName}is a ${detected.name}; accepted types are ${ACCEPTED_FILE_TYPES_TEXT}`,
+			`Use a photo or scan of the document as ${ACCEPTED_FILE_TYPES_TEXT}. The type is checked from the file's content, not its name.`,
+			itemIndex,
+		);
+	}
+
+	const body = jsonBodyWithBase64File(
+		{ providedName: text.providedName, providedAddress: text.providedAddress },
+		'file',
+		file,
+	);
+	const response = await apiRequest.call(this, 'apiKey', {
+		method: 'POST',
+		path: '/api/v2/poa-checks/',
+		body,
+		itemIndex,
+	});
+	return toItems(response.body);
+}

@@ -1,0 +1,74 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import * as aml from './aml';
+import * as bank from './bank';
+import * as identification from './identification';
+import * as kyb from './kyb';
+import type { IdentityVerificationMap } from './node.type';
+import * as proofOfAddress from './proofOfAddress';
+
+type OperationExecute = (this: IExecuteFunctions, itemIndex: number) => Promise<INodeExecutionData[]>;
+
+const operations: { [R in keyof IdentityVerificationMap]: Record<IdentityVerificationMap[R], { execute: OperationExecute }> } = {
+	identification,
+	bank,
+	proofOfAddress,
+	aml,
+	kyb,
+};
+
+/** A NodeApiError/NodeOperationError that knows which item failed. */
+function withItemIndex(this: IExecuteFunctions, error: unknown, itemIndex: number): NodeApiError | NodeOperationError {
+	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
+		if (error.context.itemIndex === undefined) error.context.itemIndex = itemIndex;
+		return error;
+	}
+	return new NodeOperationError(this.getNode(), error as Error, { itemIndex });
+}
+
+/** Extra fields of an error worth showing on an error item (never request options or headers). */
+function errorDetails(error: NodeApiError | NodeOperationError): IDataObject {
+	const details: IDataObject = {};
+	if (error.description) details.description = error.description;
+	if (error instanceof NodeApiError && error.httpCode) details.httpCode = error.httpCode;
+	return details;
+}
+
+/**
+ * The per-item loop: runs the selected operation for every input item, pairs every output item
+ * with its input item, and turns a failure into an error item when Continue On Fail is on.
+ */
+export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	const items = this.getInputData();
+	const returnData: INodeExecutionData[] = [];
+	const resource = this.getNodeParameter('resource', 0) as keyof IdentityVerificationMap;
+	const operation = this.getNodeParameter('operation', 0) as string;
+
+	const resourceOperations = operations[resource] as Record<string, { execute: OperationExecute }> | undefined;
+	const selected = resourceOperations?.[operation];
+	if (!selected) {
+		throw new NodeOperationError(this.getNode(), `The operation "${operation}" of "${resource}" is not supported`);
+	}
+
+	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
+		try {
+			const output = await selected.execute.call(this, itemIndex);
+			const paired = this.helpers.constructExecutionMetaData(output, { itemData: { item: itemIndex } });
+			for (const entry of paired) returnData.push(entry);
+		} catch (error) {
+			const nodeError = withItemIndex.call(this, error, itemIndex);
+			if (this.continueOnFail()) {
+				returnData.push(
+					...this.helpers.constructExecutionMetaData(
+						[{ json: { error: nodeError.message, ...errorDetails(nodeError) } }],
+						{ itemData: { item: itemIndex } },
+					),
+				);
+				continue;
+			}
+			throw nodeError;
+		}
+	}
+	return [returnData];
+}

@@ -1,0 +1,66 @@
+import type { IExecuteFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+import type { z } from 'zod';
+
+/** How a request field is shown to the user: its display name and how to fix a wrong value. */
+export interface FieldLabel {
+	/** The field's display name in the node, e.g. `Lifetime (Seconds)`. */
+	label: string;
+	/** What to do to fix the value, in words a non-engineer can follow. */
+	fix?: string;
+}
+
+export type FieldLabels = Record<string, FieldLabel>;
+
+/** Turns one zod issue into `<Display Name>: <rule>` and a description that says how to fix it. */
+export function describeIssue(
+	issue: z.ZodIssue,
+	fields: FieldLabels,
+): { message: string; description: string } {
+	const path = issue.path.join('.');
+	const field = fields[path] ?? fields[String(issue.path[0] ?? '')];
+	const label = field?.label ?? (path || 'Input');
+	let rule = issue.message;
+	if (issue.code === 'invalid_type' && issue.received === 'undefined') rule = 'is required';
+	else if (issue.code === 'invalid_type') rule = `must be a ${issue.expected}, got ${issue.received}`;
+	// The contract's own messages sometimes start with the field's name ("Client ID must not be empty").
+	if (rule.toLowerCase().startsWith(label.toLowerCase())) rule = rule.slice(label.length).trim();
+	const message = `${label}: ${rule}`;
+	const description = field?.fix
+		? `${field.fix}`
+		: `Change the "${label}" field so that it ${rule.replace(/^must /, 'meets the rule: must ')}.`;
+	return { message, description };
+}
+
+/**
+ * Validates `input` with a schema of the contract before any request is sent. On failure throws a
+ * NodeOperationError naming the field's display name and the broken rule (first issue), with a
+ * description that says how to fix it; further issues are listed in the description too.
+ */
+export function validateInput<S extends z.ZodTypeAny>(
+	this: IExecuteFunctions,
+	schema: S,
+	input: unknown,
+	fields: FieldLabels,
+	itemIndex: number,
+): z.output<S> {
+	const result = schema.safeParse(input);
+	if (result.success) return result.data as z.output<S>;
+	const described = result.error.issues.map((issue) => describeIssue(issue, fields));
+	const [first, ...rest] = described;
+	const description = rest.length
+		? `${first.description} Also: ${rest.map((d) => d.message).join('; ')}.`
+		: first.description;
+	throw new NodeOperationError(this.getNode(), first.message, { itemIndex, description });
+}
+
+/** A validation error for a rule that is not expressed as a schema (e.g. a file's real type). */
+export function invalidInput(
+	this: IExecuteFunctions,
+	label: string,
+	rule: string,
+	fix: string,
+	itemIndex: number,
+): NodeOperationError {
+	return new NodeOperationError(this.getNode(), `${label}: ${rule}`, { itemIndex, description: fix });
+}
