@@ -1,6 +1,11 @@
 /** The sandbox's state: credentials, request log, faults and the per-area stores. */
+import { kybReviewBody, sampleBody } from './bodies.cjs';
+import { KycDriver } from './kyc.cjs';
+import { AmlStore } from './routes/aml.cjs';
 import { BankStore } from './routes/bank.cjs';
-import type { FaultRule, RequestLogEntry, SandboxCredentials } from './types.cjs';
+import { KybStore } from './routes/kyb.cjs';
+import type { Delivery, FaultRule, KybDecision, RequestLogEntry, SandboxCredentials } from './types.cjs';
+import { WebhookSender } from './webhooks.cjs';
 
 interface ActiveFault extends FaultRule {
 	remaining: number;
@@ -12,8 +17,24 @@ export class SandboxCore {
 	private faultRules: ActiveFault[] = [];
 	latencyMs = 0;
 	readonly bank = new BankStore();
+	readonly aml = new AmlStore();
+	readonly kyb = new KybStore();
+	readonly webhooks: WebhookSender;
+	readonly kyc: KycDriver;
 
-	constructor(readonly credentials: SandboxCredentials) {}
+	constructor(readonly credentials: SandboxCredentials) {
+		this.webhooks = new WebhookSender(credentials.signingKey, sampleBody);
+		this.kyc = new KycDriver((eventType, body) => this.webhooks.send(eventType, body));
+	}
+
+	/** The manual review of a submitted KYB form decides, and the review result webhook is sent. */
+	async reviewKyb(formId: string, decision: KybDecision = 'APPROVED'): Promise<Delivery> {
+		const form = this.kyb.review(formId, decision);
+		return this.webhooks.send(
+			'KYB_REVIEW_RESULT',
+			kybReviewBody({ formId: form.formId, companyId: form.companyId, status: decision }),
+		);
+	}
 
 	addFault(rule: FaultRule): void {
 		const times = rule.times === undefined || rule.times === null ? 1 : Number(rule.times);
@@ -55,11 +76,17 @@ export class SandboxCore {
 	}
 
 	/** Stops background work (pending webhook retries) before the server closes. */
-	async shutdown(): Promise<void> {}
+	async shutdown(): Promise<void> {
+		await this.webhooks.close();
+	}
 
 	reset(): void {
 		this.resetLog();
 		this.clearFaults();
 		this.bank.reset();
+		this.aml.reset();
+		this.kyb.reset();
+		this.kyc.reset();
+		this.webhooks.reset();
 	}
 }

@@ -7,12 +7,15 @@ import { handleAdmin } from './admin.cjs';
 import { SandboxCore } from './core.cjs';
 import { Router } from './router.cjs';
 import { serviceRoutes } from './routes/index.cjs';
-import { SANDBOX_DEFAULTS, SEED } from './seed.cjs';
+import { sampleBody } from './bodies.cjs';
+import { SANDBOX_DEFAULTS } from './seed.cjs';
 import { createSandboxServer } from './server.cjs';
 import type { Sandbox, SandboxCredentials } from './types.cjs';
 
 export { SANDBOX_DEFAULTS, SEED, DEFAULT_PER_PAGE, MAX_PER_PAGE } from './seed.cjs';
 export type * from './types.cjs';
+export { sign } from './webhooks.cjs';
+export { sampleBody } from './bodies.cjs';
 
 export interface StartSandboxOptions extends Partial<SandboxCredentials> {
 	/** Default 0: a random free port. */
@@ -61,6 +64,34 @@ export async function startSandbox(opts: StartSandboxOptions = {}): Promise<Sand
 			seedAccount: (o) => core.bank.seedAccount(o),
 			setPageLinks: (mode, crossHostUrl) => core.bank.setPageLinks(mode, crossHostUrl),
 		},
+		aml: { seedProfile: (o) => core.aml.seedProfile(o) },
+		kyb: {
+			seedForm: (o) => core.kyb.seedForm(o),
+			isSubmitted: (formId) => core.kyb.form(formId)?.status !== undefined && core.kyb.form(formId)?.status !== 'DRAFT',
+			review: (formId, decision) => core.reviewKyb(formId, decision),
+		},
+		webhooks: {
+			configure: (o) => core.webhooks.configure(o),
+			send: (eventType, body) => core.webhooks.send(eventType, body),
+			resend: (id) => core.webhooks.resend(id),
+			log: core.webhooks.log,
+			sampleBody: (eventType) => sampleBody(eventType),
+		},
+		kyc: {
+			createSession: (clientId) => {
+				const s = core.kyc.createSession(clientId);
+				return { scanRef: s.scanRef, authToken: s.authToken };
+			},
+			autoFinish: (scanRef, o) => core.kyc.autoFinish(scanRef, o),
+			manualFinish: (scanRef, o) => core.kyc.manualFinish(scanRef, o),
+			requestInformation: (scanRef) => {
+				core.kyc.requestInformation(scanRef);
+			},
+			userResubmits: (scanRef, o) => core.kyc.userResubmits(scanRef, o),
+			expire: (scanRef) => core.kyc.expire(scanRef),
+			cancel: (scanRef) => core.kyc.cancel(scanRef),
+			get: (scanRef) => core.kyc.get(scanRef),
+		},
 		reset: () => core.reset(),
 		close: () =>
 			(closed ??= (async () => {
@@ -70,7 +101,6 @@ export async function startSandbox(opts: StartSandboxOptions = {}): Promise<Sand
 					server.closeAllConnections();
 				});
 			})()),
-	} as Sandbox;
-	void SEED;
+	};
 	return sandbox;
 }

@@ -1,5 +1,9 @@
 /** Every service route of the sandbox. */
 import type { Route } from '../router.cjs';
+import { amlRoutes } from './aml.cjs';
 import { bankRoutes } from './bank.cjs';
+import { kybRoutes } from './kyb.cjs';
+import { kycRoutes } from './kyc.cjs';
+import { poaRoutes } from './poa.cjs';
 
-export const serviceRoutes: Route[] = [...bankRoutes];
+export const serviceRoutes: Route[] = [...kycRoutes, ...bankRoutes, ...poaRoutes, ...amlRoutes, ...kybRoutes];

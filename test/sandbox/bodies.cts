@@ -1,0 +1,177 @@
+/** Realistic default webhook bodies for every event kind (the contract shows only some fields). */
+import { randomUUID } from 'node:crypto';
+import type { EventType } from '../../nodes/shared/contract';
+import { SEED } from './seed.cjs';
+
+export interface IdentificationContext {
+	scanRef?: string;
+	clientId?: string;
+	final?: boolean;
+	overall?: string;
+	/** Whether a human reviewer produced the result (manual* fields filled). */
+	manual?: boolean;
+}
+
+const DEFAULT_OVERALL: Partial<Record<EventType, string>> = {
+	IDENTIFICATION_EXPIRED: 'EXPIRED',
+	IDENTIFICATION_CANCELLED: 'CANCELLED',
+};
+
+export function identificationBody(eventType: EventType, ctx: IdentificationContext = {}): Record<string, unknown> {
+	const overall = ctx.overall ?? DEFAULT_OVERALL[eventType] ?? 'APPROVED';
+	const finished = !['IDENTIFICATION_EXPIRED', 'IDENTIFICATION_CANCELLED'].includes(eventType);
+	const scanRef = ctx.scanRef ?? randomUUID();
+	const now = Date.now();
+	const docStatus = overall === 'DENIED' ? 'DOC_NOT_SUPPORTED' : 'DOC_VALIDATED';
+	const faceStatus = overall === 'DENIED' ? 'FACE_MISMATCH' : 'FACE_MATCH';
+	return {
+		final: ctx.final ?? true,
+		platform: 'PC',
+		status: {
+			overall,
+			suspicionReasons: overall === 'SUSPECTED' ? ['FACE_SUSPECTED'] : [],
+			mismatchTags: [],
+			fraudTags: [],
+			autoDocument: finished ? docStatus : null,
+			autoFace: finished ? faceStatus : null,
+			manualDocument: finished && ctx.manual ? docStatus : null,
+			manualFace: finished && ctx.manual ? faceStatus : null,
+			additionalSteps: null,
+			amlResultClass: 'NOT_CHECKED',
+			pepsStatus: 'NOT_CHECKED',
+			sanctionsStatus: 'NOT_CHECKED',
+			adverseMediaStatus: 'NOT_CHECKED',
+		},
+		data: finished
+			? {
+					docFirstName: 'JONAS',
+					docLastName: 'JONAITIS',
+					docNumber: 'LT1234567',
+					docPersonalCode: '38504120123',
+					docExpiry: '2031-05-20',
+					docDob: '1985-04-12',
+					docDateOfIssue: '2021-05-20',
+					docType: 'ID_CARD',
+					docSex: 'MALE',
+					docNationality: 'LT',
+					docIssuingCountry: 'LT',
+					birthPlace: 'VILNIUS',
+					authority: 'MIGRACIJOS DEPARTAMENTAS',
+					address: SEED.poa.address,
+					fullName: 'JONAS JONAITIS',
+					selectedCountry: 'LT',
+					manuallyDataChanged: false,
+					orgFirstName: 'JONAS',
+					orgLastName: 'JONAITIS',
+					ageEstimate: 'OVER_25',
+					clientIpProxyRiskLevel: 'LOW',
+					duplicateFaces: [],
+					duplicateDocFaces: [],
+				}
+			: {},
+		fileUrls: {},
+		AML: [],
+		LID: [],
+		bankCardVerification: null,
+		scanRef,
+		externalRef: null,
+		clientId: ctx.clientId ?? 'client-001',
+		companyId: null,
+		beneficiaryId: null,
+		startTime: Math.floor((now - 300000) / 1000),
+		finishTime: Math.floor(now / 1000),
+		clientIp: '127.0.0.1',
+		clientIpCountry: 'LT',
+		clientLocation: 'Vilnius',
+		gdcMatch: null,
+		manualAddress: null,
+		manualAddressMatch: false,
+		registryCenterCheck: null,
+		addressVerification: null,
+		questionnaireAnswers: null,
+		additionalStepPdfUrls: {},
+	};
+}
+
+export function bankVerificationBody(): Record<string, unknown> {
+	return {
+		id: SEED.bank.verificationId,
+		country: 'LT',
+		bank: 'Swedbank',
+		accounts: [
+			{
+				id: SEED.bank.accountId,
+				name: 'Jonas Jonaitis',
+				iban: 'LT601010012345678901',
+				currency: 'EUR',
+				balancesOverview: { bookedBalance: 1520.35, availableBalance: 1480.1 },
+				transactionsCount: SEED.bank.transactions,
+			},
+		],
+		riskLevel: 'LOW',
+	};
+}
+
+export function accountCheckBody(): Record<string, unknown> {
+	return {
+		scanRef: randomUUID(),
+		clientId: 'client-001',
+		authToken: null,
+		date: new Date().toISOString(),
+		status: 2,
+		score: 0.82,
+		facebookScore: 0.7,
+		gmailScore: 0.9,
+		ipScore: 0.85,
+	};
+}
+
+export function cardCheckBody(): Record<string, unknown> {
+	return {
+		id: randomUUID(),
+		clientId: 'client-001',
+		createdAt: new Date().toISOString(),
+		bankCardVerification: {
+			status: 'APPROVED',
+			cardHolderName: 'JONAS JONAITIS',
+			nameMatch: true,
+			cardBrand: 'VISA',
+			cardLast4: '4242',
+			cardCountry: 'LT',
+			cardExpiry: '2028-09',
+			threeDSecure: true,
+		},
+	};
+}
+
+export function kybReviewBody(opts: { formId?: string; companyId?: string; status?: string } = {}): Record<string, unknown> {
+	return {
+		formId: opts.formId ?? SEED.kyb.formId,
+		companyId: opts.companyId ?? SEED.kyb.companyId,
+		status: opts.status ?? 'APPROVED',
+		reviewedAt: new Date().toISOString(),
+		comment: opts.status === 'REJECTED' ? 'Ultimate beneficial owner could not be verified.' : null,
+	};
+}
+
+export function sampleBody(eventType: EventType): unknown {
+	switch (eventType) {
+		case 'BANK_VERIFICATION':
+			return bankVerificationBody();
+		case 'ACCOUNT_CHECK':
+			return accountCheckBody();
+		case 'BANK_CARD_VERIFICATION_COMPLETED':
+			return cardCheckBody();
+		case 'KYB_REVIEW_RESULT':
+			return kybReviewBody();
+		case 'IDENTIFICATION_AUTO_FINISHED':
+		case 'IDENTIFICATION_MANUAL_FINISHED':
+		case 'IDENTIFICATION_RESUBMITTED':
+		case 'IDENTIFICATION_EXPIRED':
+		case 'IDENTIFICATION_CANCELLED':
+		case 'IDENTIFICATION':
+			return identificationBody(eventType, { manual: eventType === 'IDENTIFICATION_MANUAL_FINISHED' });
+		default:
+			throw new Error(`unknown event type ${String(eventType)}`);
+	}
+}

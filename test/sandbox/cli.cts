@@ -1,0 +1,78 @@
+/**
+ * `npm run sandbox [-- --port N] [--webhook-url URL] [--host H]`: runs the sandbox standalone
+ * (default http://127.0.0.1:8787) and prints what a workflow needs to talk to it.
+ */
+import { SEED, startSandbox } from './index.cjs';
+
+function parseArgs(argv: string[]): { port: number; host: string; webhookUrl?: string } {
+	const out: { port: number; host: string; webhookUrl?: string } = { port: 8787, host: '127.0.0.1' };
+	for (let i = 0; i < argv.length; i++) {
+		const [flag, inline] = argv[i].split('=', 2);
+		const value = () => inline ?? argv[++i];
+		switch (flag) {
+			case '--port':
+				out.port = Number(value());
+				if (!Number.isInteger(out.port) || out.port < 0 || out.port > 65535) throw new Error('--port must be 0..65535');
+				break;
+			case '--host':
+				out.host = value();
+				break;
+			case '--webhook-url':
+				out.webhookUrl = value();
+				break;
+			case '--help':
+			case '-h':
+				process.stdout.write('usage: npm run sandbox -- [--port 8787] [--host 127.0.0.1] [--webhook-url http://127.0.0.1:5678/webhook/...]\n');
+				process.exit(0);
+				break;
+			default:
+				throw new Error(`unknown option ${argv[i]} (try --help)`);
+		}
+	}
+	return out;
+}
+
+async function main(): Promise<void> {
+	const args = parseArgs(process.argv.slice(2));
+	const sandbox = await startSandbox({ port: args.port, host: args.host });
+	if (args.webhookUrl) sandbox.webhooks.configure({ url: args.webhookUrl });
+	const c = sandbox.credentials;
+	const lines = [
+		`Identity verification sandbox listening on ${sandbox.url}`,
+		'',
+		'Credentials (n8n "Identity Verification API"):',
+		`  Base URL:    ${sandbox.url}`,
+		`  API Key:     ${c.apiKey}`,
+		`  API Secret:  ${c.apiSecret}`,
+		`KYB form token (Bearer): ${c.kybFormToken}`,
+		`Webhook signing key:     ${c.signingKey}`,
+		`Webhooks are sent to:    ${args.webhookUrl ?? '(not configured: POST /__sandbox/webhooks/config {"url": ...})'}`,
+		'',
+		'Seeded data:',
+		`  Bank verification ${SEED.bank.verificationId}, account ${SEED.bank.accountId} (${SEED.bank.transactions} transactions)`,
+		`  AML check ${SEED.aml.checkId}, profile ${SEED.aml.profileId}, PDF password "${SEED.aml.password}"`,
+		`  KYB company ${SEED.kyb.companyId}, questionnaire ${SEED.kyb.questionnaireId}, form ${SEED.kyb.formId}`,
+		`  POA identity "${SEED.poa.name}", "${SEED.poa.address}"`,
+		'',
+		`Admin API: ${sandbox.url}/__sandbox/ (see test/sandbox/README.md). Ctrl-C stops.`,
+	];
+	process.stdout.write(`${lines.join('\n')}\n`);
+
+	let stopping = false;
+	const stop = (signal: string) => {
+		if (stopping) return;
+		stopping = true;
+		process.stdout.write(`\n${signal}: stopping the sandbox...\n`);
+		sandbox.close().then(
+			() => process.exit(0),
+			() => process.exit(1),
+		);
+	};
+	process.on('SIGINT', () => stop('SIGINT'));
+	process.on('SIGTERM', () => stop('SIGTERM'));
+}
+
+main().catch((error: Error) => {
+	process.stderr.write(`sandbox: ${error.message}\n`);
+	process.exit(1);
+});

@@ -1,0 +1,161 @@
+/** KYB questionnaire answers (GET/DELETE) and form submission; Basic or the KYB form token as Bearer. */
+import { conflict, json, notFound } from '../http.cjs';
+import type { Route } from '../router.cjs';
+import { SEED } from '../seed.cjs';
+import type { KybDecision } from '../types.cjs';
+
+export type KybFormStatus = 'DRAFT' | 'SUBMITTED' | KybDecision;
+
+interface FormRecord {
+	formId: string;
+	companyId: string;
+	questionnaireId: string;
+	status: KybFormStatus;
+	submittedAt: string | null;
+}
+
+export const ALREADY_SUBMITTED = 'Form is already submitted and can no longer be edited';
+
+/** A filled questionnaire, as a compliance officer would see it. */
+export function sampleSections(): Record<string, unknown> {
+	return {
+		companyDetails: {
+			title: 'Company details',
+			answers: {
+				legalName: 'UAB Baltic Widgets',
+				registrationNumber: '305123456',
+				registrationCountry: 'LT',
+				registeredAddress: 'Konstitucijos pr. 7, 09308 Vilnius, Lithuania',
+				incorporationDate: '2019-03-14',
+				website: 'https://baltic-widgets.example',
+			},
+		},
+		businessActivity: {
+			title: 'Business activity',
+			answers: {
+				industry: 'Wholesale of electronic equipment',
+				naceCode: '46.52',
+				countriesOfOperation: ['LT', 'LV', 'EE', 'PL'],
+				expectedMonthlyVolumeEur: '50000-100000',
+			},
+		},
+		ownership: {
+			title: 'Ownership and control',
+			answers: {
+				ultimateBeneficialOwners: [
+					{ fullName: 'Jonas Jonaitis', dateOfBirth: '1985-04-12', nationality: 'LT', ownershipPercent: 60, isPep: false },
+					{ fullName: 'Ona Onaitė', dateOfBirth: '1990-09-01', nationality: 'LT', ownershipPercent: 40, isPep: false },
+				],
+				directors: [{ fullName: 'Jonas Jonaitis', role: 'CEO' }],
+			},
+		},
+		sourceOfFunds: {
+			title: 'Source of funds',
+			answers: { sourceOfFunds: 'Revenue from trading activity', sourceOfWealth: 'Retained earnings' },
+		},
+		declarations: {
+			title: 'Declarations',
+			answers: { sanctionsExposure: false, informationIsAccurate: true, signedBy: 'Jonas Jonaitis' },
+		},
+	};
+}
+
+export class KybStore {
+	private forms = new Map<string, FormRecord>();
+	private answers = new Map<string, Record<string, unknown>>();
+
+	constructor() {
+		this.reset();
+	}
+
+	reset(): void {
+		this.forms.clear();
+		this.answers.clear();
+		this.seedForm({ ...SEED.kyb });
+	}
+
+	seedForm(opts: { formId?: string; companyId?: string; questionnaireId?: string } = {}) {
+		const n = this.forms.size + 1;
+		const record: FormRecord = {
+			formId: opts.formId ?? `form-${String(n).padStart(3, '0')}-${Date.now().toString(36)}`,
+			companyId: opts.companyId ?? `company-${String(n).padStart(3, '0')}-${Date.now().toString(36)}`,
+			questionnaireId: opts.questionnaireId ?? `questionnaire-${String(n).padStart(3, '0')}`,
+			status: 'DRAFT',
+			submittedAt: null,
+		};
+		this.forms.set(record.formId, record);
+		this.answers.set(`${record.companyId}/${record.questionnaireId}`, sampleSections());
+		return { formId: record.formId, companyId: record.companyId, questionnaireId: record.questionnaireId };
+	}
+
+	form(formId: string): FormRecord | undefined {
+		return this.forms.get(formId);
+	}
+
+	/** Whether the company's form is locked (submitted and no additional information requested). */
+	private locked(companyId: string): boolean {
+		return [...this.forms.values()].some(
+			(f) => f.companyId === companyId && f.status !== 'DRAFT' && f.status !== 'ADDITIONAL_INFO_REQUESTED',
+		);
+	}
+
+	getAnswers(companyId: string, questionnaireId: string) {
+		const sections = this.answers.get(`${companyId}/${questionnaireId}`);
+		if (!sections) throw notFound();
+		return { sections };
+	}
+
+	deleteAnswers(companyId: string, questionnaireId: string): void {
+		const key = `${companyId}/${questionnaireId}`;
+		if (!this.answers.has(key)) throw notFound();
+		if (this.locked(companyId)) throw conflict(ALREADY_SUBMITTED);
+		this.answers.set(key, {});
+	}
+
+	submit(formId: string): FormRecord {
+		const form = this.forms.get(formId);
+		if (!form) throw notFound();
+		if (form.status !== 'DRAFT' && form.status !== 'ADDITIONAL_INFO_REQUESTED') throw conflict(ALREADY_SUBMITTED);
+		form.status = 'SUBMITTED';
+		form.submittedAt = new Date().toISOString();
+		return form;
+	}
+
+	/** The manual review's decision; only a submitted form can be reviewed. */
+	review(formId: string, decision: KybDecision): FormRecord {
+		const form = this.forms.get(formId);
+		if (!form) throw notFound(`No KYB form ${formId}.`);
+		if (form.status !== 'SUBMITTED') throw conflict(`Form ${formId} is ${form.status}; only a submitted form can be reviewed.`);
+		const decisions: KybDecision[] = ['APPROVED', 'REJECTED', 'ADDITIONAL_INFO_REQUESTED'];
+		if (!decisions.includes(decision)) throw new Error(`decision must be one of ${decisions.join(', ')}`);
+		form.status = decision;
+		return form;
+	}
+}
+
+export const kybRoutes: Route[] = [
+	{
+		method: 'GET',
+		pattern: '/kyb/forms/:companyId/questionnaires/:id/answers/',
+		auth: 'basicOrBearer',
+		handler: (req, core) => json(200, core.kyb.getAnswers(req.params.companyId, req.params.id)),
+	},
+	{
+		method: 'DELETE',
+		pattern: '/kyb/forms/:companyId/questionnaires/:id/answers/',
+		auth: 'basicOrBearer',
+		handler: (req, core) => {
+			core.kyb.deleteAnswers(req.params.companyId, req.params.id);
+			return { status: 204 };
+		},
+	},
+	{
+		method: 'POST',
+		pattern: '/kyb/forms/:id/submit/',
+		auth: 'basicOrBearer',
+		handler: (req, core) => {
+			const form = core.kyb.submit(req.params.id);
+			return json(200, { id: form.formId, status: 'SUBMITTED', submittedAt: form.submittedAt });
+		},
+	},
+];

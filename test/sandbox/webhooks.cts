@@ -1,0 +1,201 @@
+/**
+ * The webhook sender: signs each body (HMAC-SHA256 over the exact bytes sent), POSTs it to the
+ * configured URL, retries on non-2xx, network errors and timeouts, and keeps a delivery log like the
+ * dashboard's "Recently sent" with a Resend action.
+ */
+import { createHmac, randomUUID } from 'node:crypto';
+import { Agent, request } from 'undici';
+import { EVENT_TYPES } from '../../nodes/shared/contract';
+import type { EventType } from '../../nodes/shared/contract';
+import { conflict, notFound } from './http.cjs';
+import type { Delivery, SignatureEncoding, WebhookConfig } from './types.cjs';
+
+/** The contract does not show the retry schedule: the sandbox waits 1 s, 5 s, then 30 s (4 attempts in all). */
+export const DEFAULT_RETRY_DELAYS_MS = [1000, 5000, 30000];
+/** The contract's delivery timeout. */
+export const DEFAULT_TIMEOUT_MS = 10000;
+/** The contract does not show the header value of identification events; the legacy event gets none. */
+export const DEFAULT_OMIT_EVENT_TYPE_HEADER_FOR = ['IDENTIFICATION'];
+export const USER_AGENT = 'IdentityVerificationSandbox-Webhooks/1.0';
+
+export function sign(payload: Buffer | string, key: string, encoding: SignatureEncoding = 'hexLower'): string {
+	const mac = createHmac('sha256', Buffer.from(key, 'utf8')).update(payload).digest();
+	switch (encoding) {
+		case 'hexUpper':
+			return mac.toString('hex').toUpperCase();
+		case 'base64':
+			return mac.toString('base64');
+		case 'prefixedHex':
+			return `sha256=${mac.toString('hex')}`;
+		default:
+			return mac.toString('hex');
+	}
+}
+
+function assertLoopback(url: string): void {
+	let parsed: URL;
+	try {
+		parsed = new URL(url);
+	} catch {
+		throw new Error(`webhook url is not a URL: ${url}`);
+	}
+	if (!/^https?:$/.test(parsed.protocol)) throw new Error('webhook url must be http(s)');
+	const host = parsed.hostname.replace(/^\[|\]$/g, '');
+	if (!(host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host))) {
+		throw new Error(`the sandbox only delivers webhooks to loopback addresses, not ${parsed.hostname}`);
+	}
+}
+
+interface ResolvedConfig {
+	url: string;
+	signingKey: string;
+	retryDelaysMs: number[];
+	timeoutMs: number;
+	signatureEncoding: SignatureEncoding;
+	omitEventTypeHeaderFor: string[];
+}
+
+export class WebhookSender {
+	readonly log: Delivery[] = [];
+	private config?: ResolvedConfig;
+	private agent = new Agent({ keepAliveTimeout: 1000, keepAliveMaxTimeout: 1000 });
+	private closed = false;
+	/** Bumped by reset(): deliveries started before it stop retrying. */
+	private generation = 0;
+	private waits = new Set<() => void>();
+
+	constructor(
+		private readonly defaultSigningKey: string,
+		private readonly sample: (eventType: EventType) => unknown,
+	) {}
+
+	configure(opts: WebhookConfig): void {
+		assertLoopback(opts.url);
+		const delays = opts.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS;
+		if (!Array.isArray(delays) || delays.some((d) => !(Number(d) >= 0))) throw new Error('retryDelaysMs must be numbers >= 0');
+		this.config = {
+			url: opts.url,
+			signingKey: opts.signingKey ?? this.config?.signingKey ?? this.defaultSigningKey,
+			retryDelaysMs: delays.map(Number),
+			timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+			signatureEncoding: opts.signatureEncoding ?? 'hexLower',
+			omitEventTypeHeaderFor: opts.omitEventTypeHeaderFor ?? DEFAULT_OMIT_EVENT_TYPE_HEADER_FOR,
+		};
+	}
+
+	/** The configuration in use (the signing key is not returned). */
+	describe(): Omit<ResolvedConfig, 'signingKey'> | null {
+		if (!this.config) return null;
+		const { signingKey, ...rest } = this.config;
+		return rest;
+	}
+
+	private requireConfig(): ResolvedConfig {
+		if (!this.config) throw conflict('Webhooks are not configured: call webhooks.configure({ url }) first.');
+		return this.config;
+	}
+
+	/** `body`: an object (serialised with JSON.stringify), or a string/Buffer sent byte for byte. */
+	async send(eventType: EventType, body?: unknown): Promise<Delivery> {
+		if (!EVENT_TYPES.includes(eventType)) throw new Error(`unknown event type ${String(eventType)}; one of ${EVENT_TYPES.join(', ')}`);
+		const value = body === undefined || body === null ? this.sample(eventType) : body;
+		const payload = Buffer.isBuffer(value) ? value.toString('utf8') : typeof value === 'string' ? value : JSON.stringify(value);
+		return this.deliver(this.newDelivery(eventType, payload));
+	}
+
+	async resend(deliveryId: string): Promise<Delivery> {
+		const original = this.log.find((d) => d.id === deliveryId);
+		if (!original) throw notFound(`No delivery ${deliveryId}.`);
+		return this.deliver(this.newDelivery(original.eventType, original.payload, original.id));
+	}
+
+	private newDelivery(eventType: EventType, payload: string, resendOf?: string): Delivery {
+		const config = this.requireConfig();
+		const headers: Record<string, string> = {
+			'Content-Type': 'application/json',
+			'User-Agent': USER_AGENT,
+			'Service-Signature': sign(Buffer.from(payload, 'utf8'), config.signingKey, config.signatureEncoding),
+		};
+		if (!config.omitEventTypeHeaderFor.includes(eventType)) headers['Service-Event-Type'] = eventType;
+		const delivery: Delivery = {
+			id: randomUUID(),
+			eventType,
+			url: config.url,
+			payload,
+			headers,
+			attempts: [],
+			status: 'pending',
+			createdAt: Date.now(),
+			...(resendOf ? { resendOf } : {}),
+		};
+		this.log.push(delivery);
+		return delivery;
+	}
+
+	private async deliver(delivery: Delivery): Promise<Delivery> {
+		const config = this.requireConfig();
+		const bytes = Buffer.from(delivery.payload, 'utf8');
+		const generation = this.generation;
+		for (let attempt = 0; ; attempt++) {
+			if (this.closed || generation !== this.generation) break;
+			const at = Date.now();
+			let statusCode = 0;
+			let error: string | undefined;
+			try {
+				const res = await request(delivery.url, {
+					method: 'POST',
+					headers: delivery.headers,
+					body: bytes,
+					dispatcher: this.agent,
+					signal: AbortSignal.timeout(config.timeoutMs),
+				});
+				statusCode = res.statusCode;
+				await res.body.dump().catch(() => undefined);
+			} catch (e) {
+				const err = e as Error & { code?: string };
+				error =
+					err.name === 'TimeoutError' || err.name === 'AbortError'
+						? `no answer within ${config.timeoutMs} ms`
+						: err.code ?? err.message;
+			}
+			delivery.attempts.push({ at, statusCode, durationMs: Date.now() - at, ...(error ? { error } : {}) });
+			if (statusCode >= 200 && statusCode < 300) {
+				delivery.status = 'delivered';
+				return delivery;
+			}
+			if (attempt >= config.retryDelaysMs.length) break;
+			await this.wait(config.retryDelaysMs[attempt]);
+		}
+		delivery.status = 'failed';
+		return delivery;
+	}
+
+	private wait(ms: number): Promise<void> {
+		return new Promise((resolve) => {
+			const done = () => {
+				clearTimeout(timer);
+				this.waits.delete(done);
+				resolve();
+			};
+			const timer = setTimeout(done, ms);
+			this.waits.add(done);
+		});
+	}
+
+	clearLog(): void {
+		this.log.length = 0;
+	}
+
+	/** Empties the log; pending retries give up. The configuration is kept. */
+	reset(): void {
+		this.generation += 1;
+		for (const done of [...this.waits]) done();
+		this.clearLog();
+	}
+
+	async close(): Promise<void> {
+		this.closed = true;
+		for (const done of [...this.waits]) done();
+		await this.agent.destroy().catch(() => undefined);
+	}
+}
