@@ -13,7 +13,12 @@ import { NODE_TYPES, demoWorkflows, productionWebhookUrl, startStack, type Stack
 
 interface DemoWorkflow {
 	file: string;
-	workflow: { id: string; name: string; nodes: Array<{ name: string; type: string; webhookId?: string; parameters?: any }> };
+	workflow: {
+		id: string;
+		name: string;
+		nodes: Array<{ name: string; type: string; webhookId?: string; parameters?: any }>;
+		connections?: Record<string, unknown>;
+	};
 }
 
 interface Row {
@@ -86,8 +91,11 @@ async function runHeadless(stack: Stack, workflows: DemoWorkflow[]): Promise<Row
 			const runData = exec.data?.resultData?.runData ?? {};
 			const triggerName = triggerNodeOf(w).name;
 			const emitted = runData[triggerName]?.[0]?.data?.main?.[0]?.length ?? 0;
+			// The end node the result was routed to (the nodes nothing follows).
+			const linked = new Set(Object.keys(w.workflow.connections ?? {}));
+			const ends = Object.keys(runData).filter((name) => !linked.has(name));
 			row = {
-				workflow: `${w.workflow.name} (webhook delivery)`,
+				workflow: `${w.workflow.name} (webhook → ${ends.join(', ') || 'nothing'})`,
 				status: exec.status === 'success' && emitted === 1 ? 'success' : 'FAILED',
 				items: emitted,
 				ms: Date.now() - started,

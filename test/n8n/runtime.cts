@@ -267,6 +267,12 @@ export function n8nEnv(userFolder: string, port: number, extra: Record<string, s
 		N8N_COMMUNITY_PACKAGES_ENABLED: 'true',
 		N8N_REINSTALL_MISSING_PACKAGES: 'false',
 		N8N_SSRF_PROTECTION_ENABLED: 'false',
+		// Loopback only: switch off everything that would call n8n's servers (MCP server registry,
+		// licence renewal, banners, the verified-community-nodes list).
+		N8N_DISABLED_MODULES: 'mcp-registry',
+		N8N_LICENSE_AUTO_RENEW_ENABLED: 'false',
+		N8N_DYNAMIC_BANNERS_ENABLED: 'false',
+		N8N_VERIFIED_PACKAGES_ENABLED: 'false',
 		N8N_RUNNERS_MODE: 'internal',
 		N8N_RUNNERS_BROKER_LISTEN_ADDRESS: '127.0.0.1',
 		N8N_PUBLIC_API_DISABLED: 'true',
