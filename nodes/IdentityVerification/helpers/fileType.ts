@@ -12,8 +12,8 @@ export interface DetectedFileType {
 	mimeType?: string;
 }
 
-const HEIC_BRANDS = new Set(['heic', 'heix', 'hevc', 'hevx']);
-const HEIF_BRANDS = new Set(['heim', 'heis', 'mif1', 'msf1']);
+const HEIC_BRANDS = new Set(['heic', 'heix', 'hevc', 'hevx', 'hevm', 'hevs']);
+const HEIF_BRANDS = new Set(['heim', 'heis', 'mif1', 'msf1', 'mif2', 'heif']);
 
 function startsWith(bytes: Uint8Array, signature: number[], offset = 0): boolean {
 	if (bytes.length < offset + signature.length) return false;

@@ -60,7 +60,18 @@ function pageNumberOf(url: string): number | undefined {
 export async function listPages(this: IExecuteFunctions, options: PageListOptions): Promise<unknown[]> {
 	const { path, perPage, limit, itemIndex } = options;
 	const baseUrl = await getBaseUrl.call(this, 'apiKey');
-	const firstUrl = `${joinUrl(baseUrl, path)}?page=1&perPage=${perPage}`;
+	const listUrl = joinUrl(baseUrl, path);
+	const firstUrl = `${listUrl}?page=1&perPage=${perPage}`;
+
+	/** A relative `next` link is read against the list's address, as a browser would. */
+	const absolute = (link: string): string => {
+		try {
+			return new URL(link, listUrl).toString();
+		} catch {
+			return link;
+		}
+	};
+
 
 	const loopError = (detail: string) =>
 		new NodeOperationError(this.getNode(), `The service sent page links that go round in a loop: ${detail}`, {
@@ -92,10 +103,12 @@ export async function listPages(this: IExecuteFunctions, options: PageListOption
 		return { page: parsed.data, fingerprint: fingerprint(parsed.data.results) };
 	};
 
+	// Links to page 1 in the forms a service writes them (DRF drops `page` for the first page).
+	const seenNextLinks = new Set<string>([firstUrl, listUrl, `${listUrl}?perPage=${perPage}`]);
 	/** Checks a page's `next` link before it is used or trusted. */
-	const seenNextLinks = new Set<string>([firstUrl]);
 	const checkNext = (next: string | null | undefined, currentPage: number | undefined, pageLabel: string) => {
 		if (!next) return;
+		next = absolute(next);
 		assertSameOrigin.call(this, baseUrl, next, itemIndex);
 		if (seenNextLinks.has(next)) throw loopError(`${pageLabel} links to a page that was already linked before`);
 		seenNextLinks.add(next);
@@ -178,7 +191,7 @@ export async function listPages(this: IExecuteFunctions, options: PageListOption
 	// Sequential: follow `next` links one at a time.
 	const results: unknown[] = firstResults.slice();
 	let previous = first;
-	let next: string | null | undefined = first.page.next;
+	let next: string | null | undefined = absolute(first.page.next);
 	let pageIndex = 1;
 	while (next && !enough(results.length)) {
 		pageIndex++;
@@ -189,7 +202,7 @@ export async function listPages(this: IExecuteFunctions, options: PageListOption
 		if (current.fingerprint === previous.fingerprint) throw repeatError(pageLabel);
 		for (const entry of current.page.results) results.push(entry);
 		previous = current;
-		next = current.page.next;
+		next = current.page.next ? absolute(current.page.next) : null;
 		if (current.page.results.length === 0) break;
 		checkNext(next, pageNumber, pageLabel);
 	}

@@ -1,0 +1,92 @@
+/** AML resource: Download Profile PDF as n8n binary data. */
+import { SEED } from '../../sandbox/index.cjs';
+import { binaryBytes, expectError, expectPaired, serviceRequests, useSandbox } from './util.cjs';
+
+const ctx = useSandbox();
+const { checkId, profileId, password } = SEED.aml;
+const params = (extra: Record<string, unknown> = {}) => ({
+	resource: 'aml',
+	operation: 'downloadProfilePdf',
+	checkId,
+	profileId,
+	password,
+	...extra,
+});
+
+describe('AML: Download Profile PDF', () => {
+	it('outputs the PDF as binary data (mime, file name, %PDF- bytes) with ids and size in JSON', async () => {
+		const { items, error } = await ctx.run(params());
+		expect(error).toBeUndefined();
+		expect(items).toHaveLength(1);
+		expectPaired(items);
+		const fileName = `aml-${checkId}-${profileId}.pdf`;
+		const binary = items[0].binary?.data;
+		expect(binary?.mimeType).toBe('application/pdf');
+		expect(binary?.fileName).toBe(fileName);
+		expect(binary?.fileExtension).toBe('pdf');
+		const bytes = binaryBytes(items[0]);
+		expect(bytes.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+		expect(bytes.toString('latin1')).toContain(profileId);
+		expect(items[0].json).toEqual({ checkId, profileId, fileName, mimeType: 'application/pdf', fileSize: bytes.length });
+	});
+
+	it('puts the file in the output field the user chose', async () => {
+		const { items } = await ctx.run(params({ binaryPropertyName: 'report' }));
+		expect(items[0].binary?.data).toBeUndefined();
+		expect(binaryBytes(items[0], 'report').subarray(0, 5).toString('latin1')).toBe('%PDF-');
+	});
+
+	it('keeps a large PDF byte-exact (2 MB)', async () => {
+		const big = ctx.sb.aml.seedProfile({ sizeBytes: 2 * 1024 * 1024 });
+		const { items, error } = await ctx.run(params({ checkId: big.checkId, profileId: big.profileId }));
+		expect(error).toBeUndefined();
+		expect(items[0].json.fileSize).toBe(2 * 1024 * 1024);
+		expect(binaryBytes(items[0]).length).toBe(2 * 1024 * 1024);
+	});
+
+	it('refuses an empty password (from an expression) before sending anything', async () => {
+		const result = await ctx.run(params({ password: '={{ $json.password }}' }), { input: [{ json: { password: '' } }] });
+		const error = expectError(result, 'Password', 'at least 1 character');
+		expect(error.description).toBeTruthy();
+		expect(serviceRequests(ctx.sb)).toBe(0);
+	});
+
+	it('an empty password typed in the field is flagged by n8n as a required parameter; nothing is sent', async () => {
+		await expect(ctx.run(params({ password: '' }))).rejects.toThrow('Parameter "Password" is required');
+		expect(serviceRequests(ctx.sb)).toBe(0);
+	});
+
+	it('Continue On Fail: the item with the empty password becomes an error item, the others get their PDF', async () => {
+		const { items, error } = await ctx.run(params({ password: '={{ $json.password }}' }), {
+			continueOnFail: true,
+			input: [{ json: { password: 'a' } }, { json: { password: '' } }, { json: { password: 'b' } }],
+		});
+		expect(error).toBeUndefined();
+		expect(items).toHaveLength(3);
+		expectPaired(items, (i) => i);
+		expect(items[0].binary?.data?.mimeType).toBe('application/pdf');
+		expect(items[2].binary?.data?.mimeType).toBe('application/pdf');
+		expect(items[1].binary).toBeUndefined();
+		expect(items[1].json.error).toBe('Password: must be at least 1 character');
+		expect(serviceRequests(ctx.sb)).toBe(2);
+	});
+
+	it('refuses a Check ID that is not a UUID before sending anything', async () => {
+		ctx.sb.resetLog();
+		const result = await ctx.run(params({ checkId: 'check-1' }));
+		expectError(result, 'Check ID', 'must be a UUID');
+		expect(serviceRequests(ctx.sb)).toBe(0);
+	});
+
+	it('explains an unknown profile clearly (404)', async () => {
+		const result = await ctx.run(params({ profileId: 'no-such-profile' }));
+		const error = expectError(result, 'Not found', '404');
+		expect(error.description).toMatch(/check the ids/i);
+	});
+
+	it('errors clearly when the service answers with something that is not a PDF', async () => {
+		ctx.sb.faults.add({ method: 'POST', path: '/aml/', status: 200, body: { detail: 'not a pdf' } });
+		const result = await ctx.run(params());
+		expectError(result, 'did not return a PDF');
+	});
+});

@@ -1,0 +1,234 @@
+/** Bank resource: Create Token and List Transactions (pagination) through n8n's engine against the sandbox. */
+import { SEED } from '../../sandbox/index.cjs';
+import { startSandbox } from '../../sandbox/index.cjs';
+import { transactionsRange } from '../../sandbox/data.cjs';
+import { expectError, expectPaired, serviceRequests, startCountingProxy, useSandbox } from './util.cjs';
+
+const ctx = useSandbox();
+const TX_PATH = '/bank/verifications/';
+const { verificationId, accountId } = SEED.bank;
+
+const listParams = (extra: Record<string, unknown> = {}) => ({
+	resource: 'bank',
+	operation: 'listTransactions',
+	verificationId,
+	accountId,
+	...extra,
+});
+
+describe('Bank: Create Token', () => {
+	it('creates a token with the chosen country, bank and access and outputs the token as one item', async () => {
+		const { items, error } = await ctx.run({
+			resource: 'bank',
+			operation: 'createToken',
+			lifetime: 600,
+			country: 'LT',
+			bank: 'SWEDBANK_LT',
+			accounts: true,
+			balances: false,
+			transactions: true,
+		});
+		expect(error).toBeUndefined();
+		expect(items).toHaveLength(1);
+		expectPaired(items);
+		const token = items[0].json;
+		expect(typeof token.tokenString).toBe('string');
+		expect(token.isValid).toBe(true);
+		expect(token.country).toBe('LT');
+		expect(token.bank).toBe('SWEDBANK_LT');
+		expect(token.access).toEqual({ accounts: true, balances: false, transactions: true });
+		const lifetimeMs = Date.parse(String(token.expiration)) - Date.now();
+		expect(lifetimeMs).toBeGreaterThan(500_000);
+		expect(lifetimeMs).toBeLessThanOrEqual(600_000);
+	});
+
+	it('sends no country when Any is chosen and uses the contract defaults', async () => {
+		const { items, error } = await ctx.run({ resource: 'bank', operation: 'createToken' });
+		expect(error).toBeUndefined();
+		expect(items[0].json.country).toBeNull();
+		expect(items[0].json.access).toEqual({ accounts: false, balances: false, transactions: false });
+	});
+
+	it.each([
+		['lifetime 2592001', { lifetime: 2592001 }, ['Lifetime (Seconds)', 'at most 2592000 seconds (30 days)']],
+		['lifetime -1', { lifetime: -1 }, ['Lifetime (Seconds)', 'at least 0']],
+		['a bank name of 33 characters', { bank: 'B'.repeat(33) }, ['Bank', 'at most 32 characters']],
+		['an unknown country', { country: 'XX' }, ['Country', 'must be one of the 28 bank countries']],
+		['a country outside the bank list', { country: 'US' }, ['Country', 'must be one of the 28 bank countries']],
+	])('refuses %s before sending anything, naming the field and the rule', async (_name, extra, texts) => {
+		ctx.sb.resetLog();
+		const result = await ctx.run({ resource: 'bank', operation: 'createToken', ...extra });
+		const error = expectError(result, ...texts);
+		expect(error.description).toBeTruthy();
+		expect(serviceRequests(ctx.sb)).toBe(0);
+	});
+
+	it('accepts the limits themselves (0 and 2592000 seconds, 32 characters)', async () => {
+		for (const extra of [{ lifetime: 0 }, { lifetime: 2592000, bank: 'B'.repeat(32) }]) {
+			const { error, items } = await ctx.run({ resource: 'bank', operation: 'createToken', ...extra });
+			expect(error).toBeUndefined();
+			expect(items).toHaveLength(1);
+		}
+	});
+
+	it('Continue On Fail: 3 items with the middle one invalid give 3 items, the middle an error item paired to it', async () => {
+		ctx.sb.resetLog();
+		const { items, error } = await ctx.run(
+			{ resource: 'bank', operation: 'createToken', lifetime: '={{ $json.lifetime }}' },
+			{
+				continueOnFail: true,
+				input: [{ json: { lifetime: 60 } }, { json: { lifetime: 2592001 } }, { json: { lifetime: 120 } }],
+			},
+		);
+		expect(error).toBeUndefined();
+		expect(items).toHaveLength(3);
+		expectPaired(items, (i) => i);
+		expect(typeof items[0].json.tokenString).toBe('string');
+		expect(typeof items[2].json.tokenString).toBe('string');
+		expect(items[1].json.tokenString).toBeUndefined();
+		expect(String(items[1].json.error)).toContain('Lifetime (Seconds)');
+		expect(String(items[1].json.error)).toContain('at most 2592000');
+		expect(serviceRequests(ctx.sb, '/bank/tokens/')).toBe(2);
+	});
+
+	it('without Continue On Fail the run stops at the invalid item', async () => {
+		const result = await ctx.run(
+			{ resource: 'bank', operation: 'createToken', lifetime: '={{ $json.lifetime }}' },
+			{ input: [{ json: { lifetime: 60 } }, { json: { lifetime: 2592001 } }] },
+		);
+		expectError(result, 'Lifetime (Seconds)');
+	});
+});
+
+describe('Bank: List Transactions', () => {
+	const expected = transactionsRange(accountId, 0, SEED.bank.transactions);
+
+	it('Return All gives all 1,037 transactions as items, in order, each paired with its input item', async () => {
+		const { items, error } = await ctx.run(listParams({ returnAll: true, options: { perPage: 50 } }));
+		expect(error).toBeUndefined();
+		expect(items).toHaveLength(1037);
+		expect(items.map((i) => i.json)).toEqual(expected);
+		expectPaired(items);
+		// 21 pages, each fetched exactly once
+		expect(serviceRequests(ctx.sb, TX_PATH)).toBe(21);
+		const pages = ctx.sb.requests.filter((r) => r.path.startsWith(TX_PATH)).map((r) => Number(r.query.page));
+		expect([...pages].sort((a, b) => a - b)).toEqual(Array.from({ length: 21 }, (_, i) => i + 1));
+	});
+
+	it('Limit 120 at 50 per page gives 120 items and requests only 3 pages', async () => {
+		const { items, error } = await ctx.run(listParams({ returnAll: false, limit: 120, options: { perPage: 50 } }));
+		expect(error).toBeUndefined();
+		expect(items).toHaveLength(120);
+		expect(items.map((i) => i.json)).toEqual(expected.slice(0, 120));
+		expect(serviceRequests(ctx.sb, TX_PATH)).toBe(3);
+	});
+
+	it('Limit smaller than a page requests one page only', async () => {
+		const { items } = await ctx.run(listParams({ limit: 7, options: { perPage: 50 } }));
+		expect(items).toHaveLength(7);
+		expect(serviceRequests(ctx.sb, TX_PATH)).toBe(1);
+	});
+
+	it('follows `next` links one by one when the service gives no count', async () => {
+		ctx.sb.bank.setPageLinks('no-count');
+		const { items, error } = await ctx.run(listParams({ returnAll: true, options: { perPage: 100 } }));
+		expect(error).toBeUndefined();
+		expect(items).toHaveLength(1037);
+		expect(items.map((i) => i.json)).toEqual(expected);
+		expect(serviceRequests(ctx.sb, TX_PATH)).toBe(11);
+	});
+
+	it('with no count, Limit stops following links as soon as it has enough', async () => {
+		ctx.sb.bank.setPageLinks('no-count');
+		const { items } = await ctx.run(listParams({ limit: 120, options: { perPage: 50 } }));
+		expect(items).toHaveLength(120);
+		expect(serviceRequests(ctx.sb, TX_PATH)).toBe(3);
+	});
+
+	it('stops with an error when the page links go round in a loop', async () => {
+		ctx.sb.bank.setPageLinks('loop');
+		const result = await ctx.run(listParams({ returnAll: true, options: { perPage: 50 } }));
+		expectError(result, /loop/i);
+		expect(serviceRequests(ctx.sb, TX_PATH)).toBeLessThanOrEqual(21);
+	});
+
+	it('stops with an error when a page repeats the previous page', async () => {
+		ctx.sb.bank.setPageLinks('repeat');
+		const result = await ctx.run(listParams({ returnAll: true, options: { perPage: 50 } }));
+		expectError(result, 'same transactions again');
+	});
+
+	it('refuses a `next` link to another host: the other host never sees a request (nor the credentials)', async () => {
+		const other = await startSandbox();
+		try {
+			ctx.sb.bank.setPageLinks('cross-host', other.url);
+			const result = await ctx.run(listParams({ returnAll: true, options: { perPage: 50 } }));
+			const error = expectError(result, 'Refused to follow a link');
+			expect(error.message).toContain(other.url);
+			expect(error.description).toMatch(/credential/i);
+			expect(other.requests).toHaveLength(0);
+			expect(serviceRequests(ctx.sb, TX_PATH)).toBe(1);
+		} finally {
+			await other.close();
+		}
+	});
+
+	it('keeps going after a 429 (Retry-After honoured) and still returns every transaction in order', async () => {
+		ctx.sb.faults.add({ method: 'GET', path: TX_PATH, status: 429, retryAfter: 1, times: 2 });
+		const { items, error } = await ctx.run(listParams({ returnAll: true, options: { perPage: 100 } }));
+		expect(error).toBeUndefined();
+		expect(items).toHaveLength(1037);
+		expect(items.map((i) => i.json)).toEqual(expected);
+		expect(ctx.sb.requests.filter((r) => r.status === 429)).toHaveLength(2);
+	});
+
+	it.each([
+		[2, undefined],
+		[4, 4],
+		[1, 1],
+	])('never has more than %s page requests in flight (Max Parallel Requests %s)', async (max, option) => {
+		const proxy = await startCountingProxy(ctx.sb.url);
+		try {
+			ctx.sb.faults.setLatency(20);
+			const options: Record<string, number> = { perPage: 50 };
+			if (option !== undefined) options.maxParallelRequests = option;
+			else options.maxParallelRequests = max;
+			const { items, error } = await ctx.run(listParams({ returnAll: true, options }), { baseUrl: proxy.url });
+			expect(error).toBeUndefined();
+			expect(items.map((i) => i.json)).toEqual(expected);
+			expect(proxy.maxInFlight).toBeLessThanOrEqual(max);
+			if (max > 1) expect(proxy.maxInFlight).toBeGreaterThan(1);
+		} finally {
+			await proxy.close();
+		}
+	});
+
+	it('lowers the parallelism after a 429 and never goes above the option', async () => {
+		const proxy = await startCountingProxy(ctx.sb.url);
+		try {
+			ctx.sb.faults.setLatency(10);
+			ctx.sb.faults.add({ method: 'GET', path: TX_PATH, status: 429, retryAfter: 1, times: 1 });
+			const { items, error } = await ctx.run(
+				listParams({ returnAll: true, options: { perPage: 50, maxParallelRequests: 4 } }),
+				{ baseUrl: proxy.url },
+			);
+			expect(error).toBeUndefined();
+			expect(items.map((i) => i.json)).toEqual(expected);
+			expect(proxy.maxInFlight).toBeLessThanOrEqual(4);
+		} finally {
+			await proxy.close();
+		}
+	});
+
+	it('explains an unknown account clearly (404)', async () => {
+		const result = await ctx.run(listParams({ accountId: 'does-not-exist', returnAll: true }));
+		const error = expectError(result, '404');
+		expect(error.description).toMatch(/check the ids/i);
+	});
+
+	it('refuses an empty Verification ID before sending anything', async () => {
+		const result = await ctx.run(listParams({ verificationId: '  ' }));
+		expectError(result, 'Verification ID', 'must not be empty');
+		expect(serviceRequests(ctx.sb)).toBe(0);
+	});
+});

@@ -1,0 +1,76 @@
+/** KYB resource: questionnaire answers and form submission with either credential. */
+import { SEED } from '../../sandbox/index.cjs';
+import { expectError, expectPaired, serviceRequests, useSandbox } from './util.cjs';
+
+const ctx = useSandbox();
+const { companyId, questionnaireId, formId } = SEED.kyb;
+const ANSWERS = `/kyb/forms/${companyId}/questionnaires/${questionnaireId}/answers/`;
+
+describe('KYB', () => {
+	it.each([
+		['API key', 'apiKey', 'apiKeyOnly', 'basic'],
+		['KYB form token', 'kybFormToken', 'formTokenOnly', 'bearer'],
+	] as const)('gets questionnaire answers with the %s', async (_name, authentication, credentials, scheme) => {
+		const { items, error } = await ctx.run(
+			{ resource: 'kyb', operation: 'getAnswers', authentication, companyId, questionnaireId },
+			{ credentials },
+		);
+		expect(error).toBeUndefined();
+		expect(items).toHaveLength(1);
+		expectPaired(items);
+		expect(typeof items[0].json.sections).toBe('object');
+		expect(Object.keys(items[0].json.sections as object).length).toBeGreaterThan(0);
+		const request = ctx.sb.requests.find((r) => r.path === ANSWERS);
+		expect(request?.authScheme).toBe(scheme);
+		expect(request?.authorized).toBe(true);
+	});
+
+	it('deletes questionnaire answers and says so', async () => {
+		const { items, error } = await ctx.run({
+			resource: 'kyb',
+			operation: 'deleteAnswers',
+			authentication: 'kybFormToken',
+			companyId,
+			questionnaireId,
+		});
+		expect(error).toBeUndefined();
+		expect(items).toEqual([{ json: { deleted: true, companyId, questionnaireId }, pairedItem: { item: 0 } }]);
+		const after = await ctx.run({ resource: 'kyb', operation: 'getAnswers', companyId, questionnaireId });
+		expect(after.items[0].json.sections).toEqual({});
+	});
+
+	it('submits a form and outputs the service answer', async () => {
+		const { items, error } = await ctx.run({ resource: 'kyb', operation: 'submitForm', formId });
+		expect(error).toBeUndefined();
+		expect(items).toHaveLength(1);
+		expect(items[0].json).toMatchObject({ id: formId, status: 'SUBMITTED' });
+		expect(ctx.sb.kyb.isSubmitted(formId)).toBe(true);
+	});
+
+	it('submitting twice gives a clear error from the service', async () => {
+		await ctx.run({ resource: 'kyb', operation: 'submitForm', formId });
+		const result = await ctx.run({ resource: 'kyb', operation: 'submitForm', formId });
+		expectError(result, '409');
+	});
+
+	it('explains an unknown company clearly (404)', async () => {
+		const result = await ctx.run({ resource: 'kyb', operation: 'getAnswers', companyId: 'nope', questionnaireId });
+		const error = expectError(result, '404');
+		expect(error.description).toMatch(/check the ids/i);
+	});
+
+	it('refuses an empty Form ID before sending anything', async () => {
+		const result = await ctx.run({ resource: 'kyb', operation: 'submitForm', formId: '={{ $json.form }}' }, { input: [{ json: { form: '' } }] });
+		expectError(result, 'Form ID', 'must not be empty');
+		expect(serviceRequests(ctx.sb)).toBe(0);
+	});
+
+	it('a wrong form token is reported as a credential problem', async () => {
+		const result = await ctx.run(
+			{ resource: 'kyb', operation: 'getAnswers', authentication: 'kybFormToken', companyId, questionnaireId },
+			{ credentials: 'formTokenOnly', formToken: 'wrong-token' },
+		);
+		const error = expectError(result, '401');
+		expect(JSON.stringify({ message: error.message, description: error.description })).not.toContain('wrong-token');
+	});
+});

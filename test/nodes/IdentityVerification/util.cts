@@ -1,0 +1,155 @@
+/** Shared setup of the action node's tests: a sandbox over real HTTP and runNode through n8n's engine. */
+import type { IBinaryData, INodeExecutionData, INodeParameters } from 'n8n-workflow';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { runNode, sandboxCredentials } from '../../harness/index.cjs';
+import type { RunNodeResult } from '../../harness/index.cjs';
+import { startSandbox } from '../../sandbox/index.cjs';
+import type { Sandbox } from '../../sandbox/index.cjs';
+
+export const NODE = 'identityVerification';
+
+export interface RunOpts {
+	input?: INodeExecutionData[];
+	continueOnFail?: boolean;
+	credentials?: 'both' | 'apiKeyOnly' | 'formTokenOnly';
+	/** Point the credentials at another address (e.g. a counting proxy in front of the sandbox). */
+	baseUrl?: string;
+	/** Use this KYB form token instead of the sandbox's. */
+	formToken?: string;
+}
+
+export interface Ctx {
+	sb: Sandbox;
+	run(parameters: INodeParameters, opts?: RunOpts): Promise<RunNodeResult>;
+}
+
+/** Starts a sandbox before the file's tests and closes it after; resets it before each test. */
+export function useSandbox(): Ctx {
+	const ctx = {} as Ctx;
+	beforeAll(async () => {
+		ctx.sb = await startSandbox();
+		ctx.run = async (parameters, opts = {}) => {
+			const all = sandboxCredentials(ctx.sb);
+			if (opts.formToken !== undefined) {
+				all.identityVerificationKybFormTokenApi = { ...all.identityVerificationKybFormTokenApi, formToken: opts.formToken };
+			}
+			if (opts.baseUrl) {
+				for (const name of Object.keys(all)) all[name] = { ...all[name], baseUrl: opts.baseUrl };
+			}
+			let credentials = all;
+			if (opts.credentials === 'apiKeyOnly') credentials = { identityVerificationApi: all.identityVerificationApi };
+			if (opts.credentials === 'formTokenOnly') {
+				credentials = { identityVerificationKybFormTokenApi: all.identityVerificationKybFormTokenApi };
+			}
+			return await runNode({
+				node: NODE,
+				parameters,
+				credentials,
+				input: opts.input,
+				continueOnFail: opts.continueOnFail,
+			});
+		};
+	});
+	beforeEach(() => {
+		ctx.sb.reset();
+	});
+	afterAll(async () => {
+		await ctx.sb?.close();
+	});
+	return ctx;
+}
+
+/** Every output item carries pairedItem pointing to an input item. */
+export function expectPaired(items: INodeExecutionData[], inputIndex: number | ((outputIndex: number) => number) = 0): void {
+	items.forEach((item, index) => {
+		const expected = typeof inputIndex === 'function' ? inputIndex(index) : inputIndex;
+		expect(item.pairedItem).toEqual({ item: expected });
+	});
+}
+
+/** A binary input item, as a Read File or form upload node would produce it. */
+export function binaryItem(bytes: Buffer, fileName: string, mimeType: string, property = 'data'): INodeExecutionData {
+	const binary: IBinaryData = { data: bytes.toString('base64'), mimeType, fileName, fileSize: String(bytes.length) };
+	return { json: { fileName }, binary: { [property]: binary } };
+}
+
+/** Service requests (admin calls excluded) the sandbox saw, optionally by path prefix. */
+export function serviceRequests(sb: Sandbox, path?: string): number {
+	return sb.count(path ? { path } : undefined);
+}
+
+/** The run must fail with a node error whose message contains every given text. */
+export function expectError(result: RunNodeResult, ...texts: Array<string | RegExp>): NonNullable<RunNodeResult['error']> {
+	expect(result.error).toBeDefined();
+	const error = result.error!;
+	for (const text of texts) {
+		if (typeof text === 'string') expect(error.message).toContain(text);
+		else expect(error.message).toMatch(text);
+	}
+	return error;
+}
+
+export interface CountingProxy {
+	url: string;
+	/** Highest number of requests in flight at the same time. */
+	maxInFlight: number;
+	close(): Promise<void>;
+}
+
+/**
+ * A loopback HTTP proxy in front of the sandbox that counts requests in flight. The Host header is
+ * passed on, so the sandbox writes its page links with the proxy's address.
+ */
+export async function startCountingProxy(target: string): Promise<CountingProxy> {
+	const targetUrl = new URL(target);
+	let inFlight = 0;
+	const proxy: CountingProxy = { url: '', maxInFlight: 0, close: async () => undefined };
+	const server = http.createServer((req, res) => {
+		inFlight++;
+		proxy.maxInFlight = Math.max(proxy.maxInFlight, inFlight);
+		let done = false;
+		const finish = () => {
+			if (!done) {
+				done = true;
+				inFlight--;
+			}
+		};
+		const upstream = http.request(
+			{
+				host: targetUrl.hostname,
+				port: targetUrl.port,
+				method: req.method,
+				path: req.url,
+				headers: req.headers,
+			},
+			(answer) => {
+				res.writeHead(answer.statusCode ?? 502, answer.headers);
+				answer.pipe(res);
+				answer.on('end', finish);
+			},
+		);
+		upstream.on('error', () => {
+			finish();
+			res.destroy();
+		});
+		res.on('close', finish);
+		req.pipe(upstream);
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	proxy.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+	proxy.close = () =>
+		new Promise<void>((resolve) => {
+			server.close(() => resolve());
+			server.closeAllConnections();
+		});
+	return proxy;
+}
+
+/** The bytes of an output binary property (n8n's default binary mode keeps them as base64 in the item). */
+export function binaryBytes(item: INodeExecutionData, property = 'data'): Buffer {
+	const binary = item.binary?.[property];
+	if (!binary) throw new Error(`no binary property "${property}" on the item`);
+	if (!binary.data || binary.id) throw new Error(`binary property "${property}" is stored by id (${binary.id ?? '?'})`);
+	return Buffer.from(binary.data, 'base64');
+}
