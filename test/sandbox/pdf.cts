@@ -55,7 +55,7 @@ export function buildPdf(opts: PdfOptions): PdfPlan {
 		const entries = ['0000000000 65535 f \n', ...offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`)];
 		if (padObject) entries.push(`${String(headBytes.length).padStart(10, '0')} 00000 n \n`);
 		return Buffer.from(
-			`xref\n0 ${count}\n${entries.join('')}trailer\n<< /Size ${count} /Root 1 0 R /Info 6 0 R >>\nstartxref\n${xrefOffset}\n%%EOF\n`,
+			`xref\n0 ${count}\n${entries.join('')}trailer\n<< /Size ${count} /Root 1 0 R /Info 6 0 R >>\nstartxref\n${xrefOffset}\n%%EOF`,
 			'latin1',
 		);
 	};

@@ -1,0 +1,102 @@
+/** Helpers for the sandbox's own tests: real HTTP calls with undici and a plain node:http webhook receiver. */
+import { createServer } from 'node:http';
+import type { IncomingHttpHeaders, Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { request } from 'undici';
+import type { Sandbox } from './index.cjs';
+
+export interface CallResult {
+	status: number;
+	headers: Record<string, string | string[] | undefined>;
+	text: string;
+	body: Buffer;
+	json: any;
+}
+
+export interface CallOptions {
+	body?: unknown;
+	/** 'basic' (default, the sandbox's key pair), 'bearer' (KYB form token), 'none', or a raw Authorization value. */
+	auth?: 'basic' | 'bearer' | 'none' | string;
+	headers?: Record<string, string>;
+}
+
+export function basicHeader(key: string, secret: string): string {
+	return `Basic ${Buffer.from(`${key}:${secret}`).toString('base64')}`;
+}
+
+export async function call(sb: Sandbox, method: string, pathOrUrl: string, opts: CallOptions = {}): Promise<CallResult> {
+	const headers: Record<string, string> = { ...opts.headers };
+	const auth = opts.auth ?? 'basic';
+	if (auth === 'basic') headers.authorization = basicHeader(sb.credentials.apiKey, sb.credentials.apiSecret);
+	else if (auth === 'bearer') headers.authorization = `Bearer ${sb.credentials.kybFormToken}`;
+	else if (auth !== 'none') headers.authorization = auth;
+	let body: string | Buffer | undefined;
+	if (opts.body !== undefined) {
+		body = typeof opts.body === 'string' || Buffer.isBuffer(opts.body) ? opts.body : JSON.stringify(opts.body);
+		headers['content-type'] ??= 'application/json';
+	}
+	const url = pathOrUrl.startsWith('http') ? pathOrUrl : `${sb.url}${pathOrUrl}`;
+	const res = await request(url, { method: method as 'GET', headers, body });
+	const buf = Buffer.from(await res.body.arrayBuffer());
+	const text = buf.toString('utf8');
+	let json: unknown;
+	try {
+		json = text ? JSON.parse(text) : undefined;
+	} catch {
+		json = undefined;
+	}
+	return { status: res.statusCode, headers: res.headers, text, body: buf, json };
+}
+
+export interface Received {
+	headers: IncomingHttpHeaders;
+	raw: Buffer;
+	json: any;
+}
+
+/** A loopback webhook receiver; `answers` are the statuses (or 'hang' / 'reset') for the next deliveries, then 200. */
+export interface Receiver {
+	url: string;
+	received: Received[];
+	answers: Array<number | 'hang' | 'reset'>;
+	close(): Promise<void>;
+}
+
+export async function startReceiver(): Promise<Receiver> {
+	const received: Received[] = [];
+	const answers: Array<number | 'hang' | 'reset'> = [];
+	const server: Server = createServer((req, res) => {
+		const chunks: Buffer[] = [];
+		req.on('data', (c: Buffer) => chunks.push(c));
+		req.on('end', () => {
+			const raw = Buffer.concat(chunks);
+			let json: unknown;
+			try {
+				json = JSON.parse(raw.toString('utf8'));
+			} catch {
+				json = undefined;
+			}
+			received.push({ headers: req.headers, raw, json });
+			const answer = answers.shift() ?? 200;
+			if (answer === 'hang') return; // never answers: the sender's timeout applies
+			if (answer === 'reset') {
+				req.socket.destroy();
+				return;
+			}
+			res.writeHead(answer, { 'content-type': 'application/json' });
+			res.end('{"ok":true}');
+		});
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const { port } = server.address() as AddressInfo;
+	return {
+		url: `http://127.0.0.1:${port}/webhook`,
+		received,
+		answers,
+		close: () =>
+			new Promise<void>((resolve) => {
+				server.close(() => resolve());
+				server.closeAllConnections();
+			}),
+	};
+}
