@@ -1,0 +1,152 @@
+/**
+ * The credentials' declarative tests, run the way n8n's CredentialsTester runs them (RoutingNode +
+ * ExecuteContext over real HTTP) against the sandbox: a right key passes, a wrong one fails with a
+ * message saying what to do, and the test never creates anything (only GETs reach the service).
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+import { sandboxCredentials, testCredential } from '../harness/index.cjs';
+import { startSandbox } from '../sandbox/index.cjs';
+import type { Sandbox } from '../sandbox/index.cjs';
+
+let sb: Sandbox;
+let creds: ReturnType<typeof sandboxCredentials>;
+
+beforeAll(async () => {
+	sb = await startSandbox();
+	creds = sandboxCredentials(sb);
+});
+afterAll(async () => {
+	await sb?.close();
+});
+beforeEach(() => {
+	sb.faults.clear();
+	sb.resetLog();
+});
+afterEach(() => {
+	// A credential test must never create or change anything on the service
+	expect(sb.requests.filter((r) => r.method !== 'GET')).toEqual([]);
+});
+
+async function closedPort(): Promise<number> {
+	const server = createServer();
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const { port } = server.address() as AddressInfo;
+	await new Promise<void>((resolve) => server.close(() => resolve()));
+	return port;
+}
+
+describe('Identity Verification API credential', () => {
+	test('passes for the right key pair', async () => {
+		const result = await testCredential('identityVerificationApi', creds.identityVerificationApi);
+		expect(result).toEqual({ status: 'OK', message: 'Connection successful!' });
+		expect(sb.count({ method: 'GET', path: '/bank/verifications/' })).toBe(1);
+		expect(sb.requests[0]).toMatchObject({ authScheme: 'basic', authorized: true, status: 404 });
+	});
+
+	test('fails for a wrong API secret, telling the user to copy the key pair again', async () => {
+		const result = await testCredential('identityVerificationApi', {
+			...creds.identityVerificationApi,
+			apiSecret: 'not-the-secret',
+		});
+		expect(result.status).toBe('Error');
+		expect(result.message).toMatch(/API key or API secret is wrong/);
+		expect(result.message).toMatch(/Settings → API Keys/);
+		expect(sb.requests.every((r) => r.status === 401)).toBe(true);
+	});
+
+	test('fails for a wrong API key', async () => {
+		const result = await testCredential('identityVerificationApi', {
+			...creds.identityVerificationApi,
+			apiKey: 'someone-elses-key',
+		});
+		expect(result.status).toBe('Error');
+		expect(result.message).toMatch(/API key or API secret is wrong/);
+	});
+
+	test('fails when the service refuses the key (403)', async () => {
+		sb.faults.add({
+			method: 'GET',
+			path: '/bank/',
+			status: 403,
+			body: { detail: 'You do not have permission to perform this action.', code: 'permission_denied' },
+		});
+		const result = await testCredential('identityVerificationApi', creds.identityVerificationApi);
+		expect(result.status).toBe('Error');
+		expect(result.message).toMatch(/refused this API key/);
+	});
+
+	test('fails with a clear message when the service has a server error', async () => {
+		sb.faults.add({ method: 'GET', path: '/bank/', status: 500, times: Infinity });
+		const result = await testCredential('identityVerificationApi', creds.identityVerificationApi);
+		expect(result.status).toBe('Error');
+		expect(result.message).toMatch(/internal problem \(HTTP 500\)/);
+	});
+
+	test('fails with a clear message when rate limited', async () => {
+		sb.faults.add({ method: 'GET', path: '/bank/', status: 429, retryAfter: 1, times: Infinity });
+		const result = await testCredential('identityVerificationApi', creds.identityVerificationApi);
+		expect(result.status).toBe('Error');
+		expect(result.message).toMatch(/rate limiting/);
+	});
+
+	test('fails when nothing listens at the Base URL (n8n reports the network code)', async () => {
+		const port = await closedPort();
+		const result = await testCredential('identityVerificationApi', {
+			...creds.identityVerificationApi,
+			baseUrl: `http://127.0.0.1:${port}`,
+		});
+		expect(result).toEqual({ status: 'Error', message: 'ECONNREFUSED' });
+	});
+
+	test('accepts a Base URL with trailing slashes or surrounding spaces', async () => {
+		for (const baseUrl of [`${sb.url}/`, `${sb.url}//`, `  ${sb.url}  `]) {
+			const result = await testCredential('identityVerificationApi', { ...creds.identityVerificationApi, baseUrl });
+			expect(result.status).toBe('OK');
+		}
+		expect(sb.requests.map((r) => r.path)).toEqual(
+			Array(3).fill(
+				'/bank/verifications/00000000-0000-4000-8000-000000000000/accounts/00000000-0000-4000-8000-000000000000/transactions/',
+			),
+		);
+	});
+});
+
+describe('Identity Verification KYB Form Token API credential', () => {
+	test('passes for the right form token (sent as Bearer)', async () => {
+		const result = await testCredential('identityVerificationKybFormTokenApi', creds.identityVerificationKybFormTokenApi);
+		expect(result).toEqual({ status: 'OK', message: 'Connection successful!' });
+		expect(sb.requests).toHaveLength(1);
+		expect(sb.requests[0]).toMatchObject({ authScheme: 'bearer', authorized: true, path: expect.stringMatching(/^\/kyb\/forms\//) });
+	});
+
+	test('fails for a wrong form token', async () => {
+		const result = await testCredential('identityVerificationKybFormTokenApi', {
+			...creds.identityVerificationKybFormTokenApi,
+			formToken: 'expired-token',
+		});
+		expect(result.status).toBe('Error');
+		expect(result.message).toMatch(/KYB form token is wrong or has expired/);
+	});
+
+	test('passes when a valid token belongs to another form (403): the service knows the token', async () => {
+		sb.faults.add({
+			method: 'GET',
+			path: '/kyb/',
+			status: 403,
+			body: { detail: 'You do not have permission to perform this action.', code: 'permission_denied' },
+		});
+		const result = await testCredential('identityVerificationKybFormTokenApi', creds.identityVerificationKybFormTokenApi);
+		expect(result.status).toBe('OK');
+	});
+
+	test('fails when nothing listens at the Base URL', async () => {
+		const port = await closedPort();
+		const result = await testCredential('identityVerificationKybFormTokenApi', {
+			...creds.identityVerificationKybFormTokenApi,
+			baseUrl: `http://127.0.0.1:${port}/`,
+		});
+		expect(result).toEqual({ status: 'Error', message: 'ECONNREFUSED' });
+	});
+});
