@@ -197,6 +197,12 @@ export interface TriggerHostOptions {
 	nodeType?: INodeType;
 	/** Simulate an n8n whose request carries no raw body (to check the node fails closed). */
 	withoutRawBody?: boolean;
+	/**
+	 * Make the first N requests overlap deterministically: each loads the static data and reads its
+	 * body, then waits until all N have done so before the node runs (in n8n the database reads and
+	 * writes around a webhook give concurrent deliveries the same window).
+	 */
+	overlapFirst?: number;
 }
 
 export interface TriggerHost {
@@ -306,6 +312,11 @@ export async function startTriggerHost(opts: TriggerHostOptions = {}): Promise<T
 
 	const emitted: INodeExecutionData[][] = [];
 	const executions: IRun[] = [];
+	let arrivals = 0;
+	let releaseOverlap: () => void = () => {};
+	const overlapReached = new Promise<void>((resolve) => {
+		releaseOverlap = resolve;
+	});
 	const responses: RecordedResponse[] = [];
 
 	function loadWorkflow(): Workflow {
@@ -403,6 +414,11 @@ export async function startTriggerHost(opts: TriggerHostOptions = {}): Promise<T
 			return;
 		}
 
+		// n8n loads the workflow (with its static data) from the database when the request arrives,
+		// before the body is read, and saves the static data after answering: requests that overlap
+		// work on the same stored copy, as they do in n8n.
+		const workflow = loadWorkflow();
+
 		// n8n's rawBodyReader + parseBody.
 		const rawBody = await readBody(req);
 		const url = new URL(req.url ?? '/', 'http://127.0.0.1');
@@ -434,7 +450,12 @@ export async function startTriggerHost(opts: TriggerHostOptions = {}): Promise<T
 			}
 		}
 
-		const workflow = loadWorkflow();
+		if (opts.overlapFirst && arrivals < opts.overlapFirst) {
+			arrivals += 1;
+			if (arrivals === opts.overlapFirst) releaseOverlap();
+			await overlapReached;
+		}
+
 		const additionalData = additionalDataFor(req, res);
 		const webhookData: IWebhookData = {
 			httpMethod: 'POST',

@@ -1,0 +1,425 @@
+/**
+ * The Identity Verification Trigger as a user sees it: real HTTP deliveries to a webhook host that
+ * runs the node through n8n-core's WebhookContext, checking the answer the sender gets and the items
+ * a workflow would start with.
+ */
+import { createHash } from 'node:crypto';
+import type { INodeType } from 'n8n-workflow';
+
+import { EVENT_TYPES, IDENTIFICATION_EVENT_TYPES, type EventType } from '../../../nodes/shared/contract';
+import {
+	n8nLogger,
+	SIGNING_CREDENTIAL,
+	startTriggerHost,
+	testTriggerCredential,
+	triggerOutput,
+	type TriggerHost,
+	type TriggerHostOptions,
+} from '../../harness/webhook.cjs';
+import { BODIES } from './fixtures.cjs';
+import { post, postSigned, sign } from './util.cjs';
+
+const KEY = 'whsec-trigger-test-key';
+const credentials = { [SIGNING_CREDENTIAL]: { signingKey: KEY } };
+
+const hosts: TriggerHost[] = [];
+async function host(opts: TriggerHostOptions = {}): Promise<TriggerHost> {
+	const h = await startTriggerHost({ credentials, ...opts });
+	hosts.push(h);
+	return h;
+}
+afterAll(async () => {
+	await Promise.all(hosts.map(async (h) => await h.close()));
+});
+
+const last = (h: TriggerHost) => h.emitted[h.emitted.length - 1]?.[0]?.json as Record<string, any>;
+
+describe('signature', () => {
+	let h: TriggerHost;
+	const body = JSON.stringify(BODIES.BANK_VERIFICATION);
+
+	beforeAll(async () => {
+		h = await host();
+	});
+
+	test('a body changed by one byte after signing is answered 401 and starts nothing', async () => {
+		const signature = sign(body, KEY);
+		const tampered = body.replace('"LOW"', '"LOX"');
+		expect(tampered).toHaveLength(body.length);
+		const res = await post(h.url, tampered, { 'service-signature': signature, 'service-event-type': 'BANK_VERIFICATION' });
+		expect(res.status).toBe(401);
+		expect(res.json).toEqual({ received: false, error: 'Invalid Service-Signature: it does not match the body and the signing key' });
+		expect(h.emitted).toHaveLength(0);
+	});
+
+	test('a delivery without the Service-Signature header is answered 401 and starts nothing', async () => {
+		const res = await post(h.url, body, { 'service-event-type': 'BANK_VERIFICATION' });
+		expect(res.status).toBe(401);
+		expect(res.json).toEqual({ received: false, error: 'Missing Service-Signature header' });
+		expect(h.emitted).toHaveLength(0);
+	});
+
+	test('a signature made with another key is answered 401 and starts nothing', async () => {
+		const res = await postSigned(h.url, body, { key: 'someone-elses-key', eventType: 'BANK_VERIFICATION' });
+		expect(res.status).toBe(401);
+		expect(h.emitted).toHaveLength(0);
+	});
+
+	test('a correctly signed delivery is acknowledged with 200 {received: true} and starts the workflow', async () => {
+		const res = await postSigned(h.url, body, { key: KEY, eventType: 'BANK_VERIFICATION' });
+		expect(res.status).toBe(200);
+		expect(res.json).toEqual({ received: true });
+		expect(h.emitted).toHaveLength(1);
+		expect(last(h)).toMatchObject({ eventType: 'BANK_VERIFICATION', body: BODIES.BANK_VERIFICATION });
+	});
+
+	test('a 401 answer never contains the signing key', async () => {
+		const res = await post(h.url, body, { 'service-signature': 'x'.repeat(64) });
+		expect(res.status).toBe(401);
+		expect(res.text).not.toContain(KEY);
+	});
+
+	test('unsigned non-JSON is refused as unsigned (401), before the body is looked at', async () => {
+		const res = await post(h.url, 'not json', { 'content-type': 'text/plain' });
+		expect(res.status).toBe(401);
+	});
+});
+
+describe('typed events', () => {
+	let h: TriggerHost;
+
+	beforeAll(async () => {
+		h = await host({ parameters: { options: { ignoreDuplicates: false } } });
+	});
+
+	for (const kind of EVENT_TYPES) {
+		test(`${kind} with its header is emitted typed`, async () => {
+			const before = h.emitted.length;
+			const res = await postSigned(h.url, BODIES[kind], { key: KEY, eventType: kind });
+			expect(res.status).toBe(200);
+			expect(h.emitted).toHaveLength(before + 1);
+			const item = last(h);
+			expect(item.eventType).toBe(kind);
+			expect(item.eventTypeSource).toBe('header');
+			expect(item.body).toEqual(BODIES[kind]);
+			expect(item.validationIssues).toBeUndefined();
+			expect(new Date(item.receivedAt).toISOString()).toBe(item.receivedAt);
+			expect(item.deliveryId).toBe(createHash('sha256').update(JSON.stringify(BODIES[kind])).digest('hex'));
+			const body = BODIES[kind] as Record<string, any>;
+			if (IDENTIFICATION_EVENT_TYPES.includes(kind)) {
+				expect(item.overallStatus).toBe(body.status.overall);
+				expect(item.final).toBe(body.final);
+				expect(item.scanRef).toBe(body.scanRef);
+				expect(item.clientId).toBe(body.clientId);
+			} else {
+				expect(item.overallStatus).toBeUndefined();
+				expect(item.final).toBeUndefined();
+			}
+		});
+	}
+
+	test.each([
+		['identification-auto-finished', 'IDENTIFICATION_AUTO_FINISHED'],
+		['Identification Manual Finished', 'IDENTIFICATION_MANUAL_FINISHED'],
+		['  bank_verification ', 'BANK_VERIFICATION'],
+		['IDENTIFICATION (legacy)', 'IDENTIFICATION'],
+		['identification.canceled', 'IDENTIFICATION_CANCELLED'],
+		['KYB review result', 'KYB_REVIEW_RESULT'],
+	])('the header %j is read as %s', async (header, expected) => {
+		const body = expected === 'BANK_VERIFICATION' ? BODIES.BANK_VERIFICATION : { ...BODIES.IDENTIFICATION, note: header };
+		await postSigned(h.url, body, { key: KEY, eventType: header });
+		expect(last(h)).toMatchObject({ eventType: expected, eventTypeSource: 'header' });
+	});
+
+	// Bodies without a Service-Event-Type header: the documented inference rules (events.ts).
+	const headerless: Array<[string, EventType, Record<string, unknown>]> = [
+		['an identification body', 'IDENTIFICATION', { final: true, scanRef: 'h-1', status: { overall: 'APPROVED' } }],
+		['an identification body with only a scanRef', 'IDENTIFICATION', { scanRef: 'h-2' }],
+		['overall status EXPIRED', 'IDENTIFICATION_EXPIRED', { scanRef: 'h-3', status: { overall: 'EXPIRED' } }],
+		['overall status CANCELLED', 'IDENTIFICATION_CANCELLED', { scanRef: 'h-4', status: { overall: 'CANCELLED' } }],
+		['an explicit type field', 'IDENTIFICATION_MANUAL_FINISHED', { type: 'IDENTIFICATION_MANUAL_FINISHED', final: true, scanRef: 'h-5', status: { overall: 'DENIED' } }],
+		['an explicit eventType field', 'IDENTIFICATION_RESUBMITTED', { eventType: 'identification-resubmitted', final: false, scanRef: 'h-6' }],
+		['a card check without a session', 'BANK_CARD_VERIFICATION_COMPLETED', BODIES.BANK_CARD_VERIFICATION_COMPLETED],
+		['a KYB review', 'KYB_REVIEW_RESULT', BODIES.KYB_REVIEW_RESULT],
+		['a bank verification', 'BANK_VERIFICATION', BODIES.BANK_VERIFICATION],
+		['an account check', 'ACCOUNT_CHECK', BODIES.ACCOUNT_CHECK],
+		[
+			'an identification body that refers to a bank card verification',
+			'IDENTIFICATION',
+			{ final: true, scanRef: 'h-7', status: { overall: 'APPROVED' }, bankCardVerification: { status: 'APPROVED' } },
+		],
+	];
+	test.each(headerless)('without a header, %s is inferred as %s', async (_name, expected, body) => {
+		const before = h.emitted.length;
+		const res = await postSigned(h.url, body, { key: KEY });
+		expect(res.status).toBe(200);
+		expect(h.emitted).toHaveLength(before + 1);
+		expect(last(h)).toMatchObject({ eventType: expected, eventTypeSource: 'body', body });
+	});
+
+	test('an unknown header value falls back to the body', async () => {
+		await postSigned(h.url, BODIES.IDENTIFICATION_EXPIRED, { key: KEY, eventType: 'SOMETHING_NEW' });
+		expect(last(h)).toMatchObject({ eventType: 'IDENTIFICATION_EXPIRED', eventTypeSource: 'body' });
+	});
+
+	test('a body that does not match the contract is still emitted, with its validation issues', async () => {
+		const body = { id: 'not-checked', accounts: [{ id: 'a', currency: 'EURO' }], riskLevel: 'EXTREME' };
+		const res = await postSigned(h.url, body, { key: KEY, eventType: 'BANK_VERIFICATION' });
+		expect(res.status).toBe(200);
+		const item = last(h);
+		expect(item.eventType).toBe('BANK_VERIFICATION');
+		expect(item.body).toEqual(body);
+		const paths = (item.validationIssues as Array<{ path: string; message: string }>).map((i) => i.path);
+		expect(paths).toEqual(expect.arrayContaining(['riskLevel', 'accounts.0.currency', 'accounts.0.balancesOverview']));
+	});
+
+	test('fields the contract does not list are kept in the body', async () => {
+		const body = { ...BODIES.IDENTIFICATION_AUTO_FINISHED, data: { docFirstName: 'Ąžuolas' }, newField: [1, 2] };
+		await postSigned(h.url, body, { key: KEY, eventType: 'IDENTIFICATION_AUTO_FINISHED' });
+		expect(last(h).body).toEqual(body);
+		expect(last(h).validationIssues).toBeUndefined();
+	});
+});
+
+describe('bodies that are not JSON', () => {
+	let h: TriggerHost;
+
+	beforeAll(async () => {
+		h = await host();
+	});
+
+	test.each([
+		['text/plain', 'hello'],
+		['application/octet-stream', '{"truncated": '],
+		[undefined, '<xml/>'],
+	])('a signed non-JSON body sent as %s is answered 400 and starts nothing', async (contentType, text) => {
+		const headers: Record<string, string> = { 'service-signature': sign(text, KEY) };
+		if (contentType) headers['content-type'] = contentType;
+		const res = await post(h.url, text, contentType ? headers : { ...headers, 'content-type': '' });
+		expect(res.status).toBe(400);
+		expect(res.json).toEqual({ received: false, error: 'The body is not valid JSON' });
+		expect(h.emitted).toHaveLength(0);
+	});
+
+	test('a signed JSON array is answered 400 (a delivery is a JSON object)', async () => {
+		const res = await postSigned(h.url, '[1,2]', { key: KEY, headers: { 'content-type': 'text/plain' } });
+		expect(res.status).toBe(400);
+		expect(h.emitted).toHaveLength(0);
+	});
+
+	test('malformed JSON sent as application/json is refused by n8n itself (422) before the node runs', async () => {
+		const text = '{"final": tru';
+		const res = await post(h.url, text, { 'service-signature': sign(text, KEY) });
+		expect(res.status).toBe(422);
+		expect(h.emitted).toHaveLength(0);
+	});
+});
+
+describe('duplicate deliveries', () => {
+	const body = BODIES.IDENTIFICATION_MANUAL_FINISHED;
+
+	test('with the option on (default), a redelivery of the same body is acknowledged 200 and starts nothing', async () => {
+		const h = await host();
+		const first = await postSigned(h.url, body, { key: KEY, eventType: 'IDENTIFICATION_MANUAL_FINISHED' });
+		const again = await postSigned(h.url, body, { key: KEY, eventType: 'IDENTIFICATION_MANUAL_FINISHED', encoding: 'base64' });
+		expect(first.status).toBe(200);
+		expect(again.status).toBe(200);
+		expect(again.json).toEqual({ received: true, ignored: 'duplicate delivery' });
+		expect(h.emitted).toHaveLength(1);
+		// A different body is a different delivery.
+		await postSigned(h.url, { ...body, scanRef: 'another' }, { key: KEY, eventType: 'IDENTIFICATION_MANUAL_FINISHED' });
+		expect(h.emitted).toHaveLength(2);
+	});
+
+	test('with the option off, a redelivery is emitted again', async () => {
+		const h = await host({ parameters: { options: { ignoreDuplicates: false } } });
+		await postSigned(h.url, body, { key: KEY, eventType: 'IDENTIFICATION_MANUAL_FINISHED' });
+		await postSigned(h.url, body, { key: KEY, eventType: 'IDENTIFICATION_MANUAL_FINISHED' });
+		expect(h.emitted).toHaveLength(2);
+		expect(h.emitted[0][0].json.deliveryId).toBe(h.emitted[1][0].json.deliveryId);
+	});
+
+	test('the same delivery arriving many times at once starts exactly one workflow', async () => {
+		const h = await host({ overlapFirst: 8 });
+		const answers = await Promise.all(
+			Array.from({ length: 8 }, async () => await postSigned(h.url, body, { key: KEY, eventType: 'IDENTIFICATION_MANUAL_FINISHED' })),
+		);
+		expect(answers.map((a) => a.status)).toEqual(Array(8).fill(200));
+		expect(h.emitted).toHaveLength(1);
+	});
+
+	test('what was seen is kept in the workflow static data and survives a restart of n8n', async () => {
+		const workflowId = `wf-restart-${Date.now()}`;
+		const before = await host({ workflowId });
+		await postSigned(before.url, body, { key: KEY, eventType: 'IDENTIFICATION_MANUAL_FINISHED' });
+		expect(before.emitted).toHaveLength(1);
+		const saved = before.staticData();
+		const stored = Object.values(saved)[0] as Record<string, unknown>;
+		expect(Object.keys(stored.seenDeliveries as object)).toHaveLength(1);
+		expect(JSON.stringify(saved)).not.toContain(KEY);
+
+		// A fresh copy of the node module = a restarted n8n process (its in-memory store is empty).
+		const freshNode = (): INodeType => {
+			let cls: new () => INodeType = undefined as never;
+			jest.isolateModules(() => {
+				cls = require('../../../nodes/IdentityVerificationTrigger/IdentityVerificationTrigger.node').IdentityVerificationTrigger;
+			});
+			return new cls();
+		};
+
+		const restarted = await host({ workflowId, staticData: saved, nodeType: freshNode() });
+		const res = await postSigned(restarted.url, body, { key: KEY, eventType: 'IDENTIFICATION_MANUAL_FINISHED' });
+		expect(res.json).toEqual({ received: true, ignored: 'duplicate delivery' });
+		expect(restarted.emitted).toHaveLength(0);
+
+		// Without the saved static data, the restarted process has no memory of it.
+		const forgetful = await host({ workflowId, nodeType: freshNode() });
+		await postSigned(forgetful.url, body, { key: KEY, eventType: 'IDENTIFICATION_MANUAL_FINISHED' });
+		expect(forgetful.emitted).toHaveLength(1);
+	});
+
+	test('the remembered deliveries are bounded', async () => {
+		const h = await host({ parameters: { events: ['ACCOUNT_CHECK'] } });
+		for (let i = 0; i < 1010; i += 1) {
+			await postSigned(h.url, { ...BODIES.ACCOUNT_CHECK, clientId: `c-${i}` }, { key: KEY, eventType: 'ACCOUNT_CHECK' });
+		}
+		expect(h.emitted).toHaveLength(1010);
+		const stored = Object.values(h.staticData())[0] as Record<string, object>;
+		expect(Object.keys(stored.seenDeliveries)).toHaveLength(1000);
+		// The newest are kept: the last one is still a duplicate.
+		const res = await postSigned(h.url, { ...BODIES.ACCOUNT_CHECK, clientId: 'c-1009' }, { key: KEY, eventType: 'ACCOUNT_CHECK' });
+		expect(res.json).toEqual({ received: true, ignored: 'duplicate delivery' });
+	});
+
+	test('while listening for a test event, a resent delivery is shown again', async () => {
+		const h = await host({ mode: 'manual' });
+		await postSigned(h.url, body, { key: KEY, eventType: 'IDENTIFICATION_MANUAL_FINISHED' });
+		await postSigned(h.url, body, { key: KEY, eventType: 'IDENTIFICATION_MANUAL_FINISHED' });
+		expect(h.emitted).toHaveLength(2);
+	});
+});
+
+describe('event filter and final results', () => {
+	test('unselected kinds are acknowledged 200 and start nothing; selected ones start the workflow', async () => {
+		const h = await host({ parameters: { events: ['BANK_VERIFICATION', 'IDENTIFICATION_MANUAL_FINISHED'] } });
+		const ignored = await postSigned(h.url, BODIES.ACCOUNT_CHECK, { key: KEY, eventType: 'ACCOUNT_CHECK' });
+		expect(ignored.status).toBe(200);
+		expect(ignored.json).toEqual({ received: true, ignored: 'event kind ACCOUNT_CHECK is not selected' });
+		const inferred = await postSigned(h.url, BODIES.IDENTIFICATION, { key: KEY });
+		expect(inferred.status).toBe(200);
+		expect(h.emitted).toHaveLength(0);
+
+		await postSigned(h.url, BODIES.BANK_VERIFICATION, { key: KEY, eventType: 'BANK_VERIFICATION' });
+		await postSigned(h.url, BODIES.IDENTIFICATION_MANUAL_FINISHED, { key: KEY, eventType: 'IDENTIFICATION_MANUAL_FINISHED' });
+		expect(h.emitted.map((e) => e[0].json.eventType)).toEqual(['BANK_VERIFICATION', 'IDENTIFICATION_MANUAL_FINISHED']);
+	});
+
+	test('an empty selection receives every kind', async () => {
+		const h = await host({ parameters: { events: [] } });
+		await postSigned(h.url, BODIES.KYB_REVIEW_RESULT, { key: KEY, eventType: 'KYB_REVIEW_RESULT' });
+		expect(h.emitted).toHaveLength(1);
+	});
+
+	test('Only Final Results skips non-final identification results (200) and keeps final ones and outcomes', async () => {
+		const h = await host({ parameters: { options: { onlyFinal: true } } });
+		const preliminary = await postSigned(
+			h.url,
+			{ ...BODIES.IDENTIFICATION_AUTO_FINISHED, final: false },
+			{ key: KEY, eventType: 'IDENTIFICATION_AUTO_FINISHED' },
+		);
+		expect(preliminary.status).toBe(200);
+		expect(preliminary.json).toEqual({ received: true, ignored: 'not a final result' });
+		await postSigned(h.url, BODIES.IDENTIFICATION_RESUBMITTED, { key: KEY, eventType: 'IDENTIFICATION_RESUBMITTED' });
+		expect(h.emitted).toHaveLength(0);
+
+		await postSigned(h.url, BODIES.IDENTIFICATION_AUTO_FINISHED, { key: KEY, eventType: 'IDENTIFICATION_AUTO_FINISHED' });
+		await postSigned(h.url, BODIES.IDENTIFICATION_EXPIRED, { key: KEY, eventType: 'IDENTIFICATION_EXPIRED' });
+		await postSigned(h.url, BODIES.BANK_VERIFICATION, { key: KEY, eventType: 'BANK_VERIFICATION' });
+		expect(h.emitted.map((e) => e[0].json.eventType)).toEqual([
+			'IDENTIFICATION_AUTO_FINISHED',
+			'IDENTIFICATION_EXPIRED',
+			'BANK_VERIFICATION',
+		]);
+	});
+
+	test('without Only Final Results, non-final results start the workflow with final: false', async () => {
+		const h = await host();
+		await postSigned(h.url, BODIES.IDENTIFICATION_RESUBMITTED, { key: KEY, eventType: 'IDENTIFICATION_RESUBMITTED' });
+		expect(last(h)).toMatchObject({ eventType: 'IDENTIFICATION_RESUBMITTED', final: false, overallStatus: 'REVIEWING' });
+	});
+});
+
+describe('fail closed', () => {
+	test('when n8n gives the node no raw body, the delivery is refused (500) with a clear log, never accepted', async () => {
+		const logger = n8nLogger();
+		const spy = jest.spyOn(logger, 'error');
+		try {
+			const h = await host({ withoutRawBody: true });
+			const res = await postSigned(h.url, BODIES.BANK_VERIFICATION, { key: KEY, eventType: 'BANK_VERIFICATION' });
+			expect(res.status).toBe(500);
+			expect(h.emitted).toHaveLength(0);
+			expect(spy.mock.calls.map((c) => String(c[0])).join('\n')).toMatch(/raw request body is not available/);
+		} finally {
+			spy.mockRestore();
+		}
+	});
+
+	test('without a signing key credential the delivery is refused (500) and nothing starts', async () => {
+		const h = await host({ credentials: {} });
+		const res = await postSigned(h.url, BODIES.BANK_VERIFICATION, { key: KEY, eventType: 'BANK_VERIFICATION' });
+		expect(res.status).toBe(500);
+		expect(h.emitted).toHaveLength(0);
+	});
+
+	test('with an empty signing key the delivery is refused (500), even with a signature made with an empty key', async () => {
+		const h = await host({ credentials: { [SIGNING_CREDENTIAL]: { signingKey: '' } } });
+		const res = await postSigned(h.url, BODIES.BANK_VERIFICATION, { key: '', eventType: 'BANK_VERIFICATION' });
+		expect(res.status).toBe(500);
+		expect(h.emitted).toHaveLength(0);
+	});
+
+	test('with Verify Signature off (local testing only), unsigned deliveries start the workflow', async () => {
+		const h = await host({ credentials: {}, parameters: { options: { verifySignature: false } } });
+		const res = await post(h.url, JSON.stringify(BODIES.IDENTIFICATION_CANCELLED), { 'service-event-type': 'IDENTIFICATION_CANCELLED' });
+		expect(res.status).toBe(200);
+		expect(last(h)).toMatchObject({ eventType: 'IDENTIFICATION_CANCELLED', overallStatus: 'CANCELLED' });
+	});
+});
+
+describe('in a workflow run', () => {
+	test("the emitted item is the trigger's output when the workflow is executed by n8n-core", async () => {
+		const h = await host({ execute: true });
+		await postSigned(h.url, BODIES.IDENTIFICATION_AUTO_FINISHED, { key: KEY, eventType: 'IDENTIFICATION_AUTO_FINISHED' });
+		expect(h.executions).toHaveLength(1);
+		const run = h.executions[0];
+		expect(run.status).toBe('success');
+		const output = triggerOutput(run);
+		expect(output).toHaveLength(1);
+		expect(output[0].json).toEqual(h.emitted[0][0].json);
+		expect(output[0].json).toMatchObject({ eventType: 'IDENTIFICATION_AUTO_FINISHED', final: true, overallStatus: 'APPROVED' });
+	});
+});
+
+describe('signing key credential test', () => {
+	test('a clean key passes', async () => {
+		const result = await testTriggerCredential({ signingKey: 'sk_live_abc123' });
+		expect(result.status).toBe('OK');
+		expect(result.message).not.toContain('sk_live_abc123');
+	});
+
+	test.each([
+		['empty', '', /Enter the signing key/],
+		['with a trailing space', 'sk_live_abc123 ', /spaces or a line break/],
+		['with a leading line break', '\nsk_live_abc123', /spaces or a line break/],
+		['with a line break inside', 'sk_live\nabc123', /line break/],
+	])('a key %s fails with a message saying what to fix', async (_name, signingKey, message) => {
+		const result = await testTriggerCredential({ signingKey });
+		expect(result.status).toBe('Error');
+		expect(result.message).toMatch(message);
+		if (signingKey.trim()) expect(result.message).not.toContain(signingKey.trim());
+	});
+
+	test('a missing key fails', async () => {
+		expect((await testTriggerCredential({})).status).toBe('Error');
+	});
+});
