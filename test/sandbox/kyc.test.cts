@@ -1,0 +1,146 @@
+import { startSandbox } from './index.cjs';
+import type { Sandbox } from './index.cjs';
+import { call, startReceiver } from './test-helpers.cjs';
+import type { Receiver } from './test-helpers.cjs';
+
+describe('sandbox KYC', () => {
+	let sb: Sandbox;
+	let receiver: Receiver;
+	beforeAll(async () => {
+		sb = await startSandbox();
+		receiver = await startReceiver();
+	});
+	afterAll(async () => {
+		await sb.close();
+		await receiver.close();
+	});
+	beforeEach(() => {
+		sb.reset();
+		receiver.received.length = 0;
+		sb.webhooks.configure({ url: receiver.url, retryDelaysMs: [] });
+	});
+
+	const events = () =>
+		receiver.received.map((r) => ({
+			type: r.headers['service-event-type'],
+			final: r.json.final,
+			overall: r.json.status.overall,
+			scanRef: r.json.scanRef,
+		}));
+
+	describe('POST /api/v2/token', () => {
+		it('creates a session and echoes the request fields', async () => {
+			const res = await call(sb, 'POST', '/api/v2/token', { body: { clientId: 'user-42', firstName: 'Jonas', locale: 'lt' } });
+			expect(res.status).toBe(201);
+			expect(res.json).toMatchObject({
+				clientId: 'user-42',
+				firstName: 'Jonas',
+				locale: 'lt',
+				authToken: expect.any(String),
+				scanRef: expect.any(String),
+				expiryTime: 3600,
+				sessionLength: 600,
+				tokenType: 'IDENTIFICATION',
+			});
+			expect(sb.kyc.get(res.json.scanRef)).toMatchObject({ state: 'IN_PROGRESS', clientId: 'user-42' });
+		});
+
+		it('answers 400 naming clientId when it is missing or blank', async () => {
+			for (const body of [{}, { clientId: '  ' }]) {
+				const res = await call(sb, 'POST', '/api/v2/token/', { body });
+				expect(res.status).toBe(400);
+				expect(Object.keys(res.json.errors)).toEqual(['clientId']);
+			}
+		});
+	});
+
+	describe('POST /kyc/identifications/{scanRef}/request-information/', () => {
+		const path = (scanRef: string) => `/kyc/identifications/${scanRef}/request-information/`;
+
+		it('answers 404 for an unknown scanRef and 409 for an unfinished session', async () => {
+			expect((await call(sb, 'POST', path('nope'))).status).toBe(404);
+			const { scanRef } = sb.kyc.createSession('c-1');
+			const res = await call(sb, 'POST', path(scanRef));
+			expect(res.status).toBe(409);
+			expect(res.json.detail).toMatch(/finished/);
+		});
+
+		it('reactivates a finished session without any webhook', async () => {
+			const { scanRef } = sb.kyc.createSession('c-1');
+			await sb.kyc.autoFinish(scanRef, { final: true });
+			const res = await call(sb, 'POST', path(scanRef));
+			expect(res.status).toBe(200);
+			expect(res.json).toMatchObject({ scanRef, status: 'REQUESTED' });
+			expect(receiver.received).toHaveLength(1);
+			expect(sb.kyc.get(scanRef)?.state).toBe('REUPLOAD_REQUESTED');
+			expect((await call(sb, 'POST', path(scanRef))).status).toBe(409);
+		});
+	});
+
+	it('drives the full state table and the receiver sees the events in order', async () => {
+		// 1. automated review is conclusive
+		const a = sb.kyc.createSession('client-a').scanRef;
+		await sb.kyc.autoFinish(a, { final: true });
+		// 2. automated result is preliminary, a reviewer decides
+		const b = sb.kyc.createSession('client-b').scanRef;
+		await sb.kyc.autoFinish(b, { final: false });
+		await sb.kyc.manualFinish(b, { overall: 'DENIED' });
+		// 3. re-upload requested (over the API), resubmitted, no review needed
+		expect((await call(sb, 'POST', `/kyc/identifications/${a}/request-information/`)).status).toBe(200);
+		await sb.kyc.userResubmits(a, { needsReview: false });
+		// 4. re-upload that still needs review: RESUBMITTED final false, then MANUAL_FINISHED
+		sb.kyc.requestInformation(b);
+		const both = await sb.kyc.userResubmits(b, { needsReview: true });
+		expect(both.map((d) => d.eventType)).toEqual(['IDENTIFICATION_RESUBMITTED', 'IDENTIFICATION_MANUAL_FINISHED']);
+		// 5. re-upload not completed in time: EXPIRED, no resubmission event
+		sb.kyc.requestInformation(a);
+		await sb.kyc.expire(a);
+		// 6. flow not completed: EXPIRED; 7. abandoned: CANCELLED
+		const c = sb.kyc.createSession('client-c').scanRef;
+		await sb.kyc.expire(c);
+		const d = sb.kyc.createSession('client-d').scanRef;
+		await sb.kyc.cancel(d);
+
+		expect(events()).toEqual([
+			{ type: 'IDENTIFICATION_AUTO_FINISHED', final: true, overall: 'APPROVED', scanRef: a },
+			{ type: 'IDENTIFICATION_AUTO_FINISHED', final: false, overall: 'SUSPECTED', scanRef: b },
+			{ type: 'IDENTIFICATION_MANUAL_FINISHED', final: true, overall: 'DENIED', scanRef: b },
+			{ type: 'IDENTIFICATION_RESUBMITTED', final: true, overall: 'APPROVED', scanRef: a },
+			{ type: 'IDENTIFICATION_RESUBMITTED', final: false, overall: 'SUSPECTED', scanRef: b },
+			{ type: 'IDENTIFICATION_MANUAL_FINISHED', final: true, overall: 'APPROVED', scanRef: b },
+			{ type: 'IDENTIFICATION_EXPIRED', final: true, overall: 'EXPIRED', scanRef: a },
+			{ type: 'IDENTIFICATION_EXPIRED', final: true, overall: 'EXPIRED', scanRef: c },
+			{ type: 'IDENTIFICATION_CANCELLED', final: true, overall: 'CANCELLED', scanRef: d },
+		]);
+		expect(receiver.received.every((r) => r.json.clientId.startsWith('client-'))).toBe(true);
+		expect(sb.kyc.get(b)?.events).toEqual([
+			'IDENTIFICATION_AUTO_FINISHED',
+			'IDENTIFICATION_MANUAL_FINISHED',
+			'IDENTIFICATION_RESUBMITTED',
+			'IDENTIFICATION_MANUAL_FINISHED',
+		]);
+	});
+
+	it('refuses transitions the state table does not allow (409) and sends nothing', async () => {
+		const s = sb.kyc.createSession('c').scanRef;
+		await expect(sb.kyc.manualFinish(s)).rejects.toMatchObject({ status: 409 });
+		await expect(sb.kyc.userResubmits(s, { needsReview: false })).rejects.toMatchObject({ status: 409 });
+		await sb.kyc.autoFinish(s, { final: true });
+		await expect(sb.kyc.autoFinish(s, { final: true })).rejects.toThrow(/FINISHED/);
+		await expect(sb.kyc.cancel(s)).rejects.toMatchObject({ status: 409 });
+		await expect(sb.kyc.expire(s)).rejects.toMatchObject({ status: 409 });
+		expect(() => sb.kyc.requestInformation('unknown')).toThrow(/No identification/);
+		expect(receiver.received).toHaveLength(1);
+	});
+
+	it('can leave a resubmission waiting for the reviewer', async () => {
+		const s = sb.kyc.createSession('c').scanRef;
+		await sb.kyc.autoFinish(s, { final: true });
+		sb.kyc.requestInformation(s);
+		const [resubmitted] = await sb.kyc.userResubmits(s, { needsReview: true, reviewNow: false });
+		expect(resubmitted.eventType).toBe('IDENTIFICATION_RESUBMITTED');
+		expect(sb.kyc.get(s)?.state).toBe('AWAITING_MANUAL_REVIEW');
+		await sb.kyc.manualFinish(s);
+		expect(sb.kyc.get(s)?.state).toBe('FINISHED');
+	});
+});
