@@ -18,6 +18,9 @@
  *   answer when it changed (n8n's LiveWebhooks + WorkflowStaticDataService): concurrent requests
  *   see the same copy, exactly as in n8n.
  *
+ * Credentials are handed out by the shared harness's CredentialsHelper (test/harness/index.cts),
+ * and the credential test runs through its CredentialsTester equivalent.
+ *
  * Emitted items are recorded; with `execute: true` each emission is also run through n8n-core's
  * `WorkflowExecute` (the trigger as first node), and the run's output of the trigger is recorded.
  */
@@ -31,17 +34,13 @@ import { parse as parseQueryString } from 'node:querystring';
 
 import {
 	createRunExecutionData,
-	ICredentialsHelper,
 	Workflow,
 	type ICredentialDataDecryptedObject,
-	type ICredentials,
 	type IDataObject,
-	type IHttpRequestOptions,
 	type INode,
 	type INodeCredentialTestResult,
 	type INodeExecutionData,
 	type INodeParameters,
-	type INodeProperties,
 	type INodeType,
 	type INodeTypes,
 	type IRun,
@@ -63,8 +62,8 @@ const coreRequire = createRequire(require.resolve('n8n-core'));
 const { Container } = coreRequire('@n8n/di') as typeof import('@n8n/di');
 
 import { IdentityVerificationTrigger } from '../../nodes/IdentityVerificationTrigger/IdentityVerificationTrigger.node';
+import { HarnessCredentialsHelper, makeAdditionalData, PACKAGE_NAME, testCredential } from './index.cjs';
 
-export const PACKAGE_NAME = 'n8n-nodes-identity-verification';
 export const TRIGGER_TYPE = `${PACKAGE_NAME}.identityVerificationTrigger`;
 export const SIGNING_CREDENTIAL = 'identityVerificationWebhookSigningApi';
 
@@ -95,73 +94,9 @@ class TriggerNodeTypes implements INodeTypes {
 	}
 }
 
-/**
- * Hands out the test's credentials as n8n's CredentialsHelper would (decrypted data by type).
- * The trigger's signing key credential has no `authenticate`, so nothing else is needed here.
- */
-class StaticCredentialsHelper extends ICredentialsHelper {
-	constructor(private readonly credentials: Record<string, ICredentialDataDecryptedObject>) {
-		super();
-	}
-
-	getParentTypes(): string[] {
-		return [];
-	}
-
-	isCredentialUsableByNode(): boolean {
-		return true;
-	}
-
-	async authenticate(_c: ICredentialDataDecryptedObject, _t: string, requestOptions: IHttpRequestOptions) {
-		return requestOptions;
-	}
-
-	async preAuthentication() {
-		return undefined;
-	}
-
-	async runPreAuthentication() {
-		return undefined;
-	}
-
-	async getCredentials(): Promise<ICredentials> {
-		throw new Error('not used by the webhook harness');
-	}
-
-	async getDecrypted(
-		_additionalData: IWorkflowExecuteAdditionalData,
-		_nodeCredentials: unknown,
-		type: string,
-	): Promise<ICredentialDataDecryptedObject> {
-		const data = this.credentials[type];
-		if (!data) throw new Error(`No credentials of type "${type}" were given to the webhook harness`);
-		return { ...data };
-	}
-
-	async updateCredentials() {}
-
-	async updateCredentialsOauthTokenData() {}
-
-	getCredentialsProperties(): INodeProperties[] {
-		return [];
-	}
-}
-
-/**
- * Runs a credential test the way n8n's CredentialsTester does for a `testedBy` function declared by
- * a node: finds the node declaring it and calls it with n8n-core's CredentialTestContext.
- */
-export async function testTriggerCredential(
-	data: ICredentialDataDecryptedObject,
-	nodeType: INodeType = new IdentityVerificationTrigger(),
-): Promise<INodeCredentialTestResult> {
-	const declared = nodeType.description.credentials?.find((c) => c.name === SIGNING_CREDENTIAL);
-	const testedBy = declared?.testedBy;
-	if (typeof testedBy !== 'string') return { status: 'Error', message: 'No testing function found for this credential.' };
-	const fn = nodeType.methods?.credentialTest?.[testedBy];
-	if (!fn) return { status: 'Error', message: 'No testing function found for this credential.' };
-	const context = new core.CredentialTestContext({} as IWorkflowExecuteAdditionalData);
-	return await fn.call(context, { id: 'test', name: 'test', type: SIGNING_CREDENTIAL, data });
+/** The signing key credential's test as n8n's CredentialsTester runs it (the trigger's `testedBy`). */
+export async function testSigningKeyCredential(data: ICredentialDataDecryptedObject): Promise<INodeCredentialTestResult> {
+	return await testCredential(SIGNING_CREDENTIAL, data);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -289,7 +224,7 @@ let hostCounter = 0;
 export async function startTriggerHost(opts: TriggerHostOptions = {}): Promise<TriggerHost> {
 	const nodeType = opts.nodeType ?? new IdentityVerificationTrigger();
 	const nodeTypes = new TriggerNodeTypes(nodeType);
-	const credentialsHelper = new StaticCredentialsHelper(opts.credentials ?? {});
+	const credentials = opts.credentials ?? {};
 	const mode: WorkflowExecuteMode = opts.mode ?? 'webhook';
 	const workflowId = opts.workflowId ?? `wf-${process.pid}-${++hostCounter}-${Math.random().toString(36).slice(2, 8)}`;
 	const description = nodeType.description.webhooks?.[0] as IWebhookDescription;
@@ -341,30 +276,13 @@ export async function startTriggerHost(opts: TriggerHostOptions = {}): Promise<T
 		}
 	}
 
-	function additionalDataFor(req: IncomingMessage, res: ServerResponse): IWorkflowExecuteAdditionalData {
-		return {
-			credentialsHelper,
-			httpRequest: req,
-			httpResponse: res,
-			restApiUrl: 'http://127.0.0.1/rest',
-			instanceBaseUrl: 'http://127.0.0.1/',
-			webhookBaseUrl: 'http://127.0.0.1/webhook',
-			webhookWaitingBaseUrl: 'http://127.0.0.1/webhook-waiting',
-			webhookTestBaseUrl: 'http://127.0.0.1/webhook-test',
-			formWaitingBaseUrl: 'http://127.0.0.1/form-waiting',
-			currentNodeParameters: undefined,
-			executeWorkflow: async () => {
-				throw new Error('not supported in the webhook harness');
-			},
-			getRunExecutionData: async () => undefined,
-			executionTimeoutTimestamp: undefined,
-			userId: undefined,
-			variables: {},
-			logAiEvent: () => {},
-			startRunnerTask: async () => {
-				throw new Error('not supported in the webhook harness');
-			},
-		} as unknown as IWorkflowExecuteAdditionalData;
+	/** n8n's additional data for a webhook call: the shared harness's, plus the request and response. */
+	function additionalDataFor(req?: IncomingMessage, res?: ServerResponse, hooks?: core.ExecutionLifecycleHooks) {
+		const base = makeAdditionalData(credentials, hooks) as IWorkflowExecuteAdditionalData & Record<string, unknown>;
+		base.credentialsHelper = new HarnessCredentialsHelper(credentials);
+		base.httpRequest = req;
+		base.httpResponse = res;
+		return base as IWorkflowExecuteAdditionalData;
 	}
 
 	async function runWorkflow(workflow: Workflow, workflowData: INodeExecutionData[][]): Promise<void> {
@@ -379,12 +297,7 @@ export async function startTriggerHost(opts: TriggerHostOptions = {}): Promise<T
 			createdAt: new Date(),
 			updatedAt: new Date(),
 		} as never);
-		const additionalData = {
-			...additionalDataFor(undefined as never, undefined as never),
-			httpRequest: undefined,
-			httpResponse: undefined,
-			hooks,
-		} as unknown as IWorkflowExecuteAdditionalData;
+		const additionalData = additionalDataFor(undefined, undefined, hooks);
 		const runExecutionData = createRunExecutionData({
 			executionData: {
 				nodeExecutionStack: [{ node, data: { main: workflowData }, source: null }],

@@ -11,7 +11,7 @@ import {
 	n8nLogger,
 	SIGNING_CREDENTIAL,
 	startTriggerHost,
-	testTriggerCredential,
+	testSigningKeyCredential,
 	triggerOutput,
 	type TriggerHost,
 	type TriggerHostOptions,
@@ -402,7 +402,7 @@ describe('in a workflow run', () => {
 
 describe('signing key credential test', () => {
 	test('a clean key passes', async () => {
-		const result = await testTriggerCredential({ signingKey: 'sk_live_abc123' });
+		const result = await testSigningKeyCredential({ signingKey: 'sk_live_abc123' });
 		expect(result.status).toBe('OK');
 		expect(result.message).not.toContain('sk_live_abc123');
 	});
@@ -413,13 +413,13 @@ describe('signing key credential test', () => {
 		['with a leading line break', '\nsk_live_abc123', /spaces or a line break/],
 		['with a line break inside', 'sk_live\nabc123', /line break/],
 	])('a key %s fails with a message saying what to fix', async (_name, signingKey, message) => {
-		const result = await testTriggerCredential({ signingKey });
+		const result = await testSigningKeyCredential({ signingKey });
 		expect(result.status).toBe('Error');
 		expect(result.message).toMatch(message);
 		if (signingKey.trim()) expect(result.message).not.toContain(signingKey.trim());
 	});
 
 	test('a missing key fails', async () => {
-		expect((await testTriggerCredential({})).status).toBe('Error');
+		expect((await testSigningKeyCredential({})).status).toBe('Error');
 	});
 });
