@@ -60,6 +60,7 @@ import {
 	BinaryDataService,
 	Credentials,
 	CredentialTestContext,
+	ErrorReporter,
 	ExecuteContext,
 	ExecutionLifecycleHooks,
 	RoutingNode,
@@ -95,6 +96,12 @@ const binaryDataService = new BinaryDataService(
 );
 (binaryDataService as unknown as { mode: string }).mode = 'default';
 Container.set(BinaryDataService, binaryDataService);
+
+// n8n's ErrorReporter logs every node error to the console (and would report to Sentry when set
+// up). Tests assert on errors themselves; set HARNESS_VERBOSE=1 to see the reports.
+if (!process.env.HARNESS_VERBOSE) {
+	Container.set(ErrorReporter, { error() {}, warn() {}, info() {}, async init() {} } as unknown as ErrorReporter);
+}
 
 // ------------------------------------------------------------------------------------------------
 // Node and credential types

@@ -241,6 +241,12 @@ export function classifyNetworkError(
 	return undefined;
 }
 
+function formatDuration(ms: number): string {
+	if (ms < 1000) return `${ms} ms`;
+	const seconds = Math.round(ms / 100) / 10;
+	return `${seconds} second${seconds === 1 ? '' : 's'}`;
+}
+
 /** No answer at all (refused, unknown host, timeout, dropped connection), after any retries. */
 export function networkError(
 	node: INode,
@@ -275,7 +281,7 @@ export function networkError(
 				'Check the spelling of the Base URL in the credential, e.g. https://ivs.example.com.';
 			break;
 		case 'timeout':
-			message = `The service did not answer within ${Math.round(timeoutMs / 1000)} seconds${tries}`;
+			message = `The service did not answer within ${formatDuration(timeoutMs)}${tries}`;
 			description =
 				'The service may be slow or unreachable right now. Try again later.' + notRepeated;
 			break;
