@@ -30,10 +30,37 @@ function guard<T>(fn: () => T): T {
  * Answers with the delivery (or deliveries) once delivered or given up; with `"wait": false` in the
  * body, answers 202 at once with what is known so far (poll GET /webhooks/deliveries/{id}).
  */
-async function deliveryReply(pending: Promise<Delivery | Delivery[]>, wait: unknown): Promise<Reply> {
+async function deliveryReply(
+	core: SandboxCore,
+	start: () => Promise<Delivery | Delivery[]>,
+	wait: unknown,
+): Promise<Reply> {
+	const before = core.webhooks.log.length;
+	let pending: Promise<Delivery | Delivery[]>;
+	try {
+		pending = start();
+	} catch (error) {
+		if (error instanceof HttpError) throw error;
+		throw bad((error as Error).message);
+	}
 	if (wait === false) {
-		pending.catch(() => undefined);
-		return json(202, { accepted: true, detail: 'Sending in the background; see GET /__sandbox/webhooks/deliveries.' });
+		// A refused step (404/409) rejects at once: answer with it instead of 202.
+		const early = await Promise.race([
+			pending.then(
+				() => undefined,
+				(error: unknown) => ({ error }),
+			),
+			new Promise<undefined>((resolve) => setImmediate(() => resolve(undefined))),
+		]);
+		if (early) {
+			if (early.error instanceof HttpError) throw early.error;
+			throw bad((early.error as Error)?.message ?? String(early.error));
+		}
+		return json(202, {
+			accepted: true,
+			deliveryIds: core.webhooks.log.slice(before).map((d) => d.id),
+			detail: 'Sending in the background; poll GET /__sandbox/webhooks/deliveries/{id}.',
+		});
 	}
 	try {
 		return json(200, await pending);
@@ -134,8 +161,7 @@ export async function handleAdmin(core: SandboxCore, req: Req): Promise<Reply> {
 			const b = body();
 			const eventType = b.eventType as EventType;
 			if (!EVENT_TYPES.includes(eventType)) throw bad(`eventType must be one of ${EVENT_TYPES.join(', ')}`);
-			const delivery = guard(() => core.webhooks.send(eventType, b.body));
-			return deliveryReply(delivery, b.wait);
+			return deliveryReply(core, () => core.webhooks.send(eventType, b.body), b.wait);
 		}
 		case 'GET /webhooks/deliveries':
 			return json(200, core.webhooks.log);
@@ -159,11 +185,11 @@ export async function handleAdmin(core: SandboxCore, req: Req): Promise<Reply> {
 		return json(200, delivery);
 	}
 	if ((m = /^POST \/webhooks\/deliveries\/([^/]+)\/resend$/.exec(route))) {
-		return deliveryReply(core.webhooks.resend(m[1]), body().wait);
+		return deliveryReply(core, () => core.webhooks.resend(m![1]), body().wait);
 	}
 	if ((m = /^POST \/kyb\/forms\/([^/]+)\/review$/.exec(route))) {
 		const decision = (body().decision as KybDecision | undefined) ?? 'APPROVED';
-		return deliveryReply(core.reviewKyb(decodeURIComponent(m[1]), decision), body().wait);
+		return deliveryReply(core, () => core.reviewKyb(decodeURIComponent(m![1]), decision), body().wait);
 	}
 	if ((m = /^GET \/kyc\/sessions\/([^/]+)$/.exec(route))) {
 		const session = core.kyc.get(decodeURIComponent(m[1]));
@@ -177,22 +203,28 @@ export async function handleAdmin(core: SandboxCore, req: Req): Promise<Reply> {
 		switch (m[2]) {
 			case 'auto-finish':
 				if (typeof b.final !== 'boolean') throw bad('final (boolean) is required');
-				return deliveryReply(core.kyc.autoFinish(scanRef, { final: b.final, overall }), b.wait);
+				return deliveryReply(core, () => core.kyc.autoFinish(scanRef, { final: b.final as boolean, overall }), b.wait);
 			case 'manual-finish':
-				return deliveryReply(core.kyc.manualFinish(scanRef, { overall }), b.wait);
+				return deliveryReply(core, () => core.kyc.manualFinish(scanRef, { overall }), b.wait);
 			case 'request-information':
 				core.kyc.requestInformation(scanRef);
 				return json(200, core.kyc.get(scanRef));
 			case 'resubmit':
 				if (typeof b.needsReview !== 'boolean') throw bad('needsReview (boolean) is required');
 				return deliveryReply(
-					core.kyc.userResubmits(scanRef, { needsReview: b.needsReview, overall, reviewNow: b.reviewNow as boolean | undefined }),
+					core,
+					() =>
+						core.kyc.userResubmits(scanRef, {
+							needsReview: b.needsReview as boolean,
+							overall,
+							reviewNow: b.reviewNow as boolean | undefined,
+						}),
 					b.wait,
 				);
 			case 'expire':
-				return deliveryReply(core.kyc.expire(scanRef), b.wait);
+				return deliveryReply(core, () => core.kyc.expire(scanRef), b.wait);
 			case 'cancel':
-				return deliveryReply(core.kyc.cancel(scanRef), b.wait);
+				return deliveryReply(core, () => core.kyc.cancel(scanRef), b.wait);
 		}
 	}
 	throw new HttpError(404, { detail: `No admin route ${route}. See test/sandbox/README.md.` });
