@@ -70,7 +70,8 @@ export class IdentityVerificationTrigger implements INodeType {
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [
 			{
-				name: SIGNING_CREDENTIAL,
+				// A literal (not SIGNING_CREDENTIAL): the community lint reads it to see the credential is tested.
+				name: 'identityVerificationWebhookSigningApi',
 				required: true,
 				testedBy: 'webhookSigningKeyTest',
 			},
