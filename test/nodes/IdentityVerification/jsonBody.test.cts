@@ -1,14 +1,32 @@
-/** The POA request body builder gives exactly the JSON that JSON.stringify would, for any file size. */
+/** The POA request body builders give exactly the JSON that JSON.stringify would, for any file size. */
 import { randomBytes } from 'node:crypto';
-import { jsonBodyWithBase64File } from '../../../nodes/IdentityVerification/helpers/jsonBody';
+import {
+	isPlainBase64,
+	jsonBodyWithBase64File,
+	jsonBodyWithBase64Text,
+	leadingBytes,
+} from '../../../nodes/IdentityVerification/helpers/jsonBody';
 
-describe('jsonBodyWithBase64File', () => {
-	it.each([0, 1, 2, 3, 4, 786431, 786432, 786433, 2 * 786432 + 2])('matches JSON.stringify for a %s-byte file', (size) => {
+const fields = { providedName: 'Jonas "JJ" Jonaitis', providedAddress: 'Gedimino pr. 1\nVilnius ą' };
+
+describe('POA JSON body', () => {
+	it.each([0, 1, 2, 3, 4, 49151, 49152, 49153, 3 * 49152 + 2])('matches JSON.stringify for a %s-byte file', (size) => {
 		const file = randomBytes(size);
-		const fields = { providedName: 'Jonas "JJ" Jonaitis', providedAddress: 'Gedimino pr. 1\nVilnius ą' };
-		const body = jsonBodyWithBase64File(fields, 'file', file);
 		const expected = JSON.stringify({ ...fields, file: file.toString('base64') });
-		expect(body.toString('utf8')).toBe(expected);
-		expect(JSON.parse(body.toString('utf8')).file).toBe(file.toString('base64'));
+		expect(jsonBodyWithBase64File(fields, 'file', file).toString('utf8')).toBe(expected);
+		expect(jsonBodyWithBase64Text(fields, 'file', file.toString('base64')).toString('utf8')).toBe(expected);
+	});
+
+	it('only passes plain base64 through as text', () => {
+		expect(isPlainBase64(randomBytes(301).toString('base64'))).toBe(true);
+		expect(isPlainBase64('')).toBe(true);
+		expect(isPlainBase64('QUJD\r\nREVG')).toBe(false);
+		expect(isPlainBase64('QUJ"')).toBe(false);
+		expect(isPlainBase64('QUJDRA')).toBe(false);
+	});
+
+	it('reads the leading bytes of base64 text', () => {
+		const file = randomBytes(1000);
+		expect(leadingBytes(file.toString('base64'))).toEqual(file.subarray(0, 258));
 	});
 });

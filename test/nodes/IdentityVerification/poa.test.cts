@@ -88,6 +88,14 @@ describe('Proof of Address: Create Check', () => {
 		expect(serviceRequests(ctx.sb)).toBe(0);
 	});
 
+	it('also reads a file whose base64 is wrapped in lines (decoded, then encoded in chunks)', async () => {
+		const item = binaryItem(Buffer.concat([PDF, Buffer.alloc(200_000, 0x42)]), 'wrapped.pdf', 'application/pdf');
+		item.binary!.data.data = item.binary!.data.data.replace(/.{76}/g, '$&\r\n');
+		const { items, error } = await ctx.run(params(), { input: [item] });
+		expect(error).toBeUndefined();
+		expect(String(items[0].json.file)).toContain(`document.pdf (${PDF.length + 200_000} bytes)`);
+	});
+
 	it('sends a 3 MB file intact (base64 built in chunks)', async () => {
 		const big = Buffer.concat([PDF, Buffer.alloc(3 * 1024 * 1024 + 1, 0x41)]);
 		const { items, error } = await ctx.run(params(), { input: [binaryItem(big, 'big.pdf', 'application/pdf')] });

@@ -4,7 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { poaCheckRequestSchema } from '../../../shared/contract';
 import { apiRequest } from '../../transport';
 import { ACCEPTED_FILE_TYPES_TEXT, detectFileType } from '../../helpers/fileType';
-import { jsonBodyWithBase64File } from '../../helpers/jsonBody';
+import { isPlainBase64, jsonBodyWithBase64File, jsonBodyWithBase64Text, leadingBytes } from '../../helpers/jsonBody';
 import { toItems } from '../../helpers/response';
 import { invalidInput, validateInput } from '../../helpers/validation';
 
@@ -71,8 +71,12 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	);
 
 	const binary = this.helpers.assertBinaryData(itemIndex, binaryPropertyName);
-	const file = await this.helpers.getBinaryDataBuffer(itemIndex, binaryPropertyName);
-	const detected = detectFileType(file);
+	const fields = { providedName: text.providedName, providedAddress: text.providedAddress };
+	// n8n's default binary mode keeps the file as base64 in the item: use that text as is instead
+	// of decoding it and encoding it again (one copy of the file instead of two).
+	const inline = binary.id === undefined && typeof binary.data === 'string' && isPlainBase64(binary.data);
+	const file = inline ? undefined : await this.helpers.getBinaryDataBuffer(itemIndex, binaryPropertyName);
+	const detected = detectFileType(file ?? leadingBytes(binary.data));
 	if (!detected.accepted) {
 		const fileName = binary.fileName ? `"${binary.fileName}" ` : '';
 		throw invalidInput.call(
@@ -84,11 +88,9 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		);
 	}
 
-	const body = jsonBodyWithBase64File(
-		{ providedName: text.providedName, providedAddress: text.providedAddress },
-		'file',
-		file,
-	);
+	const body = file
+		? jsonBodyWithBase64File(fields, 'file', file)
+		: jsonBodyWithBase64Text(fields, 'file', binary.data);
 	const response = await apiRequest.call(this, 'apiKey', {
 		method: 'POST',
 		path: '/api/v2/poa-checks/',
