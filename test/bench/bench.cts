@@ -1,0 +1,771 @@
+// `npm run bench [-- --quick] [-- --json FILE] [-- --only pagination,memory,verify,trigger,overhead]`
+//
+// Measures this package against what a user would build instead, side by side in one run:
+//
+//   pagination      10,000 transactions, perPage 100, 50 ms added latency per request in the
+//                   sandbox. n8n's HTTP Request node following `next` one page at a time (its
+//                   pagination option) against this node's Return All at default settings, both
+//                   running inside the same pinned real n8n, timed by n8n itself (the node's
+//                   `executionTime` in the run data), alternating A and B.
+//   memory          peak (heap + external) above a GC'd baseline while the node runs, each case in
+//                   a fresh child process (see memory-case.cts), against the payload size.
+//   trigger.verify  the signature check alone for 1 KB, 100 KB and 1 MB bodies.
+//   trigger.n8n     deliveries per second through real n8n at 50 concurrent deliveries: this
+//                   trigger's production webhook against n8n's plain Webhook node, same bodies.
+//   actionOverhead  ms per item of Create Bank Token (100 items per execution) against n8n's HTTP
+//                   Request node making the same call with the same credential values.
+//
+// Every figure is the median of several runs (5; 3 with --quick). Not a test: it asserts nothing,
+// it prints a table with each target and PASS/MISS and exits 0 (1 only when a run fails).
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { cpus, freemem, totalmem } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { Pool } from 'undici';
+
+import { DEFAULT_MAX_PARALLEL } from '../../nodes/IdentityVerification/actions/bank/listTransactions.operation';
+import { verifySignature } from '../../nodes/IdentityVerificationTrigger/signature';
+import { sampleBody, sign, startSandbox, type Sandbox } from '../sandbox/index.cjs';
+import { N8N_VERSION, type RestClient } from '../n8n/runtime.cjs';
+import { productionWebhookUrl, startStack, type Stack } from '../n8n/stack.cjs';
+import {
+	NAMES,
+	actionNode,
+	httpPaginationParameters,
+	httpRequestNode,
+	measuredWorkflow,
+	plainWebhookWorkflow,
+	triggerWorkflow,
+	type Workflow,
+} from './workflows.cjs';
+
+// ---------------------------------------------------------------------------------------------
+// Options, output shape, statistics
+// ---------------------------------------------------------------------------------------------
+
+const SECTIONS = ['verify', 'memory', 'pagination', 'overhead', 'trigger'] as const;
+type Section = (typeof SECTIONS)[number];
+
+interface Options {
+	quick: boolean;
+	json?: string;
+	markdown?: string;
+	only: Set<Section>;
+}
+
+function parseArgs(argv: string[]): Options {
+	const opts: Options = { quick: false, only: new Set(SECTIONS) };
+	for (let i = 0; i < argv.length; i++) {
+		const arg = argv[i];
+		if (arg === '--quick') opts.quick = true;
+		else if (arg === '--json') opts.json = argv[++i];
+		else if (arg.startsWith('--json=')) opts.json = arg.slice('--json='.length);
+		else if (arg === '--markdown') opts.markdown = argv[++i];
+		else if (arg.startsWith('--markdown=')) opts.markdown = arg.slice('--markdown='.length);
+		else if (arg === '--only' || arg.startsWith('--only=')) {
+			const list = arg === '--only' ? argv[++i] : arg.slice('--only='.length);
+			const wanted = list.split(',').map((s) => s.trim()) as Section[];
+			for (const w of wanted) if (!SECTIONS.includes(w)) throw new Error(`--only: unknown section "${w}" (${SECTIONS.join(', ')})`);
+			opts.only = new Set(wanted);
+		} else if (arg === '--help' || arg === '-h') {
+			process.stdout.write(
+				'npm run bench [-- --quick] [-- --json FILE] [-- --markdown FILE] [-- --only verify,memory,pagination,overhead,trigger]\n',
+			);
+			process.exit(0);
+		} else throw new Error(`unknown argument "${arg}"`);
+	}
+	if (opts.json === '' || opts.markdown === '') throw new Error('--json/--markdown need a file name');
+	return opts;
+}
+
+interface MemoryFigure {
+	payloadBytes: number;
+	peakDeltaBytes: number;
+	ratio: number;
+}
+
+interface Results {
+	pagination: { sequentialMs: number; concurrentMs: number; idealMs: number; speedup: number; toIdeal: number } | null;
+	memory: { transactions100k: MemoryFigure | null; amlPdf50MB: MemoryFigure | null; poa20MB: MemoryFigure | null } | null;
+	trigger: {
+		verifyMicros: { '1KB': number; '100KB': number; '1MB': number } | null;
+		n8n: { triggerPerSec: number; webhookNodePerSec: number; ratio: number; p99AckMs: number } | null;
+	};
+	actionOverhead: { nodeMs: number; httpRequestNodeMs: number; ratio: number } | null;
+}
+
+const median = (values: number[]): number => {
+	if (values.length === 0) return NaN;
+	const sorted = [...values].sort((a, b) => a - b);
+	const mid = Math.floor(sorted.length / 2);
+	return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+
+/** Nearest-rank percentile. */
+const percentile = (values: number[], p: number): number => {
+	if (values.length === 0) return NaN;
+	const sorted = [...values].sort((a, b) => a - b);
+	return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
+};
+
+const round = (value: number, digits = 2) => Number(value.toFixed(digits));
+const now = () => Number(process.hrtime.bigint()) / 1e6;
+const log = (msg: string) => process.stderr.write(`[bench] ${msg}\n`);
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const MB = 1024 * 1024;
+
+// ---------------------------------------------------------------------------------------------
+// trigger.verifyMicros: the signature check alone
+// ---------------------------------------------------------------------------------------------
+
+/** A JSON body of exactly `size` bytes (an event with a padding field). */
+function jsonBodyOfSize(size: number): Buffer {
+	const head = JSON.stringify(sampleBody('IDENTIFICATION_AUTO_FINISHED')).slice(0, -1) + ',"padding":"';
+	const tail = '"}';
+	const fill = Math.max(0, size - Buffer.byteLength(head) - tail.length);
+	const body = Buffer.from(head + randomBytes(Math.ceil(fill / 2)).toString('hex').slice(0, fill) + tail);
+	return body;
+}
+
+function benchVerify(opts: Options): { '1KB': number; '100KB': number; '1MB': number } {
+	const key = 'bench-signing-key-0123456789';
+	const sizes: Array<['1KB' | '100KB' | '1MB', number, number]> = [
+		['1KB', 1024, opts.quick ? 5000 : 20000],
+		['100KB', 100 * 1024, opts.quick ? 500 : 2000],
+		['1MB', MB, opts.quick ? 100 : 300],
+	];
+	const result = { '1KB': 0, '100KB': 0, '1MB': 0 };
+	for (const [label, size, iterations] of sizes) {
+		const body = jsonBodyOfSize(size);
+		const header = sign(body, key);
+		for (let i = 0; i < Math.min(200, iterations); i++) {
+			if (!verifySignature(body, header, key).valid) throw new Error('the signature check refused a valid signature');
+		}
+		const samples: number[] = [];
+		for (let i = 0; i < iterations; i++) {
+			const t0 = process.hrtime.bigint();
+			verifySignature(body, header, key);
+			samples.push(Number(process.hrtime.bigint() - t0) / 1000);
+		}
+		result[label] = round(median(samples), 1);
+		log(`verify ${label}: median ${result[label]} µs over ${iterations} checks`);
+	}
+	return result;
+}
+
+// ---------------------------------------------------------------------------------------------
+// memory: one fresh child process per run
+// ---------------------------------------------------------------------------------------------
+
+interface MemoryRun extends MemoryFigure {
+	peakHeapDelta: number;
+	peakExternalDelta: number;
+	peakArrayBuffersDelta: number;
+	elapsedMs: number;
+	check: string;
+}
+
+async function runMemoryChild(name: string, args: object): Promise<MemoryRun> {
+	const script = path.join(__dirname, 'memory-case.cjs');
+	return await new Promise((resolve, reject) => {
+		const child = spawn(process.execPath, ['--expose-gc', script, name, JSON.stringify(args)], {
+			stdio: ['ignore', 'pipe', 'pipe'],
+			env: { ...process.env },
+		});
+		let out = '';
+		let err = '';
+		child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
+		child.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
+		child.on('error', reject);
+		child.on('close', (code) => {
+			const line = out.trim().split('\n').pop() ?? '';
+			if (code !== 0) return reject(new Error(`memory case ${name} failed (exit ${code}):\n${err.slice(-3000)}`));
+			try {
+				resolve(JSON.parse(line) as MemoryRun);
+			} catch {
+				reject(new Error(`memory case ${name} printed no result:\n${out.slice(-2000)}\n${err.slice(-2000)}`));
+			}
+		});
+	});
+}
+
+async function benchMemory(opts: Options, details: string[]): Promise<NonNullable<Results['memory']>> {
+	const sandbox = await startSandbox();
+	try {
+		const account = sandbox.bank.seedAccount({ transactions: 100_000 });
+		const pdf = sandbox.aml.seedProfile({ sizeBytes: 50 * MB });
+		const warmPdf = sandbox.aml.seedProfile({ sizeBytes: 64 * 1024 });
+		const base = { sandboxUrl: sandbox.url, credentials: { apiKey: sandbox.credentials.apiKey, apiSecret: sandbox.credentials.apiSecret } };
+		const cases: Array<[keyof NonNullable<Results['memory']>, object]> = [
+			['transactions100k', { ...base, ...account, perPage: 500 }],
+			['amlPdf50MB', { ...base, ...pdf, warmCheckId: warmPdf.checkId, warmProfileId: warmPdf.profileId }],
+			['poa20MB', { ...base, fileBytes: 20 * MB }],
+		];
+		const runs = opts.quick ? 1 : 3;
+		const out: NonNullable<Results['memory']> = { transactions100k: null, amlPdf50MB: null, poa20MB: null };
+		for (const [name, args] of cases) {
+			const results: MemoryRun[] = [];
+			for (let i = 0; i < runs; i++) {
+				const r = await runMemoryChild(name, args);
+				results.push(r);
+				log(
+					`memory ${name} run ${i + 1}/${runs}: payload ${(r.payloadBytes / MB).toFixed(1)} MiB, peak +${(r.peakDeltaBytes / MB).toFixed(1)} MiB ` +
+						`(heap +${(r.peakHeapDelta / MB).toFixed(1)}, external +${(r.peakExternalDelta / MB).toFixed(1)} of which array buffers +${(r.peakArrayBuffersDelta / MB).toFixed(1)}), ` +
+						`ratio ${r.ratio.toFixed(2)}, ${Math.round(r.elapsedMs)} ms; ${r.check}`,
+				);
+			}
+			const peak = median(results.map((r) => r.peakDeltaBytes));
+			const payloadBytes = results[0].payloadBytes;
+			out[name] = { payloadBytes, peakDeltaBytes: Math.round(peak), ratio: round(peak / payloadBytes) };
+			const mid = [...results].sort((a, b) => a.peakDeltaBytes - b.peakDeltaBytes)[Math.floor(results.length / 2)];
+			details.push(
+				`memory.${name}: heap +${(mid.peakHeapDelta / MB).toFixed(1)} MiB, external +${(mid.peakExternalDelta / MB).toFixed(1)} MiB ` +
+					`(array buffers +${(mid.peakArrayBuffersDelta / MB).toFixed(1)} MiB, inside external), node ran ${Math.round(mid.elapsedMs)} ms`,
+			);
+		}
+		return out;
+	} finally {
+		await sandbox.close();
+	}
+}
+
+// ---------------------------------------------------------------------------------------------
+// Real n8n helpers
+// ---------------------------------------------------------------------------------------------
+
+async function createActive(rest: RestClient, workflow: Workflow): Promise<string> {
+	const id = await rest.createWorkflow(workflow as never);
+	await rest.activate(id);
+	return id;
+}
+
+/** Number of executions n8n has stored for a workflow (any status). */
+async function executionCount(rest: RestClient, workflowId: string): Promise<number> {
+	const filter = encodeURIComponent(JSON.stringify({ workflowId }));
+	const res = await rest.request<{ count: number }>('GET', `/executions?filter=${filter}&limit=1`);
+	if (res.status >= 400) throw new Error(`listing executions failed: ${res.status}`);
+	return Number(res.body.count);
+}
+
+async function newestExecutionId(rest: RestClient, workflowId: string): Promise<number> {
+	const list = await rest.listExecutions(workflowId, 5);
+	return list.reduce((max, e) => Math.max(max, Number(e.id)), 0);
+}
+
+interface MeasuredRun {
+	executionTime: number;
+	items: number;
+	requests: number;
+}
+
+/**
+ * Runs a measured workflow once through its webhook (which answers when the workflow has ended) and
+ * reads the measured node's `executionTime` from the execution n8n stored.
+ */
+async function runMeasured(
+	stack: Stack,
+	workflowId: string,
+	webhookPath: string,
+	nodeName: string,
+	body: unknown,
+	countPath: string,
+): Promise<MeasuredRun> {
+	const before = await newestExecutionId(stack.rest, workflowId);
+	const requestsBefore = stack.sandbox.count({ path: countPath });
+	const res = await fetch(`${stack.n8n.url}/webhook/${webhookPath}`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify(body ?? {}),
+	});
+	await res.arrayBuffer();
+	if (res.status >= 400) throw new Error(`webhook ${webhookPath} answered ${res.status}`);
+	const deadline = Date.now() + 120_000;
+	for (;;) {
+		const list = await stack.rest.listExecutions(workflowId, 5);
+		const done = list.find((e) => Number(e.id) > before && !['new', 'running', 'waiting'].includes(e.status));
+		if (done) {
+			const execution = await stack.rest.getExecution(done.id);
+			const task = execution.data?.resultData?.runData?.[nodeName]?.[0];
+			if (execution.status !== 'success' || !task) {
+				const error = execution.data?.resultData?.error;
+				throw new Error(`execution ${done.id} of ${nodeName} did not succeed: ${execution.status} ${error?.message ?? ''} ${error?.description ?? ''}`);
+			}
+			const items = (task.data?.main?.[0] ?? []).length;
+			return { executionTime: Number(task.executionTime), items, requests: stack.sandbox.count({ path: countPath }) - requestsBefore };
+		}
+		if (Date.now() > deadline) throw new Error(`no finished execution of workflow ${workflowId} after 120 s`);
+		await sleep(100);
+	}
+}
+
+/** A generic Basic-auth credential holding the same key and secret as the package's credential. */
+async function createBasicAuthCredential(stack: Stack): Promise<{ id: string; name: string }> {
+	const name = 'Sandbox via Basic Auth (bench)';
+	const res = await stack.rest.request<{ id: string }>('POST', '/credentials', {
+		name,
+		type: 'httpBasicAuth',
+		data: { user: stack.sandbox.credentials.apiKey, password: stack.sandbox.credentials.apiSecret },
+	});
+	if (res.status >= 400 || !res.body?.id) throw new Error(`creating the Basic-auth credential failed: ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`);
+	return { id: String(res.body.id), name };
+}
+
+// ---------------------------------------------------------------------------------------------
+// pagination
+// ---------------------------------------------------------------------------------------------
+
+const PAGINATION = { transactions: 10_000, perPage: 100, latencyMs: 50 };
+
+async function benchPagination(
+	stack: Stack,
+	basicAuth: { id: string; name: string },
+	opts: Options,
+	details: string[],
+): Promise<NonNullable<Results['pagination']>> {
+	const { sandbox } = stack;
+	const account = sandbox.bank.seedAccount({ transactions: PAGINATION.transactions });
+	const listPath = `/bank/verifications/${account.verificationId}/accounts/${account.accountId}/transactions/`;
+	const pages = Math.ceil(PAGINATION.transactions / PAGINATION.perPage);
+
+	const httpWf = await createActive(
+		stack.rest,
+		measuredWorkflow(
+			'Bench: HTTP Request pagination',
+			'bench-pagination-http',
+			httpRequestNode(httpPaginationParameters(`${sandbox.url}${listPath}?perPage=${PAGINATION.perPage}`), basicAuth),
+		),
+	);
+	const nodeWf = await createActive(
+		stack.rest,
+		measuredWorkflow(
+			'Bench: Identity Verification Return All',
+			'bench-pagination-node',
+			actionNode({
+				resource: 'bank',
+				operation: 'listTransactions',
+				verificationId: account.verificationId,
+				accountId: account.accountId,
+				returnAll: true,
+				options: { perPage: PAGINATION.perPage },
+			}),
+		),
+	);
+
+	sandbox.faults.setLatency(PAGINATION.latencyMs);
+	const runs = opts.quick ? 3 : 5;
+	const sequential: number[] = [];
+	const concurrent: number[] = [];
+	try {
+		for (let i = -1; i < runs; i++) {
+			const a = await runMeasured(stack, httpWf, 'bench-pagination-http', NAMES.httpRequest, {}, listPath);
+			const b = await runMeasured(stack, nodeWf, 'bench-pagination-node', NAMES.action, {}, listPath);
+			if (a.requests !== pages || b.requests !== pages) {
+				throw new Error(`expected ${pages} page requests each, got HTTP Request ${a.requests}, node ${b.requests}`);
+			}
+			if (b.items !== PAGINATION.transactions) throw new Error(`the node returned ${b.items} items, expected ${PAGINATION.transactions}`);
+			const label = i < 0 ? 'warm-up' : `run ${i + 1}/${runs}`;
+			log(`pagination ${label}: HTTP Request ${a.executionTime} ms (${a.items} page items), node ${b.executionTime} ms (${b.items} items), ${a.requests}/${b.requests} requests`);
+			if (i < 0) continue;
+			sequential.push(a.executionTime);
+			concurrent.push(b.executionTime);
+		}
+	} finally {
+		sandbox.faults.setLatency(0);
+	}
+	const sequentialMs = median(sequential);
+	const concurrentMs = median(concurrent);
+	const idealMs = Math.ceil(pages / DEFAULT_MAX_PARALLEL) * PAGINATION.latencyMs;
+	details.push(
+		`pagination: ${pages} pages of ${PAGINATION.perPage}, +${PAGINATION.latencyMs} ms per request, Max Parallel Requests ${DEFAULT_MAX_PARALLEL}; ` +
+			`HTTP Request runs ${sequential.join(', ')} ms; node runs ${concurrent.join(', ')} ms`,
+	);
+	return {
+		sequentialMs,
+		concurrentMs,
+		idealMs,
+		speedup: round(sequentialMs / concurrentMs),
+		toIdeal: round(concurrentMs / idealMs),
+	};
+}
+
+// ---------------------------------------------------------------------------------------------
+// actionOverhead: Create Bank Token, 100 items, node vs HTTP Request
+// ---------------------------------------------------------------------------------------------
+
+const TOKEN_REQUEST = { lifetime: 3600, country: 'LT', bank: null, access: { accounts: true, balances: true, transactions: true } };
+
+async function benchOverhead(
+	stack: Stack,
+	basicAuth: { id: string; name: string },
+	opts: Options,
+	details: string[],
+): Promise<NonNullable<Results['actionOverhead']>> {
+	const { sandbox } = stack;
+	const itemsPerRun = 100;
+	const httpWf = await createActive(
+		stack.rest,
+		measuredWorkflow(
+			'Bench: HTTP Request create bank token',
+			'bench-overhead-http',
+			httpRequestNode(
+				{ method: 'POST', url: `${sandbox.url}/bank/tokens/`, sendBody: true, specifyBody: 'json', jsonBody: JSON.stringify(TOKEN_REQUEST), options: {} },
+				basicAuth,
+			),
+			{ splitItems: true },
+		),
+	);
+	const nodeWf = await createActive(
+		stack.rest,
+		measuredWorkflow(
+			'Bench: Identity Verification create bank token',
+			'bench-overhead-node',
+			actionNode({
+				resource: 'bank',
+				operation: 'createToken',
+				lifetime: TOKEN_REQUEST.lifetime,
+				country: TOKEN_REQUEST.country,
+				bank: '',
+				accounts: true,
+				balances: true,
+				transactions: true,
+			}),
+			{ splitItems: true },
+		),
+	);
+	const body = { items: Array.from({ length: itemsPerRun }, (_, i) => ({ customer: i })) };
+	const runs = opts.quick ? 3 : 5;
+	const nodeMs: number[] = [];
+	const httpMs: number[] = [];
+	for (let i = -1; i < runs; i++) {
+		// Alternate which one goes first, so neither always runs right after the other.
+		const order = i % 2 === 0 ? ['node', 'http'] : ['http', 'node'];
+		const got: Record<string, MeasuredRun> = {};
+		for (const which of order) {
+			got[which] =
+				which === 'node'
+					? await runMeasured(stack, nodeWf, 'bench-overhead-node', NAMES.action, body, '/bank/tokens/')
+					: await runMeasured(stack, httpWf, 'bench-overhead-http', NAMES.httpRequest, body, '/bank/tokens/');
+			if (got[which].items !== itemsPerRun || got[which].requests !== itemsPerRun) {
+				throw new Error(`${which}: ${got[which].items} items / ${got[which].requests} requests, expected ${itemsPerRun}`);
+			}
+		}
+		const label = i < 0 ? 'warm-up' : `run ${i + 1}/${runs}`;
+		log(`overhead ${label}: node ${got.node.executionTime} ms, HTTP Request ${got.http.executionTime} ms for ${itemsPerRun} items`);
+		if (i < 0) continue;
+		nodeMs.push(got.node.executionTime / itemsPerRun);
+		httpMs.push(got.http.executionTime / itemsPerRun);
+	}
+	const node = median(nodeMs);
+	const http = median(httpMs);
+	details.push(
+		`actionOverhead: ${itemsPerRun} items per execution; node ${nodeMs.map((v) => v.toFixed(2)).join(', ')} ms/item; ` +
+			`HTTP Request ${httpMs.map((v) => v.toFixed(2)).join(', ')} ms/item`,
+	);
+	return { nodeMs: round(node, 3), httpRequestNodeMs: round(http, 3), ratio: round(node / http) };
+}
+
+// ---------------------------------------------------------------------------------------------
+// trigger.n8n: deliveries per second at 50 concurrent deliveries
+// ---------------------------------------------------------------------------------------------
+
+interface Delivery {
+	body: string;
+	headers: Record<string, string>;
+}
+
+/** Signed deliveries with unique bodies (each a real event with its own scanRef). */
+function makeDeliveries(count: number, signingKey: string): Delivery[] {
+	const out: Delivery[] = [];
+	for (let i = 0; i < count; i++) {
+		const body = JSON.stringify(sampleBody('IDENTIFICATION_AUTO_FINISHED'));
+		out.push({
+			body,
+			headers: {
+				'content-type': 'application/json',
+				'service-event-type': 'IDENTIFICATION_AUTO_FINISHED',
+				'service-signature': sign(body, signingKey),
+			},
+		});
+	}
+	return out;
+}
+
+interface Blast {
+	elapsedMs: number;
+	latencies: number[];
+	statuses: Record<number, number>;
+}
+
+async function blast(pool: Pool, urlPath: string, deliveries: Delivery[], concurrency: number): Promise<Blast> {
+	let next = 0;
+	const latencies: number[] = [];
+	const statuses: Record<number, number> = {};
+	const started = now();
+	const worker = async () => {
+		while (next < deliveries.length) {
+			const d = deliveries[next++];
+			const t0 = now();
+			const res = await pool.request({ method: 'POST', path: urlPath, headers: d.headers, body: d.body });
+			await res.body.dump();
+			latencies.push(now() - t0);
+			statuses[res.statusCode] = (statuses[res.statusCode] ?? 0) + 1;
+		}
+	};
+	await Promise.all(Array.from({ length: concurrency }, worker));
+	return { elapsedMs: now() - started, latencies, statuses };
+}
+
+/** Waits until n8n has stored `expected` executions of the workflow and none is still running. */
+async function settle(rest: RestClient, workflowId: string, expected: number, timeoutMs = 180_000): Promise<void> {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const count = await executionCount(rest, workflowId);
+		if (count >= expected) {
+			const recent = await rest.listExecutions(workflowId, 100);
+			if (!recent.some((e) => ['new', 'running', 'waiting'].includes(e.status))) {
+				if (count > expected) throw new Error(`workflow ${workflowId} has ${count} executions, expected ${expected}`);
+				return;
+			}
+		}
+		if (Date.now() > deadline) throw new Error(`workflow ${workflowId}: ${count} of ${expected} executions after ${timeoutMs} ms`);
+		await sleep(200);
+	}
+}
+
+async function benchTriggerN8n(stack: Stack, opts: Options, details: string[]): Promise<NonNullable<Results['trigger']['n8n']>> {
+	const concurrency = 50;
+	const perRound = opts.quick ? 200 : 400;
+	const runs = opts.quick ? 3 : 5;
+	const triggerId = '7c1e5b2a-3d4f-4a6b-8c9d-0e1f2a3b4c5d';
+	const webhookPath = 'bench-plain-webhook';
+	const triggerWf = await createActive(stack.rest, triggerWorkflow('Bench: Identity Verification Trigger', triggerId));
+	const plainWf = await createActive(stack.rest, plainWebhookWorkflow('Bench: plain Webhook node', webhookPath));
+	const triggerPath = new URL(productionWebhookUrl(stack.n8n.url, { webhookId: triggerId })).pathname;
+	const plainPath = `/webhook/${webhookPath}`;
+	const pool = new Pool(stack.n8n.url, { connections: concurrency, pipelining: 1 });
+	const triggerRates: number[] = [];
+	const plainRates: number[] = [];
+	const ackLatencies: number[] = [];
+	let triggerTotal = 0;
+	let plainTotal = 0;
+	try {
+		for (let i = -1; i < runs; i++) {
+			const deliveries = makeDeliveries(perRound, stack.sandbox.credentials.signingKey);
+			const order = i % 2 === 0 ? ['plain', 'trigger'] : ['trigger', 'plain'];
+			const got: Record<string, Blast> = {};
+			for (const which of order) {
+				const result = await blast(pool, which === 'trigger' ? triggerPath : plainPath, deliveries, concurrency);
+				got[which] = result;
+				if ((result.statuses[200] ?? 0) !== perRound) {
+					throw new Error(`${which}: expected ${perRound} answers 200, got ${JSON.stringify(result.statuses)}`);
+				}
+				if (which === 'trigger') triggerTotal += perRound;
+				else plainTotal += perRound;
+				// Let n8n finish the executions it acknowledged before the next side starts.
+				await settle(stack.rest, which === 'trigger' ? triggerWf : plainWf, which === 'trigger' ? triggerTotal : plainTotal);
+			}
+			const tRate = (perRound / got.trigger.elapsedMs) * 1000;
+			const pRate = (perRound / got.plain.elapsedMs) * 1000;
+			const label = i < 0 ? 'warm-up' : `run ${i + 1}/${runs}`;
+			log(
+				`trigger.n8n ${label}: trigger ${tRate.toFixed(0)}/s (p99 ${percentile(got.trigger.latencies, 99).toFixed(0)} ms), ` +
+					`Webhook node ${pRate.toFixed(0)}/s (p99 ${percentile(got.plain.latencies, 99).toFixed(0)} ms), ${perRound} deliveries each`,
+			);
+			if (i < 0) continue;
+			triggerRates.push(tRate);
+			plainRates.push(pRate);
+			ackLatencies.push(...got.trigger.latencies);
+		}
+	} finally {
+		await pool.close();
+	}
+	const triggerPerSec = median(triggerRates);
+	const webhookNodePerSec = median(plainRates);
+	details.push(
+		`trigger.n8n: ${runs} rounds of ${perRound} unique signed deliveries at ${concurrency} in flight; trigger ${triggerRates.map((r) => r.toFixed(0)).join(', ')}/s; ` +
+			`Webhook node ${plainRates.map((r) => r.toFixed(0)).join(', ')}/s; trigger ack p50 ${percentile(ackLatencies, 50).toFixed(0)} ms, p99 ${percentile(ackLatencies, 99).toFixed(0)} ms`,
+	);
+	return {
+		triggerPerSec: round(triggerPerSec, 1),
+		webhookNodePerSec: round(webhookNodePerSec, 1),
+		ratio: round(triggerPerSec / webhookNodePerSec),
+		p99AckMs: round(percentile(ackLatencies, 99), 1),
+	};
+}
+
+// ---------------------------------------------------------------------------------------------
+// Table
+// ---------------------------------------------------------------------------------------------
+
+interface Row {
+	key: string;
+	value: number | null | undefined;
+	unit: string;
+	target?: { op: '>=' | '<=' | '<'; value: number };
+}
+
+function rows(r: Results): Row[] {
+	const mem = (name: keyof NonNullable<Results['memory']>, limit: number): Row[] => {
+		const m = r.memory?.[name];
+		return [
+			{ key: `memory.${name}.payloadBytes`, value: m?.payloadBytes, unit: 'B' },
+			{ key: `memory.${name}.peakDeltaBytes`, value: m?.peakDeltaBytes, unit: 'B' },
+			{ key: `memory.${name}.ratio`, value: m?.ratio, unit: 'x', target: { op: '<=', value: limit } },
+		];
+	};
+	return [
+		{ key: 'pagination.sequentialMs', value: r.pagination?.sequentialMs, unit: 'ms' },
+		{ key: 'pagination.concurrentMs', value: r.pagination?.concurrentMs, unit: 'ms' },
+		{ key: 'pagination.idealMs', value: r.pagination?.idealMs, unit: 'ms' },
+		{ key: 'pagination.speedup', value: r.pagination?.speedup, unit: 'x', target: { op: '>=', value: 3.5 } },
+		{ key: 'pagination.toIdeal', value: r.pagination?.toIdeal, unit: 'x', target: { op: '<=', value: 1.3 } },
+		...mem('transactions100k', 3),
+		...mem('amlPdf50MB', 2.5),
+		...mem('poa20MB', 3.5),
+		{ key: 'trigger.verifyMicros.1KB', value: r.trigger.verifyMicros?.['1KB'], unit: 'µs' },
+		{ key: 'trigger.verifyMicros.100KB', value: r.trigger.verifyMicros?.['100KB'], unit: 'µs' },
+		{ key: 'trigger.verifyMicros.1MB', value: r.trigger.verifyMicros?.['1MB'], unit: 'µs' },
+		{ key: 'trigger.n8n.triggerPerSec', value: r.trigger.n8n?.triggerPerSec, unit: '/s' },
+		{ key: 'trigger.n8n.webhookNodePerSec', value: r.trigger.n8n?.webhookNodePerSec, unit: '/s' },
+		{ key: 'trigger.n8n.ratio', value: r.trigger.n8n?.ratio, unit: 'x', target: { op: '>=', value: 0.9 } },
+		{ key: 'trigger.n8n.p99AckMs', value: r.trigger.n8n?.p99AckMs, unit: 'ms', target: { op: '<', value: 1000 } },
+		{ key: 'actionOverhead.nodeMs', value: r.actionOverhead?.nodeMs, unit: 'ms' },
+		{ key: 'actionOverhead.httpRequestNodeMs', value: r.actionOverhead?.httpRequestNodeMs, unit: 'ms' },
+		{ key: 'actionOverhead.ratio', value: r.actionOverhead?.ratio, unit: 'x', target: { op: '<=', value: 1.1 } },
+	];
+}
+
+function verdict(row: Row): string {
+	if (!row.target) return '';
+	if (row.value === null || row.value === undefined || Number.isNaN(row.value)) return 'n/a';
+	const { op, value } = row.target;
+	const pass = op === '>=' ? row.value >= value : op === '<=' ? row.value <= value : row.value < value;
+	return pass ? 'PASS' : 'MISS';
+}
+
+function formatValue(row: Row): string {
+	if (row.value === null || row.value === undefined) return '-';
+	if (row.unit === 'B') return `${row.value} (${(row.value / MB).toFixed(1)} MiB)`;
+	return `${row.value} ${row.unit}`;
+}
+
+function table(r: Results): string {
+	const lines = rows(r).map((row) => [row.key, formatValue(row), row.target ? `${row.target.op} ${row.target.value}` : '', verdict(row)]);
+	const head = ['figure', 'value', 'target', ''];
+	const widths = head.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
+	const fmt = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd();
+	return [fmt(head), widths.map((w) => '-'.repeat(w)).join('  '), ...lines.map(fmt)].join('\n');
+}
+
+function markdownTable(r: Results): string {
+	const lines = rows(r).map((row) => `| \`${row.key}\` | ${formatValue(row)} | ${row.target ? `${row.target.op.replace('<', '&lt;').replace('>', '&gt;')} ${row.target.value}` : ''} | ${verdict(row)} |`);
+	return ['| Figure | Measured | Target | |', '|---|---|---|---|', ...lines].join('\n');
+}
+
+function machine(): string {
+	const cpu = cpus();
+	return `${cpu.length} CPU (${cpu[0]?.model?.trim() ?? 'unknown'}), ${(totalmem() / 1024 ** 3).toFixed(1)} GiB RAM (${(freemem() / 1024 ** 3).toFixed(1)} GiB free at start), Node ${process.version}, n8n ${N8N_VERSION}`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Main
+// ---------------------------------------------------------------------------------------------
+
+async function main(): Promise<number> {
+	const opts = parseArgs(process.argv.slice(2));
+	const started = Date.now();
+	const machineLine = machine();
+	log(`${opts.quick ? 'quick run' : 'full run'} on ${machineLine}`);
+	const results: Results = {
+		pagination: null,
+		memory: null,
+		trigger: { verifyMicros: null, n8n: null },
+		actionOverhead: null,
+	};
+	const details: string[] = [];
+	let failed = false;
+	const attempt = async (what: string, fn: () => Promise<void>) => {
+		try {
+			await fn();
+		} catch (error) {
+			failed = true;
+			log(`${what} FAILED: ${(error as Error)?.stack ?? String(error)}`);
+		}
+	};
+
+	if (opts.only.has('verify')) await attempt('trigger.verifyMicros', async () => void (results.trigger.verifyMicros = benchVerify(opts)));
+	if (opts.only.has('memory')) await attempt('memory', async () => void (results.memory = await benchMemory(opts, details)));
+
+	const needsN8n = ['pagination', 'overhead', 'trigger'].some((s) => opts.only.has(s as Section));
+	if (needsN8n) {
+		let stack: Stack | undefined;
+		await attempt('starting sandbox + n8n', async () => {
+			stack = await startStack({ log: (m) => log(m) });
+			log(`n8n ${N8N_VERSION} on ${stack.n8n.url}, sandbox on ${stack.sandbox.url} (n8n set-up ${JSON.stringify(stack.timings)})`);
+		});
+		if (stack) {
+			const s = stack;
+			const onSignal = () => {
+				void s.stop().finally(() => process.exit(130));
+			};
+			process.once('SIGINT', onSignal);
+			process.once('SIGTERM', onSignal);
+			try {
+				let basicAuth: { id: string; name: string } | undefined;
+				if (opts.only.has('pagination') || opts.only.has('overhead')) {
+					await attempt('Basic-auth credential', async () => void (basicAuth = await createBasicAuthCredential(s)));
+				}
+				if (opts.only.has('pagination') && basicAuth) {
+					const b = basicAuth;
+					await attempt('pagination', async () => void (results.pagination = await benchPagination(s, b, opts, details)));
+				}
+				if (opts.only.has('overhead') && basicAuth) {
+					const b = basicAuth;
+					await attempt('actionOverhead', async () => void (results.actionOverhead = await benchOverhead(s, b, opts, details)));
+				}
+				if (opts.only.has('trigger')) {
+					await attempt('trigger.n8n', async () => void (results.trigger.n8n = await benchTriggerN8n(s, opts, details)));
+				}
+			} finally {
+				await s.stop();
+			}
+		}
+	}
+
+	const elapsed = Math.round((Date.now() - started) / 1000);
+	const out = [
+		'',
+		`Benchmark (${opts.quick ? '--quick' : 'full'}, ${elapsed} s) on ${machineLine}`,
+		'',
+		table(results),
+		'',
+		...details.map((d) => `  ${d}`),
+		'',
+	].join('\n');
+	process.stdout.write(out);
+	if (opts.json) {
+		mkdirSync(path.dirname(path.resolve(opts.json)), { recursive: true });
+		writeFileSync(opts.json, `${JSON.stringify(results, null, 2)}\n`);
+		log(`figures written to ${opts.json}`);
+	}
+	if (opts.markdown) {
+		mkdirSync(path.dirname(path.resolve(opts.markdown)), { recursive: true });
+		writeFileSync(
+			opts.markdown,
+			`${markdownTable(results)}\n\nMeasured ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC (${opts.quick ? '--quick' : 'full run'}, ${elapsed} s) on ${machineLine}.\n\n${details.map((d) => `- ${d}`).join('\n')}\n`,
+		);
+		log(`markdown table written to ${opts.markdown}`);
+	}
+	return failed ? 1 : 0;
+}
+
+main().then(
+	(code) => process.exit(code),
+	(error: unknown) => {
+		log(`${(error as Error)?.stack ?? String(error)}`);
+		process.exit(1);
+	},
+);
+
+export type { Sandbox };

@@ -1,0 +1,215 @@
+// One memory case of the bench, run in a fresh child process (`node --expose-gc memory-case.cjs
+// <case> <json-args>`) so that cases do not pollute each other. The sandbox runs in the parent
+// process: only the node (through n8n-core's real WorkflowExecute, via the test harness) allocates
+// here.
+//
+// What is measured: the peak of (heapUsed + external) above a baseline taken after two full GCs,
+// sampled every millisecond and at every macrotask turn while the workflow runs. `external`
+// already contains `arrayBuffers` (Node's docs: arrayBuffers "is also included in the external
+// value"), so adding `arrayBuffers` on top would count every Buffer twice; the components are
+// reported separately too.
+//
+// Binary data: n8n 2.x stores binary data on disk by default (BinaryDataConfig: mode 'filesystem'
+// unless queue mode), so this child switches the harness's BinaryDataService to that mode, as in
+// real n8n. The in-memory mode would keep a base64 copy of every file in the execution data.
+//
+// Prints one line of JSON on stdout: { payloadBytes, peakDeltaBytes, ratio, ... }.
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { INodeExecutionData, INodeParameters } from 'n8n-workflow';
+
+const storage = mkdtempSync(path.join(os.tmpdir(), 'idv-bench-binary-'));
+process.env.N8N_USER_FOLDER ??= storage;
+
+import { runNode } from '../harness/index.cjs';
+import { BinaryDataService } from 'n8n-core';
+
+const { Container } = require(
+	require.resolve('@n8n/di', { paths: [path.dirname(require.resolve('n8n-core'))] }),
+) as typeof import('@n8n/di');
+
+type CaseName = 'transactions100k' | 'amlPdf50MB' | 'poa20MB';
+
+interface CaseArgs {
+	sandboxUrl: string;
+	credentials: { apiKey: string; apiSecret: string };
+	verificationId?: string;
+	accountId?: string;
+	perPage?: number;
+	checkId?: string;
+	profileId?: string;
+	password?: string;
+	fileBytes?: number;
+	/** A small seeded profile for the warm-up run. */
+	warmCheckId?: string;
+	warmProfileId?: string;
+}
+
+interface Sample {
+	heapUsed: number;
+	external: number;
+	arrayBuffers: number;
+}
+
+const gc = (globalThis as { gc?: () => void }).gc;
+if (!gc) {
+	process.stderr.write('memory-case must run with --expose-gc\n');
+	process.exit(2);
+}
+
+function sample(): Sample {
+	const m = process.memoryUsage();
+	return { heapUsed: m.heapUsed, external: m.external, arrayBuffers: m.arrayBuffers };
+}
+const total = (s: Sample) => s.heapUsed + s.external;
+
+async function useFilesystemBinaryMode(): Promise<BinaryDataService> {
+	const service = Container.get(BinaryDataService);
+	const config = (service as unknown as { config: { mode: string; localStoragePath: string; availableModes: string[] } }).config;
+	config.mode = 'filesystem';
+	config.availableModes = ['filesystem'];
+	config.localStoragePath = storage;
+	await service.init();
+	return service;
+}
+
+/** A 20 MB JPEG-looking file (real JPEG signature, then filler bytes). */
+function jpegBytes(size: number): Buffer {
+	const file = Buffer.alloc(size, 0x5a);
+	Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01]).copy(file, 0);
+	file[size - 2] = 0xff;
+	file[size - 1] = 0xd9;
+	return file;
+}
+
+function warmParameters(name: CaseName, parameters: Record<string, unknown>, args: CaseArgs): Record<string, unknown> {
+	if (name === 'transactions100k') return { ...parameters, returnAll: false, limit: 5 };
+	if (name === 'amlPdf50MB') return { ...parameters, checkId: args.warmCheckId, profileId: args.warmProfileId };
+	return parameters;
+}
+
+function warmInput(name: CaseName, input: INodeExecutionData[] | undefined): INodeExecutionData[] | undefined {
+	if (name !== 'poa20MB') return input;
+	const small = jpegBytes(4096);
+	return [{ json: {}, binary: { data: { data: small.toString('base64'), mimeType: 'image/jpeg', fileName: 'warm.jpg' } } }];
+}
+
+async function main(): Promise<void> {
+	const name = process.argv[2] as CaseName;
+	const args = JSON.parse(process.argv[3]) as CaseArgs;
+	const binary = await useFilesystemBinaryMode();
+	const credentials = {
+		identityVerificationApi: { apiKey: args.credentials.apiKey, apiSecret: args.credentials.apiSecret, baseUrl: args.sandboxUrl },
+	};
+
+	let parameters: Record<string, unknown>;
+	let input: INodeExecutionData[] | undefined;
+	let payloadBytes = 0;
+	if (name === 'transactions100k') {
+		parameters = {
+			resource: 'bank',
+			operation: 'listTransactions',
+			verificationId: args.verificationId,
+			accountId: args.accountId,
+			returnAll: true,
+			options: { perPage: args.perPage ?? 500 },
+		};
+	} else if (name === 'amlPdf50MB') {
+		parameters = {
+			resource: 'aml',
+			operation: 'downloadProfilePdf',
+			checkId: args.checkId,
+			profileId: args.profileId,
+			password: args.password,
+			binaryPropertyName: 'data',
+		};
+	} else if (name === 'poa20MB') {
+		// The input file is an n8n binary item, stored before the baseline (as a previous node,
+		// e.g. Read File or an HTTP download, would have left it).
+		let file: Buffer | undefined = jpegBytes(args.fileBytes ?? 20 * 1024 * 1024);
+		payloadBytes = file.length;
+		const stored = await binary.store(
+			{ type: 'execution', workflowId: 'bench', executionId: 'bench-input' } as never,
+			file,
+			{ mimeType: 'image/jpeg', fileName: 'proof-of-address.jpg', fileExtension: 'jpg', data: '' } as never,
+		);
+		file = undefined;
+		input = [{ json: {}, binary: { data: stored } }];
+		parameters = {
+			resource: 'proofOfAddress',
+			operation: 'createCheck',
+			binaryPropertyName: 'data',
+			providedName: 'Jonas Jonaitis',
+			providedAddress: 'Gedimino pr. 1, 01103 Vilnius, Lithuania',
+		};
+	} else {
+		throw new Error(`unknown memory case "${name}"`);
+	}
+
+	// n8n is a long-running process: the node's modules are loaded and its code is warm before a
+	// real run. So first a tiny run of the same operation (one small page / a small file), then two
+	// full GCs, then the baseline.
+	const warm = await runNode({ node: 'identityVerification', parameters: warmParameters(name, parameters, args) as INodeParameters, credentials, input: warmInput(name, input) });
+	if (warm.error) throw new Error(`warm-up run failed: ${warm.error.message} ${warm.error.description ?? ''}`);
+	gc!();
+	gc!();
+	const baseline = sample();
+	let peak = baseline;
+	const take = () => {
+		const s = sample();
+		if (total(s) > total(peak)) peak = s;
+	};
+	const timer = setInterval(take, 1);
+	let turns = true;
+	const spin = () => {
+		take();
+		if (turns) setImmediate(spin);
+	};
+	setImmediate(spin);
+	const started = process.hrtime.bigint();
+	const result = await runNode({ node: 'identityVerification', parameters: parameters as INodeParameters, credentials, input });
+	take();
+	const elapsedMs = Number(process.hrtime.bigint() - started) / 1e6;
+	turns = false;
+	clearInterval(timer);
+
+	if (result.error) throw new Error(`the node failed: ${result.error.message} ${result.error.description ?? ''}`);
+	let check = '';
+	if (name === 'transactions100k') {
+		payloadBytes = Buffer.byteLength(JSON.stringify(result.items.map((i) => i.json)));
+		check = `${result.items.length} items`;
+	} else if (name === 'amlPdf50MB') {
+		const data = result.items[0]?.binary?.data;
+		payloadBytes = Number(data?.bytes ?? result.items[0]?.json?.fileSize ?? 0);
+		check = `binary ${data?.mimeType} ${data?.bytes} bytes (${data?.id ? 'stored by id' : 'inline'})`;
+	} else {
+		check = `check ${JSON.stringify(result.items[0]?.json ?? {}).slice(0, 80)}`;
+	}
+	const peakDeltaBytes = total(peak) - total(baseline);
+	process.stdout.write(
+		`${JSON.stringify({
+			payloadBytes,
+			peakDeltaBytes,
+			ratio: peakDeltaBytes / payloadBytes,
+			peakHeapDelta: peak.heapUsed - baseline.heapUsed,
+			peakExternalDelta: peak.external - baseline.external,
+			peakArrayBuffersDelta: peak.arrayBuffers - baseline.arrayBuffers,
+			elapsedMs,
+			check,
+		})}\n`,
+	);
+}
+
+main()
+	.then(
+		() => 0,
+		(error: unknown) => {
+			process.stderr.write(`${(error as Error)?.stack ?? String(error)}\n`);
+			return 1;
+		},
+	)
+	.then((code) => {
+		rmSync(storage, { recursive: true, force: true });
+		process.exit(code);
+	});

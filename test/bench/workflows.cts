@@ -1,0 +1,155 @@
+// Workflow JSON the bench creates in real n8n, written the way the editor saves them. Every
+// comparison pairs a workflow with this package's node and one with the n8n node a user would use
+// instead, identical apart from that node.
+import { NODE_TYPES, credentialRef } from '../n8n/stack.cjs';
+
+export interface WorkflowNode {
+	id: string;
+	name: string;
+	type: string;
+	typeVersion: number;
+	position: [number, number];
+	parameters: Record<string, unknown>;
+	credentials?: Record<string, { id: string; name: string }>;
+	webhookId?: string;
+}
+
+export interface Workflow {
+	name: string;
+	nodes: WorkflowNode[];
+	connections: Record<string, unknown>;
+	settings?: Record<string, unknown>;
+}
+
+let counter = 0;
+const nodeId = () => `00000000-0000-4000-9000-${String(++counter).padStart(12, '0')}`;
+
+export const NAMES = {
+	webhook: 'Webhook',
+	splitOut: 'Split Out',
+	action: 'Identity Verification',
+	httpRequest: 'HTTP Request',
+	trigger: 'Identity Verification Trigger',
+} as const;
+
+function chain(nodes: WorkflowNode[]): Record<string, unknown> {
+	const connections: Record<string, unknown> = {};
+	for (let i = 0; i < nodes.length - 1; i++) {
+		connections[nodes[i].name] = { main: [[{ node: nodes[i + 1].name, type: 'main', index: 0 }]] };
+	}
+	return connections;
+}
+
+/**
+ * n8n's Webhook node. `lastNode` + `noData`: the HTTP call returns when the workflow has finished
+ * (so the bench runs one execution at a time); `onReceived`: answers as soon as the execution is
+ * started, like the trigger does.
+ */
+export function webhookNode(webhookPath: string, responseMode: 'lastNode' | 'onReceived'): WorkflowNode {
+	return {
+		id: nodeId(),
+		name: NAMES.webhook,
+		type: 'n8n-nodes-base.webhook',
+		typeVersion: 2,
+		position: [0, 0],
+		parameters: {
+			httpMethod: 'POST',
+			path: webhookPath,
+			responseMode,
+			...(responseMode === 'lastNode' ? { responseData: 'noData' } : {}),
+			options: {},
+		},
+		webhookId: webhookPath,
+	};
+}
+
+/** Webhook (waits for the end) → [Split Out body.items] → the measured node. */
+export function measuredWorkflow(name: string, webhookPath: string, measured: WorkflowNode, opts: { splitItems?: boolean } = {}): Workflow {
+	const nodes: WorkflowNode[] = [webhookNode(webhookPath, 'lastNode')];
+	if (opts.splitItems) {
+		nodes.push({
+			id: nodeId(),
+			name: NAMES.splitOut,
+			type: 'n8n-nodes-base.splitOut',
+			typeVersion: 1,
+			position: [220, 0],
+			parameters: { fieldToSplitOut: 'body.items', include: 'noOtherFields', options: {} },
+		});
+	}
+	nodes.push({ ...measured, position: [220 * nodes.length, 0] });
+	return { name, nodes, connections: chain(nodes), settings: { executionOrder: 'v1' } };
+}
+
+/** This package's action node with the sandbox API-key credential. */
+export function actionNode(parameters: Record<string, unknown>): WorkflowNode {
+	return {
+		id: nodeId(),
+		name: NAMES.action,
+		type: NODE_TYPES.action,
+		typeVersion: 1,
+		position: [0, 0],
+		parameters,
+		credentials: credentialRef('api'),
+	};
+}
+
+/** n8n's HTTP Request node (4.2) with a generic Basic-auth credential. */
+export function httpRequestNode(parameters: Record<string, unknown>, basicAuth: { id: string; name: string }): WorkflowNode {
+	return {
+		id: nodeId(),
+		name: NAMES.httpRequest,
+		type: 'n8n-nodes-base.httpRequest',
+		typeVersion: 4.2,
+		position: [0, 0],
+		parameters: {
+			authentication: 'genericCredentialType',
+			genericAuthType: 'httpBasicAuth',
+			...parameters,
+		},
+		credentials: { httpBasicAuth: basicAuth },
+	};
+}
+
+/** HTTP Request following `next` links one page at a time (its "Response Contains Next URL" pagination). */
+export function httpPaginationParameters(firstPageUrl: string): Record<string, unknown> {
+	return {
+		method: 'GET',
+		url: firstPageUrl,
+		options: {
+			pagination: {
+				pagination: {
+					paginationMode: 'responseContainsNextURL',
+					nextURL: '={{ $response.body.next }}',
+					paginationCompleteWhen: 'other',
+					completeExpression: '={{ !$response.body.next }}',
+				},
+			},
+		},
+	};
+}
+
+/** The trigger alone (all event kinds, default options: signature check and duplicate suppression on). */
+export function triggerWorkflow(name: string, webhookId: string): Workflow {
+	return {
+		name,
+		nodes: [
+			{
+				id: nodeId(),
+				name: NAMES.trigger,
+				type: NODE_TYPES.trigger,
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: { options: {} },
+				credentials: credentialRef('webhookSigning'),
+				webhookId,
+			},
+		],
+		connections: {},
+		settings: { executionOrder: 'v1' },
+	};
+}
+
+/** n8n's plain Webhook node alone, answering on receipt (no signature check). */
+export function plainWebhookWorkflow(name: string, webhookPath: string): Workflow {
+	return { name, nodes: [webhookNode(webhookPath, 'onReceived')], connections: {}, settings: { executionOrder: 'v1' } };
+}
