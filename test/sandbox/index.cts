@@ -67,7 +67,10 @@ export async function startSandbox(opts: StartSandboxOptions = {}): Promise<Sand
 		aml: { seedProfile: (o) => core.aml.seedProfile(o) },
 		kyb: {
 			seedForm: (o) => core.kyb.seedForm(o),
-			isSubmitted: (formId) => core.kyb.form(formId)?.status !== undefined && core.kyb.form(formId)?.status !== 'DRAFT',
+			isSubmitted: (formId) => {
+				const status = core.kyb.form(formId)?.status;
+				return status !== undefined && status !== 'DRAFT';
+			},
 			review: (formId, decision) => core.reviewKyb(formId, decision),
 		},
 		webhooks: {

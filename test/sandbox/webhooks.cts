@@ -163,7 +163,7 @@ export class WebhookSender {
 				delivery.status = 'delivered';
 				return delivery;
 			}
-			if (attempt >= config.retryDelaysMs.length) break;
+			if (attempt >= config.retryDelaysMs.length || this.closed || generation !== this.generation) break;
 			await this.wait(config.retryDelaysMs[attempt]);
 		}
 		delivery.status = 'failed';
@@ -171,6 +171,7 @@ export class WebhookSender {
 	}
 
 	private wait(ms: number): Promise<void> {
+		if (this.closed) return Promise.resolve();
 		return new Promise((resolve) => {
 			const done = () => {
 				clearTimeout(timer);
@@ -178,6 +179,7 @@ export class WebhookSender {
 				resolve();
 			};
 			const timer = setTimeout(done, ms);
+			timer.unref();
 			this.waits.add(done);
 		});
 	}

@@ -131,6 +131,18 @@ describe('sandbox webhook sender', () => {
 		await expect(sb.webhooks.resend('nope')).rejects.toThrow(/No delivery/);
 	});
 
+	it('gives up pending retries when the sandbox closes', async () => {
+		const other = await startSandbox();
+		other.webhooks.configure({ url: receiver.url, retryDelaysMs: [60000] });
+		receiver.answers.push(500);
+		const pending = other.webhooks.send('BANK_VERIFICATION');
+		while (other.webhooks.log[0]?.attempts.length !== 1) await new Promise((r) => setTimeout(r, 5));
+		await other.close();
+		const delivery = await pending;
+		expect(delivery.status).toBe('failed');
+		expect(delivery.attempts.map((a) => a.statusCode)).toEqual([500]);
+	});
+
 	it('only delivers to loopback addresses and needs a configured URL', async () => {
 		expect(() => sb.webhooks.configure({ url: 'https://example.com/hook' })).toThrow(/loopback/);
 		const fresh = await startSandbox();
