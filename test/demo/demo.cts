@@ -8,7 +8,7 @@
 // table of results and exits non-zero if any fails.
 //
 // Options: --headless, --port N (n8n, default 5678 when free), --sandbox-port N (default 8787 when free).
-import { N8N_VERSION, execute, type ExecuteResult } from '../n8n/runtime.cjs';
+import { N8N_VERSION, execute, waitForWebhook, type ExecuteResult } from '../n8n/runtime.cjs';
 import { NODE_TYPES, demoWorkflows, productionWebhookUrl, startStack, type Stack } from '../n8n/stack.cjs';
 
 interface DemoWorkflow {
@@ -139,6 +139,7 @@ async function main(): Promise<number> {
 		for (const w of triggerWorkflows) {
 			const url = productionWebhookUrl(stack.n8n.url, triggerNodeOf(w) as { webhookId: string });
 			stack.sandbox.webhooks.configure({ url, signingKey: stack.sandbox.credentials.signingKey });
+			await waitForWebhook(url);
 		}
 		const setupSeconds = ((Date.now() - started) / 1000).toFixed(1);
 		const timings = Object.entries(stack.timings)

@@ -595,6 +595,30 @@ export class RestClient {
 		return await this.ok('POST', '/credentials/test', { credentials: { name: '', ...credential } });
 	}
 
+	/** Creates a workflow as the editor's Save does (POST /rest/workflows); returns its id. */
+	async createWorkflow(workflow: { name: string; nodes: object[]; connections: object; settings?: object }): Promise<string> {
+		const created = await this.ok<{ id: string }>('POST', '/workflows', {
+			active: false,
+			settings: { executionOrder: 'v1' },
+			...workflow,
+		});
+		return created.id;
+	}
+
+	/** A binary file of an execution as the editor's Download button gets it (GET /rest/binary-data). */
+	async downloadBinary(binaryDataId: string): Promise<{ status: number; contentType: string; disposition: string; bytes: Buffer }> {
+		const res = await fetch(
+			`${this.baseUrl}/rest/binary-data?id=${encodeURIComponent(binaryDataId)}&action=download`,
+			{ headers: { 'browser-id': this.browserId, cookie: this.cookie } },
+		);
+		return {
+			status: res.status,
+			contentType: res.headers.get('content-type') ?? '',
+			disposition: res.headers.get('content-disposition') ?? '',
+			bytes: Buffer.from(await res.arrayBuffer()),
+		};
+	}
+
 	/** Activates (publishes) a workflow in a running n8n, as the editor's toggle does. */
 	async activate(workflowId: string): Promise<void> {
 		const wf = await this.ok<{ versionId: string }>('GET', `/workflows/${workflowId}`);
@@ -632,6 +656,25 @@ export class RestClient {
 			}
 			await new Promise((r) => setTimeout(r, 250));
 		}
+	}
+}
+
+/**
+ * Waits until n8n serves a production webhook. n8n 2.x activates (publishes) workflows
+ * asynchronously, after start and after the activate call, so a webhook answers 404 for a moment.
+ * The probe is an empty unsigned POST: the trigger refuses it (401) without starting a workflow.
+ */
+export async function waitForWebhook(url: string, timeoutMs = 60_000): Promise<void> {
+	const deadline = Date.now() + timeoutMs;
+	let last = 0;
+	for (;;) {
+		last = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }).then(
+			(r) => r.status,
+			() => 0,
+		);
+		if (last !== 404 && last !== 0) return;
+		if (Date.now() > deadline) throw new Error(`n8n did not register the webhook ${url} within ${timeoutMs} ms (last answer ${last})`);
+		await new Promise((r) => setTimeout(r, 200));
 	}
 }
 

@@ -1,0 +1,409 @@
+// End-to-end: the packed package installed into the pinned real n8n the way n8n installs a
+// community package, one n8n for the whole suite, every operation executed by n8n against the
+// sandbox, the credential tests run through n8n's API, and the trigger receiving the sandbox's signed
+// webhooks on n8n's production webhook URL.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { EVENT_TYPES, type EventType } from '../../nodes/shared/contract';
+import { SEED, sign } from '../sandbox/index.cjs';
+import { execute, exportNodes, nodeOutput, waitForWebhook, type ExecuteResult } from '../n8n/runtime.cjs';
+import { CREDENTIALS, NODE_TYPES, productionWebhookUrl, startStack, type Stack } from '../n8n/stack.cjs';
+import { ACTION, TRIGGER, actionWorkflow, fileFromBase64, triggerWorkflow } from './workflows.cjs';
+
+// An 8x8 PNG (a real image file, as a customer's scanned document would be).
+const PNG_BASE64 =
+	'iVBORw0KGgoAAAANSUhEUgAAAAgAAAAICAIAAABLbSncAAAAEUlEQVR4nGOQyzuBFTEMLQkADDdVAYyuhw4AAAAASUVORK5CYII=';
+const TRIGGER_WEBHOOK_ID = '0f6d7a52-1c3b-4e8f-9a2d-5b6c7d8e9f01';
+
+let stack: Stack;
+let triggerWorkflowId: string;
+let webhookUrl: string;
+
+/** Creates the workflow in n8n (as the editor saves it) and runs it with `n8n execute --id`. */
+async function run(name: string, parameters: Record<string, unknown>, opts: Parameters<typeof actionWorkflow>[2] = {}): Promise<ExecuteResult> {
+	const id = await stack.rest.createWorkflow(actionWorkflow(name, parameters, opts));
+	return await execute(stack.userFolder, id);
+}
+
+function expectSuccess(result: ExecuteResult): void {
+	if (!result.ok) {
+		const err = result.run?.data.resultData.error;
+		throw new Error(`n8n execution failed: ${err?.message ?? ''} ${err?.description ?? ''}\n${result.output.slice(-3000)}`);
+	}
+}
+
+beforeAll(async () => {
+	// Cold machines install the pinned n8n first (minutes); warm ones start in well under a minute.
+	stack = await startStack({ log: (m) => process.stderr.write(`[e2e] ${m}\n`) });
+	triggerWorkflowId = await stack.rest.createWorkflow(triggerWorkflow('E2E trigger', TRIGGER_WEBHOOK_ID));
+	await stack.rest.activate(triggerWorkflowId);
+	webhookUrl = productionWebhookUrl(stack.n8n.url, { webhookId: TRIGGER_WEBHOOK_ID });
+	await waitForWebhook(webhookUrl);
+	stack.sandbox.webhooks.configure({ url: webhookUrl, retryDelaysMs: [] });
+}, 20 * 60_000);
+
+afterAll(async () => {
+	await stack?.stop();
+}, 60_000);
+
+describe('the package inside n8n', () => {
+	test('n8n loads the action node, its AI-tool variant and the trigger (n8n export:nodes)', async () => {
+		const nodes = await exportNodes(stack.userFolder);
+		const names = nodes.map((n) => n.name);
+		expect(names).toEqual(expect.arrayContaining([NODE_TYPES.action, NODE_TYPES.tool, NODE_TYPES.trigger]));
+		const action = nodes.find((n) => n.name === NODE_TYPES.action)!;
+		expect(action.displayName).toBe('Identity Verification');
+	});
+});
+
+describe('credential test through n8n (the editor’s Test button)', () => {
+	test('the sandbox API key pair passes', async () => {
+		const result = await stack.rest.testCredential({
+			...CREDENTIALS.api,
+			data: { apiKey: stack.sandbox.credentials.apiKey, apiSecret: stack.sandbox.credentials.apiSecret, baseUrl: stack.sandbox.url },
+		});
+		expect(result.status).toBe('OK');
+	});
+
+	test('a wrong API secret fails with a message that says what to check, without the secret', async () => {
+		const wrongSecret = 'wrong-secret-123456';
+		const result = await stack.rest.testCredential({
+			...CREDENTIALS.api,
+			data: { apiKey: stack.sandbox.credentials.apiKey, apiSecret: wrongSecret, baseUrl: stack.sandbox.url },
+		});
+		expect(result.status).toBe('Error');
+		expect(result.message).toMatch(/key|secret|credential/i);
+		expect(result.message).not.toContain(wrongSecret);
+	});
+
+	test('the KYB form token passes; a made-up token fails', async () => {
+		const ok = await stack.rest.testCredential({
+			...CREDENTIALS.kybFormToken,
+			data: { formToken: stack.sandbox.credentials.kybFormToken, baseUrl: stack.sandbox.url },
+		});
+		expect(ok.status).toBe('OK');
+		const bad = await stack.rest.testCredential({
+			...CREDENTIALS.kybFormToken,
+			data: { formToken: 'not-a-real-token', baseUrl: stack.sandbox.url },
+		});
+		expect(bad.status).toBe('Error');
+	});
+
+	test('the webhook signing key passes its local check; an empty key fails', async () => {
+		const ok = await stack.rest.testCredential({ ...CREDENTIALS.webhookSigning, data: { signingKey: stack.sandbox.credentials.signingKey } });
+		expect(ok.status).toBe('OK');
+		const bad = await stack.rest.testCredential({ ...CREDENTIALS.webhookSigning, data: { signingKey: '' } });
+		expect(bad.status).toBe('Error');
+	});
+});
+
+describe('every operation, executed by n8n against the sandbox', () => {
+	test('Identification → Create Verification Token returns the token for the client', async () => {
+		const result = await run('Create verification token', {
+			resource: 'identification',
+			operation: 'createVerificationToken',
+			clientId: 'customer-12345',
+		});
+		expectSuccess(result);
+		const [item] = nodeOutput(result, ACTION);
+		expect(item.json.clientId).toBe('customer-12345');
+		expect(typeof item.json.authToken).toBe('string');
+		expect(item.json.authToken.length).toBeGreaterThan(0);
+		expect(stack.sandbox.kyc.get(item.json.scanRef)).toBeDefined();
+	});
+
+	test('Identification → Request Information reactivates a finished verification', async () => {
+		// A verification the person finished (its webhook goes to a local sink, not to the trigger).
+		const sink = await startSink();
+		stack.sandbox.webhooks.configure({ url: sink.url, retryDelaysMs: [] });
+		try {
+			const { scanRef } = stack.sandbox.kyc.createSession('customer-ri');
+			await stack.sandbox.kyc.autoFinish(scanRef, { final: true, overall: 'APPROVED' });
+			const result = await run('Request information', { resource: 'identification', operation: 'requestInformation', scanRef });
+			expectSuccess(result);
+			expect(nodeOutput(result, ACTION)[0].json.scanRef).toBe(scanRef);
+			expect(stack.sandbox.kyc.get(scanRef)?.state).toBe('REUPLOAD_REQUESTED');
+		} finally {
+			stack.sandbox.webhooks.configure({ url: webhookUrl, retryDelaysMs: [] });
+			await sink.close();
+		}
+	});
+
+	test('Bank → Create Token returns a valid token with the requested access', async () => {
+		const result = await run('Bank token', {
+			resource: 'bank',
+			operation: 'createToken',
+			lifetime: 600,
+			country: 'LT',
+			bank: 'Swedbank',
+			accounts: true,
+			balances: false,
+			transactions: true,
+		});
+		expectSuccess(result);
+		const [item] = nodeOutput(result, ACTION);
+		expect(typeof item.json.tokenString).toBe('string');
+		expect(item.json.isValid).toBe(true);
+		expect(item.json.country).toBe('LT');
+		expect(item.json.access).toEqual({ accounts: true, balances: false, transactions: true });
+		expect(Number.isNaN(Date.parse(item.json.expiration))).toBe(false);
+	});
+
+	test('Bank → List Transactions with Return All gives every transaction as its own item', async () => {
+		const result = await run('All transactions', {
+			resource: 'bank',
+			operation: 'listTransactions',
+			verificationId: SEED.bank.verificationId,
+			accountId: SEED.bank.accountId,
+			returnAll: true,
+			options: {},
+		});
+		expectSuccess(result);
+		const items = nodeOutput(result, ACTION);
+		expect(items).toHaveLength(SEED.bank.transactions);
+		expect(items[0].json.transactionAmount).toEqual({ amount: expect.any(String), currency: expect.any(String) });
+		expect(items[0].json.creditor).toHaveProperty('fullName');
+	});
+
+	test('Bank → List Transactions with a Limit stops there', async () => {
+		const result = await run('Some transactions', {
+			resource: 'bank',
+			operation: 'listTransactions',
+			verificationId: SEED.bank.verificationId,
+			accountId: SEED.bank.accountId,
+			returnAll: false,
+			limit: 7,
+			options: {},
+		});
+		expectSuccess(result);
+		expect(nodeOutput(result, ACTION)).toHaveLength(7);
+	});
+
+	test('Proof of Address → Create Check uploads a file made in the workflow and reports a match', async () => {
+		const result = await run(
+			'POA check',
+			{
+				resource: 'proofOfAddress',
+				operation: 'createCheck',
+				binaryPropertyName: 'data',
+				providedName: SEED.poa.name,
+				providedAddress: SEED.poa.address,
+			},
+			{ before: fileFromBase64(PNG_BASE64, 'utility-bill.png', 'image/png') },
+		);
+		expectSuccess(result);
+		const [item] = nodeOutput(result, ACTION);
+		expect(item.json.overallStatus).toBe('MATCH');
+		expect(item.json.nameMatch).toBe(true);
+		expect(item.json.addressMatch).toBe(true);
+		expect(item.json.providedName).toBe(SEED.poa.name);
+	});
+
+	test('Proof of Address → a different name is reported as NO_MATCH', async () => {
+		const result = await run(
+			'POA check, wrong name',
+			{
+				resource: 'proofOfAddress',
+				operation: 'createCheck',
+				binaryPropertyName: 'data',
+				providedName: 'Petras Petraitis',
+				providedAddress: SEED.poa.address,
+			},
+			{ before: fileFromBase64(PNG_BASE64, 'utility-bill.png', 'image/png') },
+		);
+		expectSuccess(result);
+		const [item] = nodeOutput(result, ACTION);
+		expect(item.json.nameMatch).toBe(false);
+		expect(item.json.overallStatus).toBe('NO_MATCH');
+	});
+
+	test('AML → Download Profile PDF puts the PDF in n8n’s binary data with its mime type and file name', async () => {
+		const result = await run('AML PDF', {
+			resource: 'aml',
+			operation: 'downloadProfilePdf',
+			checkId: SEED.aml.checkId,
+			profileId: SEED.aml.profileId,
+			password: SEED.aml.password,
+			binaryPropertyName: 'report',
+		});
+		expectSuccess(result);
+		const [item] = nodeOutput(result, ACTION);
+		const file = item.binary?.report;
+		expect(file).toBeDefined();
+		expect(file!.mimeType).toBe('application/pdf');
+		expect(file!.fileName).toMatch(/\.pdf$/);
+		expect(file!.fileExtension).toBe('pdf');
+		// The file as the editor's Download button serves it.
+		const download = await stack.rest.downloadBinary(file!.id);
+		expect(download.status).toBe(200);
+		expect(download.contentType).toMatch(/^application\/pdf/);
+		expect(download.disposition).toContain(encodeURIComponent(file!.fileName));
+		expect(download.bytes.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+		expect(download.bytes.length).toBe(file!.bytes ?? download.bytes.length);
+	});
+
+	test('KYB → Get Questionnaire Answers with the KYB form token returns the sections', async () => {
+		const result = await run('KYB answers', {
+			resource: 'kyb',
+			operation: 'getAnswers',
+			authentication: 'kybFormToken',
+			companyId: SEED.kyb.companyId,
+			questionnaireId: SEED.kyb.questionnaireId,
+		});
+		expectSuccess(result);
+		const [item] = nodeOutput(result, ACTION);
+		expect(item.json.sections).toEqual(expect.objectContaining({ companyDetails: expect.any(Object) }));
+	});
+
+	test('KYB → Delete Questionnaire Answers (API key) removes them', async () => {
+		const form = stack.sandbox.kyb.seedForm();
+		const result = await run('KYB delete answers', {
+			resource: 'kyb',
+			operation: 'deleteAnswers',
+			authentication: 'apiKey',
+			companyId: form.companyId,
+			questionnaireId: form.questionnaireId,
+		});
+		expectSuccess(result);
+		expect(nodeOutput(result, ACTION)[0].json).toEqual(expect.objectContaining({ deleted: true, companyId: form.companyId }));
+		const again = await run('KYB answers after delete', {
+			resource: 'kyb',
+			operation: 'getAnswers',
+			authentication: 'apiKey',
+			companyId: form.companyId,
+			questionnaireId: form.questionnaireId,
+		});
+		const sections = again.ok ? nodeOutput(again, ACTION)[0]?.json.sections : undefined;
+		// Either the service answers 404 or it returns no answers any more.
+		expect(again.ok ? Object.keys(sections ?? {}).length : 0).toBe(0);
+	});
+
+	test('KYB → Submit Form submits the form for review', async () => {
+		const form = stack.sandbox.kyb.seedForm();
+		expect(stack.sandbox.kyb.isSubmitted(form.formId)).toBe(false);
+		const result = await run('KYB submit', {
+			resource: 'kyb',
+			operation: 'submitForm',
+			authentication: 'kybFormToken',
+			formId: form.formId,
+		});
+		expectSuccess(result);
+		expect(nodeOutput(result, ACTION)).toHaveLength(1);
+		expect(stack.sandbox.kyb.isSubmitted(form.formId)).toBe(true);
+	});
+
+	test('an unknown id fails the execution with the service’s message and a hint, not a stack trace', async () => {
+		const result = await run('Unknown bank account', {
+			resource: 'bank',
+			operation: 'listTransactions',
+			verificationId: '00000000-0000-4000-8000-000000000000',
+			accountId: '00000000-0000-4000-8000-000000000000',
+			returnAll: false,
+			limit: 5,
+			options: {},
+		});
+		expect(result.ok).toBe(false);
+		const error = result.run?.data.resultData.error;
+		expect(error).toBeDefined();
+		expect(`${error.message} ${error.description ?? ''}`).toMatch(/not found|404/i);
+		expect(`${error.message} ${error.description ?? ''}`).not.toContain(stack.sandbox.credentials.apiSecret);
+		expect(result.run?.data.resultData.lastNodeExecuted).toBe(ACTION);
+	});
+});
+
+describe('the trigger, activated in n8n, receiving the sandbox’s signed webhooks', () => {
+	async function executionCount(): Promise<number> {
+		return (await stack.rest.listExecutions(triggerWorkflowId)).length;
+	}
+
+	async function newestTriggerItem(count: number): Promise<{ status: string; json: any; items: number }> {
+		const done = await stack.rest.waitForExecutions(triggerWorkflowId, count);
+		const newest = [...done].sort((a, b) => Number(b.id) - Number(a.id))[0];
+		const exec = await stack.rest.getExecution(newest.id);
+		const items = exec.data.resultData.runData[TRIGGER]?.[0]?.data?.main?.[0] ?? [];
+		return { status: exec.status, json: items[0]?.json, items: items.length };
+	}
+
+	test.each(EVENT_TYPES.map((e) => [e]))('%s becomes exactly one execution with the typed event', async (eventType: EventType) => {
+		const before = await executionCount();
+		const delivery = await stack.sandbox.webhooks.send(eventType);
+		expect(delivery.status).toBe('delivered');
+		expect(delivery.attempts.map((a) => a.statusCode)).toEqual([200]);
+		const { status, json, items } = await newestTriggerItem(before + 1);
+		expect(status).toBe('success');
+		expect(items).toBe(1);
+		expect(json.eventType).toBe(eventType);
+		expect(json.body).toEqual(JSON.parse(delivery.payload));
+		expect(json.deliveryId).toMatch(/^[0-9a-f]{64}$/);
+		expect(await executionCount()).toBe(before + 1);
+	});
+
+	test('forged, unsigned and one-byte-changed deliveries get 401 and start nothing', async () => {
+		const before = await executionCount();
+		const body = JSON.stringify(stack.sandbox.webhooks.sampleBody('IDENTIFICATION_AUTO_FINISHED'));
+		const key = stack.sandbox.credentials.signingKey;
+		const post = (payload: string, headers: Record<string, string>) =>
+			fetch(webhookUrl, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: payload });
+		const eventHeader = { 'service-event-type': 'IDENTIFICATION_AUTO_FINISHED' };
+
+		const forged = await post(body, { ...eventHeader, 'service-signature': sign(body, 'not-the-signing-key') });
+		const unsigned = await post(body, eventHeader);
+		const changed = flipOneByte(body);
+		expect(Buffer.from(changed).length).toBe(Buffer.from(body).length);
+		expect(() => JSON.parse(changed)).not.toThrow();
+		const oneByteChanged = await post(changed, { ...eventHeader, 'service-signature': sign(body, key) });
+		expect([forged.status, unsigned.status, oneByteChanged.status]).toEqual([401, 401, 401]);
+		expect(await forged.json()).toEqual(expect.objectContaining({ received: false }));
+
+		// A correctly signed delivery afterwards is the barrier: once it has run, every earlier
+		// request has been answered, so the count shows whether any of them started a workflow.
+		const good = await post(body, { ...eventHeader, 'service-signature': sign(body, key) });
+		expect(good.status).toBe(200);
+		await newestTriggerItem(before + 1);
+		expect(await executionCount()).toBe(before + 1);
+	});
+
+	test('a redelivery (the dashboard’s Resend) is acknowledged but starts no second execution', async () => {
+		const before = await executionCount();
+		const first = await stack.sandbox.webhooks.send('BANK_VERIFICATION', {
+			...(stack.sandbox.webhooks.sampleBody('BANK_VERIFICATION') as object),
+			id: 'a1b2c3d4-0000-4000-8000-00000000abcd',
+		});
+		expect(first.status).toBe('delivered');
+		await newestTriggerItem(before + 1);
+
+		const again = await stack.sandbox.webhooks.resend(first.id);
+		expect(again.status).toBe('delivered');
+		expect(again.payload).toBe(first.payload);
+		expect(again.attempts.map((a) => a.statusCode)).toEqual([200]);
+
+		// Barrier: a different delivery runs; the resend must not have added one of its own.
+		await stack.sandbox.webhooks.send('ACCOUNT_CHECK');
+		await newestTriggerItem(before + 2);
+		expect(await executionCount()).toBe(before + 2);
+	});
+});
+
+/** The same JSON text with one byte changed inside the first string value (still valid JSON). */
+function flipOneByte(text: string): string {
+	const bytes = Buffer.from(text, 'utf8');
+	const match = /":"[A-Za-z0-9]/.exec(text);
+	if (!match) throw new Error(`no string value to change in ${text}`);
+	const at = Buffer.byteLength(text.slice(0, match.index + 3));
+	bytes[at] = bytes[at] === 0x41 ? 0x42 : 0x41;
+	return bytes.toString('utf8');
+}
+
+/** A loopback receiver that answers every webhook with 200 (for deliveries not meant for n8n). */
+async function startSink(): Promise<{ url: string; close(): Promise<void> }> {
+	const server: Server = createServer((req, res) => {
+		req.resume();
+		req.on('end', () => res.end('{"received":true}'));
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const { port } = server.address() as AddressInfo;
+	return {
+		url: `http://127.0.0.1:${port}/sink`,
+		close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+	};
+}
