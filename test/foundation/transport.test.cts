@@ -160,9 +160,12 @@ describe('retries', () => {
 	});
 
 	test('a service that does not answer in time fails with the timeout in the message', async () => {
-		sb.faults.add({ method: 'GET', path: TX, latencyMs: 1500 });
+		sb.faults.add({ method: 'GET', path: TX, latencyMs: 800 });
 		const { error } = await probe({ path: TX, maxRetries: 0, timeoutMs: 200 });
 		expect(error?.message).toBe('The service did not answer within 200 ms');
+		expect(sb.count({ method: 'GET', path: TX })).toBe(1);
+		// let the sandbox finish its delayed answer so no timer outlives the test file
+		await new Promise((resolve) => setTimeout(resolve, 800));
 	});
 
 	test('nothing listening at the Base URL: a clear error naming the address and the attempts', async () => {

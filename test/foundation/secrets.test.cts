@@ -1,0 +1,197 @@
+/**
+ * No error a user, a log or the execution data can see carries the API secret, the base64 of
+ * `key:secret`, or the KYB bearer token: checked on the very object the node threw (JSON, its
+ * description/cause/context, util.inspect with hidden fields) and on the run data n8n would store.
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { inspect } from 'node:util';
+
+import type { ICredentialDataDecryptedObject, INodeParameters } from 'n8n-workflow';
+
+import { registerNodeType, runNode, sandboxCredentials } from '../harness/index.cjs';
+import type { RunNodeResult } from '../harness/index.cjs';
+import { TRANSPORT_PROBE, TransportProbe } from '../harness/fixtures/transport-probe.node.cjs';
+import { SEED, startSandbox } from '../sandbox/index.cjs';
+import type { Sandbox } from '../sandbox/index.cjs';
+
+const API_KEY = 'key-ABCD-1234';
+const API_SECRET = 'S3cr3t-Value-9f8e7d';
+const WRONG_SECRET = 'Wr0ng-Secret-4c3b2a';
+const FORM_TOKEN = 'Form-T0ken-77aa55';
+const WRONG_TOKEN = 'Bad-F0rm-T0ken-88bb';
+const b64 = (key: string, secret: string) => Buffer.from(`${key}:${secret}`).toString('base64');
+
+const FORBIDDEN = [
+	API_SECRET,
+	WRONG_SECRET,
+	b64(API_KEY, API_SECRET),
+	b64(API_KEY, WRONG_SECRET),
+	FORM_TOKEN,
+	WRONG_TOKEN,
+];
+
+const TX = `/bank/verifications/${SEED.bank.verificationId}/accounts/${SEED.bank.accountId}/transactions/`;
+const ANSWERS = `/kyb/forms/${SEED.kyb.companyId}/questionnaires/${SEED.kyb.questionnaireId}/answers/`;
+
+let sb: Sandbox;
+let creds: Record<string, ICredentialDataDecryptedObject>;
+
+beforeAll(async () => {
+	registerNodeType(TRANSPORT_PROBE, new TransportProbe());
+	sb = await startSandbox({ apiKey: API_KEY, apiSecret: API_SECRET, kybFormToken: FORM_TOKEN });
+	creds = sandboxCredentials(sb);
+});
+afterAll(async () => {
+	await sb?.close();
+});
+beforeEach(() => {
+	sb.faults.clear();
+	sb.resetLog();
+});
+
+/** Every view of the failure someone could get to see. */
+function exposures(result: RunNodeResult): string[] {
+	const error = result.error as (Error & Record<string, unknown>) | undefined;
+	expect(error).toBeDefined();
+	const e = error!;
+	return [
+		e.message,
+		String(e.description ?? ''),
+		String(e.stack ?? ''),
+		JSON.stringify(e),
+		JSON.stringify({
+			description: e.description,
+			context: e.context,
+			errorResponse: e.errorResponse,
+			messages: e.messages,
+			httpCode: e.httpCode,
+			cause: e.cause,
+		}),
+		inspect(e.cause, { depth: 10, showHidden: true }),
+		inspect(e, { depth: 10, showHidden: true }),
+		inspect(result.run.data, { depth: 20 }),
+		JSON.stringify(result.items),
+	];
+}
+
+function expectNoSecrets(result: RunNodeResult): void {
+	for (const text of exposures(result)) {
+		for (const secret of FORBIDDEN) {
+			expect(text.includes(secret) ? `${secret} leaked in: ${text.slice(0, 400)}` : 'clean').toBe('clean');
+		}
+	}
+}
+
+const probe = (parameters: INodeParameters, credentials = creds) =>
+	runNode({ node: TRANSPORT_PROBE, parameters, credentials });
+
+const wrongSecret = () => ({
+	identityVerificationApi: { ...creds.identityVerificationApi, apiSecret: WRONG_SECRET },
+});
+
+async function closedPort(): Promise<number> {
+	const server = createServer();
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const { port } = server.address() as AddressInfo;
+	await new Promise<void>((resolve) => server.close(() => resolve()));
+	return port;
+}
+
+describe('errors never carry a secret', () => {
+	test('401 for a wrong API secret', async () => {
+		const result = await probe({ path: TX }, wrongSecret());
+		expect(result.error?.httpCode).toBe('401');
+		expectNoSecrets(result);
+	});
+
+	test('404 with the right key pair', async () => {
+		const result = await probe({ path: '/bank/verifications/x/accounts/y/transactions/' });
+		expect(result.error?.httpCode).toBe('404');
+		expectNoSecrets(result);
+	});
+
+	test('400 for a POST with invalid fields', async () => {
+		const result = await probe({ method: 'POST', path: '/bank/tokens/', body: '{"bank":"' + 'x'.repeat(40) + '"}' });
+		expect(result.error?.httpCode).toBe('400');
+		expectNoSecrets(result);
+	});
+
+	test('500 on a POST (not repeated) and on a GET (after all retries)', async () => {
+		sb.faults.add({ method: 'POST', path: '/bank/tokens/', status: 500 });
+		expectNoSecrets(await probe({ method: 'POST', path: '/bank/tokens/', body: '{}' }));
+		sb.faults.add({ method: 'GET', path: TX, status: 502, times: Infinity });
+		expectNoSecrets(await probe({ path: TX, maxRetries: 1 }));
+	});
+
+	test('429 after all retries', async () => {
+		sb.faults.add({ method: 'GET', path: TX, status: 429, retryAfter: 0, times: Infinity });
+		expectNoSecrets(await probe({ path: TX, maxRetries: 1 }));
+	});
+
+	test('a service that echoes the Authorization header and the secret in its error body', async () => {
+		sb.faults.add({
+			method: 'GET',
+			path: TX,
+			status: 400,
+			body: {
+				detail: `Rejected Authorization: Basic ${b64(API_KEY, API_SECRET)}`,
+				errors: { apiSecret: [`${API_SECRET} is not allowed`] },
+			},
+		});
+		const result = await probe({ path: TX });
+		expect(result.error?.message).toMatch(/\[redacted\]/);
+		expectNoSecrets(result);
+	});
+
+	test('a dropped connection, a timeout and a refused connection', async () => {
+		sb.faults.add({ method: 'POST', path: '/bank/tokens/', drop: true });
+		expectNoSecrets(await probe({ method: 'POST', path: '/bank/tokens/', body: '{}' }));
+
+		sb.faults.add({ method: 'GET', path: TX, latencyMs: 600 });
+		expectNoSecrets(await probe({ path: TX, maxRetries: 0, timeoutMs: 100 }));
+		await new Promise((resolve) => setTimeout(resolve, 600));
+
+		const port = await closedPort();
+		expectNoSecrets(
+			await probe(
+				{ path: TX, maxRetries: 0 },
+				{ identityVerificationApi: { ...creds.identityVerificationApi, baseUrl: `http://127.0.0.1:${port}` } },
+			),
+		);
+	});
+
+	test('a link to another host and a Base URL with the secret typed into it', async () => {
+		expectNoSecrets(await probe({ url: `http://localhost:1${TX}` }));
+		expectNoSecrets(
+			await probe({ path: TX }, { identityVerificationApi: { ...creds.identityVerificationApi, baseUrl: `ivs ${API_SECRET}` } }),
+		);
+	});
+
+	test('the KYB form token: wrong token (401) and right token (404, echoed in the body)', async () => {
+		const wrong = await probe(
+			{ auth: 'kybFormToken', path: ANSWERS },
+			{ identityVerificationKybFormTokenApi: { ...creds.identityVerificationKybFormTokenApi, formToken: WRONG_TOKEN } },
+		);
+		expect(wrong.error?.httpCode).toBe('401');
+		expectNoSecrets(wrong);
+
+		sb.faults.add({ method: 'GET', path: '/kyb/', status: 404, body: { detail: `No form for token ${FORM_TOKEN}` } });
+		const echoed = await probe({ auth: 'kybFormToken', path: ANSWERS });
+		expect(echoed.error?.httpCode).toBe('404');
+		expectNoSecrets(echoed);
+	});
+
+	test('with Continue On Fail the error item carries no secret either', async () => {
+		const { items } = await runNode({
+			node: TRANSPORT_PROBE,
+			parameters: { path: TX },
+			credentials: wrongSecret(),
+			continueOnFail: true,
+		});
+		expect(items).toHaveLength(1);
+		const text = JSON.stringify(items);
+		expect(text).toMatch(/HTTP 401/);
+		for (const secret of FORBIDDEN) expect(text.includes(secret)).toBe(false);
+	});
+});
