@@ -22,7 +22,8 @@
  * and the credential test runs through its CredentialsTester equivalent.
  *
  * Emitted items are recorded; with `execute: true` each emission is also run through n8n-core's
- * `WorkflowExecute` (the trigger as first node), and the run's output of the trigger is recorded.
+ * `WorkflowExecute` (the trigger as first node) after the sender was answered, as n8n does in
+ * `onReceived` mode; `idle()` waits for those runs.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { mkdtempSync } from 'node:fs';
@@ -145,8 +146,10 @@ export interface TriggerHost {
 	url: string;
 	/** One entry per started workflow: the items the node emitted. */
 	emitted: INodeExecutionData[][];
-	/** With `execute`: the trigger's output of each executed workflow run. */
+	/** With `execute`: each finished workflow run (await `idle()` first). */
 	executions: IRun[];
+	/** Resolves when every started workflow run has finished. */
+	idle(): Promise<void>;
 	/** Every answered request, in order. */
 	responses: RecordedResponse[];
 	/** The workflow static data as last saved. */
@@ -247,6 +250,7 @@ export async function startTriggerHost(opts: TriggerHostOptions = {}): Promise<T
 
 	const emitted: INodeExecutionData[][] = [];
 	const executions: IRun[] = [];
+	const pending: Array<Promise<void>> = [];
 	let arrivals = 0;
 	let releaseOverlap: () => void = () => {};
 	const overlapReached = new Promise<void>((resolve) => {
@@ -415,7 +419,11 @@ export async function startTriggerHost(opts: TriggerHostOptions = {}): Promise<T
 		}
 
 		emitted.push(result.workflowData[0] ?? []);
-		if (opts.execute) await runWorkflow(loadWorkflow(), result.workflowData);
+		if (opts.execute) {
+			// Like n8n in onReceived mode: the run is started, the sender is answered without waiting.
+			const workflowData = result.workflowData;
+			pending.push(runWorkflow(loadWorkflow(), workflowData));
+		}
 
 		if (!rawRes.writableEnded) {
 			const responseMode = description.responseMode ?? 'onReceived';
@@ -449,13 +457,18 @@ export async function startTriggerHost(opts: TriggerHostOptions = {}): Promise<T
 		url: `http://127.0.0.1:${port}/webhook/${node.webhookId}/${description.path}`,
 		emitted,
 		executions,
+		idle: async () => {
+			await Promise.all(pending);
+		},
 		responses,
 		staticData: () => JSON.parse(JSON.stringify(storedStaticData)),
-		close: () =>
-			new Promise<void>((resolve) => {
+		close: async () => {
+			await Promise.allSettled(pending);
+			await new Promise<void>((resolve) => {
 				server.close(() => resolve());
 				server.closeAllConnections();
-			}),
+			});
+		},
 	};
 }
 

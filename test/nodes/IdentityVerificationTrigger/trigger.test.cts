@@ -389,7 +389,9 @@ describe('fail closed', () => {
 describe('in a workflow run', () => {
 	test("the emitted item is the trigger's output when the workflow is executed by n8n-core", async () => {
 		const h = await host({ execute: true });
-		await postSigned(h.url, BODIES.IDENTIFICATION_AUTO_FINISHED, { key: KEY, eventType: 'IDENTIFICATION_AUTO_FINISHED' });
+		const res = await postSigned(h.url, BODIES.IDENTIFICATION_AUTO_FINISHED, { key: KEY, eventType: 'IDENTIFICATION_AUTO_FINISHED' });
+		expect(res.json).toEqual({ received: true });
+		await h.idle();
 		expect(h.executions).toHaveLength(1);
 		const run = h.executions[0];
 		expect(run.status).toBe('success');
