@@ -15,11 +15,13 @@ export function isIdempotent(method: ApiMethod): boolean {
 }
 
 /**
- * 429 means the service did not process the request, so every method may retry.
- * 5xx and 502/503/504 from a proxy may come after the request was processed: only idempotent ones.
+ * 429 means the service did not process the request, so every method may retry. A 5xx may come
+ * after the request was processed (e.g. a proxy timing out), so only GET and DELETE repeat it.
  */
 export function isRetryableStatus(status: number, method: ApiMethod): boolean {
 	if (status === 429) return true;
+	// 501 Not Implemented and 505 HTTP Version Not Supported will not change on a retry
+	if (status === 501 || status === 505) return false;
 	return status >= 500 && status <= 599 && isIdempotent(method);
 }
 
