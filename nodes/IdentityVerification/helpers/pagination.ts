@@ -19,6 +19,9 @@ export interface PageListOptions {
 	itemIndex: number;
 }
 
+/** Pause before asking again for a page the service answered with 429 during a parallel run. */
+const RATE_LIMIT_PAUSE_MS = 1000;
+
 interface FetchedPage {
 	page: TransactionPage;
 	/** Fingerprint of the page's results, to spot a page that repeats the previous one. */
@@ -139,11 +142,12 @@ export async function listPages(this: IExecuteFunctions, options: PageListOption
 				return parsePage(response.body, `page ${page}`);
 			} catch (error) {
 				if (control && httpCodeOf(error) === '429') {
-					// Fewer requests in flight from now on; this page is retried after a short wait,
-					// then with the transport's own retries (which honour Retry-After).
+					// Fewer requests in flight from now on. This page is asked again after a pause of
+					// at least a second (the smallest Retry-After in whole seconds), then with the
+					// transport's own retries, which wait as long as Retry-After says.
 					control.throttle();
 					control = undefined;
-					await sleep(backoffDelay(1));
+					await sleep(RATE_LIMIT_PAUSE_MS + backoffDelay(1));
 					continue;
 				}
 				throw error instanceof NodeApiError || error instanceof NodeOperationError

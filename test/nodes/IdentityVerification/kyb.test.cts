@@ -59,6 +59,24 @@ describe('KYB', () => {
 		expect(error.description).toMatch(/check the ids/i);
 	});
 
+	it('Continue On Fail: a service error (404) on the middle item becomes an error item with its details, no secrets', async () => {
+		const { items, error } = await ctx.run(
+			{ resource: 'kyb', operation: 'getAnswers', companyId, questionnaireId: '={{ $json.q }}' },
+			{ continueOnFail: true, input: [{ json: { q: questionnaireId } }, { json: { q: 'unknown' } }, { json: { q: questionnaireId } }] },
+		);
+		expect(error).toBeUndefined();
+		expect(items).toHaveLength(3);
+		expectPaired(items, (i) => i);
+		expect(items[0].json.sections).toBeDefined();
+		expect(items[2].json.sections).toBeDefined();
+		expect(items[1].json).toMatchObject({ httpCode: '404' });
+		expect(String(items[1].json.error)).toContain('Not found');
+		expect(String(items[1].json.description)).toMatch(/check the ids/i);
+		const text = JSON.stringify(items[1].json);
+		expect(text).not.toContain(ctx.sb.credentials.apiSecret);
+		expect(text).not.toContain(Buffer.from(`${ctx.sb.credentials.apiKey}:${ctx.sb.credentials.apiSecret}`).toString('base64'));
+	});
+
 	it('refuses an empty Form ID before sending anything', async () => {
 		const result = await ctx.run({ resource: 'kyb', operation: 'submitForm', formId: '={{ $json.form }}' }, { input: [{ json: { form: '' } }] });
 		expectError(result, 'Form ID', 'must not be empty');
