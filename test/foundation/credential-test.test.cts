@@ -6,7 +6,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import { sandboxCredentials, testCredential } from '../harness/index.cjs';
+import { getCredentialType, sandboxCredentials, testCredential } from '../harness/index.cjs';
 import { startSandbox } from '../sandbox/index.cjs';
 import type { Sandbox } from '../sandbox/index.cjs';
 
@@ -148,5 +148,41 @@ describe('Identity Verification KYB Form Token API credential', () => {
 			baseUrl: `http://127.0.0.1:${port}/`,
 		});
 		expect(result).toEqual({ status: 'Error', message: 'ECONNREFUSED' });
+	});
+});
+
+describe('credential definitions (what the user sees in n8n)', () => {
+	const field = (type: string, name: string) => getCredentialType(type).properties.find((p) => p.name === name);
+
+	test('API key pair: masked key and secret, Base URL with the service default, HTTP Basic', () => {
+		const type = getCredentialType('identityVerificationApi');
+		expect(type.displayName).toBe('Identity Verification API');
+		expect(type.properties.map((p) => p.name)).toEqual(['apiKey', 'apiSecret', 'baseUrl']);
+		expect(field('identityVerificationApi', 'apiSecret')?.typeOptions?.password).toBe(true);
+		expect(field('identityVerificationApi', 'apiKey')?.description).toMatch(/Settings → API Keys/);
+		expect(field('identityVerificationApi', 'baseUrl')?.default).toBe('https://ivs.example.com');
+		expect(type.authenticate).toEqual({
+			type: 'generic',
+			properties: { auth: { username: '={{$credentials.apiKey}}', password: '={{$credentials.apiSecret}}' } },
+		});
+		expect(type.test?.request.method).toBe('GET');
+	});
+
+	test('KYB form token: masked token sent as Bearer', () => {
+		const type = getCredentialType('identityVerificationKybFormTokenApi');
+		expect(field('identityVerificationKybFormTokenApi', 'formToken')?.typeOptions?.password).toBe(true);
+		expect(type.authenticate).toEqual({
+			type: 'generic',
+			properties: { headers: { Authorization: '=Bearer {{$credentials.formToken}}' } },
+		});
+		expect(type.test?.request.method).toBe('GET');
+	});
+
+	test('webhook signing key: one masked field, no request to the service', () => {
+		const type = getCredentialType('identityVerificationWebhookSigningApi');
+		expect(type.properties.map((p) => p.name)).toEqual(['signingKey']);
+		expect(field('identityVerificationWebhookSigningApi', 'signingKey')?.typeOptions?.password).toBe(true);
+		expect(type.authenticate).toBeUndefined();
+		expect(type.test).toBeUndefined();
 	});
 });
