@@ -47,7 +47,6 @@ if (!process.env.N8N_USER_FOLDER) {
 }
 process.env.N8N_ENCRYPTION_KEY ??= 'n8n-test-harness-encryption-key';
 
-/* eslint-disable @typescript-eslint/no-require-imports */
 import {
 	createRunExecutionData,
 	ICredentialsHelper,
