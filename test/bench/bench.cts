@@ -273,12 +273,19 @@ async function runMeasured(
 ): Promise<MeasuredRun> {
 	const before = await newestExecutionId(stack.rest, workflowId);
 	const requestsBefore = stack.sandbox.count({ path: countPath });
-	const res = await fetch(`${stack.n8n.url}/webhook/${webhookPath}`, {
-		method: 'POST',
-		headers: { 'content-type': 'application/json' },
-		body: JSON.stringify(body ?? {}),
-	});
-	await res.arrayBuffer();
+	const registeredBy = Date.now() + 30_000;
+	let res: Response;
+	for (;;) {
+		res = await fetch(`${stack.n8n.url}/webhook/${webhookPath}`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify(body ?? {}),
+		});
+		await res.arrayBuffer();
+		// Right after activation n8n may not serve the webhook yet (404 "not registered").
+		if (res.status !== 404 || Date.now() > registeredBy) break;
+		await sleep(200);
+	}
 	if (res.status >= 400) throw new Error(`webhook ${webhookPath} answered ${res.status}`);
 	const deadline = Date.now() + 120_000;
 	for (;;) {
@@ -533,58 +540,103 @@ async function settle(rest: RestClient, workflowId: string, expected: number, ti
 	}
 }
 
+/**
+ * Activation returns before n8n serves a new production webhook (about half a second for the
+ * trigger here): probe until the path answers something other than 404 "not registered".
+ */
+async function waitForWebhook(url: string, init: RequestInit, timeoutMs = 30_000): Promise<number> {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const res = await fetch(url, init);
+		await res.arrayBuffer();
+		if (res.status !== 404) return res.status;
+		if (Date.now() > deadline) throw new Error(`${url} is still not registered after ${timeoutMs} ms`);
+		await sleep(200);
+	}
+}
+
 async function benchTriggerN8n(stack: Stack, opts: Options, details: string[]): Promise<NonNullable<Results['trigger']['n8n']>> {
 	const concurrency = 50;
-	const perRound = opts.quick ? 200 : 400;
+	const perRound = opts.quick ? 100 : 150;
 	const runs = opts.quick ? 3 : 5;
-	const triggerId = '7c1e5b2a-3d4f-4a6b-8c9d-0e1f2a3b4c5d';
-	const webhookPath = 'bench-plain-webhook';
-	const triggerWf = await createActive(stack.rest, triggerWorkflow('Bench: Identity Verification Trigger', triggerId));
-	const plainWf = await createActive(stack.rest, plainWebhookWorkflow('Bench: plain Webhook node', webhookPath));
-	const triggerPath = new URL(productionWebhookUrl(stack.n8n.url, { webhookId: triggerId })).pathname;
-	const plainPath = `/webhook/${webhookPath}`;
+	// A: the trigger as a user gets it (signature check and duplicate suppression on; every body is
+	// unique, so nothing is suppressed and every delivery starts a workflow). B: n8n's plain Webhook
+	// node on the same bodies, no check. C (diagnostic, not a target): the trigger with duplicate
+	// suppression off, to show what the suppression's bookkeeping costs.
+	const variants = [
+		{ key: 'trigger', webhookId: '7c1e5b2a-3d4f-4a6b-8c9d-0e1f2a3b4c5d', options: {} },
+		{ key: 'plain' },
+		{ key: 'triggerNoDedupe', webhookId: '8d2f6c3b-4e5a-4b7c-9d0e-1f2a3b4c5d6e', options: { ignoreDuplicates: false } },
+	] as const;
+	const setup: Record<string, { workflowId: string; path: string }> = {};
+	for (const v of variants) {
+		if (v.key === 'plain') {
+			const webhookPath = 'bench-plain-webhook';
+			const workflowId = await createActive(stack.rest, plainWebhookWorkflow('Bench: plain Webhook node', webhookPath));
+			const urlPath = `/webhook/${webhookPath}`;
+			await waitForWebhook(`${stack.n8n.url}${urlPath}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"probe":true}' });
+			setup[v.key] = { workflowId, path: urlPath };
+		} else {
+			const workflowId = await createActive(stack.rest, triggerWorkflow(`Bench: ${v.key}`, v.webhookId, v.options));
+			const urlPath = new URL(productionWebhookUrl(stack.n8n.url, { webhookId: v.webhookId })).pathname;
+			// A delivery with a wrong signature: 401 once the trigger is live, and no execution.
+			const status = await waitForWebhook(`${stack.n8n.url}${urlPath}`, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json', 'service-signature': 'sha256=00' },
+				body: '{}',
+			});
+			if (status !== 401) throw new Error(`the trigger answered a forged delivery with ${status}, expected 401`);
+			setup[v.key] = { workflowId, path: urlPath };
+		}
+	}
 	const pool = new Pool(stack.n8n.url, { connections: concurrency, pipelining: 1 });
-	const triggerRates: number[] = [];
-	const plainRates: number[] = [];
+	const rates: Record<string, number[]> = { trigger: [], plain: [], triggerNoDedupe: [] };
 	const ackLatencies: number[] = [];
-	let triggerTotal = 0;
-	let plainTotal = 0;
 	try {
 		for (let i = -1; i < runs; i++) {
 			const deliveries = makeDeliveries(perRound, stack.sandbox.credentials.signingKey);
-			const order = i % 2 === 0 ? ['plain', 'trigger'] : ['trigger', 'plain'];
+			// Rotate the order every round so that no side always follows the same one.
+			const keys = variants.map((v) => v.key);
+			const shift = ((i % keys.length) + keys.length) % keys.length;
+			const order = [...keys.slice(shift), ...keys.slice(0, shift)];
 			const got: Record<string, Blast> = {};
 			for (const which of order) {
-				const result = await blast(pool, which === 'trigger' ? triggerPath : plainPath, deliveries, concurrency);
+				const { workflowId, path: urlPath } = setup[which];
+				// Everything from earlier rounds (and the probe) has finished: count from here.
+				await settle(stack.rest, workflowId, await executionCount(stack.rest, workflowId));
+				const base = await executionCount(stack.rest, workflowId);
+				// Each trigger variant sees each body once (bodies are unique, duplicates never occur).
+				const result = await blast(pool, urlPath, deliveries, concurrency);
 				got[which] = result;
 				if ((result.statuses[200] ?? 0) !== perRound) {
 					throw new Error(`${which}: expected ${perRound} answers 200, got ${JSON.stringify(result.statuses)}`);
 				}
-				if (which === 'trigger') triggerTotal += perRound;
-				else plainTotal += perRound;
-				// Let n8n finish the executions it acknowledged before the next side starts.
-				await settle(stack.rest, which === 'trigger' ? triggerWf : plainWf, which === 'trigger' ? triggerTotal : plainTotal);
+				// Let n8n finish the executions it acknowledged before the next side starts; every
+				// delivery must have become exactly one execution.
+				await settle(stack.rest, workflowId, base + perRound);
 			}
-			const tRate = (perRound / got.trigger.elapsedMs) * 1000;
-			const pRate = (perRound / got.plain.elapsedMs) * 1000;
+			const rate = (k: string) => (perRound / got[k].elapsedMs) * 1000;
 			const label = i < 0 ? 'warm-up' : `run ${i + 1}/${runs}`;
 			log(
-				`trigger.n8n ${label}: trigger ${tRate.toFixed(0)}/s (p99 ${percentile(got.trigger.latencies, 99).toFixed(0)} ms), ` +
-					`Webhook node ${pRate.toFixed(0)}/s (p99 ${percentile(got.plain.latencies, 99).toFixed(0)} ms), ${perRound} deliveries each`,
+				`trigger.n8n ${label}: trigger ${rate('trigger').toFixed(1)}/s (p99 ${percentile(got.trigger.latencies, 99).toFixed(0)} ms), ` +
+					`Webhook node ${rate('plain').toFixed(1)}/s (p99 ${percentile(got.plain.latencies, 99).toFixed(0)} ms), ` +
+					`trigger without duplicate suppression ${rate('triggerNoDedupe').toFixed(1)}/s; ${perRound} deliveries each`,
 			);
 			if (i < 0) continue;
-			triggerRates.push(tRate);
-			plainRates.push(pRate);
+			for (const k of keys) rates[k].push(rate(k));
 			ackLatencies.push(...got.trigger.latencies);
 		}
 	} finally {
 		await pool.close();
 	}
-	const triggerPerSec = median(triggerRates);
-	const webhookNodePerSec = median(plainRates);
+	const triggerPerSec = median(rates.trigger);
+	const webhookNodePerSec = median(rates.plain);
+	const noDedupe = median(rates.triggerNoDedupe);
+	const list = (k: string) => rates[k].map((r) => r.toFixed(1)).join(', ');
 	details.push(
-		`trigger.n8n: ${runs} rounds of ${perRound} unique signed deliveries at ${concurrency} in flight; trigger ${triggerRates.map((r) => r.toFixed(0)).join(', ')}/s; ` +
-			`Webhook node ${plainRates.map((r) => r.toFixed(0)).join(', ')}/s; trigger ack p50 ${percentile(ackLatencies, 50).toFixed(0)} ms, p99 ${percentile(ackLatencies, 99).toFixed(0)} ms`,
+		`trigger.n8n: ${runs} rounds of ${perRound} unique signed deliveries at ${concurrency} in flight, each side waiting for n8n to finish the previous side's executions; ` +
+			`trigger ${list('trigger')}/s; Webhook node ${list('plain')}/s; trigger ack p50 ${percentile(ackLatencies, 50).toFixed(0)} ms, p99 ${percentile(ackLatencies, 99).toFixed(0)} ms; ` +
+			`diagnostic: trigger with duplicate suppression off ${list('triggerNoDedupe')}/s (median ${noDedupe.toFixed(1)}/s, ratio ${(noDedupe / webhookNodePerSec).toFixed(2)})`,
 	);
 	return {
 		triggerPerSec: round(triggerPerSec, 1),

@@ -129,7 +129,7 @@ export function httpPaginationParameters(firstPageUrl: string): Record<string, u
 }
 
 /** The trigger alone (all event kinds, default options: signature check and duplicate suppression on). */
-export function triggerWorkflow(name: string, webhookId: string): Workflow {
+export function triggerWorkflow(name: string, webhookId: string, options: Record<string, unknown> = {}): Workflow {
 	return {
 		name,
 		nodes: [
@@ -139,7 +139,7 @@ export function triggerWorkflow(name: string, webhookId: string): Workflow {
 				type: NODE_TYPES.trigger,
 				typeVersion: 1,
 				position: [0, 0],
-				parameters: { options: {} },
+				parameters: { options },
 				credentials: credentialRef('webhookSigning'),
 				webhookId,
 			},
