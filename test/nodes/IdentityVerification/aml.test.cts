@@ -36,6 +36,14 @@ describe('AML: Download Profile PDF', () => {
 		expect(binaryBytes(items[0], 'report').subarray(0, 5).toString('latin1')).toBe('%PDF-');
 	});
 
+	it('makes a safe file name from a profile ID with unusual characters, and finds the profile', async () => {
+		const odd = ctx.sb.aml.seedProfile({ profileId: 'ofac/12 34:x' });
+		const { items, error } = await ctx.run(params({ checkId: odd.checkId, profileId: odd.profileId }));
+		expect(error).toBeUndefined();
+		expect(items[0].binary?.data?.fileName).toBe(`aml-${odd.checkId}-ofac_12_34_x.pdf`);
+		expect(items[0].json.profileId).toBe('ofac/12 34:x');
+	});
+
 	it('keeps a large PDF byte-exact (2 MB)', async () => {
 		const big = ctx.sb.aml.seedProfile({ sizeBytes: 2 * 1024 * 1024 });
 		const { items, error } = await ctx.run(params({ checkId: big.checkId, profileId: big.profileId }));

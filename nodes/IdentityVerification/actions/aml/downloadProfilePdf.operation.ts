@@ -89,7 +89,8 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		});
 	}
 
-	const fileName = `aml-${params.checkId}-${params.profileId}.pdf`;
+	// Characters that are not safe in a file name (/, \, :, spaces...) become _ in the file name only.
+	const fileName = `aml-${params.checkId}-${params.profileId}.pdf`.replace(/[^\w.-]/g, '_');
 	const fileSize = pdf.length;
 	const binaryData = await this.helpers.prepareBinaryData(pdf, fileName, 'application/pdf');
 	return [
