@@ -21,8 +21,12 @@ export function describeIssue(
 	const field = fields[path] ?? fields[String(issue.path[0] ?? '')];
 	const label = field?.label ?? (path || 'Input');
 	let rule = issue.message;
-	if (issue.code === 'invalid_type' && issue.received === 'undefined') rule = 'is required';
-	else if (issue.code === 'invalid_type') rule = `must be a ${issue.expected}, got ${issue.received}`;
+	// zod's own wording ("Required", "Expected number, received string") in the node's words;
+	// messages the contract chose itself are kept.
+	if (issue.code === 'invalid_type' && rule === 'Required') rule = 'is required';
+	else if (issue.code === 'invalid_type' && rule.startsWith('Expected ')) {
+		rule = `must be a ${issue.expected}, not a ${issue.received}`;
+	}
 	// The contract's own messages sometimes start with the field's name ("Client ID must not be empty").
 	if (rule.toLowerCase().startsWith(label.toLowerCase())) rule = rule.slice(label.length).trim();
 	const message = `${label}: ${rule}`;
@@ -63,4 +67,13 @@ export function invalidInput(
 	itemIndex: number,
 ): NodeOperationError {
 	return new NodeOperationError(this.getNode(), `${label}: ${rule}`, { itemIndex, description: fix });
+}
+
+/**
+ * A number field's value as a number when an expression gave it as text ("3600" from a previous
+ * node); anything else is returned unchanged for the schema to judge.
+ */
+export function numberFromText(value: unknown): unknown {
+	if (typeof value === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(value)) return Number(value);
+	return value;
 }

@@ -55,12 +55,25 @@ describe('Bank: Create Token', () => {
 		['a bank name of 33 characters', { bank: 'B'.repeat(33) }, ['Bank', 'at most 32 characters']],
 		['an unknown country', { country: 'XX' }, ['Country', 'must be one of the 28 bank countries']],
 		['a country outside the bank list', { country: 'US' }, ['Country', 'must be one of the 28 bank countries']],
+		['a lifetime that is not a number', { lifetime: '={{ "one hour" }}' }, ['Lifetime (Seconds)', 'must be a whole number of seconds']],
+		['a lifetime with decimals', { lifetime: 1.5 }, ['Lifetime (Seconds)', 'must be a whole number of seconds']],
 	])('refuses %s before sending anything, naming the field and the rule', async (_name, extra, texts) => {
 		ctx.sb.resetLog();
 		const result = await ctx.run({ resource: 'bank', operation: 'createToken', ...extra });
 		const error = expectError(result, ...texts);
 		expect(error.description).toBeTruthy();
 		expect(serviceRequests(ctx.sb)).toBe(0);
+	});
+
+	it('takes a number given as text by an expression (e.g. "7200" from a previous node)', async () => {
+		const { items, error } = await ctx.run(
+			{ resource: 'bank', operation: 'createToken', lifetime: '={{ $json.seconds }}' },
+			{ input: [{ json: { seconds: '7200' } }] },
+		);
+		expect(error).toBeUndefined();
+		const lifetimeMs = Date.parse(String(items[0].json.expiration)) - Date.now();
+		expect(lifetimeMs).toBeGreaterThan(7000_000);
+		expect(lifetimeMs).toBeLessThanOrEqual(7200_000);
 	});
 
 	it('accepts the limits themselves (0 and 2592000 seconds, 32 characters)', async () => {

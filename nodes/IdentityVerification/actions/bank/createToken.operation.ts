@@ -4,7 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { BANK_COUNTRIES, LIMITS, bankTokenRequestSchema } from '../../../shared/contract';
 import { apiRequest } from '../../transport';
 import { toItems } from '../../helpers/response';
-import { validateInput } from '../../helpers/validation';
+import { numberFromText, validateInput } from '../../helpers/validation';
 
 const COUNTRY_NAMES: Record<(typeof BANK_COUNTRIES)[number], string> = {
 	AT: 'Austria',
@@ -103,7 +103,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const country = this.getNodeParameter('country', itemIndex, 'any') as string | null;
 	const bank = this.getNodeParameter('bank', itemIndex, '') as string | null;
 	const input = {
-		lifetime: this.getNodeParameter('lifetime', itemIndex, LIMITS.bankTokenLifetime.default),
+		lifetime: numberFromText(this.getNodeParameter('lifetime', itemIndex, LIMITS.bankTokenLifetime.default)),
 		country: country === 'any' || country === '' || country === undefined ? null : country,
 		bank: bank === '' || bank === undefined ? null : bank,
 		access: {

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { listTransactionsParamsSchema } from '../../../shared/contract';
 import { listPages } from '../../helpers/pagination';
 import { segment } from '../../helpers/response';
-import { validateInput } from '../../helpers/validation';
+import { numberFromText, validateInput } from '../../helpers/validation';
 
 export const DEFAULT_PER_PAGE = 50;
 export const DEFAULT_MAX_PARALLEL = 4;
@@ -94,8 +94,8 @@ const paramsSchema = listTransactionsParamsSchema.extend({
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
 	const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
 	const options = this.getNodeParameter('options', itemIndex, {}) as {
-		perPage?: number;
-		maxParallelRequests?: number;
+		perPage?: unknown;
+		maxParallelRequests?: unknown;
 	};
 	const params = validateInput.call(
 		this,
@@ -103,9 +103,9 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		{
 			verificationId: this.getNodeParameter('verificationId', itemIndex, ''),
 			accountId: this.getNodeParameter('accountId', itemIndex, ''),
-			perPage: options.perPage ?? DEFAULT_PER_PAGE,
-			limit: returnAll ? undefined : this.getNodeParameter('limit', itemIndex, 50),
-			maxParallelRequests: options.maxParallelRequests ?? DEFAULT_MAX_PARALLEL,
+			perPage: numberFromText(options.perPage ?? DEFAULT_PER_PAGE),
+			limit: returnAll ? undefined : numberFromText(this.getNodeParameter('limit', itemIndex, 50)),
+			maxParallelRequests: numberFromText(options.maxParallelRequests ?? DEFAULT_MAX_PARALLEL),
 		},
 		{
 			verificationId: {
