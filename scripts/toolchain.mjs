@@ -106,6 +106,11 @@ const TASKS = {
 	node: (args) => run(process.execPath, args),
 };
 
+// Ctrl-C in a terminal reaches the whole foreground process group: the task (demo, `n8n start`,
+// jest) handles it and stops its servers. The wrapper must not die first (that would hand the prompt
+// back while the task is still cleaning up), so it only notes the signal and waits for the task.
+process.on('SIGINT', () => {});
+
 const [task, ...args] = process.argv.slice(2);
 if (!task || !(task in TASKS)) {
 	log(`usage: node scripts/toolchain.mjs <${Object.keys(TASKS).join('|')}> [args]`);

@@ -7,8 +7,10 @@
 // sandbox-driven webhook delivery to the trigger workflow (checked in n8n's execution list), prints a
 // table of results and exits non-zero if any fails.
 //
-// Options: --headless, --port N (n8n, default 5678 when free), --sandbox-port N (default 8787 when free).
-import { N8N_VERSION, execute, waitForWebhook, type ExecuteResult } from '../n8n/runtime.cjs';
+// Options: --headless, --fresh, --port N (n8n, default 5678 when free), --sandbox-port N (default 8787 when free).
+import { mkdirSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { CACHE_DIR, N8N_VERSION, execute, waitForWebhook, type ExecuteResult } from '../n8n/runtime.cjs';
 import { NODE_TYPES, demoWorkflows, productionWebhookUrl, startStack, type Stack } from '../n8n/stack.cjs';
 
 interface DemoWorkflow {
@@ -121,7 +123,17 @@ async function main(): Promise<number> {
 	const workflows = demoWorkflows() as DemoWorkflow[];
 	const triggerWorkflows = workflows.filter(isTriggerWorkflow);
 	const started = Date.now();
+	// The interactive demo keeps its n8n folder between runs (your own workflows stay; the examples and
+	// sandbox credentials are re-imported each start); --fresh starts from an empty one. Headless runs
+	// use a throw-away folder.
+	let userFolder: string | undefined;
+	if (!headless) {
+		userFolder = path.join(CACHE_DIR, 'demo-n8n');
+		if (args.includes('--fresh')) rmSync(userFolder, { recursive: true, force: true });
+		mkdirSync(userFolder, { recursive: true });
+	}
 	const stack = await startStack({
+		userFolder,
 		n8nPort: flagValue(args, '--port') ?? 5678,
 		sandboxPort: flagValue(args, '--sandbox-port') ?? 8787,
 		workflows: workflows.map((w) => w.workflow),
@@ -173,13 +185,14 @@ async function main(): Promise<number> {
 		console.log('  Send the trigger a verification result from another terminal, e.g.:');
 		console.log(`    curl -s -X POST ${stack.sandbox.url}/__sandbox/webhooks/send -H 'content-type: application/json' -d '{"eventType":"IDENTIFICATION_AUTO_FINISHED"}'`);
 		console.log('');
+		console.log(`  n8n folder: ${stack.userFolder} (kept between runs; npm run demo -- --fresh starts empty)`);
 		console.log(`  n8n log: ${stack.n8n.logFile}`);
 		console.log('  Press Ctrl-C to stop.');
 		await new Promise<void>((resolve) => {
 			process.once('SIGINT', resolve);
 			process.once('SIGTERM', resolve);
 			stack.n8n.child.once('exit', () => {
-				console.log('[demo] n8n exited unexpectedly; see its log above.');
+				if (!stopping) console.log(`[demo] n8n exited unexpectedly:\n${stack.n8n.logTail(30)}`);
 				resolve();
 			});
 		});

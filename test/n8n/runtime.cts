@@ -205,7 +205,16 @@ function runQuiet(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessE
 // Environment of an isolated loopback n8n
 // ---------------------------------------------------------------------------------------------
 
+/**
+ * A free loopback port. Picked at random below Linux's ephemeral range (32768+), where the ports
+ * that port-0 servers and outgoing connections get are drawn: on a busy machine (parallel test
+ * runs) a port-0 pick can be taken again before n8n binds it.
+ */
 export async function freePort(): Promise<number> {
+	for (let attempt = 0; attempt < 100; attempt++) {
+		const port = 20000 + Math.floor(Math.random() * 12000);
+		if (await portIsFree(port)) return port;
+	}
 	return await new Promise((resolve, reject) => {
 		const srv = createServer();
 		srv.unref();
@@ -317,7 +326,25 @@ export interface StartOptions {
 	timeoutMs?: number; // default 180 s
 }
 
+/** Port clashes n8n reports at start (its own port or the task broker's). */
+const PORT_IN_USE = /port \d+ is already in use|EADDRINUSE/i;
+
 export async function startN8n(opts: StartOptions): Promise<N8nInstance> {
+	for (let attempt = 1; ; attempt++) {
+		try {
+			return await startN8nOnce(opts);
+		} catch (error) {
+			const message = (error as Error).message;
+			// Another process took a port between our check and n8n's bind: pick new ones.
+			if (attempt >= 3 || !PORT_IN_USE.test(message)) throw error;
+			// A fixed editor port that is taken stays taken; only the broker's random port can change.
+			if (opts.port !== undefined && !/Task Broker/.test(message)) throw error;
+			(opts.log ?? defaultLog)(`n8n could not bind a port (attempt ${attempt}); retrying with other ports`);
+		}
+	}
+}
+
+async function startN8nOnce(opts: StartOptions): Promise<N8nInstance> {
 	ensureN8n({ log: opts.log });
 	const port = opts.port ?? (await freePort());
 	const brokerPort = await freePort();
@@ -400,6 +427,15 @@ export interface CliResult {
 
 /** Runs `n8n <args>` on a user folder (its own task-broker port, so it can run beside a server). */
 export async function n8nCli(userFolder: string, args: string[], opts: { env?: Record<string, string> } = {}): Promise<CliResult> {
+	for (let attempt = 1; ; attempt++) {
+		const res = await n8nCliOnce(userFolder, args, opts);
+		// The command's own task broker could not bind its port (taken meanwhile): run it again.
+		if (attempt < 3 && res.status !== 0 && /Task Broker's port \d+ is already in use/.test(res.stdout + res.stderr)) continue;
+		return res;
+	}
+}
+
+async function n8nCliOnce(userFolder: string, args: string[], opts: { env?: Record<string, string> }): Promise<CliResult> {
 	ensureN8n();
 	const env = n8nEnv(userFolder, 0, { N8N_RUNNERS_BROKER_PORT: String(await freePort()), ...(opts.env ?? {}) });
 	delete env.N8N_PORT;
@@ -458,6 +494,11 @@ export async function importWorkflow(userFolder: string, workflow: object | obje
  */
 export async function publishWorkflow(userFolder: string, id: string): Promise<void> {
 	await cliOrThrow(userFolder, ['publish:workflow', `--id=${id}`]);
+}
+
+/** `n8n unpublish:workflow --id=<id>` (a no-op for an unknown id). Needed before re-importing a published workflow. */
+export async function unpublishWorkflow(userFolder: string, id: string): Promise<void> {
+	await cliOrThrow(userFolder, ['unpublish:workflow', `--id=${id}`]);
 }
 
 /** The run data n8n prints for `execute --rawOutput` (an IRun). */

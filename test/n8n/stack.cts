@@ -2,7 +2,7 @@
 // pinned real n8n on loopback, with this package installed the way n8n installs it, the three
 // credentials pointing at the sandbox imported, workflows imported (and published where asked), the
 // owner account set up, and the sandbox's webhook sender pointed at n8n.
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { startSandbox, type Sandbox } from '../sandbox/index.cjs';
 import {
@@ -18,6 +18,7 @@ import {
 	portIsFree,
 	publishWorkflow,
 	startN8n,
+	unpublishWorkflow,
 	type CredentialImport,
 	type N8nInstance,
 } from './runtime.cjs';
@@ -112,14 +113,28 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
 	};
 	ensureN8n({ log });
 	lap('n8n install (cache check)');
+	const ownFolder = opts.userFolder === undefined;
 	const userFolder = opts.userFolder ?? makeUserFolder();
 	log(`Installing the packed package into ${userFolder} (as n8n installs community packages)...`);
-	installPackage(userFolder, { tarball: packPackage({ log }), log });
+	const tarball = packPackage({ log });
+	try {
+		installPackage(userFolder, { tarball, log });
+	} finally {
+		rmSync(path.dirname(tarball), { recursive: true, force: true });
+	}
 	lap('pack + install package');
+	// A folder the stack made is removed on stop unless IDV_KEEP_N8N=1 (to inspect n8n's log and DB).
+	const removeFolder = () => {
+		if (ownFolder && process.env.IDV_KEEP_N8N !== '1') rmSync(userFolder, { recursive: true, force: true });
+	};
 	const sandbox = await startSandbox({ port: await preferredPort(opts.sandboxPort) });
 	let n8n: N8nInstance | undefined;
 	try {
 		log(`Sandbox on ${sandbox.url}; importing credentials and ${opts.workflows?.length ?? 0} workflows...`);
+		// A reused folder: n8n refuses to re-import over a published workflow, so unpublish it first.
+		if (existsSync(path.join(userFolder, '.n8n', 'database.sqlite'))) {
+			for (const id of opts.publish ?? []) await unpublishWorkflow(userFolder, id);
+		}
 		await importCredentials(userFolder, sandboxCredentialImports(sandbox));
 		if (opts.workflows && opts.workflows.length > 0) await importWorkflow(userFolder, opts.workflows);
 		for (const id of opts.publish ?? []) await publishWorkflow(userFolder, id);
@@ -142,10 +157,13 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
 				if (stopped) return;
 				stopped = true;
 				await Promise.allSettled([started.stop(), sandbox.close()]);
+				removeFolder();
 			},
 		};
 	} catch (error) {
 		await Promise.allSettled([n8n?.stop(), sandbox.close()]);
+		if (n8n) process.stderr.write(`[stack] n8n log ${n8n.logFile}:\n${n8n.logTail(40)}\n`);
+		removeFolder();
 		throw error;
 	}
 }
