@@ -10,7 +10,7 @@
 // Plain JavaScript with no dependencies, so that it runs on any Node from 18 before anything is
 // installed. Nothing here is shipped in the package.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -66,7 +66,28 @@ function ensureDependencies() {
 	const installed = path.join(ROOT, 'node_modules', '.package-lock.json');
 	if (existsSync(installed) && (!existsSync(lock) || statSync(installed).mtimeMs >= statSync(lock).mtimeMs)) return;
 	log('Installing dependencies (npm ci, install scripts off per .npmrc)...');
-	run('npm', ['ci', '--no-audit', '--no-fund']);
+	const ci = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], {
+		cwd: ROOT,
+		env: process.env,
+		stdio: ['inherit', 'inherit', 'pipe'],
+		encoding: 'utf8',
+	});
+	if (ci.error) throw ci.error;
+	if (ci.status === 0) return;
+	process.stderr.write(ci.stderr);
+	// A registry (mirror) that lacks some platform-specific optional packages the lock file lists
+	// (e.g. @unrs/resolver-binding-android-*: 404) makes `npm ci` refuse the lock file as "not in
+	// sync", even for a lock file freshly written by that npm. Install from the same lock file with
+	// `npm install` instead (it skips unavailable optional packages) and keep the committed lock file.
+	if (!/can only install packages when your package\.json and package-lock\.json/.test(ci.stderr)) {
+		process.exit(ci.status ?? 1);
+	}
+	log('npm ci refused the lock file (the registry lacks optional packages it lists); installing from it with npm install instead...');
+	const committed = readFileSync(lock);
+	run('npm', ['install', '--no-audit', '--no-fund']);
+	writeFileSync(lock, committed);
+	const now = new Date();
+	utimesSync(installed, now, now);
 }
 
 const npx = (bin, args) => run(path.join(ROOT, 'node_modules', '.bin', bin), args);
@@ -104,6 +125,8 @@ const TASKS = {
 		runBuilt('n8n/cli.cjs', args);
 	},
 	node: (args) => run(process.execPath, args),
+	// Only the set-up: Node 24 and dependencies (used by .ci/run as its install step).
+	deps: () => {},
 };
 
 // Ctrl-C in a terminal reaches the whole foreground process group: the task (demo, `n8n start`,
