@@ -27,8 +27,19 @@ import { Pool } from 'undici';
 import { DEFAULT_MAX_PARALLEL } from '../../nodes/IdentityVerification/actions/bank/listTransactions.operation';
 import { verifySignature } from '../../nodes/IdentityVerificationTrigger/signature';
 import { sampleBody, sign, startSandbox, type Sandbox } from '../sandbox/index.cjs';
-import { N8N_VERSION, type RestClient } from '../n8n/runtime.cjs';
-import { productionWebhookUrl, startStack, type Stack } from '../n8n/stack.cjs';
+import {
+	DEFAULT_OWNER,
+	N8N_VERSION,
+	RestClient,
+	ensureN8n,
+	importCredentials,
+	installPackage,
+	makeUserFolder,
+	packPackage,
+	startN8n,
+	type N8nInstance,
+} from '../n8n/runtime.cjs';
+import { productionWebhookUrl, sandboxCredentialImports, startStack, type Stack } from '../n8n/stack.cjs';
 import {
 	NAMES,
 	actionNode,
@@ -48,6 +59,8 @@ const SECTIONS = ['verify', 'memory', 'pagination', 'overhead', 'trigger'] as co
 type Section = (typeof SECTIONS)[number];
 
 interface Options {
+	/** Extra environment for n8n (diagnostics, e.g. N8N_EXPRESSION_ENGINE=legacy); none by default. */
+	n8nEnv: Record<string, string>;
 	quick: boolean;
 	json?: string;
 	markdown?: string;
@@ -55,13 +68,18 @@ interface Options {
 }
 
 function parseArgs(argv: string[]): Options {
-	const opts: Options = { quick: false, only: new Set(SECTIONS) };
+	const opts: Options = { quick: false, only: new Set(SECTIONS), n8nEnv: {} };
 	for (let i = 0; i < argv.length; i++) {
 		const arg = argv[i];
 		if (arg === '--quick') opts.quick = true;
 		else if (arg === '--json') opts.json = argv[++i];
 		else if (arg.startsWith('--json=')) opts.json = arg.slice('--json='.length);
-		else if (arg === '--markdown') opts.markdown = argv[++i];
+		else if (arg === '--n8n-env') {
+			const pair = argv[++i] ?? '';
+			const eq = pair.indexOf('=');
+			if (eq < 1) throw new Error('--n8n-env needs NAME=VALUE');
+			opts.n8nEnv[pair.slice(0, eq)] = pair.slice(eq + 1);
+		} else if (arg === '--markdown') opts.markdown = argv[++i];
 		else if (arg.startsWith('--markdown=')) opts.markdown = arg.slice('--markdown='.length);
 		else if (arg === '--only' || arg.startsWith('--only=')) {
 			const list = arg === '--only' ? argv[++i] : arg.slice('--only='.length);
@@ -70,7 +88,7 @@ function parseArgs(argv: string[]): Options {
 			opts.only = new Set(wanted);
 		} else if (arg === '--help' || arg === '-h') {
 			process.stdout.write(
-				'npm run bench [-- --quick] [-- --json FILE] [-- --markdown FILE] [-- --only verify,memory,pagination,overhead,trigger]\n',
+				'npm run bench [-- --quick] [-- --json FILE] [-- --markdown FILE] [-- --only verify,memory,pagination,overhead,trigger] [-- --n8n-env NAME=VALUE ...]\n',
 			);
 			process.exit(0);
 		} else throw new Error(`unknown argument "${arg}"`);
@@ -233,6 +251,50 @@ async function benchMemory(opts: Options, details: string[]): Promise<NonNullabl
 // ---------------------------------------------------------------------------------------------
 // Real n8n helpers
 // ---------------------------------------------------------------------------------------------
+
+/**
+ * The shared stack (test/n8n/stack.cts), or, when --n8n-env is given, the same set-up with that
+ * extra environment for n8n (stack.cts has no hook for it).
+ */
+async function startBenchStack(opts: Options): Promise<Stack> {
+	if (Object.keys(opts.n8nEnv).length === 0) return await startStack({ log: (m) => log(m) });
+	const timings: Record<string, number> = {};
+	let t = Date.now();
+	const lap = (name: string) => {
+		timings[name] = (Date.now() - t) / 1000;
+		t = Date.now();
+	};
+	ensureN8n({ log });
+	const userFolder = makeUserFolder();
+	installPackage(userFolder, { tarball: packPackage({ log }), log });
+	lap('pack + install package');
+	const sandbox = await startSandbox();
+	let n8n: N8nInstance | undefined;
+	try {
+		await importCredentials(userFolder, sandboxCredentialImports(sandbox));
+		lap('import credentials');
+		log(`starting n8n with ${JSON.stringify(opts.n8nEnv)}`);
+		n8n = await startN8n({ userFolder, env: opts.n8nEnv, log });
+		lap('n8n start');
+		const rest = new RestClient(n8n.url);
+		await rest.setupOwnerOrLogin(DEFAULT_OWNER);
+		const started = n8n;
+		return {
+			sandbox,
+			n8n,
+			rest,
+			userFolder,
+			owner: DEFAULT_OWNER,
+			timings,
+			stop: async () => {
+				await Promise.allSettled([started.stop(), sandbox.close()]);
+			},
+		};
+	} catch (error) {
+		await Promise.allSettled([n8n?.stop(), sandbox.close()]);
+		throw error;
+	}
+}
 
 async function createActive(rest: RestClient, workflow: Workflow): Promise<string> {
 	const id = await rest.createWorkflow(workflow as never);
@@ -738,6 +800,7 @@ async function main(): Promise<number> {
 	const started = Date.now();
 	const machineLine = machine();
 	log(`${opts.quick ? 'quick run' : 'full run'} on ${machineLine}`);
+	if (Object.keys(opts.n8nEnv).length) log(`DIAGNOSTIC: n8n runs with ${JSON.stringify(opts.n8nEnv)}, not with its defaults`);
 	const results: Results = {
 		pagination: null,
 		memory: null,
@@ -762,7 +825,7 @@ async function main(): Promise<number> {
 	if (needsN8n) {
 		let stack: Stack | undefined;
 		await attempt('starting sandbox + n8n', async () => {
-			stack = await startStack({ log: (m) => log(m) });
+			stack = await startBenchStack(opts);
 			log(`n8n ${N8N_VERSION} on ${stack.n8n.url}, sandbox on ${stack.sandbox.url} (n8n set-up ${JSON.stringify(stack.timings)})`);
 		});
 		if (stack) {
@@ -797,7 +860,8 @@ async function main(): Promise<number> {
 	const elapsed = Math.round((Date.now() - started) / 1000);
 	const out = [
 		'',
-		`Benchmark (${opts.quick ? '--quick' : 'full'}, ${elapsed} s) on ${machineLine}`,
+		`Benchmark (${opts.quick ? '--quick' : 'full'}, ${elapsed} s) on ${machineLine}` +
+			(Object.keys(opts.n8nEnv).length ? ` — DIAGNOSTIC: n8n with ${JSON.stringify(opts.n8nEnv)}` : ''),
 		'',
 		table(results),
 		'',
@@ -814,7 +878,7 @@ async function main(): Promise<number> {
 		mkdirSync(path.dirname(path.resolve(opts.markdown)), { recursive: true });
 		writeFileSync(
 			opts.markdown,
-			`${markdownTable(results)}\n\nMeasured ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC (${opts.quick ? '--quick' : 'full run'}, ${elapsed} s) on ${machineLine}.\n\n${details.map((d) => `- ${d}`).join('\n')}\n`,
+			`${markdownTable(results)}\n\nMeasured ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC (${opts.quick ? '--quick' : 'full run'}, ${elapsed} s) on ${machineLine}${Object.keys(opts.n8nEnv).length ? `; DIAGNOSTIC run, n8n with ${JSON.stringify(opts.n8nEnv)}` : ''}.\n\n${details.map((d) => `- ${d}`).join('\n')}\n`,
 		);
 		log(`markdown table written to ${opts.markdown}`);
 	}
