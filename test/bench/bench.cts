@@ -603,6 +603,24 @@ async function settle(rest: RestClient, workflowId: string, expected: number, ti
 }
 
 /**
+ * Waits until the workflow's executions stop changing (same count twice, 500 ms apart, none
+ * running) and returns that count: a probe's execution may be stored only after its answer.
+ */
+async function quiesce(rest: RestClient, workflowId: string, timeoutMs = 180_000): Promise<number> {
+	const deadline = Date.now() + timeoutMs;
+	let last = -1;
+	for (;;) {
+		const count = await executionCount(rest, workflowId);
+		const recent = await rest.listExecutions(workflowId, 100);
+		const running = recent.some((e) => ['new', 'running', 'waiting'].includes(e.status));
+		if (!running && count === last) return count;
+		if (Date.now() > deadline) throw new Error(`workflow ${workflowId} did not come to rest within ${timeoutMs} ms`);
+		last = running ? -1 : count;
+		await sleep(500);
+	}
+}
+
+/**
  * Activation returns before n8n serves a new production webhook (about half a second for the
  * trigger here): probe until the path answers something other than 404 "not registered".
  */
@@ -669,8 +687,7 @@ async function benchTriggerN8n(stack: Stack, opts: Options, details: string[]): 
 			for (const which of order) {
 				const { workflowId, path: urlPath } = setup[which];
 				// Everything from earlier rounds (and the probe) has finished: count from here.
-				await settle(stack.rest, workflowId, await executionCount(stack.rest, workflowId));
-				const base = await executionCount(stack.rest, workflowId);
+				const base = await quiesce(stack.rest, workflowId);
 				// Each trigger variant sees each body once (bodies are unique, duplicates never occur).
 				const result = await blast(pool, urlPath, deliveries, concurrency);
 				got[which] = result;
