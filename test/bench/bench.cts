@@ -427,8 +427,18 @@ async function benchPagination(
 	const concurrent: number[] = [];
 	try {
 		for (let i = -1; i < runs; i++) {
-			const a = await runMeasured(stack, httpWf, 'bench-pagination-http', NAMES.httpRequest, {}, listPath);
-			const b = await runMeasured(stack, nodeWf, 'bench-pagination-node', NAMES.action, {}, listPath);
+			// Alternate which one goes first, so neither always runs right after the other.
+			const runHttp = () => runMeasured(stack, httpWf, 'bench-pagination-http', NAMES.httpRequest, {}, listPath);
+			const runNode = () => runMeasured(stack, nodeWf, 'bench-pagination-node', NAMES.action, {}, listPath);
+			let a: MeasuredRun;
+			let b: MeasuredRun;
+			if (i % 2 === 0) {
+				b = await runNode();
+				a = await runHttp();
+			} else {
+				a = await runHttp();
+				b = await runNode();
+			}
 			if (a.requests !== pages || b.requests !== pages) {
 				throw new Error(`expected ${pages} page requests each, got HTTP Request ${a.requests}, node ${b.requests}`);
 			}
