@@ -20,7 +20,7 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { cpus, freemem, totalmem } from 'node:os';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Pool } from 'undici';
 
@@ -266,8 +266,11 @@ async function startBenchStack(opts: Options): Promise<Stack> {
 	};
 	ensureN8n({ log });
 	const userFolder = makeUserFolder();
-	installPackage(userFolder, { tarball: packPackage({ log }), log });
+	const tarball = packPackage({ log });
+	installPackage(userFolder, { tarball, log });
+	rmSync(path.dirname(tarball), { recursive: true, force: true });
 	lap('pack + install package');
+	const removeFolder = () => rmSync(userFolder, { recursive: true, force: true });
 	const sandbox = await startSandbox();
 	let n8n: N8nInstance | undefined;
 	try {
@@ -288,10 +291,12 @@ async function startBenchStack(opts: Options): Promise<Stack> {
 			timings,
 			stop: async () => {
 				await Promise.allSettled([started.stop(), sandbox.close()]);
+				removeFolder();
 			},
 		};
 	} catch (error) {
 		await Promise.allSettled([n8n?.stop(), sandbox.close()]);
+		removeFolder();
 		throw error;
 	}
 }
