@@ -61,6 +61,8 @@ type Section = (typeof SECTIONS)[number];
 interface Options {
 	/** Extra environment for n8n (diagnostics, e.g. N8N_EXPRESSION_ENGINE=legacy); none by default. */
 	n8nEnv: Record<string, string>;
+	/** A packed build of the package to install instead of packing this checkout (diagnostics). */
+	tarball?: string;
 	quick: boolean;
 	json?: string;
 	markdown?: string;
@@ -79,7 +81,8 @@ function parseArgs(argv: string[]): Options {
 			const eq = pair.indexOf('=');
 			if (eq < 1) throw new Error('--n8n-env needs NAME=VALUE');
 			opts.n8nEnv[pair.slice(0, eq)] = pair.slice(eq + 1);
-		} else if (arg === '--markdown') opts.markdown = argv[++i];
+		} else if (arg === '--package-tarball') opts.tarball = path.resolve(argv[++i] ?? '');
+		else if (arg === '--markdown') opts.markdown = argv[++i];
 		else if (arg.startsWith('--markdown=')) opts.markdown = arg.slice('--markdown='.length);
 		else if (arg === '--only' || arg.startsWith('--only=')) {
 			const list = arg === '--only' ? argv[++i] : arg.slice('--only='.length);
@@ -88,7 +91,7 @@ function parseArgs(argv: string[]): Options {
 			opts.only = new Set(wanted);
 		} else if (arg === '--help' || arg === '-h') {
 			process.stdout.write(
-				'npm run bench [-- --quick] [-- --json FILE] [-- --markdown FILE] [-- --only verify,memory,pagination,overhead,trigger] [-- --n8n-env NAME=VALUE ...]\n',
+				'npm run bench [-- --quick] [-- --json FILE] [-- --markdown FILE] [-- --only verify,memory,pagination,overhead,trigger] [-- --n8n-env NAME=VALUE ...] [-- --package-tarball FILE]\n',
 			);
 			process.exit(0);
 		} else throw new Error(`unknown argument "${arg}"`);
@@ -257,7 +260,7 @@ async function benchMemory(opts: Options, details: string[]): Promise<NonNullabl
  * extra environment for n8n (stack.cts has no hook for it).
  */
 async function startBenchStack(opts: Options): Promise<Stack> {
-	if (Object.keys(opts.n8nEnv).length === 0) return await startStack({ log: (m) => log(m) });
+	if (Object.keys(opts.n8nEnv).length === 0 && !opts.tarball) return await startStack({ log: (m) => log(m) });
 	const timings: Record<string, number> = {};
 	let t = Date.now();
 	const lap = (name: string) => {
@@ -266,9 +269,9 @@ async function startBenchStack(opts: Options): Promise<Stack> {
 	};
 	ensureN8n({ log });
 	const userFolder = makeUserFolder();
-	const tarball = packPackage({ log });
+	const tarball = opts.tarball ?? packPackage({ log });
 	installPackage(userFolder, { tarball, log });
-	rmSync(path.dirname(tarball), { recursive: true, force: true });
+	if (!opts.tarball) rmSync(path.dirname(tarball), { recursive: true, force: true });
 	lap('pack + install package');
 	const removeFolder = () => rmSync(userFolder, { recursive: true, force: true });
 	const sandbox = await startSandbox();
@@ -833,6 +836,7 @@ async function main(): Promise<number> {
 	const machineLine = machine();
 	log(`${opts.quick ? 'quick run' : 'full run'} on ${machineLine}`);
 	if (Object.keys(opts.n8nEnv).length) log(`DIAGNOSTIC: n8n runs with ${JSON.stringify(opts.n8nEnv)}, not with its defaults`);
+	if (opts.tarball) log(`DIAGNOSTIC: n8n gets the package from ${opts.tarball}, not from this checkout`);
 	const results: Results = {
 		pagination: null,
 		memory: null,
@@ -893,7 +897,8 @@ async function main(): Promise<number> {
 	const out = [
 		'',
 		`Benchmark (${opts.quick ? '--quick' : 'full'}, ${elapsed} s) on ${machineLine}` +
-			(Object.keys(opts.n8nEnv).length ? ` — DIAGNOSTIC: n8n with ${JSON.stringify(opts.n8nEnv)}` : ''),
+			(Object.keys(opts.n8nEnv).length ? ` — DIAGNOSTIC: n8n with ${JSON.stringify(opts.n8nEnv)}` : '') +
+			(opts.tarball ? ` — DIAGNOSTIC: package from ${opts.tarball}` : ''),
 		'',
 		table(results),
 		'',
@@ -910,7 +915,7 @@ async function main(): Promise<number> {
 		mkdirSync(path.dirname(path.resolve(opts.markdown)), { recursive: true });
 		writeFileSync(
 			opts.markdown,
-			`${markdownTable(results)}\n\nMeasured ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC (${opts.quick ? '--quick' : 'full run'}, ${elapsed} s) on ${machineLine}${Object.keys(opts.n8nEnv).length ? `; DIAGNOSTIC run, n8n with ${JSON.stringify(opts.n8nEnv)}` : ''}.\n\n${details.map((d) => `- ${d}`).join('\n')}\n`,
+			`${markdownTable(results)}\n\nMeasured ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC (${opts.quick ? '--quick' : 'full run'}, ${elapsed} s) on ${machineLine}${Object.keys(opts.n8nEnv).length ? `; DIAGNOSTIC run, n8n with ${JSON.stringify(opts.n8nEnv)}` : ''}${opts.tarball ? `; DIAGNOSTIC run, package from ${opts.tarball}` : ''}.\n\n${details.map((d) => `- ${d}`).join('\n')}\n`,
 		);
 		log(`markdown table written to ${opts.markdown}`);
 	}
