@@ -7,6 +7,7 @@
  */
 import { NodeOperationError, sleep } from 'n8n-workflow';
 import type {
+	ICredentialsDecrypted,
 	IDataObject,
 	IExecuteFunctions,
 	IHttpRequestOptions,
@@ -96,14 +97,47 @@ export function assertSameOrigin(
 interface ResolvedCredential {
 	baseUrl: string;
 	redact: Redactor;
+	/** Handed to httpRequestWithAuthentication so n8n does not read and decrypt it a second time. */
+	decrypted: ICredentialsDecrypted;
 }
+
+/**
+ * Credentials read during one execution of the node, per credential and item. Reading a credential
+ * costs n8n a database read, a decryption and an expression evaluation; without this every request
+ * read it twice (here for the Base URL, then again inside httpRequestWithAuthentication), and every
+ * page of a paginated list again. Keyed by item so credentials given as expressions still resolve per
+ * item, as n8n's getCredentials(type, itemIndex) does. The WeakMap lets the execution context go.
+ */
+const credentialCache = new WeakMap<object, Map<string, Promise<ResolvedCredential>>>();
 
 async function resolveCredential(
 	this: RequestContext,
 	auth: AuthMode,
 	itemIndex?: number,
 ): Promise<ResolvedCredential> {
-	const credentials = await this.getCredentials(CREDENTIAL_BY_AUTH[auth], itemIndex ?? 0);
+	let perContext = credentialCache.get(this);
+	if (!perContext) {
+		perContext = new Map();
+		credentialCache.set(this, perContext);
+	}
+	const key = `${auth}:${itemIndex ?? 0}`;
+	let resolved = perContext.get(key);
+	if (!resolved) {
+		resolved = readCredential.call(this, auth, itemIndex);
+		perContext.set(key, resolved);
+		// A failed read (e.g. a bad Base URL) is not kept: the next item reads it again.
+		resolved.catch(() => perContext?.delete(key));
+	}
+	return await resolved;
+}
+
+async function readCredential(
+	this: RequestContext,
+	auth: AuthMode,
+	itemIndex?: number,
+): Promise<ResolvedCredential> {
+	const credentialName = CREDENTIAL_BY_AUTH[auth];
+	const credentials = await this.getCredentials(credentialName, itemIndex ?? 0);
 	const raw = typeof credentials.baseUrl === 'string' ? credentials.baseUrl.trim() : '';
 	const baseUrl = (raw === '' ? DEFAULT_BASE_URL : raw).replace(/\/+$/, '');
 	const secrets: string[] = [];
@@ -132,7 +166,26 @@ async function resolveCredential(
 			},
 		);
 	}
-	return { baseUrl, redact };
+	return {
+		baseUrl,
+		redact,
+		decrypted: { id: '', name: '', type: credentialName, data: credentials },
+	};
+}
+
+/** Reads at most 64 KB of an error answer's stream (for the error message) and drops the rest. */
+async function readCapped(body: unknown): Promise<Buffer> {
+	const stream = body as AsyncIterable<Buffer> & { destroy?: () => void };
+	if (!stream || typeof stream[Symbol.asyncIterator] !== 'function') return Buffer.alloc(0);
+	const chunks: Buffer[] = [];
+	let size = 0;
+	for await (const chunk of stream) {
+		chunks.push(chunk);
+		size += chunk.length;
+		if (size >= 65536) break;
+	}
+	stream.destroy?.();
+	return Buffer.concat(chunks);
 }
 
 /** The credential's base URL without trailing slashes. */
@@ -189,7 +242,7 @@ export async function apiRequest<T = unknown>(
 	req: ApiRequest,
 ): Promise<ApiResponse<T>> {
 	const { method, itemIndex } = req;
-	const { baseUrl, redact } = await resolveCredential.call(this, auth, itemIndex);
+	const { baseUrl, redact, decrypted } = await resolveCredential.call(this, auth, itemIndex);
 	let url: string;
 	if (req.url !== undefined) {
 		url = req.url.startsWith('/') ? `${originOf(baseUrl)}${req.url}` : req.url;
@@ -206,7 +259,7 @@ export async function apiRequest<T = unknown>(
 	for (let attempt = 1; ; attempt++) {
 		const headers: IDataObject = {
 			Accept:
-				responseKind === 'binary'
+				responseKind === 'binary' || responseKind === 'stream'
 					? 'application/pdf, application/octet-stream, */*'
 					: 'application/json',
 		};
@@ -225,6 +278,7 @@ export async function apiRequest<T = unknown>(
 			options.body = Buffer.isBuffer(req.body) ? req.body : { ...req.body };
 		}
 		if (responseKind === 'binary') options.encoding = 'arraybuffer';
+		if (responseKind === 'stream') options.encoding = 'stream';
 
 		let response: IN8nHttpFullResponse;
 		try {
@@ -232,6 +286,7 @@ export async function apiRequest<T = unknown>(
 				this,
 				credentialName,
 				options,
+				{ credentialsDecrypted: decrypted },
 			)) as IN8nHttpFullResponse;
 		} catch (error) {
 			const network = classifyNetworkError(error);
@@ -254,7 +309,9 @@ export async function apiRequest<T = unknown>(
 		const responseHeaders = normaliseHeaders(response.headers);
 		if (status >= 200 && status < 300) {
 			let body: unknown;
-			if (responseKind === 'binary') {
+			if (responseKind === 'stream') {
+				body = response.body;
+			} else if (responseKind === 'binary') {
 				body = toBuffer(response.body);
 			} else if (responseKind === 'none') {
 				body = undefined;
@@ -263,6 +320,7 @@ export async function apiRequest<T = unknown>(
 			}
 			return { statusCode: status, headers: responseHeaders, body: body as T };
 		}
+		if (responseKind === 'stream') response.body = await readCapped(response.body);
 		if (isRetryableStatus(status, method) && attempt <= maxRetries && !isCancelled(this)) {
 			await sleep(retryDelay(attempt, responseHeaders['retry-after']));
 			continue;
