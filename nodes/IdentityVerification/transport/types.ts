@@ -13,8 +13,8 @@ export interface ApiRequest {
 	qs?: IDataObject;
 	/** A Buffer is pre-serialised JSON bytes and is sent as `application/json`. */
 	body?: IDataObject | Buffer;
-	/** `json` (default): parsed JSON (`null` for an empty body); `binary`: a Buffer; `none`: `undefined`. */
-	response?: 'json' | 'binary' | 'none';
+	/** `json` (default): parsed JSON (`null` for an empty body); `binary`: a Buffer; `stream`: a readable stream (the file never held whole in memory); `none`: `undefined`. */
+	response?: 'json' | 'binary' | 'none' | 'stream';
 	/** For error context. */
 	itemIndex?: number;
 	/** Default 3 (so up to 4 attempts); 0 disables retries. */

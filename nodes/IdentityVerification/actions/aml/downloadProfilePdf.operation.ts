@@ -76,26 +76,52 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		method: 'POST',
 		path: `/aml/checks/${segment(params.checkId)}/profiles/${segment(params.profileId)}/pdf/`,
 		body: { password: params.password },
-		response: 'binary',
+		response: 'stream',
 		itemIndex,
 	});
-	const pdf = response.body as Buffer;
-	if (!Buffer.isBuffer(pdf) || pdf.length < 5 || pdf.toString('latin1', 0, 5) !== '%PDF-') {
-		const detected = Buffer.isBuffer(pdf) ? detectFileType(pdf).name : 'no file';
-		throw new NodeOperationError(this.getNode(), `The service did not return a PDF file (received a ${detected})`, {
+	const stream = response.body as Parameters<typeof this.helpers.prepareBinaryData>[0] & {
+		read(size?: number): Buffer | null;
+		unshift(chunk: Buffer): void;
+		once(event: string, listener: (...args: unknown[]) => void): void;
+		removeListener(event: string, listener: (...args: unknown[]) => void): void;
+		destroy(): void;
+		readableEnded: boolean;
+	};
+	const head = await new Promise<Buffer>((resolve, reject) => {
+		const tryRead = () => {
+			const chunk = stream.read(5) ?? (stream.readableEnded ? stream.read() : null);
+			if (chunk !== null) return done(chunk);
+			stream.once('readable', tryRead);
+		};
+		const onEnd = () => done(stream.read() ?? Buffer.alloc(0));
+		const onError = (error: unknown) => {
+			stream.removeListener('end', onEnd);
+			reject(error as Error);
+		};
+		const done = (chunk: Buffer) => {
+			stream.removeListener('end', onEnd);
+			stream.removeListener('error', onError);
+			resolve(chunk);
+		};
+		stream.once('end', onEnd);
+		stream.once('error', onError);
+		tryRead();
+	});
+	if (head.toString('latin1', 0, 5) !== '%PDF-') {
+		stream.destroy();
+		throw new NodeOperationError(this.getNode(), `The service did not return a PDF file (received a ${detectFileType(head).name})`, {
 			itemIndex,
 			description:
 				'Check that the Check ID and Profile ID belong together and try again. If it keeps happening, report it to the service provider.',
 		});
 	}
+	stream.unshift(head);
 
-	// Characters that are not safe in a file name (/, \, :, spaces...) become _ in the file name only.
 	const fileName = `aml-${params.checkId}-${params.profileId}.pdf`.replace(/[^\w.-]/g, '_');
-	const fileSize = pdf.length;
-	const binaryData = await this.helpers.prepareBinaryData(pdf, fileName, 'application/pdf');
+	const binaryData = await this.helpers.prepareBinaryData(stream, fileName, 'application/pdf');
 	return [
 		{
-			json: { checkId: params.checkId, profileId: params.profileId, fileName, mimeType: 'application/pdf', fileSize },
+			json: { checkId: params.checkId, profileId: params.profileId, fileName, mimeType: 'application/pdf', fileSize: binaryData.bytes ?? 0 },
 			binary: { [binaryPropertyName]: binaryData },
 		},
 	];
