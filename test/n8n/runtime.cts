@@ -95,13 +95,20 @@ export function ensureN8n(opts: { log?: Log; version?: string } = {}): string {
 		path.join(home, 'package.json'),
 		JSON.stringify({ name: 'n8n-runtime', private: true, dependencies: { n8n: version } }),
 	);
-	const env = { ...process.env, npm_config_ignore_scripts: 'true' };
-	runVisible(
-		'npm',
-		['install', '--ignore-scripts', '--no-audit', '--no-fund', '--progress=true', '--loglevel=http', `n8n@${version}`],
-		home,
-		env,
-	);
+	// Progress: npm's http log goes to install.log; a line every 150 downloaded packages (~2,400 in all)
+	// goes to the terminal, so a CI log shows it moving without thousands of lines.
+	const installLog = path.join(home, 'install.log');
+	const npmInstall = `npm install --ignore-scripts --no-audit --no-fund --loglevel=http n8n@${version}`;
+	const progress = `awk '/http fetch GET 200/ { n++; if (n % 150 == 0) { printf("[n8n]   %d packages downloaded...\\n", n); fflush() } }'`;
+	const res = spawnSync('bash', ['-o', 'pipefail', '-c', `${npmInstall} 2>&1 | tee "${installLog}" | ${progress}`], {
+		cwd: home,
+		env: { ...process.env, npm_config_ignore_scripts: 'true' },
+		stdio: 'inherit',
+	});
+	if (res.status !== 0) {
+		const logTail = existsSync(installLog) ? tail(readFileSync(installLog, 'utf8'), 30) : '';
+		throw new Error(`npm install n8n@${version} failed (exit ${res.status}) in ${home}:\n${logTail}`);
+	}
 	log('Rebuilding sqlite3 against this Node...');
 	runVisible('npm', ['rebuild', 'sqlite3', '--ignore-scripts=false'], home, { ...process.env });
 	if (!installLooksComplete(home, version)) throw new Error(`n8n@${version} installed into ${home} but does not load`);
