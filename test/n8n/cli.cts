@@ -2,8 +2,10 @@
 //   install                    install the pinned n8n into the cache (once) and print where
 //   start [--port N] [--dir D] start n8n on loopback with this package installed (Ctrl-C stops it)
 //   export-nodes [--dir D]     list the node types n8n loads from this package (n8n export:nodes)
-//   exec -- <n8n args...>      run any n8n CLI command on the folder (e.g. exec -- list:workflow)
+//   exec [--dir D] -- <args>   run any n8n CLI command on a folder (e.g. --dir ~/.cache/n8n-nodes-identity-verification/demo-n8n -- list:workflow)
+// Without --dir a throw-away folder is used. The demo's folder is ~/.cache/n8n-nodes-identity-verification/demo-n8n.
 //   version                    print the pinned version
+import { rmSync } from 'node:fs';
 import path from 'node:path';
 import {
 	DEFAULT_OWNER,
@@ -40,8 +42,13 @@ async function main(): Promise<number> {
 		case 'export-nodes': {
 			ensureN8n();
 			const userFolder = dir ? path.resolve(dir) : makeUserFolder();
-			installPackage(userFolder);
-			const nodes = await exportNodes(userFolder);
+			let nodes;
+			try {
+				installPackage(userFolder);
+				nodes = await exportNodes(userFolder);
+			} finally {
+				if (!dir) rmSync(userFolder, { recursive: true, force: true });
+			}
 			const ours = nodes.filter((n) => n.name.startsWith(`${PACKAGE_NAME}.`));
 			for (const n of ours) console.log(`${n.name}\t${n.displayName}\tv${JSON.stringify(n.version)}`);
 			console.log(`${ours.length} node types from ${PACKAGE_NAME} (of ${nodes.length} loaded)`);
@@ -65,6 +72,7 @@ async function main(): Promise<number> {
 				n8n.child.once('exit', resolve);
 			});
 			await n8n.stop();
+			if (!dir) rmSync(userFolder, { recursive: true, force: true });
 			return 0;
 		}
 		case 'exec': {
@@ -72,6 +80,7 @@ async function main(): Promise<number> {
 			const userFolder = dir ? path.resolve(dir) : makeUserFolder();
 			const sep = args.indexOf('--');
 			const res = await n8nCli(userFolder, sep >= 0 ? args.slice(sep + 1) : args);
+			if (!dir) rmSync(userFolder, { recursive: true, force: true });
 			process.stdout.write(res.stdout);
 			process.stderr.write(res.stderr);
 			return res.status;
