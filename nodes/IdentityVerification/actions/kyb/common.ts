@@ -1,6 +1,9 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+import { kybQuestionnaireParamsSchema } from '../../../shared/contract';
 import type { AuthMode } from '../../transport';
+import { segment } from '../../helpers/response';
+import { validateInput } from '../../helpers/validation';
 
 export const authenticationProperty: INodeProperties = {
 	displayName: 'Authentication',
@@ -53,3 +56,24 @@ export const companyFieldLabels = {
 	companyId: { label: 'Company ID', fix: 'Enter the company ID from the dashboard.' },
 	questionnaireId: { label: 'Questionnaire ID', fix: 'Enter the questionnaire ID of the KYB form.' },
 };
+
+/** The questionnaire an item names (checked before any request) and its answers' path. */
+export function questionnaireOf(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): { companyId: string; questionnaireId: string; path: string } {
+	const params = validateInput.call(
+		this,
+		kybQuestionnaireParamsSchema,
+		{
+			companyId: this.getNodeParameter('companyId', itemIndex, ''),
+			questionnaireId: this.getNodeParameter('questionnaireId', itemIndex, ''),
+		},
+		companyFieldLabels,
+		itemIndex,
+	);
+	return {
+		...params,
+		path: `/kyb/forms/${segment(params.companyId)}/questionnaires/${segment(params.questionnaireId)}/answers/`,
+	};
+}

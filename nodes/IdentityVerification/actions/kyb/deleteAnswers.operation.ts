@@ -1,32 +1,20 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { kybQuestionnaireParamsSchema } from '../../../shared/contract';
 import { apiRequest } from '../../transport';
-import { segment } from '../../helpers/response';
-import { validateInput } from '../../helpers/validation';
-import { authModeOf, companyFieldLabels, companyFields } from './common';
+import { authModeOf, companyFields, questionnaireOf } from './common';
 
 const displayOptions = { show: { resource: ['kyb'], operation: ['deleteAnswers'] } };
 
 export const description: INodeProperties[] = updateDisplayOptions(displayOptions, companyFields);
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
-	const params = validateInput.call(
-		this,
-		kybQuestionnaireParamsSchema,
-		{
-			companyId: this.getNodeParameter('companyId', itemIndex, ''),
-			questionnaireId: this.getNodeParameter('questionnaireId', itemIndex, ''),
-		},
-		companyFieldLabels,
-		itemIndex,
-	);
+	const questionnaire = questionnaireOf.call(this, itemIndex);
 	await apiRequest.call(this, authModeOf.call(this, itemIndex), {
 		method: 'DELETE',
-		path: `/kyb/forms/${segment(params.companyId)}/questionnaires/${segment(params.questionnaireId)}/answers/`,
+		path: questionnaire.path,
 		response: 'none',
 		itemIndex,
 	});
-	return [{ json: { deleted: true, companyId: params.companyId, questionnaireId: params.questionnaireId } }];
+	return [{ json: { deleted: true, companyId: questionnaire.companyId, questionnaireId: questionnaire.questionnaireId } }];
 }
