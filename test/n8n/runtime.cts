@@ -157,6 +157,7 @@ export function packPackage(opts: { log?: Log; destination?: string } = {}): str
  */
 export function installPackage(userFolder: string, opts: { tarball?: string; log?: Log } = {}): string {
 	const tarball = opts.tarball ?? packPackage({ log: opts.log });
+	const packedHere = opts.tarball === undefined;
 	const nodesDir = path.join(userFolder, '.n8n', 'nodes');
 	const packageDir = path.join(nodesDir, 'node_modules', PACKAGE_NAME);
 	mkdirSync(nodesDir, { recursive: true });
@@ -171,12 +172,8 @@ export function installPackage(userFolder: string, opts: { tarball?: string; log
 	try {
 		runQuiet('tar', ['-xzf', path.basename(tarball), '-C', packageDir, '--strip-components=1'], nodesDir);
 		const pkgPath = path.join(packageDir, 'package.json');
-		const { devDependencies, peerDependencies, optionalDependencies, ...packageJson } = JSON.parse(
-			readFileSync(pkgPath, 'utf8'),
-		);
-		void devDependencies;
-		void peerDependencies;
-		void optionalDependencies;
+		const packageJson = JSON.parse(readFileSync(pkgPath, 'utf8'));
+		for (const key of ['devDependencies', 'peerDependencies', 'optionalDependencies']) delete packageJson[key];
 		writeFileSync(pkgPath, JSON.stringify(packageJson, null, 2), 'utf8');
 		runQuiet(
 			'npm',
@@ -195,6 +192,7 @@ export function installPackage(userFolder: string, opts: { tarball?: string; log
 		writeFileSync(ledgerPath, JSON.stringify(ledger, null, 2), 'utf8');
 	} finally {
 		rmSync(localTarball, { force: true });
+		if (packedHere) rmSync(path.dirname(tarball), { recursive: true, force: true });
 	}
 	return packageDir;
 }
