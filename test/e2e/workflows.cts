@@ -1,5 +1,5 @@
 // Workflow JSON the end-to-end tests create in n8n, written the way the editor saves them.
-import { CREDENTIALS, NODE_TYPES, credentialRef } from '../n8n/stack.cjs';
+import { NODE_TYPES, credentialRef } from '../n8n/stack.cjs';
 
 export const MANUAL = 'When clicking ‘Execute workflow’';
 export const ACTION = 'Identity Verification';
@@ -93,5 +93,3 @@ export function triggerWorkflow(name: string, webhookId: string): { name: string
 		connections: {},
 	};
 }
-
-export { CREDENTIALS };
