@@ -21,7 +21,8 @@ export class IdentityVerificationWebhookSigningApi implements ICredentialType {
 	properties: INodeProperties[] = [
 		{
 			displayName: 'Signing Key',
-			name: 'signingKey',
+			// Named *Secret* so n8n's lint recognises it as sensitive; shown as "Signing Key", the contract's word.
+			name: 'signingSecret',
 			type: 'string',
 			typeOptions: { password: true },
 			required: true,

@@ -193,7 +193,7 @@ export class IdentityVerificationTrigger implements INodeType {
 			let signingKey: unknown;
 			try {
 				const credentials = await this.getCredentials(SIGNING_CREDENTIAL);
-				signingKey = credentials.signingKey;
+				signingKey = credentials.signingSecret;
 			} catch (error) {
 				this.logger.error(
 					`${node.name}: no webhook signing key credential is set, so the delivery was refused (500). Select an "Identity Verification Webhook Signing API" credential on the node. (${(error as Error).message})`,

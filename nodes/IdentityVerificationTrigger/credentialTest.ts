@@ -11,7 +11,7 @@ import type { ICredentialDataDecryptedObject, INodeCredentialTestResult } from '
 import { computeSignature } from './signature';
 
 export function checkSigningKey(data: ICredentialDataDecryptedObject | undefined): INodeCredentialTestResult {
-	const key = data?.signingKey;
+	const key = data?.signingSecret;
 	if (typeof key !== 'string' || key.length === 0) {
 		return {
 			status: 'Error',

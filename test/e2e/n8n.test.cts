@@ -90,9 +90,9 @@ describe('credential test through n8n (the editor’s Test button)', () => {
 	});
 
 	test('the webhook signing key passes its local check; an empty key fails', async () => {
-		const ok = await stack.rest.testCredential({ ...CREDENTIALS.webhookSigning, data: { signingKey: stack.sandbox.credentials.signingKey } });
+		const ok = await stack.rest.testCredential({ ...CREDENTIALS.webhookSigning, data: { signingSecret: stack.sandbox.credentials.signingKey } });
 		expect(ok.status).toBe('OK');
-		const bad = await stack.rest.testCredential({ ...CREDENTIALS.webhookSigning, data: { signingKey: '' } });
+		const bad = await stack.rest.testCredential({ ...CREDENTIALS.webhookSigning, data: { signingSecret: '' } });
 		expect(bad.status).toBe('Error');
 	});
 });

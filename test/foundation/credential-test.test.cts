@@ -180,8 +180,8 @@ describe('credential definitions (what the user sees in n8n)', () => {
 
 	test('webhook signing key: one masked field, no request to the service', () => {
 		const type = getCredentialType('identityVerificationWebhookSigningApi');
-		expect(type.properties.map((p) => p.name)).toEqual(['signingKey']);
-		expect(field('identityVerificationWebhookSigningApi', 'signingKey')?.typeOptions?.password).toBe(true);
+		expect(type.properties.map((p) => p.name)).toEqual(['signingSecret']);
+		expect(field('identityVerificationWebhookSigningApi', 'signingSecret')?.typeOptions?.password).toBe(true);
 		expect(type.authenticate).toBeUndefined();
 		expect(type.test).toBeUndefined();
 	});

@@ -624,7 +624,7 @@ export function sandboxCredentials(
 			baseUrl: sb.url,
 		},
 		identityVerificationWebhookSigningApi: {
-			signingKey: sb.credentials.signingKey,
+			signingSecret: sb.credentials.signingKey,
 		},
 	};
 }

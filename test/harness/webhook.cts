@@ -119,7 +119,7 @@ export interface RecordedResponse {
 export interface TriggerHostOptions {
 	/** The node's parameters (defaults of the node apply to what is left out). */
 	parameters?: INodeParameters;
-	/** Decrypted credentials by type, e.g. `{ identityVerificationWebhookSigningApi: { signingKey } }`. */
+	/** Decrypted credentials by type, e.g. `{ identityVerificationWebhookSigningApi: { signingSecret } }`. */
 	credentials?: Record<string, ICredentialDataDecryptedObject>;
 	/** Default 'webhook' (a live, active workflow); 'manual' = listening for a test event. */
 	mode?: WorkflowExecuteMode;

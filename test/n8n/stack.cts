@@ -56,7 +56,7 @@ export function sandboxCredentialImports(sandbox: Sandbox, overrides: Partial<Sa
 	return [
 		{ ...CREDENTIALS.api, data: { apiKey: creds.apiKey, apiSecret: creds.apiSecret, baseUrl: sandbox.url } },
 		{ ...CREDENTIALS.kybFormToken, data: { formToken: creds.kybFormToken, baseUrl: sandbox.url } },
-		{ ...CREDENTIALS.webhookSigning, data: { signingKey: creds.signingKey } },
+		{ ...CREDENTIALS.webhookSigning, data: { signingSecret: creds.signingKey } },
 	];
 }
 

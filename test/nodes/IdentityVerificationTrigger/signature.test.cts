@@ -60,7 +60,7 @@ describe('trigger over HTTP against the shared vectors', () => {
 
 	beforeAll(async () => {
 		host = await startTriggerHost({
-			credentials: { [SIGNING_CREDENTIAL]: { signingKey: vectors.signingKey } },
+			credentials: { [SIGNING_CREDENTIAL]: { signingSecret: vectors.signingKey } },
 			// Every encoding of a vector is the same body: duplicates must not hide the 2nd..4th.
 			parameters: { options: { ignoreDuplicates: false } },
 		});

@@ -20,7 +20,7 @@ import { BODIES } from './fixtures.cjs';
 import { post, postSigned, sign } from './util.cjs';
 
 const KEY = 'whsec-trigger-test-key';
-const credentials = { [SIGNING_CREDENTIAL]: { signingKey: KEY } };
+const credentials = { [SIGNING_CREDENTIAL]: { signingSecret: KEY } };
 
 const hosts: TriggerHost[] = [];
 async function host(opts: TriggerHostOptions = {}): Promise<TriggerHost> {
@@ -372,7 +372,7 @@ describe('fail closed', () => {
 	});
 
 	test('with an empty signing key the delivery is refused (500), even with a signature made with an empty key', async () => {
-		const h = await host({ credentials: { [SIGNING_CREDENTIAL]: { signingKey: '' } } });
+		const h = await host({ credentials: { [SIGNING_CREDENTIAL]: { signingSecret: '' } } });
 		const res = await postSigned(h.url, BODIES.BANK_VERIFICATION, { key: '', eventType: 'BANK_VERIFICATION' });
 		expect(res.status).toBe(500);
 		expect(h.emitted).toHaveLength(0);
@@ -404,7 +404,7 @@ describe('in a workflow run', () => {
 
 describe('signing key credential test', () => {
 	test('a clean key passes', async () => {
-		const result = await testSigningKeyCredential({ signingKey: 'sk_live_abc123' });
+		const result = await testSigningKeyCredential({ signingSecret: 'sk_live_abc123' });
 		expect(result.status).toBe('OK');
 		expect(result.message).not.toContain('sk_live_abc123');
 	});
@@ -415,7 +415,7 @@ describe('signing key credential test', () => {
 		['with a leading line break', '\nsk_live_abc123', /spaces or a line break/],
 		['with a line break inside', 'sk_live\nabc123', /line break/],
 	])('a key %s fails with a message saying what to fix', async (_name, signingKey, message) => {
-		const result = await testSigningKeyCredential({ signingKey });
+		const result = await testSigningKeyCredential({ signingSecret: signingKey });
 		expect(result.status).toBe('Error');
 		expect(result.message).toMatch(message);
 		if (signingKey.trim()) expect(result.message).not.toContain(signingKey.trim());
