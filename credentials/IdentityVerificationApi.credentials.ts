@@ -1,6 +1,7 @@
 import type {
-	IAuthenticateGeneric,
 	IAuthenticateRuleResponseCode,
+	ICredentialDataDecryptedObject,
+	IHttpRequestOptions,
 	Icon,
 	ICredentialTestRequest,
 	ICredentialType,
@@ -102,15 +103,21 @@ export class IdentityVerificationApi implements ICredentialType {
 		},
 	];
 
-	authenticate: IAuthenticateGeneric = {
-		type: 'generic',
-		properties: {
-			auth: {
-				username: '={{$credentials.apiKey}}',
-				password: '={{$credentials.apiSecret}}',
-			},
-		},
-	};
+	/**
+	 * HTTP Basic: key as user, secret as password. A function rather than a generic
+	 * `={{$credentials.apiKey}}` template: n8n evaluates a template's expressions on every request
+	 * (with n8n 2.x's default expression engine, in a fresh isolate each time), which measurably slowed
+	 * every page of a transaction list; this sets the same header without evaluating anything.
+	 */
+	async authenticate(
+		credentials: ICredentialDataDecryptedObject,
+		requestOptions: IHttpRequestOptions,
+	): Promise<IHttpRequestOptions> {
+		return {
+			...requestOptions,
+			auth: { username: String(credentials.apiKey ?? ''), password: String(credentials.apiSecret ?? '') },
+		};
+	}
 
 	test: ICredentialTestRequest = {
 		request: {

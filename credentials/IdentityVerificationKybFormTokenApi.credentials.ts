@@ -1,6 +1,7 @@
 import type {
-	IAuthenticateGeneric,
 	IAuthenticateRuleResponseCode,
+	ICredentialDataDecryptedObject,
+	IHttpRequestOptions,
 	Icon,
 	ICredentialTestRequest,
 	ICredentialType,
@@ -77,14 +78,16 @@ export class IdentityVerificationKybFormTokenApi implements ICredentialType {
 		},
 	];
 
-	authenticate: IAuthenticateGeneric = {
-		type: 'generic',
-		properties: {
-			headers: {
-				Authorization: '=Bearer {{$credentials.formToken}}',
-			},
-		},
-	};
+	/** `Authorization: Bearer <tokenString>`; a function for the same reason as the API credential's. */
+	async authenticate(
+		credentials: ICredentialDataDecryptedObject,
+		requestOptions: IHttpRequestOptions,
+	): Promise<IHttpRequestOptions> {
+		return {
+			...requestOptions,
+			headers: { ...requestOptions.headers, Authorization: `Bearer ${String(credentials.formToken ?? '')}` },
+		};
+	}
 
 	test: ICredentialTestRequest = {
 		request: {

@@ -154,26 +154,31 @@ describe('Identity Verification KYB Form Token API credential', () => {
 describe('credential definitions (what the user sees in n8n)', () => {
 	const field = (type: string, name: string) => getCredentialType(type).properties.find((p) => p.name === name);
 
-	test('API key pair: masked key and secret, Base URL with the service default, HTTP Basic', () => {
+	test('API key pair: masked key and secret, Base URL with the service default, HTTP Basic', async () => {
 		const type = getCredentialType('identityVerificationApi');
 		expect(type.displayName).toBe('Identity Verification API');
 		expect(type.properties.map((p) => p.name)).toEqual(['apiKey', 'apiSecret', 'baseUrl']);
 		expect(field('identityVerificationApi', 'apiSecret')?.typeOptions?.password).toBe(true);
 		expect(field('identityVerificationApi', 'apiKey')?.description).toMatch(/Settings → API Keys/);
 		expect(field('identityVerificationApi', 'baseUrl')?.default).toBe('https://ivs.example.com');
-		expect(type.authenticate).toEqual({
-			type: 'generic',
-			properties: { auth: { username: '={{$credentials.apiKey}}', password: '={{$credentials.apiSecret}}' } },
+		expect(typeof type.authenticate).toBe('function');
+		const authenticate = type.authenticate as unknown as (c: object, o: object) => Promise<Record<string, unknown>>;
+		await expect(authenticate({ apiKey: 'k', apiSecret: 's', baseUrl: 'x' }, { url: '/a/', headers: { Accept: 'application/json' } })).resolves.toEqual({
+			url: '/a/',
+			headers: { Accept: 'application/json' },
+			auth: { username: 'k', password: 's' },
 		});
 		expect(type.test?.request.method).toBe('GET');
 	});
 
-	test('KYB form token: masked token sent as Bearer', () => {
+	test('KYB form token: masked token sent as Bearer', async () => {
 		const type = getCredentialType('identityVerificationKybFormTokenApi');
 		expect(field('identityVerificationKybFormTokenApi', 'formToken')?.typeOptions?.password).toBe(true);
-		expect(type.authenticate).toEqual({
-			type: 'generic',
-			properties: { headers: { Authorization: '=Bearer {{$credentials.formToken}}' } },
+		expect(typeof type.authenticate).toBe('function');
+		const authenticate = type.authenticate as unknown as (c: object, o: object) => Promise<Record<string, unknown>>;
+		await expect(authenticate({ formToken: 't0k', baseUrl: 'x' }, { url: '/a/', headers: { Accept: 'application/json' } })).resolves.toEqual({
+			url: '/a/',
+			headers: { Accept: 'application/json', Authorization: 'Bearer t0k' },
 		});
 		expect(type.test?.request.method).toBe('GET');
 	});
