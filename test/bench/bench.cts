@@ -20,26 +20,15 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { cpus, freemem, totalmem } from 'node:os';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Pool } from 'undici';
 
 import { DEFAULT_MAX_PARALLEL } from '../../nodes/IdentityVerification/actions/bank/listTransactions.operation';
 import { verifySignature } from '../../nodes/IdentityVerificationTrigger/signature';
 import { sampleBody, sign, startSandbox, type Sandbox } from '../sandbox/index.cjs';
-import {
-	DEFAULT_OWNER,
-	N8N_VERSION,
-	RestClient,
-	ensureN8n,
-	importCredentials,
-	installPackage,
-	makeUserFolder,
-	packPackage,
-	startN8n,
-	type N8nInstance,
-} from '../n8n/runtime.cjs';
-import { productionWebhookUrl, sandboxCredentialImports, startStack, type Stack } from '../n8n/stack.cjs';
+import { N8N_VERSION, RestClient } from '../n8n/runtime.cjs';
+import { productionWebhookUrl, startStack, type Stack } from '../n8n/stack.cjs';
 import {
 	NAMES,
 	actionNode,
@@ -255,53 +244,9 @@ async function benchMemory(opts: Options, details: string[]): Promise<NonNullabl
 // Real n8n helpers
 // ---------------------------------------------------------------------------------------------
 
-/**
- * The shared stack (test/n8n/stack.cts), or, when --n8n-env is given, the same set-up with that
- * extra environment for n8n (stack.cts has no hook for it).
- */
+/** The shared stack (test/n8n/stack.cts), with the diagnostic --n8n-env / --package-tarball if given. */
 async function startBenchStack(opts: Options): Promise<Stack> {
-	if (Object.keys(opts.n8nEnv).length === 0 && !opts.tarball) return await startStack({ log: (m) => log(m) });
-	const timings: Record<string, number> = {};
-	let t = Date.now();
-	const lap = (name: string) => {
-		timings[name] = (Date.now() - t) / 1000;
-		t = Date.now();
-	};
-	ensureN8n({ log });
-	const userFolder = makeUserFolder();
-	const tarball = opts.tarball ?? packPackage({ log });
-	installPackage(userFolder, { tarball, log });
-	if (!opts.tarball) rmSync(path.dirname(tarball), { recursive: true, force: true });
-	lap('pack + install package');
-	const removeFolder = () => rmSync(userFolder, { recursive: true, force: true });
-	const sandbox = await startSandbox();
-	let n8n: N8nInstance | undefined;
-	try {
-		await importCredentials(userFolder, sandboxCredentialImports(sandbox));
-		lap('import credentials');
-		log(`starting n8n with ${JSON.stringify(opts.n8nEnv)}`);
-		n8n = await startN8n({ userFolder, env: opts.n8nEnv, log });
-		lap('n8n start');
-		const rest = new RestClient(n8n.url);
-		await rest.setupOwnerOrLogin(DEFAULT_OWNER);
-		const started = n8n;
-		return {
-			sandbox,
-			n8n,
-			rest,
-			userFolder,
-			owner: DEFAULT_OWNER,
-			timings,
-			stop: async () => {
-				await Promise.allSettled([started.stop(), sandbox.close()]);
-				removeFolder();
-			},
-		};
-	} catch (error) {
-		await Promise.allSettled([n8n?.stop(), sandbox.close()]);
-		removeFolder();
-		throw error;
-	}
+	return await startStack({ log: (m) => log(m), n8nEnv: opts.n8nEnv, tarball: opts.tarball });
 }
 
 async function createActive(rest: RestClient, workflow: Workflow): Promise<string> {

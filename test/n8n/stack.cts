@@ -96,6 +96,10 @@ export interface StackOptions {
 	publish?: string[];
 	userFolder?: string;
 	log?: (msg: string) => void;
+	/** Extra environment for n8n (e.g. the bench's diagnostic `N8N_EXPRESSION_ENGINE=legacy`). */
+	n8nEnv?: Record<string, string>;
+	/** Install this packed build instead of packing the working tree (the bench's `--package-tarball`). */
+	tarball?: string;
 }
 
 async function preferredPort(port: number | undefined): Promise<number | undefined> {
@@ -116,11 +120,11 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
 	const ownFolder = opts.userFolder === undefined;
 	const userFolder = opts.userFolder ?? makeUserFolder();
 	log(`Installing the packed package into ${userFolder} (as n8n installs community packages)...`);
-	const tarball = packPackage({ log });
+	const tarball = opts.tarball ?? packPackage({ log });
 	try {
 		installPackage(userFolder, { tarball, log });
 	} finally {
-		rmSync(path.dirname(tarball), { recursive: true, force: true });
+		if (!opts.tarball) rmSync(path.dirname(tarball), { recursive: true, force: true });
 	}
 	lap('pack + install package');
 	// A folder the stack made is removed on stop unless IDV_KEEP_N8N=1 (to inspect n8n's log and DB).
@@ -140,7 +144,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
 		for (const id of opts.publish ?? []) await publishWorkflow(userFolder, id);
 		lap('import credentials + workflows');
 		log('Starting n8n...');
-		n8n = await startN8n({ userFolder, port: await preferredPort(opts.n8nPort), log });
+		n8n = await startN8n({ userFolder, port: await preferredPort(opts.n8nPort), env: opts.n8nEnv, log });
 		lap('n8n start');
 		const rest = new RestClient(n8n.url);
 		await rest.setupOwnerOrLogin(DEFAULT_OWNER);
