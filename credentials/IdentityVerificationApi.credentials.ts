@@ -1,5 +1,4 @@
 import type {
-	IAuthenticateRuleResponseCode,
 	ICredentialDataDecryptedObject,
 	IHttpRequestOptions,
 	Icon,
@@ -8,54 +7,16 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-/**
- * A made-up UUID. Reading the transactions of a verification that does not exist is harmless:
- * a right key pair gets 404 (nothing found), a wrong one gets 401 or 403. Nothing is created.
- */
-const MADE_UP_ID = '00000000-0000-4000-8000-000000000000';
-
-/** Server errors: the key could not be checked. */
-const SERVER_ERROR_STATUSES = Array.from({ length: 12 }, (_, i) => 500 + i);
+import { failureRules, MADE_UP_ID, TEST_BASE_URL } from './common';
 
 /**
- * Statuses that make the test fail, each with a message saying what to do. Every other status
- * passes, notably the 404 a valid key gets for the made-up id.
+ * Reading the transactions of a verification that does not exist is harmless: a right key pair gets
+ * 404 (nothing found), a wrong one 401 or 403. Nothing is created.
  */
-const FAILURE_RULES: IAuthenticateRuleResponseCode[] = [
-	{
-		type: 'responseCode',
-		properties: {
-			value: 401,
-			message:
-				'The API key or API secret is wrong: copy both again from the dashboard (Settings → API Keys) and check that the key has not been deleted',
-		},
-	},
-	{
-		type: 'responseCode',
-		properties: {
-			value: 403,
-			message:
-				'The service recognised the request but refused this API key (403): check in the dashboard (Settings → API Keys) that the key is active and allowed to use the API',
-		},
-	},
-	{
-		type: 'responseCode',
-		properties: {
-			value: 429,
-			message:
-				'The service is rate limiting this API key right now (429): wait a minute and test again',
-		},
-	},
-	...SERVER_ERROR_STATUSES.map(
-		(value): IAuthenticateRuleResponseCode => ({
-			type: 'responseCode',
-			properties: {
-				value,
-				message: `The service had an internal problem (HTTP ${value}), so the key could not be checked. Try again in a few minutes`,
-			},
-		}),
-	),
-];
+const FAILURE_RULES = failureRules('key', {
+	401: 'The API key or API secret is wrong: copy both again from the dashboard (Settings → API Keys) and check that the key has not been deleted',
+	403: 'The service recognised the request but refused this API key (403): check in the dashboard (Settings → API Keys) that the key is active and allowed to use the API',
+});
 
 export class IdentityVerificationApi implements ICredentialType {
 	name = 'identityVerificationApi';
@@ -122,7 +83,7 @@ export class IdentityVerificationApi implements ICredentialType {
 	test: ICredentialTestRequest = {
 		request: {
 			method: 'GET',
-			baseURL: '={{String($credentials.baseUrl).trim().replace(/\\/+$/, "")}}',
+			baseURL: TEST_BASE_URL,
 			url: `/bank/verifications/${MADE_UP_ID}/accounts/${MADE_UP_ID}/transactions/`,
 			qs: { page: 1, perPage: 1 },
 			// Any status passes except the failing ones, so the 404 a right key gets for the made-up id

@@ -1,5 +1,4 @@
 import type {
-	IAuthenticateRuleResponseCode,
 	ICredentialDataDecryptedObject,
 	IHttpRequestOptions,
 	Icon,
@@ -8,39 +7,12 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-/** Made-up ids: reading the answers of a questionnaire that does not exist changes nothing. */
-const MADE_UP_ID = '00000000-0000-4000-8000-000000000000';
+import { failureRules, MADE_UP_ID, TEST_BASE_URL } from './common';
 
-const WRONG_TOKEN_MESSAGE =
-	'The KYB form token is wrong or has expired: generate a new form token for the company and paste its tokenString here';
-
-/** Server errors: the token could not be checked. */
-const SERVER_ERROR_STATUSES = Array.from({ length: 12 }, (_, i) => 500 + i);
-
-/**
- * Statuses that make the test fail, each with a message saying what to do. Every other status
- * passes, notably the 404 a valid token gets for the made-up id.
- */
-const FAILURE_RULES: IAuthenticateRuleResponseCode[] = [
-	{ type: 'responseCode', properties: { value: 401, message: WRONG_TOKEN_MESSAGE } },
-	{
-		type: 'responseCode',
-		properties: {
-			value: 429,
-			message:
-				'The service is rate limiting requests right now (429): wait a minute and test again',
-		},
-	},
-	...SERVER_ERROR_STATUSES.map(
-		(value): IAuthenticateRuleResponseCode => ({
-			type: 'responseCode',
-			properties: {
-				value,
-				message: `The service had an internal problem (HTTP ${value}), so the token could not be checked. Try again in a few minutes`,
-			},
-		}),
-	),
-];
+/** Reading the answers of a questionnaire that does not exist changes nothing. */
+const FAILURE_RULES = failureRules('token', {
+	401: 'The KYB form token is wrong or has expired: generate a new form token for the company and paste its tokenString here',
+});
 
 export class IdentityVerificationKybFormTokenApi implements ICredentialType {
 	name = 'identityVerificationKybFormTokenApi';
@@ -92,7 +64,7 @@ export class IdentityVerificationKybFormTokenApi implements ICredentialType {
 	test: ICredentialTestRequest = {
 		request: {
 			method: 'GET',
-			baseURL: '={{String($credentials.baseUrl).trim().replace(/\\/+$/, "")}}',
+			baseURL: TEST_BASE_URL,
 			url: `/kyb/forms/${MADE_UP_ID}/questionnaires/${MADE_UP_ID}/answers/`,
 			// A token the service knows gets 404 (no such form) or 403 (the token belongs to another
 			// form): both prove the token is valid. 401 means the service does not know the token.
