@@ -1,7 +1,7 @@
 import { request } from 'undici';
-import { SEED, startSandbox } from './index.cjs';
+import { SEED } from './index.cjs';
 import type { Sandbox } from './index.cjs';
-import { call, startReceiver } from './test-helpers.cjs';
+import { call, withSandboxAndReceiver } from './test-helpers.cjs';
 import type { Receiver } from './test-helpers.cjs';
 
 /** The /__sandbox/* control API, used from other processes (no auth: loopback only). */
@@ -18,18 +18,15 @@ async function admin(sb: Sandbox, method: string, path: string, body?: unknown) 
 describe('sandbox admin HTTP API', () => {
 	let sb: Sandbox;
 	let receiver: Receiver;
-	beforeAll(async () => {
-		sb = await startSandbox();
-		receiver = await startReceiver();
-	});
-	afterAll(async () => {
-		await sb.close();
-		await receiver.close();
-	});
-	beforeEach(async () => {
-		expect((await admin(sb, 'POST', '/reset')).status).toBe(200);
-		receiver.received.length = 0;
-	});
+	withSandboxAndReceiver(
+		(s, r) => {
+			sb = s;
+			receiver = r;
+		},
+		async () => {
+			expect((await admin(sb, 'POST', '/reset')).status).toBe(200);
+		},
+	);
 
 	it('describes the sandbox and is not itself logged', async () => {
 		const info = await admin(sb, 'GET', '/');

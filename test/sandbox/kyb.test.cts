@@ -1,7 +1,7 @@
 import { questionnaireAnswersSchema } from '../../nodes/shared/contract';
-import { SEED, startSandbox } from './index.cjs';
+import { SEED } from './index.cjs';
 import type { Sandbox } from './index.cjs';
-import { call, startReceiver } from './test-helpers.cjs';
+import { call, withSandboxAndReceiver } from './test-helpers.cjs';
 import type { Receiver } from './test-helpers.cjs';
 
 const answers = (companyId: string = SEED.kyb.companyId, id: string = SEED.kyb.questionnaireId) =>
@@ -11,18 +11,15 @@ const submit = (formId: string = SEED.kyb.formId) => `/kyb/forms/${formId}/submi
 describe('sandbox KYB forms', () => {
 	let sb: Sandbox;
 	let receiver: Receiver;
-	beforeAll(async () => {
-		sb = await startSandbox();
-		receiver = await startReceiver();
-	});
-	afterAll(async () => {
-		await sb.close();
-		await receiver.close();
-	});
-	beforeEach(() => {
-		sb.reset();
-		receiver.received.length = 0;
-	});
+	withSandboxAndReceiver(
+		(s, r) => {
+			sb = s;
+			receiver = r;
+		},
+		() => {
+			sb.reset();
+		},
+	);
 
 	it('returns the questionnaire answers as sections', async () => {
 		const res = await call(sb, 'GET', answers(), { auth: 'bearer' });

@@ -1,24 +1,20 @@
-import { startSandbox } from './index.cjs';
 import type { Sandbox } from './index.cjs';
-import { call, startReceiver } from './test-helpers.cjs';
+import { call, withSandboxAndReceiver } from './test-helpers.cjs';
 import type { Receiver } from './test-helpers.cjs';
 
 describe('sandbox KYC', () => {
 	let sb: Sandbox;
 	let receiver: Receiver;
-	beforeAll(async () => {
-		sb = await startSandbox();
-		receiver = await startReceiver();
-	});
-	afterAll(async () => {
-		await sb.close();
-		await receiver.close();
-	});
-	beforeEach(() => {
-		sb.reset();
-		receiver.received.length = 0;
-		sb.webhooks.configure({ url: receiver.url, retryDelaysMs: [] });
-	});
+	withSandboxAndReceiver(
+		(s, r) => {
+			sb = s;
+			receiver = r;
+		},
+		() => {
+			sb.reset();
+			sb.webhooks.configure({ url: receiver.url, retryDelaysMs: [] });
+		},
+	);
 
 	const events = () =>
 		receiver.received.map((r) => ({

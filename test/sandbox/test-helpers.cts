@@ -3,6 +3,7 @@ import { createServer } from 'node:http';
 import type { IncomingHttpHeaders, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
+import { startSandbox } from './index.cjs';
 import type { Sandbox } from './index.cjs';
 
 export interface CallResult {
@@ -99,4 +100,29 @@ export async function startReceiver(): Promise<Receiver> {
 				server.closeAllConnections();
 			}),
 	};
+}
+
+/**
+ * A sandbox and a webhook receiver for the enclosing describe block: started once, closed at the
+ * end, and before each test the receiver emptied and `beforeEachTest` run (default: `sb.reset()`).
+ */
+export function withSandboxAndReceiver(
+	bind: (sb: Sandbox, receiver: Receiver) => void,
+	beforeEachTest: (sb: Sandbox, receiver: Receiver) => unknown = (sb) => sb.reset(),
+): void {
+	let sb: Sandbox;
+	let receiver: Receiver;
+	beforeAll(async () => {
+		sb = await startSandbox();
+		receiver = await startReceiver();
+		bind(sb, receiver);
+	});
+	afterAll(async () => {
+		await sb?.close();
+		await receiver?.close();
+	});
+	beforeEach(async () => {
+		receiver.received.length = 0;
+		await beforeEachTest(sb, receiver);
+	});
 }
