@@ -3,10 +3,9 @@
  * ExecuteContext over real HTTP) against the sandbox: a right key passes, a wrong one fails with a
  * message saying what to do, and the test never creates anything (only GETs reach the service).
  */
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 
 import { getCredentialType, sandboxCredentials, testCredential } from '../harness/index.cjs';
+import { freePort } from '../harness/net.cjs';
 import { startSandbox } from '../sandbox/index.cjs';
 import type { Sandbox } from '../sandbox/index.cjs';
 
@@ -29,13 +28,6 @@ afterEach(() => {
 	expect(sb.requests.filter((r) => r.method !== 'GET')).toEqual([]);
 });
 
-async function closedPort(): Promise<number> {
-	const server = createServer();
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	const { port } = server.address() as AddressInfo;
-	await new Promise<void>((resolve) => server.close(() => resolve()));
-	return port;
-}
 
 describe('Identity Verification API credential', () => {
 	test('passes for the right key pair', async () => {
@@ -92,7 +84,7 @@ describe('Identity Verification API credential', () => {
 	});
 
 	test('fails when nothing listens at the Base URL (n8n reports the network code)', async () => {
-		const port = await closedPort();
+		const port = await freePort();
 		const result = await testCredential('identityVerificationApi', {
 			...creds.identityVerificationApi,
 			baseUrl: `http://127.0.0.1:${port}`,
@@ -142,7 +134,7 @@ describe('Identity Verification KYB Form Token API credential', () => {
 	});
 
 	test('fails when nothing listens at the Base URL', async () => {
-		const port = await closedPort();
+		const port = await freePort();
 		const result = await testCredential('identityVerificationKybFormTokenApi', {
 			...creds.identityVerificationKybFormTokenApi,
 			baseUrl: `http://127.0.0.1:${port}/`,

@@ -3,13 +3,12 @@
  * `key:secret`, or the KYB bearer token: checked on the very object the node threw (JSON, its
  * description/cause/context, util.inspect with hidden fields) and on the run data n8n would store.
  */
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { inspect } from 'node:util';
 
 import type { ICredentialDataDecryptedObject, INodeParameters } from 'n8n-workflow';
 
 import { registerNodeType, runNode, sandboxCredentials } from '../harness/index.cjs';
+import { freePort } from '../harness/net.cjs';
 import type { RunNodeResult } from '../harness/index.cjs';
 import { TRANSPORT_PROBE, TransportProbe } from '../harness/fixtures/transport-probe.node.cjs';
 import { SEED, startSandbox } from '../sandbox/index.cjs';
@@ -90,13 +89,6 @@ const wrongSecret = () => ({
 	identityVerificationApi: { ...creds.identityVerificationApi, apiSecret: WRONG_SECRET },
 });
 
-async function closedPort(): Promise<number> {
-	const server = createServer();
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	const { port } = server.address() as AddressInfo;
-	await new Promise<void>((resolve) => server.close(() => resolve()));
-	return port;
-}
 
 describe('errors never carry a secret', () => {
 	test('401 for a wrong API secret', async () => {
@@ -152,7 +144,7 @@ describe('errors never carry a secret', () => {
 		expectNoSecrets(await probe({ path: TX, maxRetries: 0, timeoutMs: 100 }));
 		await new Promise((resolve) => setTimeout(resolve, 600));
 
-		const port = await closedPort();
+		const port = await freePort();
 		expectNoSecrets(
 			await probe(
 				{ path: TX, maxRetries: 0 },

@@ -21,10 +21,13 @@ import {
 	statSync,
 	writeFileSync,
 } from 'node:fs';
-import { createServer } from 'node:net';
 import { homedir, tmpdir } from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
+
+import { freePort, portIsFree } from '../harness/net.cjs';
+
+export { freePort, portIsFree };
 
 /** The one place the n8n version is pinned. */
 export const N8N_VERSION = '2.40.7';
@@ -209,36 +212,6 @@ function runQuiet(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessE
 // ---------------------------------------------------------------------------------------------
 // Environment of an isolated loopback n8n
 // ---------------------------------------------------------------------------------------------
-
-/**
- * A free loopback port. Picked at random below Linux's ephemeral range (32768+), where the ports
- * that port-0 servers and outgoing connections get are drawn: on a busy machine (parallel test
- * runs) a port-0 pick can be taken again before n8n binds it.
- */
-export async function freePort(): Promise<number> {
-	for (let attempt = 0; attempt < 100; attempt++) {
-		const port = 20000 + Math.floor(Math.random() * 12000);
-		if (await portIsFree(port)) return port;
-	}
-	return await new Promise((resolve, reject) => {
-		const srv = createServer();
-		srv.unref();
-		srv.on('error', reject);
-		srv.listen(0, '127.0.0.1', () => {
-			const addr = srv.address();
-			srv.close(() => (typeof addr === 'object' && addr ? resolve(addr.port) : reject(new Error('no port'))));
-		});
-	});
-}
-
-export async function portIsFree(port: number): Promise<boolean> {
-	return await new Promise((resolve) => {
-		const srv = createServer();
-		srv.unref();
-		srv.once('error', () => resolve(false));
-		srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
-	});
-}
 
 /** A fixed encryption key per user folder (created once, kept in the folder). */
 function encryptionKey(userFolder: string): string {
