@@ -10,9 +10,10 @@ const fs = require('node:fs');
 const path = require('node:path');
 
 function icons() {
-	return src(['nodes/**/*.{png,svg}', 'credentials/**/*.{png,svg}'], { base: '.', encoding: false }).pipe(
-		dest('dist'),
-	);
+	return src(['nodes/**/*.{png,svg}', 'credentials/**/*.{png,svg}'], {
+		base: '.',
+		encoding: false,
+	}).pipe(dest('dist'));
 }
 
 /** zod (v3) to JSON Schema, for the subset the contract uses. */
@@ -44,7 +45,9 @@ function toJsonSchema(schema) {
 		case 'ZodUnion': {
 			const options = def.options.map(toJsonSchema);
 			const enums = options.every((o) => o.enum && o.type === options[0].type);
-			return enums ? { type: options[0].type, enum: options.flatMap((o) => o.enum) } : { anyOf: options };
+			return enums
+				? { type: options[0].type, enum: options.flatMap((o) => o.enum) }
+				: { anyOf: options };
 		}
 		case 'ZodArray':
 			return { type: 'array', items: toJsonSchema(def.type) };
@@ -52,7 +55,9 @@ function toJsonSchema(schema) {
 			return { type: 'object', additionalProperties: toJsonSchema(def.valueType) };
 		case 'ZodNullable': {
 			const inner = toJsonSchema(def.innerType);
-			return inner.type ? { ...inner, type: [].concat(inner.type, 'null') } : { anyOf: [inner, { type: 'null' }] };
+			return inner.type
+				? { ...inner, type: [].concat(inner.type, 'null') }
+				: { anyOf: [inner, { type: 'null' }] };
 		}
 		case 'ZodOptional':
 		case 'ZodDefault':
@@ -85,7 +90,11 @@ function schemas(done) {
 			'proofOfAddress/createCheck': contract.poaCheckSchema,
 			'aml/downloadProfilePdf': binaryMeta,
 			'kyb/getAnswers': contract.questionnaireAnswersSchema,
-			'kyb/deleteAnswers': z.object({ deleted: z.boolean(), companyId: z.string(), questionnaireId: z.string() }),
+			'kyb/deleteAnswers': z.object({
+				deleted: z.boolean(),
+				companyId: z.string(),
+				questionnaireId: z.string(),
+			}),
 			'kyb/submitForm': z.object({ id: z.string().optional() }).passthrough(),
 		},
 	};

@@ -76,7 +76,10 @@ export class IdentityVerificationApi implements ICredentialType {
 	): Promise<IHttpRequestOptions> {
 		return {
 			...requestOptions,
-			auth: { username: String(credentials.apiKey ?? ''), password: String(credentials.apiSecret ?? '') },
+			auth: {
+				username: String(credentials.apiKey ?? ''),
+				password: String(credentials.apiSecret ?? ''),
+			},
 		};
 	}
 

@@ -57,7 +57,10 @@ export class IdentityVerificationKybFormTokenApi implements ICredentialType {
 	): Promise<IHttpRequestOptions> {
 		return {
 			...requestOptions,
-			headers: { ...requestOptions.headers, Authorization: `Bearer ${String(credentials.formToken ?? '')}` },
+			headers: {
+				...requestOptions.headers,
+				Authorization: `Bearer ${String(credentials.formToken ?? '')}`,
+			},
 		};
 	}
 

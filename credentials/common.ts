@@ -21,7 +21,10 @@ export function failureRules(
 	});
 	return [
 		...Object.entries(authentication).map(([status, message]) => rule(Number(status), message)),
-		rule(429, 'The service is rate limiting requests right now (429): wait a minute and test again'),
+		rule(
+			429,
+			'The service is rate limiting requests right now (429): wait a minute and test again',
+		),
 		...Array.from({ length: 12 }, (_, i) =>
 			rule(
 				500 + i,

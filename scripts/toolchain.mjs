@@ -17,7 +17,8 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const REQUIRED_MAJOR = 24;
-const CACHE = process.env.IDV_CACHE_DIR || path.join(homedir(), '.cache', 'n8n-nodes-identity-verification');
+const CACHE =
+	process.env.IDV_CACHE_DIR || path.join(homedir(), '.cache', 'n8n-nodes-identity-verification');
 const NODE_CACHE = path.join(CACHE, `node${REQUIRED_MAJOR}`);
 
 const log = (msg) => process.stderr.write(`[toolchain] ${msg}\n`);
@@ -34,22 +35,44 @@ function major(version) {
 
 function node24Paths() {
 	const bin = path.join(NODE_CACHE, 'node_modules', '.bin');
-	const headers = path.join(NODE_CACHE, 'node_modules', 'node', 'node_modules', `node-${process.platform}-${process.arch}`);
+	const headers = path.join(
+		NODE_CACHE,
+		'node_modules',
+		'node',
+		'node_modules',
+		`node-${process.platform}-${process.arch}`,
+	);
 	return { bin, node: path.join(bin, 'node'), headers };
 }
 
 function ensureNode24() {
 	if (major(process.version) >= REQUIRED_MAJOR) return;
 	if (major(process.version) < 18) {
-		log(`Node.js ${process.version} is too old even to provision Node ${REQUIRED_MAJOR}; install Node 18 or newer.`);
+		log(
+			`Node.js ${process.version} is too old even to provision Node ${REQUIRED_MAJOR}; install Node 18 or newer.`,
+		);
 		process.exit(1);
 	}
 	const { bin, node, headers } = node24Paths();
 	if (!existsSync(node)) {
-		log(`Node ${process.version} is older than ${REQUIRED_MAJOR}: installing Node ${REQUIRED_MAJOR} from the npm registry into ${NODE_CACHE} (once)...`);
+		log(
+			`Node ${process.version} is older than ${REQUIRED_MAJOR}: installing Node ${REQUIRED_MAJOR} from the npm registry into ${NODE_CACHE} (once)...`,
+		);
 		mkdirSync(NODE_CACHE, { recursive: true });
 		// The `node` package's preinstall fetches the platform binary package, so scripts must run here.
-		run('npm', ['install', '--prefix', NODE_CACHE, '--no-audit', '--no-fund', '--ignore-scripts=false', `node@${REQUIRED_MAJOR}`], { cwd: NODE_CACHE });
+		run(
+			'npm',
+			[
+				'install',
+				'--prefix',
+				NODE_CACHE,
+				'--no-audit',
+				'--no-fund',
+				'--ignore-scripts=false',
+				`node@${REQUIRED_MAJOR}`,
+			],
+			{ cwd: NODE_CACHE },
+		);
 	}
 	const env = {
 		...process.env,
@@ -57,14 +80,22 @@ function ensureNode24() {
 		npm_config_nodedir: headers,
 		IDV_TOOLCHAIN: '1',
 	};
-	const res = spawnSync(node, [fileURLToPath(import.meta.url), ...process.argv.slice(2)], { stdio: 'inherit', cwd: ROOT, env });
+	const res = spawnSync(node, [fileURLToPath(import.meta.url), ...process.argv.slice(2)], {
+		stdio: 'inherit',
+		cwd: ROOT,
+		env,
+	});
 	process.exit(res.status ?? 1);
 }
 
 function ensureDependencies() {
 	const lock = path.join(ROOT, 'package-lock.json');
 	const installed = path.join(ROOT, 'node_modules', '.package-lock.json');
-	if (existsSync(installed) && (!existsSync(lock) || statSync(installed).mtimeMs >= statSync(lock).mtimeMs)) return;
+	if (
+		existsSync(installed) &&
+		(!existsSync(lock) || statSync(installed).mtimeMs >= statSync(lock).mtimeMs)
+	)
+		return;
 	log('Installing dependencies (npm ci, install scripts off per .npmrc)...');
 	const ci = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], {
 		cwd: ROOT,
@@ -82,7 +113,9 @@ function ensureDependencies() {
 	if (!/can only install packages when your package\.json and package-lock\.json/.test(ci.stderr)) {
 		process.exit(ci.status ?? 1);
 	}
-	log('npm ci refused the lock file (the registry lacks optional packages it lists); installing from it with npm install instead...');
+	log(
+		'npm ci refused the lock file (the registry lacks optional packages it lists); installing from it with npm install instead...',
+	);
 	const committed = readFileSync(lock);
 	run('npm', ['install', '--no-audit', '--no-fund']);
 	writeFileSync(lock, committed);
@@ -93,7 +126,8 @@ function ensureDependencies() {
 const npx = (bin, args) => run(path.join(ROOT, 'node_modules', '.bin', bin), args);
 const buildTests = () => npx('tsc', ['-p', 'tsconfig.test.json']);
 const buildPackage = () => run('npm', ['run', '--silent', 'build']);
-const runBuilt = (file, args) => run(process.execPath, [path.join(ROOT, '.build', 'test', file), ...args]);
+const runBuilt = (file, args) =>
+	run(process.execPath, [path.join(ROOT, '.build', 'test', file), ...args]);
 
 const TASKS = {
 	test: (args) => {

@@ -1,4 +1,9 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import * as aml from './actions/aml';
@@ -44,14 +49,22 @@ export class IdentityVerification implements INodeType {
 				noDataExpression: true,
 				options: [
 					{ name: 'AML', value: 'aml', description: 'Anti-money-laundering screening reports' },
-					{ name: 'Bank', value: 'bank', description: 'Bank account verification and transactions' },
+					{
+						name: 'Bank',
+						value: 'bank',
+						description: 'Bank account verification and transactions',
+					},
 					{
 						name: 'Identification (KYC)',
 						value: 'identification',
 						description: 'Identity verification of a person',
 					},
 					{ name: 'KYB', value: 'kyb', description: 'Business verification forms' },
-					{ name: 'Proof of Address', value: 'proofOfAddress', description: 'Check an address document' },
+					{
+						name: 'Proof of Address',
+						value: 'proofOfAddress',
+						description: 'Check an address document',
+					},
 				],
 				default: 'identification',
 			},

@@ -186,7 +186,10 @@ export class IdentityVerificationTrigger implements INodeType {
 			this.logger.error(
 				`${node.name}: the raw request body is not available, so the webhook signature cannot be checked; the delivery was refused (500) and the service will retry it`,
 			);
-			return answer(res, 500, { received: false, error: 'The receiver could not read the request body' });
+			return answer(res, 500, {
+				received: false,
+				error: 'The receiver could not read the request body',
+			});
 		}
 
 		if (options.verifySignature !== false) {
@@ -198,7 +201,10 @@ export class IdentityVerificationTrigger implements INodeType {
 				this.logger.error(
 					`${node.name}: no webhook signing key credential is set, so the delivery was refused (500). Select an "Identity Verification Webhook Signing API" credential on the node. (${(error as Error).message})`,
 				);
-				return answer(res, 500, { received: false, error: 'The receiver has no signing key configured' });
+				return answer(res, 500, {
+					received: false,
+					error: 'The receiver has no signing key configured',
+				});
 			}
 			const check = verifySignature(
 				rawBody,
@@ -210,7 +216,10 @@ export class IdentityVerificationTrigger implements INodeType {
 					this.logger.error(
 						`${node.name}: the webhook signing key credential is empty, so the delivery was refused (500). Enter the signing key in the credential.`,
 					);
-					return answer(res, 500, { received: false, error: 'The receiver has no signing key configured' });
+					return answer(res, 500, {
+						received: false,
+						error: 'The receiver has no signing key configured',
+					});
 				}
 				const error =
 					check.reason === 'missing'
@@ -226,7 +235,9 @@ export class IdentityVerificationTrigger implements INodeType {
 			const text = rawBody.toString('utf8');
 			body = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
 		} catch (error) {
-			this.logger.warn(`${node.name}: delivery refused (400): the body is not JSON (${(error as Error).message})`);
+			this.logger.warn(
+				`${node.name}: delivery refused (400): the body is not JSON (${(error as Error).message})`,
+			);
 			return answer(res, 400, { received: false, error: 'The body is not valid JSON' });
 		}
 		if (typeof body !== 'object' || body === null || Array.isArray(body)) {
@@ -244,7 +255,10 @@ export class IdentityVerificationTrigger implements INodeType {
 
 		const selected = this.getNodeParameter('events', []) as EventType[];
 		if (selected.length > 0 && !selected.includes(event.eventType)) {
-			return answer(res, 200, { received: true, ignored: `event kind ${event.eventType} is not selected` });
+			return answer(res, 200, {
+				received: true,
+				ignored: `event kind ${event.eventType} is not selected`,
+			});
 		}
 
 		if (options.onlyFinal === true && isNonFinal(event)) {

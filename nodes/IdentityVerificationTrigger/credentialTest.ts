@@ -10,7 +10,9 @@ import type { ICredentialDataDecryptedObject, INodeCredentialTestResult } from '
 
 import { computeSignature } from './signature';
 
-export function checkSigningKey(data: ICredentialDataDecryptedObject | undefined): INodeCredentialTestResult {
+export function checkSigningKey(
+	data: ICredentialDataDecryptedObject | undefined,
+): INodeCredentialTestResult {
 	const key = data?.signingSecret;
 	if (typeof key !== 'string' || key.length === 0) {
 		return {
@@ -22,11 +24,15 @@ export function checkSigningKey(data: ICredentialDataDecryptedObject | undefined
 	if (key.trim() !== key) {
 		return {
 			status: 'Error',
-			message: 'The signing key starts or ends with spaces or a line break. Remove them: they are part of the key when signatures are checked.',
+			message:
+				'The signing key starts or ends with spaces or a line break. Remove them: they are part of the key when signatures are checked.',
 		};
 	}
 	if (/[\r\n]/.test(key)) {
-		return { status: 'Error', message: 'The signing key contains a line break. Paste it as a single line.' };
+		return {
+			status: 'Error',
+			message: 'The signing key contains a line break. Paste it as a single line.',
+		};
 	}
 	// The key must be usable as an HMAC-SHA256 key (always true for a non-empty string; kept as the
 	// same code path the trigger uses, so a future key format change fails here first).

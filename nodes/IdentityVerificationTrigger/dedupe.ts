@@ -74,7 +74,12 @@ function readStatic(staticData: IDataObject, now: number): Array<[string, number
  * Whether the delivery was already seen; when it was not, it is remembered in both stores.
  * `scope` identifies the trigger node (workflow id + node id).
  */
-export function seenBefore(opts: { scope: string; key: string; staticData: IDataObject; now: number }): boolean {
+export function seenBefore(opts: {
+	scope: string;
+	key: string;
+	staticData: IDataObject;
+	now: number;
+}): boolean {
 	const { scope, key, staticData, now } = opts;
 	const map = scopeMap(scope);
 	pruneMap(map, now);

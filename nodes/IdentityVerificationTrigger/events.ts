@@ -59,7 +59,8 @@ export const EVENT_TYPE_NAMES: Record<EventType, { name: string; description: st
 	},
 	IDENTIFICATION: {
 		name: 'Identification (Legacy)',
-		description: 'One event for every verification outcome; the individual events above are recommended',
+		description:
+			'One event for every verification outcome; the individual events above are recommended',
 	},
 	BANK_VERIFICATION: {
 		name: 'Bank Verification',
@@ -148,13 +149,19 @@ export function inferEventType(body: IDataObject): EventType {
 
 	if (hasKey(body, 'accounts') && hasKey(body, 'riskLevel')) return 'BANK_VERIFICATION';
 
-	if (typeof body.score === 'number' && typeof body.status === 'number' && Number.isInteger(body.status)) {
+	if (
+		typeof body.score === 'number' &&
+		typeof body.status === 'number' &&
+		Number.isInteger(body.status)
+	) {
 		return 'ACCOUNT_CHECK';
 	}
 
 	const overall = overallStatusOf(body);
 	const hasSession =
-		(typeof body.scanRef === 'string' && body.scanRef !== '') || typeof body.final === 'boolean' || overall !== undefined;
+		(typeof body.scanRef === 'string' && body.scanRef !== '') ||
+		typeof body.final === 'boolean' ||
+		overall !== undefined;
 
 	if (isObject(body.bankCardVerification) && !hasSession) return 'BANK_CARD_VERIFICATION_COMPLETED';
 
@@ -167,7 +174,8 @@ export function inferEventType(body: IDataObject): EventType {
 
 	const normalisedOverall = overall === undefined ? '' : normaliseName(overall);
 	if (normalisedOverall === 'EXPIRED') return 'IDENTIFICATION_EXPIRED';
-	if (normalisedOverall === 'CANCELLED' || normalisedOverall === 'CANCELED') return 'IDENTIFICATION_CANCELLED';
+	if (normalisedOverall === 'CANCELLED' || normalisedOverall === 'CANCELED')
+		return 'IDENTIFICATION_CANCELLED';
 
 	return 'IDENTIFICATION';
 }

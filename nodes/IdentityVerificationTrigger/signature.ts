@@ -68,7 +68,10 @@ export function decodeSignature(headerValue: unknown): Buffer | undefined {
 		const decoded = Buffer.from(standard, 'base64');
 		// Reject values whose last character carries bits beyond the 32 bytes (non-canonical base64):
 		// only the canonical spelling of a digest is accepted.
-		if (decoded.length === DIGEST_LENGTH && decoded.toString('base64').replace(/=+$/, '') === standard.replace(/=+$/, '')) {
+		if (
+			decoded.length === DIGEST_LENGTH &&
+			decoded.toString('base64').replace(/=+$/, '') === standard.replace(/=+$/, '')
+		) {
 			return decoded;
 		}
 	}

@@ -11,32 +11,298 @@ import { z } from 'zod';
 
 /** The 28 countries a bank token may be created for. */
 export const BANK_COUNTRIES = [
-	'AT', 'BE', 'BG', 'HR', 'CY', 'DK', 'EE', 'FI', 'FR', 'DE', 'GR', 'HU', 'IS', 'IE',
-	'IT', 'LV', 'LT', 'LU', 'MT', 'NL', 'NO', 'PL', 'PT', 'RO', 'SK', 'SI', 'ES', 'SE',
+	'AT',
+	'BE',
+	'BG',
+	'HR',
+	'CY',
+	'DK',
+	'EE',
+	'FI',
+	'FR',
+	'DE',
+	'GR',
+	'HU',
+	'IS',
+	'IE',
+	'IT',
+	'LV',
+	'LT',
+	'LU',
+	'MT',
+	'NL',
+	'NO',
+	'PL',
+	'PT',
+	'RO',
+	'SK',
+	'SI',
+	'ES',
+	'SE',
 ] as const;
 
 /** The 250 country codes of the contract (ISO 3166-1 alpha-2 style, plus XK for Kosovo). */
 export const COUNTRIES = [
-	'AF', 'AX', 'AL', 'DZ', 'AS', 'AD', 'AO', 'AI', 'AQ', 'AG', 'AR', 'AM', 'AW', 'AU', 'AT',
-	'AZ', 'BS', 'BH', 'BD', 'BB', 'BY', 'BE', 'BZ', 'BJ', 'BM', 'BT', 'BO', 'BQ', 'BA', 'BW',
-	'BV', 'BR', 'IO', 'BN', 'BG', 'BF', 'BI', 'CV', 'KH', 'CM', 'CA', 'KY', 'CF', 'TD', 'CL',
-	'CN', 'CX', 'CC', 'CO', 'KM', 'CG', 'CK', 'CR', 'CI', 'HR', 'CU', 'CW', 'CY', 'CZ', 'CD',
-	'DK', 'DJ', 'DM', 'DO', 'EC', 'EG', 'SV', 'GQ', 'ER', 'EE', 'SZ', 'ET', 'FK', 'FO', 'FJ',
-	'FI', 'FR', 'GF', 'PF', 'TF', 'GA', 'GM', 'GE', 'DE', 'GH', 'GI', 'GR', 'GL', 'GD', 'GP',
-	'GU', 'GT', 'GG', 'GN', 'GW', 'GY', 'HT', 'HM', 'HN', 'HK', 'HU', 'IS', 'IN', 'ID', 'IR',
-	'IQ', 'IE', 'IM', 'IL', 'IT', 'JM', 'JP', 'JE', 'JO', 'KZ', 'KE', 'KI', 'XK', 'KW', 'KG',
-	'LA', 'LV', 'LB', 'LS', 'LR', 'LY', 'LI', 'LT', 'LU', 'MO', 'MG', 'MW', 'MY', 'MV', 'ML',
-	'MT', 'MH', 'MQ', 'MR', 'MU', 'YT', 'MX', 'FM', 'MD', 'MC', 'MN', 'ME', 'MS', 'MA', 'MZ',
-	'MM', 'NA', 'NR', 'NP', 'NL', 'NC', 'NZ', 'NI', 'NE', 'NG', 'NU', 'NF', 'KP', 'MK', 'MP',
-	'NO', 'OM', 'PK', 'PW', 'PS', 'PA', 'PG', 'PY', 'PE', 'PH', 'PN', 'PL', 'PT', 'PR', 'QA',
-	'RE', 'RO', 'RU', 'RW', 'BL', 'SH', 'KN', 'LC', 'MF', 'PM', 'VC', 'WS', 'SM', 'ST', 'SA',
-	'SN', 'RS', 'SC', 'SL', 'SG', 'SX', 'SK', 'SI', 'SB', 'SO', 'ZA', 'GS', 'KR', 'SS', 'ES',
-	'LK', 'SD', 'SR', 'SJ', 'SE', 'CH', 'SY', 'TW', 'TJ', 'TZ', 'TH', 'TL', 'TG', 'TK', 'TO',
-	'TT', 'TN', 'TR', 'TM', 'TC', 'TV', 'UG', 'UA', 'AE', 'GB', 'UM', 'US', 'UY', 'UZ', 'VU',
-	'VA', 'VE', 'VN', 'VG', 'VI', 'WF', 'EH', 'YE', 'ZM', 'ZW',
+	'AF',
+	'AX',
+	'AL',
+	'DZ',
+	'AS',
+	'AD',
+	'AO',
+	'AI',
+	'AQ',
+	'AG',
+	'AR',
+	'AM',
+	'AW',
+	'AU',
+	'AT',
+	'AZ',
+	'BS',
+	'BH',
+	'BD',
+	'BB',
+	'BY',
+	'BE',
+	'BZ',
+	'BJ',
+	'BM',
+	'BT',
+	'BO',
+	'BQ',
+	'BA',
+	'BW',
+	'BV',
+	'BR',
+	'IO',
+	'BN',
+	'BG',
+	'BF',
+	'BI',
+	'CV',
+	'KH',
+	'CM',
+	'CA',
+	'KY',
+	'CF',
+	'TD',
+	'CL',
+	'CN',
+	'CX',
+	'CC',
+	'CO',
+	'KM',
+	'CG',
+	'CK',
+	'CR',
+	'CI',
+	'HR',
+	'CU',
+	'CW',
+	'CY',
+	'CZ',
+	'CD',
+	'DK',
+	'DJ',
+	'DM',
+	'DO',
+	'EC',
+	'EG',
+	'SV',
+	'GQ',
+	'ER',
+	'EE',
+	'SZ',
+	'ET',
+	'FK',
+	'FO',
+	'FJ',
+	'FI',
+	'FR',
+	'GF',
+	'PF',
+	'TF',
+	'GA',
+	'GM',
+	'GE',
+	'DE',
+	'GH',
+	'GI',
+	'GR',
+	'GL',
+	'GD',
+	'GP',
+	'GU',
+	'GT',
+	'GG',
+	'GN',
+	'GW',
+	'GY',
+	'HT',
+	'HM',
+	'HN',
+	'HK',
+	'HU',
+	'IS',
+	'IN',
+	'ID',
+	'IR',
+	'IQ',
+	'IE',
+	'IM',
+	'IL',
+	'IT',
+	'JM',
+	'JP',
+	'JE',
+	'JO',
+	'KZ',
+	'KE',
+	'KI',
+	'XK',
+	'KW',
+	'KG',
+	'LA',
+	'LV',
+	'LB',
+	'LS',
+	'LR',
+	'LY',
+	'LI',
+	'LT',
+	'LU',
+	'MO',
+	'MG',
+	'MW',
+	'MY',
+	'MV',
+	'ML',
+	'MT',
+	'MH',
+	'MQ',
+	'MR',
+	'MU',
+	'YT',
+	'MX',
+	'FM',
+	'MD',
+	'MC',
+	'MN',
+	'ME',
+	'MS',
+	'MA',
+	'MZ',
+	'MM',
+	'NA',
+	'NR',
+	'NP',
+	'NL',
+	'NC',
+	'NZ',
+	'NI',
+	'NE',
+	'NG',
+	'NU',
+	'NF',
+	'KP',
+	'MK',
+	'MP',
+	'NO',
+	'OM',
+	'PK',
+	'PW',
+	'PS',
+	'PA',
+	'PG',
+	'PY',
+	'PE',
+	'PH',
+	'PN',
+	'PL',
+	'PT',
+	'PR',
+	'QA',
+	'RE',
+	'RO',
+	'RU',
+	'RW',
+	'BL',
+	'SH',
+	'KN',
+	'LC',
+	'MF',
+	'PM',
+	'VC',
+	'WS',
+	'SM',
+	'ST',
+	'SA',
+	'SN',
+	'RS',
+	'SC',
+	'SL',
+	'SG',
+	'SX',
+	'SK',
+	'SI',
+	'SB',
+	'SO',
+	'ZA',
+	'GS',
+	'KR',
+	'SS',
+	'ES',
+	'LK',
+	'SD',
+	'SR',
+	'SJ',
+	'SE',
+	'CH',
+	'SY',
+	'TW',
+	'TJ',
+	'TZ',
+	'TH',
+	'TL',
+	'TG',
+	'TK',
+	'TO',
+	'TT',
+	'TN',
+	'TR',
+	'TM',
+	'TC',
+	'TV',
+	'UG',
+	'UA',
+	'AE',
+	'GB',
+	'UM',
+	'US',
+	'UY',
+	'UZ',
+	'VU',
+	'VA',
+	'VE',
+	'VN',
+	'VG',
+	'VI',
+	'WF',
+	'EH',
+	'YE',
+	'ZM',
+	'ZW',
 ] as const;
 
-export const RISK_LEVELS = ['VERY_LOW', 'LOW', 'MEDIUM', 'HIGH', 'VERY_HIGH', 'NOT_CHECKED'] as const;
+export const RISK_LEVELS = [
+	'VERY_LOW',
+	'LOW',
+	'MEDIUM',
+	'HIGH',
+	'VERY_HIGH',
+	'NOT_CHECKED',
+] as const;
 export const POA_OVERALL_STATUSES = ['MATCH', 'NO_MATCH', 'NOT_COMPARED'] as const;
 export const ACCOUNT_CHECK_STATUSES = [1, 2, 3, 4, 5] as const;
 
@@ -64,13 +330,21 @@ export const LIMITS = {
 // ---------------------------------------------------------------------------------------------
 
 export const bankCountrySchema = z.enum(BANK_COUNTRIES, {
-	errorMap: () => ({ message: `must be one of the 28 bank countries: ${BANK_COUNTRIES.join(', ')}` }),
+	errorMap: () => ({
+		message: `must be one of the 28 bank countries: ${BANK_COUNTRIES.join(', ')}`,
+	}),
 });
 export const countrySchema = z.enum(COUNTRIES, {
-	errorMap: () => ({ message: 'must be a two-letter country code from the contract (ISO 3166-1 alpha-2 or XK)' }),
+	errorMap: () => ({
+		message: 'must be a two-letter country code from the contract (ISO 3166-1 alpha-2 or XK)',
+	}),
 });
 
-const nonEmpty = (what: string) => z.string().trim().min(1, { message: `${what} must not be empty` });
+const nonEmpty = (what: string) =>
+	z
+		.string()
+		.trim()
+		.min(1, { message: `${what} must not be empty` });
 
 export const uuidSchema = z
 	.string()
@@ -109,7 +383,9 @@ export const bankTokenRequestSchema = z.object({
 	lifetime: z
 		.number({ invalid_type_error: 'must be a whole number of seconds' })
 		.int({ message: 'must be a whole number of seconds' })
-		.min(LIMITS.bankTokenLifetime.min, { message: `must be at least ${LIMITS.bankTokenLifetime.min} seconds` })
+		.min(LIMITS.bankTokenLifetime.min, {
+			message: `must be at least ${LIMITS.bankTokenLifetime.min} seconds`,
+		})
 		.max(LIMITS.bankTokenLifetime.max, {
 			message: `must be at most ${LIMITS.bankTokenLifetime.max} seconds (30 days)`,
 		})
@@ -117,7 +393,9 @@ export const bankTokenRequestSchema = z.object({
 	country: bankCountrySchema.nullish(),
 	bank: z
 		.string()
-		.max(LIMITS.bankNameMaxLength, { message: `must be at most ${LIMITS.bankNameMaxLength} characters` })
+		.max(LIMITS.bankNameMaxLength, {
+			message: `must be at most ${LIMITS.bankNameMaxLength} characters`,
+		})
 		.nullish(),
 	access: bankAccessSchema.default({}),
 });
@@ -139,7 +417,9 @@ export const partySchema = z
 	.object({
 		fullName: z
 			.string()
-			.max(LIMITS.partyFullNameMaxLength, { message: `must be at most ${LIMITS.partyFullNameMaxLength} characters` })
+			.max(LIMITS.partyFullNameMaxLength, {
+				message: `must be at most ${LIMITS.partyFullNameMaxLength} characters`,
+			})
 			.nullish(),
 	})
 	.passthrough();
@@ -147,9 +427,14 @@ export const partySchema = z
 export const amountSchema = z
 	.object({
 		amount: z.string().regex(LIMITS.amountPattern, {
-			message: 'must be a decimal with up to 14 integer digits, up to 2 decimals and an optional leading minus',
+			message:
+				'must be a decimal with up to 14 integer digits, up to 2 decimals and an optional leading minus',
 		}),
-		currency: z.string().max(LIMITS.currencyMaxLength, { message: `must be at most ${LIMITS.currencyMaxLength} characters` }),
+		currency: z
+			.string()
+			.max(LIMITS.currencyMaxLength, {
+				message: `must be at most ${LIMITS.currencyMaxLength} characters`,
+			}),
 	})
 	.passthrough();
 
@@ -190,12 +475,22 @@ export const listTransactionsParamsSchema = z.object({
 // ---------------------------------------------------------------------------------------------
 
 export const poaCheckRequestSchema = z.object({
-	file: z.string().min(1, { message: 'must be base64 text of a jpeg, png, webp, heic, heif or pdf file' }),
+	file: z
+		.string()
+		.min(1, { message: 'must be base64 text of a jpeg, png, webp, heic, heif or pdf file' }),
 	providedName: nonEmpty('Provided Name').pipe(
-		z.string().max(LIMITS.poaTextMaxLength, { message: `must be at most ${LIMITS.poaTextMaxLength} characters` }),
+		z
+			.string()
+			.max(LIMITS.poaTextMaxLength, {
+				message: `must be at most ${LIMITS.poaTextMaxLength} characters`,
+			}),
 	),
 	providedAddress: nonEmpty('Provided Address').pipe(
-		z.string().max(LIMITS.poaTextMaxLength, { message: `must be at most ${LIMITS.poaTextMaxLength} characters` }),
+		z
+			.string()
+			.max(LIMITS.poaTextMaxLength, {
+				message: `must be at most ${LIMITS.poaTextMaxLength} characters`,
+			}),
 	),
 });
 export type PoaCheckRequest = z.infer<typeof poaCheckRequestSchema>;
@@ -307,10 +602,7 @@ export const identificationWebhookSchema = z
 		final: z.boolean().optional(),
 		scanRef: z.string().nullish(),
 		clientId: z.string().nullish(),
-		status: z
-			.object({ overall: z.string().nullish() })
-			.passthrough()
-			.nullish(),
+		status: z.object({ overall: z.string().nullish() }).passthrough().nullish(),
 	})
 	.passthrough();
 export type IdentificationWebhook = z.infer<typeof identificationWebhookSchema>;

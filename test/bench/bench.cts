@@ -76,7 +76,9 @@ function parseArgs(argv: string[]): Options {
 		else if (arg === '--only' || arg.startsWith('--only=')) {
 			const list = arg === '--only' ? argv[++i] : arg.slice('--only='.length);
 			const wanted = list.split(',').map((s) => s.trim()) as Section[];
-			for (const w of wanted) if (!SECTIONS.includes(w)) throw new Error(`--only: unknown section "${w}" (${SECTIONS.join(', ')})`);
+			for (const w of wanted)
+				if (!SECTIONS.includes(w))
+					throw new Error(`--only: unknown section "${w}" (${SECTIONS.join(', ')})`);
 			opts.only = new Set(wanted);
 		} else if (arg === '--help' || arg === '-h') {
 			process.stdout.write(
@@ -85,7 +87,8 @@ function parseArgs(argv: string[]): Options {
 			process.exit(0);
 		} else throw new Error(`unknown argument "${arg}"`);
 	}
-	if (opts.json === '' || opts.markdown === '') throw new Error('--json/--markdown need a file name');
+	if (opts.json === '' || opts.markdown === '')
+		throw new Error('--json/--markdown need a file name');
 	return opts;
 }
 
@@ -96,11 +99,26 @@ interface MemoryFigure {
 }
 
 interface Results {
-	pagination: { sequentialMs: number; concurrentMs: number; idealMs: number; speedup: number; toIdeal: number } | null;
-	memory: { transactions100k: MemoryFigure | null; amlPdf50MB: MemoryFigure | null; poa20MB: MemoryFigure | null } | null;
+	pagination: {
+		sequentialMs: number;
+		concurrentMs: number;
+		idealMs: number;
+		speedup: number;
+		toIdeal: number;
+	} | null;
+	memory: {
+		transactions100k: MemoryFigure | null;
+		amlPdf50MB: MemoryFigure | null;
+		poa20MB: MemoryFigure | null;
+	} | null;
 	trigger: {
 		verifyMicros: { '1KB': number; '100KB': number; '1MB': number } | null;
-		n8n: { triggerPerSec: number; webhookNodePerSec: number; ratio: number; p99AckMs: number } | null;
+		n8n: {
+			triggerPerSec: number;
+			webhookNodePerSec: number;
+			ratio: number;
+			p99AckMs: number;
+		} | null;
 	};
 	actionOverhead: { nodeMs: number; httpRequestNodeMs: number; ratio: number } | null;
 }
@@ -131,10 +149,17 @@ const MB = 1024 * 1024;
 
 /** A JSON body of exactly `size` bytes (an event with a padding field). */
 function jsonBodyOfSize(size: number): Buffer {
-	const head = JSON.stringify(sampleBody('IDENTIFICATION_AUTO_FINISHED')).slice(0, -1) + ',"padding":"';
+	const head =
+		JSON.stringify(sampleBody('IDENTIFICATION_AUTO_FINISHED')).slice(0, -1) + ',"padding":"';
 	const tail = '"}';
 	const fill = Math.max(0, size - Buffer.byteLength(head) - tail.length);
-	const body = Buffer.from(head + randomBytes(Math.ceil(fill / 2)).toString('hex').slice(0, fill) + tail);
+	const body = Buffer.from(
+		head +
+			randomBytes(Math.ceil(fill / 2))
+				.toString('hex')
+				.slice(0, fill) +
+			tail,
+	);
 	return body;
 }
 
@@ -150,7 +175,8 @@ function benchVerify(opts: Options): { '1KB': number; '100KB': number; '1MB': nu
 		const body = jsonBodyOfSize(size);
 		const header = sign(body, key);
 		for (let i = 0; i < Math.min(200, iterations); i++) {
-			if (!verifySignature(body, header, key).valid) throw new Error('the signature check refused a valid signature');
+			if (!verifySignature(body, header, key).valid)
+				throw new Error('the signature check refused a valid signature');
 		}
 		const samples: number[] = [];
 		for (let i = 0; i < iterations; i++) {
@@ -190,30 +216,48 @@ async function runMemoryChild(name: string, args: object): Promise<MemoryRun> {
 		child.on('error', reject);
 		child.on('close', (code) => {
 			const line = out.trim().split('\n').pop() ?? '';
-			if (code !== 0) return reject(new Error(`memory case ${name} failed (exit ${code}):\n${err.slice(-3000)}`));
+			if (code !== 0)
+				return reject(new Error(`memory case ${name} failed (exit ${code}):\n${err.slice(-3000)}`));
 			try {
 				resolve(JSON.parse(line) as MemoryRun);
 			} catch {
-				reject(new Error(`memory case ${name} printed no result:\n${out.slice(-2000)}\n${err.slice(-2000)}`));
+				reject(
+					new Error(
+						`memory case ${name} printed no result:\n${out.slice(-2000)}\n${err.slice(-2000)}`,
+					),
+				);
 			}
 		});
 	});
 }
 
-async function benchMemory(opts: Options, details: string[]): Promise<NonNullable<Results['memory']>> {
+async function benchMemory(
+	opts: Options,
+	details: string[],
+): Promise<NonNullable<Results['memory']>> {
 	const sandbox = await startSandbox();
 	try {
 		const account = sandbox.bank.seedAccount({ transactions: 100_000 });
 		const pdf = sandbox.aml.seedProfile({ sizeBytes: 50 * MB });
 		const warmPdf = sandbox.aml.seedProfile({ sizeBytes: 64 * 1024 });
-		const base = { sandboxUrl: sandbox.url, credentials: { apiKey: sandbox.credentials.apiKey, apiSecret: sandbox.credentials.apiSecret } };
+		const base = {
+			sandboxUrl: sandbox.url,
+			credentials: { apiKey: sandbox.credentials.apiKey, apiSecret: sandbox.credentials.apiSecret },
+		};
 		const cases: Array<[keyof NonNullable<Results['memory']>, object]> = [
 			['transactions100k', { ...base, ...account, perPage: 500 }],
-			['amlPdf50MB', { ...base, ...pdf, warmCheckId: warmPdf.checkId, warmProfileId: warmPdf.profileId }],
+			[
+				'amlPdf50MB',
+				{ ...base, ...pdf, warmCheckId: warmPdf.checkId, warmProfileId: warmPdf.profileId },
+			],
 			['poa20MB', { ...base, fileBytes: 20 * MB }],
 		];
 		const runs = opts.quick ? 1 : 3;
-		const out: NonNullable<Results['memory']> = { transactions100k: null, amlPdf50MB: null, poa20MB: null };
+		const out: NonNullable<Results['memory']> = {
+			transactions100k: null,
+			amlPdf50MB: null,
+			poa20MB: null,
+		};
 		for (const [name, args] of cases) {
 			const results: MemoryRun[] = [];
 			for (let i = 0; i < runs; i++) {
@@ -227,8 +271,14 @@ async function benchMemory(opts: Options, details: string[]): Promise<NonNullabl
 			}
 			const peak = median(results.map((r) => r.peakDeltaBytes));
 			const payloadBytes = results[0].payloadBytes;
-			out[name] = { payloadBytes, peakDeltaBytes: Math.round(peak), ratio: round(peak / payloadBytes) };
-			const mid = [...results].sort((a, b) => a.peakDeltaBytes - b.peakDeltaBytes)[Math.floor(results.length / 2)];
+			out[name] = {
+				payloadBytes,
+				peakDeltaBytes: Math.round(peak),
+				ratio: round(peak / payloadBytes),
+			};
+			const mid = [...results].sort((a, b) => a.peakDeltaBytes - b.peakDeltaBytes)[
+				Math.floor(results.length / 2)
+			];
 			details.push(
 				`memory.${name}: heap +${(mid.peakHeapDelta / MB).toFixed(1)} MiB, external +${(mid.peakExternalDelta / MB).toFixed(1)} MiB ` +
 					`(array buffers +${(mid.peakArrayBuffersDelta / MB).toFixed(1)} MiB, inside external), node ran ${Math.round(mid.elapsedMs)} ms`,
@@ -305,18 +355,27 @@ async function runMeasured(
 	const deadline = Date.now() + 120_000;
 	for (;;) {
 		const list = await stack.rest.listExecutions(workflowId, 5);
-		const done = list.find((e) => Number(e.id) > before && !['new', 'running', 'waiting'].includes(e.status));
+		const done = list.find(
+			(e) => Number(e.id) > before && !['new', 'running', 'waiting'].includes(e.status),
+		);
 		if (done) {
 			const execution = await stack.rest.getExecution(done.id);
 			const task = execution.data?.resultData?.runData?.[nodeName]?.[0];
 			if (execution.status !== 'success' || !task) {
 				const error = execution.data?.resultData?.error;
-				throw new Error(`execution ${done.id} of ${nodeName} did not succeed: ${execution.status} ${error?.message ?? ''} ${error?.description ?? ''}`);
+				throw new Error(
+					`execution ${done.id} of ${nodeName} did not succeed: ${execution.status} ${error?.message ?? ''} ${error?.description ?? ''}`,
+				);
 			}
 			const items = (task.data?.main?.[0] ?? []).length;
-			return { executionTime: Number(task.executionTime), items, requests: stack.sandbox.count({ path: countPath }) - requestsBefore };
+			return {
+				executionTime: Number(task.executionTime),
+				items,
+				requests: stack.sandbox.count({ path: countPath }) - requestsBefore,
+			};
 		}
-		if (Date.now() > deadline) throw new Error(`no finished execution of workflow ${workflowId} after 120 s`);
+		if (Date.now() > deadline)
+			throw new Error(`no finished execution of workflow ${workflowId} after 120 s`);
 		await sleep(100);
 	}
 }
@@ -329,7 +388,10 @@ async function createBasicAuthCredential(stack: Stack): Promise<{ id: string; na
 		type: 'httpBasicAuth',
 		data: { user: stack.sandbox.credentials.apiKey, password: stack.sandbox.credentials.apiSecret },
 	});
-	if (res.status >= 400 || !res.body?.id) throw new Error(`creating the Basic-auth credential failed: ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`);
+	if (res.status >= 400 || !res.body?.id)
+		throw new Error(
+			`creating the Basic-auth credential failed: ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`,
+		);
 	return { id: String(res.body.id), name };
 }
 
@@ -355,7 +417,10 @@ async function benchPagination(
 		measuredWorkflow(
 			'Bench: HTTP Request pagination',
 			'bench-pagination-http',
-			httpRequestNode(httpPaginationParameters(`${sandbox.url}${listPath}?perPage=${PAGINATION.perPage}`), basicAuth),
+			httpRequestNode(
+				httpPaginationParameters(`${sandbox.url}${listPath}?perPage=${PAGINATION.perPage}`),
+				basicAuth,
+			),
 		),
 	);
 	const nodeWf = await createActive(
@@ -381,8 +446,10 @@ async function benchPagination(
 	try {
 		for (let i = -1; i < runs; i++) {
 			// Alternate which one goes first, so neither always runs right after the other.
-			const runHttp = () => runMeasured(stack, httpWf, 'bench-pagination-http', NAMES.httpRequest, {}, listPath);
-			const runNode = () => runMeasured(stack, nodeWf, 'bench-pagination-node', NAMES.action, {}, listPath);
+			const runHttp = () =>
+				runMeasured(stack, httpWf, 'bench-pagination-http', NAMES.httpRequest, {}, listPath);
+			const runNode = () =>
+				runMeasured(stack, nodeWf, 'bench-pagination-node', NAMES.action, {}, listPath);
 			let a: MeasuredRun;
 			let b: MeasuredRun;
 			if (i % 2 === 0) {
@@ -393,11 +460,16 @@ async function benchPagination(
 				b = await runNode();
 			}
 			if (a.requests !== pages || b.requests !== pages) {
-				throw new Error(`expected ${pages} page requests each, got HTTP Request ${a.requests}, node ${b.requests}`);
+				throw new Error(
+					`expected ${pages} page requests each, got HTTP Request ${a.requests}, node ${b.requests}`,
+				);
 			}
-			if (b.items !== PAGINATION.transactions) throw new Error(`the node returned ${b.items} items, expected ${PAGINATION.transactions}`);
+			if (b.items !== PAGINATION.transactions)
+				throw new Error(`the node returned ${b.items} items, expected ${PAGINATION.transactions}`);
 			const label = i < 0 ? 'warm-up' : `run ${i + 1}/${runs}`;
-			log(`pagination ${label}: HTTP Request ${a.executionTime} ms (${a.items} page items), node ${b.executionTime} ms (${b.items} items), ${a.requests}/${b.requests} requests`);
+			log(
+				`pagination ${label}: HTTP Request ${a.executionTime} ms (${a.items} page items), node ${b.executionTime} ms (${b.items} items), ${a.requests}/${b.requests} requests`,
+			);
 			if (i < 0) continue;
 			sequential.push(a.executionTime);
 			concurrent.push(b.executionTime);
@@ -425,7 +497,12 @@ async function benchPagination(
 // actionOverhead: Create Bank Token, 100 items, node vs HTTP Request
 // ---------------------------------------------------------------------------------------------
 
-const TOKEN_REQUEST = { lifetime: 3600, country: 'LT', bank: null, access: { accounts: true, balances: true, transactions: true } };
+const TOKEN_REQUEST = {
+	lifetime: 3600,
+	country: 'LT',
+	bank: null,
+	access: { accounts: true, balances: true, transactions: true },
+};
 
 async function benchOverhead(
 	stack: Stack,
@@ -441,7 +518,14 @@ async function benchOverhead(
 			'Bench: HTTP Request create bank token',
 			'bench-overhead-http',
 			httpRequestNode(
-				{ method: 'POST', url: `${sandbox.url}/bank/tokens/`, sendBody: true, specifyBody: 'json', jsonBody: JSON.stringify(TOKEN_REQUEST), options: {} },
+				{
+					method: 'POST',
+					url: `${sandbox.url}/bank/tokens/`,
+					sendBody: true,
+					specifyBody: 'json',
+					jsonBody: JSON.stringify(TOKEN_REQUEST),
+					options: {},
+				},
 				basicAuth,
 			),
 			{ splitItems: true },
@@ -476,14 +560,32 @@ async function benchOverhead(
 		for (const which of order) {
 			got[which] =
 				which === 'node'
-					? await runMeasured(stack, nodeWf, 'bench-overhead-node', NAMES.action, body, '/bank/tokens/')
-					: await runMeasured(stack, httpWf, 'bench-overhead-http', NAMES.httpRequest, body, '/bank/tokens/');
+					? await runMeasured(
+							stack,
+							nodeWf,
+							'bench-overhead-node',
+							NAMES.action,
+							body,
+							'/bank/tokens/',
+						)
+					: await runMeasured(
+							stack,
+							httpWf,
+							'bench-overhead-http',
+							NAMES.httpRequest,
+							body,
+							'/bank/tokens/',
+						);
 			if (got[which].items !== itemsPerRun || got[which].requests !== itemsPerRun) {
-				throw new Error(`${which}: ${got[which].items} items / ${got[which].requests} requests, expected ${itemsPerRun}`);
+				throw new Error(
+					`${which}: ${got[which].items} items / ${got[which].requests} requests, expected ${itemsPerRun}`,
+				);
 			}
 		}
 		const label = i < 0 ? 'warm-up' : `run ${i + 1}/${runs}`;
-		log(`overhead ${label}: node ${got.node.executionTime} ms, HTTP Request ${got.http.executionTime} ms for ${itemsPerRun} items`);
+		log(
+			`overhead ${label}: node ${got.node.executionTime} ms, HTTP Request ${got.http.executionTime} ms for ${itemsPerRun} items`,
+		);
 		if (i < 0) continue;
 		nodeMs.push(got.node.executionTime / itemsPerRun);
 		httpMs.push(got.http.executionTime / itemsPerRun);
@@ -529,7 +631,12 @@ interface Blast {
 	statuses: Record<number, number>;
 }
 
-async function blast(pool: Pool, urlPath: string, deliveries: Delivery[], concurrency: number): Promise<Blast> {
+async function blast(
+	pool: Pool,
+	urlPath: string,
+	deliveries: Delivery[],
+	concurrency: number,
+): Promise<Blast> {
 	let next = 0;
 	const latencies: number[] = [];
 	const statuses: Record<number, number> = {};
@@ -538,7 +645,12 @@ async function blast(pool: Pool, urlPath: string, deliveries: Delivery[], concur
 		while (next < deliveries.length) {
 			const d = deliveries[next++];
 			const t0 = now();
-			const res = await pool.request({ method: 'POST', path: urlPath, headers: d.headers, body: d.body });
+			const res = await pool.request({
+				method: 'POST',
+				path: urlPath,
+				headers: d.headers,
+				body: d.body,
+			});
 			await res.body.dump();
 			latencies.push(now() - t0);
 			statuses[res.statusCode] = (statuses[res.statusCode] ?? 0) + 1;
@@ -549,18 +661,27 @@ async function blast(pool: Pool, urlPath: string, deliveries: Delivery[], concur
 }
 
 /** Waits until n8n has stored `expected` executions of the workflow and none is still running. */
-async function settle(rest: RestClient, workflowId: string, expected: number, timeoutMs = 180_000): Promise<void> {
+async function settle(
+	rest: RestClient,
+	workflowId: string,
+	expected: number,
+	timeoutMs = 180_000,
+): Promise<void> {
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
 		const count = await executionCount(rest, workflowId);
 		if (count >= expected) {
 			const recent = await rest.listExecutions(workflowId, 100);
 			if (!recent.some((e) => ['new', 'running', 'waiting'].includes(e.status))) {
-				if (count > expected) throw new Error(`workflow ${workflowId} has ${count} executions, expected ${expected}`);
+				if (count > expected)
+					throw new Error(`workflow ${workflowId} has ${count} executions, expected ${expected}`);
 				return;
 			}
 		}
-		if (Date.now() > deadline) throw new Error(`workflow ${workflowId}: ${count} of ${expected} executions after ${timeoutMs} ms`);
+		if (Date.now() > deadline)
+			throw new Error(
+				`workflow ${workflowId}: ${count} of ${expected} executions after ${timeoutMs} ms`,
+			);
 		await sleep(200);
 	}
 }
@@ -577,7 +698,8 @@ async function quiesce(rest: RestClient, workflowId: string, timeoutMs = 180_000
 		const recent = await rest.listExecutions(workflowId, 100);
 		const running = recent.some((e) => ['new', 'running', 'waiting'].includes(e.status));
 		if (!running && count === last) return count;
-		if (Date.now() > deadline) throw new Error(`workflow ${workflowId} did not come to rest within ${timeoutMs} ms`);
+		if (Date.now() > deadline)
+			throw new Error(`workflow ${workflowId} did not come to rest within ${timeoutMs} ms`);
 		last = running ? -1 : count;
 		await sleep(500);
 	}
@@ -593,12 +715,17 @@ async function waitForWebhook(url: string, init: RequestInit, timeoutMs = 30_000
 		const res = await fetch(url, init);
 		await res.arrayBuffer();
 		if (res.status !== 404) return res.status;
-		if (Date.now() > deadline) throw new Error(`${url} is still not registered after ${timeoutMs} ms`);
+		if (Date.now() > deadline)
+			throw new Error(`${url} is still not registered after ${timeoutMs} ms`);
 		await sleep(200);
 	}
 }
 
-async function benchTriggerN8n(stack: Stack, opts: Options, details: string[]): Promise<NonNullable<Results['trigger']['n8n']>> {
+async function benchTriggerN8n(
+	stack: Stack,
+	opts: Options,
+	details: string[],
+): Promise<NonNullable<Results['trigger']['n8n']>> {
 	const concurrency = 50;
 	const perRound = 100;
 	const runs = opts.quick ? 3 : 5;
@@ -609,20 +736,35 @@ async function benchTriggerN8n(stack: Stack, opts: Options, details: string[]): 
 	const all = [
 		{ key: 'trigger', webhookId: '7c1e5b2a-3d4f-4a6b-8c9d-0e1f2a3b4c5d', options: {} },
 		{ key: 'plain' },
-		{ key: 'triggerNoCheck', webhookId: '8d2f6c3b-4e5a-4b7c-9d0e-1f2a3b4c5d6e', options: { verifySignature: false } },
+		{
+			key: 'triggerNoCheck',
+			webhookId: '8d2f6c3b-4e5a-4b7c-9d0e-1f2a3b4c5d6e',
+			options: { verifySignature: false },
+		},
 	] as const;
 	const variants = opts.quick ? all.slice(0, 2) : all;
 	const setup: Record<string, { workflowId: string; path: string }> = {};
 	for (const v of variants) {
 		if (v.key === 'plain') {
 			const webhookPath = 'bench-plain-webhook';
-			const workflowId = await createActive(stack.rest, plainWebhookWorkflow('Bench: plain Webhook node', webhookPath));
+			const workflowId = await createActive(
+				stack.rest,
+				plainWebhookWorkflow('Bench: plain Webhook node', webhookPath),
+			);
 			const urlPath = `/webhook/${webhookPath}`;
-			await waitForWebhook(`${stack.n8n.url}${urlPath}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"probe":true}' });
+			await waitForWebhook(`${stack.n8n.url}${urlPath}`, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json' },
+				body: '{"probe":true}',
+			});
 			setup[v.key] = { workflowId, path: urlPath };
 		} else {
-			const workflowId = await createActive(stack.rest, triggerWorkflow(`Bench: ${v.key}`, v.webhookId, v.options));
-			const urlPath = new URL(productionWebhookUrl(stack.n8n.url, { webhookId: v.webhookId })).pathname;
+			const workflowId = await createActive(
+				stack.rest,
+				triggerWorkflow(`Bench: ${v.key}`, v.webhookId, v.options),
+			);
+			const urlPath = new URL(productionWebhookUrl(stack.n8n.url, { webhookId: v.webhookId }))
+				.pathname;
 			// A delivery with a wrong signature: 401 once the trigger is live, and no execution. With
 			// the check off, an empty JSON body: 200 and one execution (the count starts after it).
 			const checks = !('verifySignature' in v.options);
@@ -631,7 +773,8 @@ async function benchTriggerN8n(stack: Stack, opts: Options, details: string[]): 
 				headers: { 'content-type': 'application/json', 'service-signature': 'sha256=00' },
 				body: '{}',
 			});
-			if (checks && status !== 401) throw new Error(`the trigger answered a forged delivery with ${status}, expected 401`);
+			if (checks && status !== 401)
+				throw new Error(`the trigger answered a forged delivery with ${status}, expected 401`);
 			setup[v.key] = { workflowId, path: urlPath };
 		}
 	}
@@ -655,7 +798,9 @@ async function benchTriggerN8n(stack: Stack, opts: Options, details: string[]): 
 				const result = await blast(pool, urlPath, deliveries, concurrency);
 				got[which] = result;
 				if ((result.statuses[200] ?? 0) !== perRound) {
-					throw new Error(`${which}: expected ${perRound} answers 200, got ${JSON.stringify(result.statuses)}`);
+					throw new Error(
+						`${which}: expected ${perRound} answers 200, got ${JSON.stringify(result.statuses)}`,
+					);
 				}
 				// Let n8n finish the executions it acknowledged before the next side starts; every
 				// delivery must have become exactly one execution.
@@ -666,7 +811,9 @@ async function benchTriggerN8n(stack: Stack, opts: Options, details: string[]): 
 			log(
 				`trigger.n8n ${label}: trigger ${rate('trigger').toFixed(1)}/s (p99 ${percentile(got.trigger.latencies, 99).toFixed(0)} ms), ` +
 					`Webhook node ${rate('plain').toFixed(1)}/s (p99 ${percentile(got.plain.latencies, 99).toFixed(0)} ms), ` +
-					(got.triggerNoCheck ? `trigger without signature check ${rate('triggerNoCheck').toFixed(1)}/s; ` : '') +
+					(got.triggerNoCheck
+						? `trigger without signature check ${rate('triggerNoCheck').toFixed(1)}/s; `
+						: '') +
 					`${perRound} deliveries each`,
 			);
 			if (i < 0) continue;
@@ -714,15 +861,30 @@ function rows(r: Results): Row[] {
 		return [
 			{ key: `memory.${name}.payloadBytes`, value: m?.payloadBytes, unit: 'B' },
 			{ key: `memory.${name}.peakDeltaBytes`, value: m?.peakDeltaBytes, unit: 'B' },
-			{ key: `memory.${name}.ratio`, value: m?.ratio, unit: 'x', target: { op: '<=', value: limit } },
+			{
+				key: `memory.${name}.ratio`,
+				value: m?.ratio,
+				unit: 'x',
+				target: { op: '<=', value: limit },
+			},
 		];
 	};
 	return [
 		{ key: 'pagination.sequentialMs', value: r.pagination?.sequentialMs, unit: 'ms' },
 		{ key: 'pagination.concurrentMs', value: r.pagination?.concurrentMs, unit: 'ms' },
 		{ key: 'pagination.idealMs', value: r.pagination?.idealMs, unit: 'ms' },
-		{ key: 'pagination.speedup', value: r.pagination?.speedup, unit: 'x', target: { op: '>=', value: 3.5 } },
-		{ key: 'pagination.toIdeal', value: r.pagination?.toIdeal, unit: 'x', target: { op: '<=', value: 1.3 } },
+		{
+			key: 'pagination.speedup',
+			value: r.pagination?.speedup,
+			unit: 'x',
+			target: { op: '>=', value: 3.5 },
+		},
+		{
+			key: 'pagination.toIdeal',
+			value: r.pagination?.toIdeal,
+			unit: 'x',
+			target: { op: '<=', value: 1.3 },
+		},
 		...mem('transactions100k', 3),
 		...mem('amlPdf50MB', 2.5),
 		...mem('poa20MB', 3.5),
@@ -731,11 +893,30 @@ function rows(r: Results): Row[] {
 		{ key: 'trigger.verifyMicros.1MB', value: r.trigger.verifyMicros?.['1MB'], unit: 'µs' },
 		{ key: 'trigger.n8n.triggerPerSec', value: r.trigger.n8n?.triggerPerSec, unit: '/s' },
 		{ key: 'trigger.n8n.webhookNodePerSec', value: r.trigger.n8n?.webhookNodePerSec, unit: '/s' },
-		{ key: 'trigger.n8n.ratio', value: r.trigger.n8n?.ratio, unit: 'x', target: { op: '>=', value: 0.9 } },
-		{ key: 'trigger.n8n.p99AckMs', value: r.trigger.n8n?.p99AckMs, unit: 'ms', target: { op: '<', value: 1000 } },
+		{
+			key: 'trigger.n8n.ratio',
+			value: r.trigger.n8n?.ratio,
+			unit: 'x',
+			target: { op: '>=', value: 0.9 },
+		},
+		{
+			key: 'trigger.n8n.p99AckMs',
+			value: r.trigger.n8n?.p99AckMs,
+			unit: 'ms',
+			target: { op: '<', value: 1000 },
+		},
 		{ key: 'actionOverhead.nodeMs', value: r.actionOverhead?.nodeMs, unit: 'ms' },
-		{ key: 'actionOverhead.httpRequestNodeMs', value: r.actionOverhead?.httpRequestNodeMs, unit: 'ms' },
-		{ key: 'actionOverhead.ratio', value: r.actionOverhead?.ratio, unit: 'x', target: { op: '<=', value: 1.1 } },
+		{
+			key: 'actionOverhead.httpRequestNodeMs',
+			value: r.actionOverhead?.httpRequestNodeMs,
+			unit: 'ms',
+		},
+		{
+			key: 'actionOverhead.ratio',
+			value: r.actionOverhead?.ratio,
+			unit: 'x',
+			target: { op: '<=', value: 1.1 },
+		},
 	];
 }
 
@@ -743,7 +924,8 @@ function verdict(row: Row): string {
 	if (!row.target) return '';
 	if (row.value === null || row.value === undefined || Number.isNaN(row.value)) return 'n/a';
 	const { op, value } = row.target;
-	const pass = op === '>=' ? row.value >= value : op === '<=' ? row.value <= value : row.value < value;
+	const pass =
+		op === '>=' ? row.value >= value : op === '<=' ? row.value <= value : row.value < value;
 	return pass ? 'PASS' : 'MISS';
 }
 
@@ -754,15 +936,27 @@ function formatValue(row: Row): string {
 }
 
 function table(r: Results): string {
-	const lines = rows(r).map((row) => [row.key, formatValue(row), row.target ? `${row.target.op} ${row.target.value}` : '', verdict(row)]);
+	const lines = rows(r).map((row) => [
+		row.key,
+		formatValue(row),
+		row.target ? `${row.target.op} ${row.target.value}` : '',
+		verdict(row),
+	]);
 	const head = ['figure', 'value', 'target', ''];
 	const widths = head.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
-	const fmt = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd();
+	const fmt = (cells: string[]) =>
+		cells
+			.map((c, i) => c.padEnd(widths[i]))
+			.join('  ')
+			.trimEnd();
 	return [fmt(head), widths.map((w) => '-'.repeat(w)).join('  '), ...lines.map(fmt)].join('\n');
 }
 
 function markdownTable(r: Results): string {
-	const lines = rows(r).map((row) => `| \`${row.key}\` | ${formatValue(row)} | ${row.target ? `${row.target.op.replace('<', '&lt;').replace('>', '&gt;')} ${row.target.value}` : ''} | ${verdict(row)} |`);
+	const lines = rows(r).map(
+		(row) =>
+			`| \`${row.key}\` | ${formatValue(row)} | ${row.target ? `${row.target.op.replace('<', '&lt;').replace('>', '&gt;')} ${row.target.value}` : ''} | ${verdict(row)} |`,
+	);
 	return ['| Figure | Measured | Target | |', '|---|---|---|---|', ...lines].join('\n');
 }
 
@@ -780,8 +974,10 @@ async function main(): Promise<number> {
 	const started = Date.now();
 	const machineLine = machine();
 	log(`${opts.quick ? 'quick run' : 'full run'} on ${machineLine}`);
-	if (Object.keys(opts.n8nEnv).length) log(`DIAGNOSTIC: n8n runs with ${JSON.stringify(opts.n8nEnv)}, not with its defaults`);
-	if (opts.tarball) log(`DIAGNOSTIC: n8n gets the package from ${opts.tarball}, not from this checkout`);
+	if (Object.keys(opts.n8nEnv).length)
+		log(`DIAGNOSTIC: n8n runs with ${JSON.stringify(opts.n8nEnv)}, not with its defaults`);
+	if (opts.tarball)
+		log(`DIAGNOSTIC: n8n gets the package from ${opts.tarball}, not from this checkout`);
 	const results: Results = {
 		pagination: null,
 		memory: null,
@@ -799,15 +995,22 @@ async function main(): Promise<number> {
 		}
 	};
 
-	if (opts.only.has('verify')) await attempt('trigger.verifyMicros', async () => void (results.trigger.verifyMicros = benchVerify(opts)));
-	if (opts.only.has('memory')) await attempt('memory', async () => void (results.memory = await benchMemory(opts, details)));
+	if (opts.only.has('verify'))
+		await attempt(
+			'trigger.verifyMicros',
+			async () => void (results.trigger.verifyMicros = benchVerify(opts)),
+		);
+	if (opts.only.has('memory'))
+		await attempt('memory', async () => void (results.memory = await benchMemory(opts, details)));
 
 	const needsN8n = ['pagination', 'overhead', 'trigger'].some((s) => opts.only.has(s as Section));
 	if (needsN8n) {
 		let stack: Stack | undefined;
 		await attempt('starting sandbox + n8n', async () => {
 			stack = await startBenchStack(opts);
-			log(`n8n ${N8N_VERSION} on ${stack.n8n.url}, sandbox on ${stack.sandbox.url} (n8n set-up ${JSON.stringify(stack.timings)})`);
+			log(
+				`n8n ${N8N_VERSION} on ${stack.n8n.url}, sandbox on ${stack.sandbox.url} (n8n set-up ${JSON.stringify(stack.timings)})`,
+			);
 		});
 		if (stack) {
 			const s = stack;
@@ -819,18 +1022,30 @@ async function main(): Promise<number> {
 			try {
 				let basicAuth: { id: string; name: string } | undefined;
 				if (opts.only.has('pagination') || opts.only.has('overhead')) {
-					await attempt('Basic-auth credential', async () => void (basicAuth = await createBasicAuthCredential(s)));
+					await attempt(
+						'Basic-auth credential',
+						async () => void (basicAuth = await createBasicAuthCredential(s)),
+					);
 				}
 				if (opts.only.has('pagination') && basicAuth) {
 					const b = basicAuth;
-					await attempt('pagination', async () => void (results.pagination = await benchPagination(s, b, opts, details)));
+					await attempt(
+						'pagination',
+						async () => void (results.pagination = await benchPagination(s, b, opts, details)),
+					);
 				}
 				if (opts.only.has('overhead') && basicAuth) {
 					const b = basicAuth;
-					await attempt('actionOverhead', async () => void (results.actionOverhead = await benchOverhead(s, b, opts, details)));
+					await attempt(
+						'actionOverhead',
+						async () => void (results.actionOverhead = await benchOverhead(s, b, opts, details)),
+					);
 				}
 				if (opts.only.has('trigger')) {
-					await attempt('trigger.n8n', async () => void (results.trigger.n8n = await benchTriggerN8n(s, opts, details)));
+					await attempt(
+						'trigger.n8n',
+						async () => void (results.trigger.n8n = await benchTriggerN8n(s, opts, details)),
+					);
 				}
 			} finally {
 				await s.stop();
@@ -842,7 +1057,9 @@ async function main(): Promise<number> {
 	const out = [
 		'',
 		`Benchmark (${opts.quick ? '--quick' : 'full'}, ${elapsed} s) on ${machineLine}` +
-			(Object.keys(opts.n8nEnv).length ? ` — DIAGNOSTIC: n8n with ${JSON.stringify(opts.n8nEnv)}` : '') +
+			(Object.keys(opts.n8nEnv).length
+				? ` — DIAGNOSTIC: n8n with ${JSON.stringify(opts.n8nEnv)}`
+				: '') +
 			(opts.tarball ? ` — DIAGNOSTIC: package from ${opts.tarball}` : ''),
 		'',
 		table(results),

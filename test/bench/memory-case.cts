@@ -66,7 +66,11 @@ const total = (s: Sample) => s.heapUsed + s.external;
 
 async function useFilesystemBinaryMode(): Promise<BinaryDataService> {
 	const service = Container.get(BinaryDataService);
-	const config = (service as unknown as { config: { mode: string; localStoragePath: string; availableModes: string[] } }).config;
+	const config = (
+		service as unknown as {
+			config: { mode: string; localStoragePath: string; availableModes: string[] };
+		}
+	).config;
 	config.mode = 'filesystem';
 	config.availableModes = ['filesystem'];
 	config.localStoragePath = storage;
@@ -77,22 +81,40 @@ async function useFilesystemBinaryMode(): Promise<BinaryDataService> {
 /** A 20 MB JPEG-looking file (real JPEG signature, then filler bytes). */
 function jpegBytes(size: number): Buffer {
 	const file = Buffer.alloc(size, 0x5a);
-	Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01]).copy(file, 0);
+	Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01]).copy(
+		file,
+		0,
+	);
 	file[size - 2] = 0xff;
 	file[size - 1] = 0xd9;
 	return file;
 }
 
-function warmParameters(name: CaseName, parameters: Record<string, unknown>, args: CaseArgs): Record<string, unknown> {
+function warmParameters(
+	name: CaseName,
+	parameters: Record<string, unknown>,
+	args: CaseArgs,
+): Record<string, unknown> {
 	if (name === 'transactions100k') return { ...parameters, returnAll: false, limit: 5 };
-	if (name === 'amlPdf50MB') return { ...parameters, checkId: args.warmCheckId, profileId: args.warmProfileId };
+	if (name === 'amlPdf50MB')
+		return { ...parameters, checkId: args.warmCheckId, profileId: args.warmProfileId };
 	return parameters;
 }
 
-function warmInput(name: CaseName, input: INodeExecutionData[] | undefined): INodeExecutionData[] | undefined {
+function warmInput(
+	name: CaseName,
+	input: INodeExecutionData[] | undefined,
+): INodeExecutionData[] | undefined {
 	if (name !== 'poa20MB') return input;
 	const small = jpegBytes(4096);
-	return [{ json: {}, binary: { data: { data: small.toString('base64'), mimeType: 'image/jpeg', fileName: 'warm.jpg' } } }];
+	return [
+		{
+			json: {},
+			binary: {
+				data: { data: small.toString('base64'), mimeType: 'image/jpeg', fileName: 'warm.jpg' },
+			},
+		},
+	];
 }
 
 async function main(): Promise<void> {
@@ -100,7 +122,11 @@ async function main(): Promise<void> {
 	const args = JSON.parse(process.argv[3]) as CaseArgs;
 	const binary = await useFilesystemBinaryMode();
 	const credentials = {
-		identityVerificationApi: { apiKey: args.credentials.apiKey, apiSecret: args.credentials.apiSecret, baseUrl: args.sandboxUrl },
+		identityVerificationApi: {
+			apiKey: args.credentials.apiKey,
+			apiSecret: args.credentials.apiSecret,
+			baseUrl: args.sandboxUrl,
+		},
 	};
 
 	let parameters: Record<string, unknown>;
@@ -132,7 +158,12 @@ async function main(): Promise<void> {
 		const stored = await binary.store(
 			{ type: 'execution', workflowId: 'bench', executionId: 'bench-input' } as never,
 			file,
-			{ mimeType: 'image/jpeg', fileName: 'proof-of-address.jpg', fileExtension: 'jpg', data: '' } as never,
+			{
+				mimeType: 'image/jpeg',
+				fileName: 'proof-of-address.jpg',
+				fileExtension: 'jpg',
+				data: '',
+			} as never,
 		);
 		file = undefined;
 		input = [{ json: {}, binary: { data: stored } }];
@@ -150,8 +181,14 @@ async function main(): Promise<void> {
 	// n8n is a long-running process: the node's modules are loaded and its code is warm before a
 	// real run. So first a tiny run of the same operation (one small page / a small file), then two
 	// full GCs, then the baseline.
-	const warm = await runNode({ node: 'identityVerification', parameters: warmParameters(name, parameters, args) as INodeParameters, credentials, input: warmInput(name, input) });
-	if (warm.error) throw new Error(`warm-up run failed: ${warm.error.message} ${warm.error.description ?? ''}`);
+	const warm = await runNode({
+		node: 'identityVerification',
+		parameters: warmParameters(name, parameters, args) as INodeParameters,
+		credentials,
+		input: warmInput(name, input),
+	});
+	if (warm.error)
+		throw new Error(`warm-up run failed: ${warm.error.message} ${warm.error.description ?? ''}`);
 	gc!();
 	gc!();
 	const baseline = sample();
@@ -168,13 +205,19 @@ async function main(): Promise<void> {
 	};
 	setImmediate(spin);
 	const started = process.hrtime.bigint();
-	const result = await runNode({ node: 'identityVerification', parameters: parameters as INodeParameters, credentials, input });
+	const result = await runNode({
+		node: 'identityVerification',
+		parameters: parameters as INodeParameters,
+		credentials,
+		input,
+	});
 	take();
 	const elapsedMs = Number(process.hrtime.bigint() - started) / 1e6;
 	turns = false;
 	clearInterval(timer);
 
-	if (result.error) throw new Error(`the node failed: ${result.error.message} ${result.error.description ?? ''}`);
+	if (result.error)
+		throw new Error(`the node failed: ${result.error.message} ${result.error.description ?? ''}`);
 	let check = '';
 	if (name === 'transactions100k') {
 		payloadBytes = Buffer.byteLength(JSON.stringify(result.items.map((i) => i.json)));

@@ -45,7 +45,10 @@ function chain(nodes: WorkflowNode[]): Record<string, unknown> {
  * (so the bench runs one execution at a time); `onReceived`: answers as soon as the execution is
  * started, like the trigger does.
  */
-export function webhookNode(webhookPath: string, responseMode: 'lastNode' | 'onReceived'): WorkflowNode {
+export function webhookNode(
+	webhookPath: string,
+	responseMode: 'lastNode' | 'onReceived',
+): WorkflowNode {
 	return {
 		id: nodeId(),
 		name: NAMES.webhook,
@@ -64,7 +67,12 @@ export function webhookNode(webhookPath: string, responseMode: 'lastNode' | 'onR
 }
 
 /** Webhook (waits for the end) → [Split Out body.items] → the measured node. */
-export function measuredWorkflow(name: string, webhookPath: string, measured: WorkflowNode, opts: { splitItems?: boolean } = {}): Workflow {
+export function measuredWorkflow(
+	name: string,
+	webhookPath: string,
+	measured: WorkflowNode,
+	opts: { splitItems?: boolean } = {},
+): Workflow {
 	const nodes: WorkflowNode[] = [webhookNode(webhookPath, 'lastNode')];
 	if (opts.splitItems) {
 		nodes.push({
@@ -94,7 +102,10 @@ export function actionNode(parameters: Record<string, unknown>): WorkflowNode {
 }
 
 /** n8n's HTTP Request node (4.2) with a generic Basic-auth credential. */
-export function httpRequestNode(parameters: Record<string, unknown>, basicAuth: { id: string; name: string }): WorkflowNode {
+export function httpRequestNode(
+	parameters: Record<string, unknown>,
+	basicAuth: { id: string; name: string },
+): WorkflowNode {
 	return {
 		id: nodeId(),
 		name: NAMES.httpRequest,
@@ -129,7 +140,11 @@ export function httpPaginationParameters(firstPageUrl: string): Record<string, u
 }
 
 /** The trigger alone (all event kinds, default options: signature check and duplicate suppression on). */
-export function triggerWorkflow(name: string, webhookId: string, options: Record<string, unknown> = {}): Workflow {
+export function triggerWorkflow(
+	name: string,
+	webhookId: string,
+	options: Record<string, unknown> = {},
+): Workflow {
 	return {
 		name,
 		nodes: [
@@ -151,5 +166,10 @@ export function triggerWorkflow(name: string, webhookId: string, options: Record
 
 /** n8n's plain Webhook node alone, answering on receipt (no signature check). */
 export function plainWebhookWorkflow(name: string, webhookPath: string): Workflow {
-	return { name, nodes: [webhookNode(webhookPath, 'onReceived')], connections: {}, settings: { executionOrder: 'v1' } };
+	return {
+		name,
+		nodes: [webhookNode(webhookPath, 'onReceived')],
+		connections: {},
+		settings: { executionOrder: 'v1' },
+	};
 }

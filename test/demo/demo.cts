@@ -10,8 +10,20 @@
 // Options: --headless, --fresh, --port N (n8n, default 5678 when free), --sandbox-port N (default 8787 when free).
 import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { CACHE_DIR, N8N_VERSION, execute, waitForWebhook, type ExecuteResult } from '../n8n/runtime.cjs';
-import { NODE_TYPES, demoWorkflows, productionWebhookUrl, startStack, type Stack } from '../n8n/stack.cjs';
+import {
+	CACHE_DIR,
+	N8N_VERSION,
+	execute,
+	waitForWebhook,
+	type ExecuteResult,
+} from '../n8n/runtime.cjs';
+import {
+	NODE_TYPES,
+	demoWorkflows,
+	productionWebhookUrl,
+	startStack,
+	type Stack,
+} from '../n8n/stack.cjs';
 
 interface DemoWorkflow {
 	file: string;
@@ -36,8 +48,10 @@ function flagValue(args: string[], name: string): number | undefined {
 	return i >= 0 ? Number(args[i + 1]) : undefined;
 }
 
-const isTriggerWorkflow = (w: DemoWorkflow) => w.workflow.nodes.some((n) => n.type === NODE_TYPES.trigger);
-const triggerNodeOf = (w: DemoWorkflow) => w.workflow.nodes.find((n) => n.type === NODE_TYPES.trigger)!;
+const isTriggerWorkflow = (w: DemoWorkflow) =>
+	w.workflow.nodes.some((n) => n.type === NODE_TYPES.trigger);
+const triggerNodeOf = (w: DemoWorkflow) =>
+	w.workflow.nodes.find((n) => n.type === NODE_TYPES.trigger)!;
 
 /** Items the workflow's last node produced (what a user sees at the end of the canvas). */
 function itemsOf(result: ExecuteResult): number {
@@ -50,7 +64,8 @@ function itemsOf(result: ExecuteResult): number {
 
 function firstError(result: ExecuteResult): string {
 	const err = result.run?.data.resultData.error;
-	if (err) return `${err.message ?? ''}${err.description ? ` (${err.description})` : ''}`.slice(0, 160);
+	if (err)
+		return `${err.message ?? ''}${err.description ? ` (${err.description})` : ''}`.slice(0, 160);
 	const line = result.output.split('\n').find((l) => /error/i.test(l));
 	return (line ?? `exit ${result.status}`).slice(0, 160);
 }
@@ -59,7 +74,8 @@ function printTable(rows: Row[]): void {
 	const headers = ['workflow', 'status', 'items', 'ms'];
 	const cells = rows.map((r) => [r.workflow, r.status, String(r.items), String(r.ms)]);
 	const widths = headers.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i].length)));
-	const line = (c: string[]) => c.map((v, i) => (i >= 2 ? v.padStart(widths[i]) : v.padEnd(widths[i]))).join('  ');
+	const line = (c: string[]) =>
+		c.map((v, i) => (i >= 2 ? v.padStart(widths[i]) : v.padEnd(widths[i]))).join('  ');
 	console.log('\n' + line(headers));
 	console.log(widths.map((w) => '-'.repeat(w)).join('  '));
 	for (const c of cells) console.log(line(c));
@@ -85,9 +101,13 @@ async function runHeadless(stack: Stack, workflows: DemoWorkflow[]): Promise<Row
 		let row: Row;
 		try {
 			const { scanRef } = stack.sandbox.kyc.createSession('demo-customer-42');
-			const delivery = await stack.sandbox.kyc.autoFinish(scanRef, { final: true, overall: 'APPROVED' });
+			const delivery = await stack.sandbox.kyc.autoFinish(scanRef, {
+				final: true,
+				overall: 'APPROVED',
+			});
 			const code = delivery.attempts[delivery.attempts.length - 1]?.statusCode;
-			if (delivery.status !== 'delivered') throw new Error(`delivery ${delivery.status} (last answer ${code})`);
+			if (delivery.status !== 'delivered')
+				throw new Error(`delivery ${delivery.status} (last answer ${code})`);
 			const done = await stack.rest.waitForExecutions(w.workflow.id, before + 1);
 			const exec = await stack.rest.getExecution(done[0].id);
 			const runData = exec.data?.resultData?.runData ?? {};
@@ -163,7 +183,9 @@ async function main(): Promise<number> {
 			const rows = await runHeadless(stack, workflows);
 			printTable(rows);
 			const failed = rows.filter((r) => r.status !== 'success').length;
-			console.log(`\n${rows.length - failed}/${rows.length} example workflows succeeded in n8n ${N8N_VERSION}`);
+			console.log(
+				`\n${rows.length - failed}/${rows.length} example workflows succeeded in n8n ${N8N_VERSION}`,
+			);
 			if (failed > 0) console.log(`n8n log: ${stack.n8n.logFile}\n${stack.n8n.logTail(30)}`);
 			await stop();
 			return failed === 0 ? 0 : 1;
@@ -172,7 +194,9 @@ async function main(): Promise<number> {
 		console.log('');
 		console.log(`  n8n ${N8N_VERSION} editor:  ${stack.n8n.url}/`);
 		console.log(`  Sign in with:        ${stack.owner.email}  /  ${stack.owner.password}`);
-		console.log(`  Sandbox service:     ${stack.sandbox.url}  (credentials "Identity Verification sandbox" already point here)`);
+		console.log(
+			`  Sandbox service:     ${stack.sandbox.url}  (credentials "Identity Verification sandbox" already point here)`,
+		);
 		console.log('');
 		console.log('  Example workflows:');
 		for (const w of workflows) {
@@ -183,9 +207,13 @@ async function main(): Promise<number> {
 		}
 		console.log('');
 		console.log('  Send the trigger a verification result from another terminal, e.g.:');
-		console.log(`    curl -s -X POST ${stack.sandbox.url}/__sandbox/webhooks/send -H 'content-type: application/json' -d '{"eventType":"IDENTIFICATION_AUTO_FINISHED"}'`);
+		console.log(
+			`    curl -s -X POST ${stack.sandbox.url}/__sandbox/webhooks/send -H 'content-type: application/json' -d '{"eventType":"IDENTIFICATION_AUTO_FINISHED"}'`,
+		);
 		console.log('');
-		console.log(`  n8n folder: ${stack.userFolder} (kept between runs; npm run demo -- --fresh starts empty)`);
+		console.log(
+			`  n8n folder: ${stack.userFolder} (kept between runs; npm run demo -- --fresh starts empty)`,
+		);
 		console.log(`  n8n log: ${stack.n8n.logFile}`);
 		console.log('  Press Ctrl-C to stop.');
 		await new Promise<void>((resolve) => {

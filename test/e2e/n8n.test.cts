@@ -6,8 +6,20 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { EVENT_TYPES, type EventType } from '../../nodes/shared/contract';
 import { SEED, sign } from '../sandbox/index.cjs';
-import { execute, exportNodes, nodeOutput, waitForWebhook, type ExecuteResult } from '../n8n/runtime.cjs';
-import { CREDENTIALS, NODE_TYPES, productionWebhookUrl, startStack, type Stack } from '../n8n/stack.cjs';
+import {
+	execute,
+	exportNodes,
+	nodeOutput,
+	waitForWebhook,
+	type ExecuteResult,
+} from '../n8n/runtime.cjs';
+import {
+	CREDENTIALS,
+	NODE_TYPES,
+	productionWebhookUrl,
+	startStack,
+	type Stack,
+} from '../n8n/stack.cjs';
 import { ACTION, TRIGGER, actionWorkflow, fileFromBase64, triggerWorkflow } from './workflows.cjs';
 
 // An 8x8 PNG (a real image file, as a customer's scanned document would be).
@@ -20,7 +32,11 @@ let triggerWorkflowId: string;
 let webhookUrl: string;
 
 /** Creates the workflow in n8n (as the editor saves it) and runs it with `n8n execute --id`. */
-async function run(name: string, parameters: Record<string, unknown>, opts: Parameters<typeof actionWorkflow>[2] = {}): Promise<ExecuteResult> {
+async function run(
+	name: string,
+	parameters: Record<string, unknown>,
+	opts: Parameters<typeof actionWorkflow>[2] = {},
+): Promise<ExecuteResult> {
 	const id = await stack.rest.createWorkflow(actionWorkflow(name, parameters, opts));
 	return await execute(stack.userFolder, id);
 }
@@ -28,14 +44,18 @@ async function run(name: string, parameters: Record<string, unknown>, opts: Para
 function expectSuccess(result: ExecuteResult): void {
 	if (!result.ok) {
 		const err = result.run?.data.resultData.error;
-		throw new Error(`n8n execution failed: ${err?.message ?? ''} ${err?.description ?? ''}\n${result.output.slice(-3000)}`);
+		throw new Error(
+			`n8n execution failed: ${err?.message ?? ''} ${err?.description ?? ''}\n${result.output.slice(-3000)}`,
+		);
 	}
 }
 
 beforeAll(async () => {
 	// Cold machines install the pinned n8n first (minutes); warm ones start in well under a minute.
 	stack = await startStack({ log: (m) => process.stderr.write(`[e2e] ${m}\n`) });
-	triggerWorkflowId = await stack.rest.createWorkflow(triggerWorkflow('E2E trigger', TRIGGER_WEBHOOK_ID));
+	triggerWorkflowId = await stack.rest.createWorkflow(
+		triggerWorkflow('E2E trigger', TRIGGER_WEBHOOK_ID),
+	);
 	await stack.rest.activate(triggerWorkflowId);
 	webhookUrl = productionWebhookUrl(stack.n8n.url, { webhookId: TRIGGER_WEBHOOK_ID });
 	await waitForWebhook(webhookUrl);
@@ -50,7 +70,9 @@ describe('the package inside n8n', () => {
 	test('n8n loads the action node, its AI-tool variant and the trigger (n8n export:nodes)', async () => {
 		const nodes = await exportNodes(stack.userFolder);
 		const names = nodes.map((n) => n.name);
-		expect(names).toEqual(expect.arrayContaining([NODE_TYPES.action, NODE_TYPES.tool, NODE_TYPES.trigger]));
+		expect(names).toEqual(
+			expect.arrayContaining([NODE_TYPES.action, NODE_TYPES.tool, NODE_TYPES.trigger]),
+		);
 		const action = nodes.find((n) => n.name === NODE_TYPES.action)!;
 		expect(action.displayName).toBe('Identity Verification');
 	});
@@ -60,7 +82,11 @@ describe('credential test through n8n (the editor’s Test button)', () => {
 	test('the sandbox API key pair passes', async () => {
 		const result = await stack.rest.testCredential({
 			...CREDENTIALS.api,
-			data: { apiKey: stack.sandbox.credentials.apiKey, apiSecret: stack.sandbox.credentials.apiSecret, baseUrl: stack.sandbox.url },
+			data: {
+				apiKey: stack.sandbox.credentials.apiKey,
+				apiSecret: stack.sandbox.credentials.apiSecret,
+				baseUrl: stack.sandbox.url,
+			},
 		});
 		expect(result.status).toBe('OK');
 	});
@@ -69,7 +95,11 @@ describe('credential test through n8n (the editor’s Test button)', () => {
 		const wrongSecret = 'wrong-secret-123456';
 		const result = await stack.rest.testCredential({
 			...CREDENTIALS.api,
-			data: { apiKey: stack.sandbox.credentials.apiKey, apiSecret: wrongSecret, baseUrl: stack.sandbox.url },
+			data: {
+				apiKey: stack.sandbox.credentials.apiKey,
+				apiSecret: wrongSecret,
+				baseUrl: stack.sandbox.url,
+			},
 		});
 		expect(result.status).toBe('Error');
 		expect(result.message).toMatch(/key|secret|credential/i);
@@ -90,9 +120,15 @@ describe('credential test through n8n (the editor’s Test button)', () => {
 	});
 
 	test('the webhook signing key passes its local check; an empty key fails', async () => {
-		const ok = await stack.rest.testCredential({ ...CREDENTIALS.webhookSigning, data: { signingSecret: stack.sandbox.credentials.signingKey } });
+		const ok = await stack.rest.testCredential({
+			...CREDENTIALS.webhookSigning,
+			data: { signingSecret: stack.sandbox.credentials.signingKey },
+		});
 		expect(ok.status).toBe('OK');
-		const bad = await stack.rest.testCredential({ ...CREDENTIALS.webhookSigning, data: { signingSecret: '' } });
+		const bad = await stack.rest.testCredential({
+			...CREDENTIALS.webhookSigning,
+			data: { signingSecret: '' },
+		});
 		expect(bad.status).toBe('Error');
 	});
 });
@@ -119,7 +155,11 @@ describe('every operation, executed by n8n against the sandbox', () => {
 		try {
 			const { scanRef } = stack.sandbox.kyc.createSession('customer-ri');
 			await stack.sandbox.kyc.autoFinish(scanRef, { final: true, overall: 'APPROVED' });
-			const result = await run('Request information', { resource: 'identification', operation: 'requestInformation', scanRef });
+			const result = await run('Request information', {
+				resource: 'identification',
+				operation: 'requestInformation',
+				scanRef,
+			});
 			expectSuccess(result);
 			expect(nodeOutput(result, ACTION)[0].json.scanRef).toBe(scanRef);
 			expect(stack.sandbox.kyc.get(scanRef)?.state).toBe('REUPLOAD_REQUESTED');
@@ -161,7 +201,10 @@ describe('every operation, executed by n8n against the sandbox', () => {
 		expectSuccess(result);
 		const items = nodeOutput(result, ACTION);
 		expect(items).toHaveLength(SEED.bank.transactions);
-		expect(items[0].json.transactionAmount).toEqual({ amount: expect.any(String), currency: expect.any(String) });
+		expect(items[0].json.transactionAmount).toEqual({
+			amount: expect.any(String),
+			currency: expect.any(String),
+		});
 		expect(items[0].json.creditor).toHaveProperty('fullName');
 	});
 
@@ -252,7 +295,9 @@ describe('every operation, executed by n8n against the sandbox', () => {
 		});
 		expectSuccess(result);
 		const [item] = nodeOutput(result, ACTION);
-		expect(item.json.sections).toEqual(expect.objectContaining({ companyDetails: expect.any(Object) }));
+		expect(item.json.sections).toEqual(
+			expect.objectContaining({ companyDetails: expect.any(Object) }),
+		);
 	});
 
 	test('KYB → Delete Questionnaire Answers (API key) removes them', async () => {
@@ -265,7 +310,9 @@ describe('every operation, executed by n8n against the sandbox', () => {
 			questionnaireId: form.questionnaireId,
 		});
 		expectSuccess(result);
-		expect(nodeOutput(result, ACTION)[0].json).toEqual(expect.objectContaining({ deleted: true, companyId: form.companyId }));
+		expect(nodeOutput(result, ACTION)[0].json).toEqual(
+			expect.objectContaining({ deleted: true, companyId: form.companyId }),
+		);
 		const again = await run('KYB answers after delete', {
 			resource: 'kyb',
 			operation: 'getAnswers',
@@ -305,7 +352,9 @@ describe('every operation, executed by n8n against the sandbox', () => {
 		const error = result.run?.data.resultData.error;
 		expect(error).toBeDefined();
 		expect(`${error.message} ${error.description ?? ''}`).toMatch(/not found|404/i);
-		expect(`${error.message} ${error.description ?? ''}`).not.toContain(stack.sandbox.credentials.apiSecret);
+		expect(`${error.message} ${error.description ?? ''}`).not.toContain(
+			stack.sandbox.credentials.apiSecret,
+		);
 		expect(result.run?.data.resultData.lastNodeExecuted).toBe(ACTION);
 	});
 });
@@ -315,7 +364,9 @@ describe('the trigger, activated in n8n, receiving the sandbox’s signed webhoo
 		return (await stack.rest.listExecutions(triggerWorkflowId)).length;
 	}
 
-	async function newestTriggerItem(count: number): Promise<{ status: string; json: any; items: number }> {
+	async function newestTriggerItem(
+		count: number,
+	): Promise<{ status: string; json: any; items: number }> {
 		const done = await stack.rest.waitForExecutions(triggerWorkflowId, count);
 		const newest = [...done].sort((a, b) => Number(b.id) - Number(a.id))[0];
 		const exec = await stack.rest.getExecution(newest.id);
@@ -323,34 +374,47 @@ describe('the trigger, activated in n8n, receiving the sandbox’s signed webhoo
 		return { status: exec.status, json: items[0]?.json, items: items.length };
 	}
 
-	test.each(EVENT_TYPES.map((e) => [e]))('%s becomes exactly one execution with the typed event', async (eventType: EventType) => {
-		const before = await executionCount();
-		const delivery = await stack.sandbox.webhooks.send(eventType);
-		expect(delivery.status).toBe('delivered');
-		expect(delivery.attempts.map((a) => a.statusCode)).toEqual([200]);
-		const { status, json, items } = await newestTriggerItem(before + 1);
-		expect(status).toBe('success');
-		expect(items).toBe(1);
-		expect(json.eventType).toBe(eventType);
-		expect(json.body).toEqual(JSON.parse(delivery.payload));
-		expect(json.deliveryId).toMatch(/^[0-9a-f]{64}$/);
-		expect(await executionCount()).toBe(before + 1);
-	});
+	test.each(EVENT_TYPES.map((e) => [e]))(
+		'%s becomes exactly one execution with the typed event',
+		async (eventType: EventType) => {
+			const before = await executionCount();
+			const delivery = await stack.sandbox.webhooks.send(eventType);
+			expect(delivery.status).toBe('delivered');
+			expect(delivery.attempts.map((a) => a.statusCode)).toEqual([200]);
+			const { status, json, items } = await newestTriggerItem(before + 1);
+			expect(status).toBe('success');
+			expect(items).toBe(1);
+			expect(json.eventType).toBe(eventType);
+			expect(json.body).toEqual(JSON.parse(delivery.payload));
+			expect(json.deliveryId).toMatch(/^[0-9a-f]{64}$/);
+			expect(await executionCount()).toBe(before + 1);
+		},
+	);
 
 	test('forged, unsigned and one-byte-changed deliveries get 401 and start nothing', async () => {
 		const before = await executionCount();
 		const body = JSON.stringify(stack.sandbox.webhooks.sampleBody('IDENTIFICATION_AUTO_FINISHED'));
 		const key = stack.sandbox.credentials.signingKey;
 		const post = (payload: string, headers: Record<string, string>) =>
-			fetch(webhookUrl, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: payload });
+			fetch(webhookUrl, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json', ...headers },
+				body: payload,
+			});
 		const eventHeader = { 'service-event-type': 'IDENTIFICATION_AUTO_FINISHED' };
 
-		const forged = await post(body, { ...eventHeader, 'service-signature': sign(body, 'not-the-signing-key') });
+		const forged = await post(body, {
+			...eventHeader,
+			'service-signature': sign(body, 'not-the-signing-key'),
+		});
 		const unsigned = await post(body, eventHeader);
 		const changed = flipOneByte(body);
 		expect(Buffer.from(changed).length).toBe(Buffer.from(body).length);
 		expect(() => JSON.parse(changed)).not.toThrow();
-		const oneByteChanged = await post(changed, { ...eventHeader, 'service-signature': sign(body, key) });
+		const oneByteChanged = await post(changed, {
+			...eventHeader,
+			'service-signature': sign(body, key),
+		});
 		expect([forged.status, unsigned.status, oneByteChanged.status]).toEqual([401, 401, 401]);
 		expect(await forged.json()).toEqual(expect.objectContaining({ received: false }));
 

@@ -36,7 +36,14 @@ export function actionWorkflow(
 	parameters: Record<string, unknown>,
 	opts: { before?: Node[] } = {},
 ): { name: string; nodes: Node[]; connections: Record<string, unknown> } {
-	const manual: Node = { id: nodeId(), name: MANUAL, type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} };
+	const manual: Node = {
+		id: nodeId(),
+		name: MANUAL,
+		type: 'n8n-nodes-base.manualTrigger',
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: {},
+	};
 	const action: Node = {
 		id: nodeId(),
 		name: ACTION,
@@ -44,7 +51,9 @@ export function actionWorkflow(
 		typeVersion: 1,
 		position: [240 * ((opts.before?.length ?? 0) + 1), 0],
 		parameters,
-		credentials: credentialRef(parameters.authentication === 'kybFormToken' ? 'kybFormToken' : 'api'),
+		credentials: credentialRef(
+			parameters.authentication === 'kybFormToken' ? 'kybFormToken' : 'api',
+		),
 	};
 	const nodes = [manual, ...(opts.before ?? []), action];
 	return { name, nodes, connections: chain(nodes) };
@@ -59,7 +68,9 @@ export function fileFromBase64(base64: string, fileName: string, mimeType: strin
 		typeVersion: 3.4,
 		position: [240, 0],
 		parameters: {
-			assignments: { assignments: [{ id: 'file', name: 'fileBase64', value: base64, type: 'string' }] },
+			assignments: {
+				assignments: [{ id: 'file', name: 'fileBase64', value: base64, type: 'string' }],
+			},
 			options: {},
 		},
 	};
@@ -69,13 +80,21 @@ export function fileFromBase64(base64: string, fileName: string, mimeType: strin
 		type: 'n8n-nodes-base.convertToFile',
 		typeVersion: 1.1,
 		position: [480, 0],
-		parameters: { operation: 'toBinary', sourceProperty: 'fileBase64', binaryPropertyName: 'data', options: { fileName, mimeType } },
+		parameters: {
+			operation: 'toBinary',
+			sourceProperty: 'fileBase64',
+			binaryPropertyName: 'data',
+			options: { fileName, mimeType },
+		},
 	};
 	return [set, convert];
 }
 
 /** Identity Verification Trigger (all event kinds, default options) as the only node. */
-export function triggerWorkflow(name: string, webhookId: string): { name: string; nodes: Node[]; connections: Record<string, unknown> } {
+export function triggerWorkflow(
+	name: string,
+	webhookId: string,
+): { name: string; nodes: Node[]; connections: Record<string, unknown> } {
 	return {
 		name,
 		nodes: [

@@ -28,8 +28,10 @@ import {
 	verificationTokenResponseSchema,
 } from '../../nodes/shared/contract';
 
-const ok = (schema: z.ZodTypeAny, value: unknown) => expect(schema.safeParse(value).success).toBe(true);
-const bad = (schema: z.ZodTypeAny, value: unknown) => expect(schema.safeParse(value).success).toBe(false);
+const ok = (schema: z.ZodTypeAny, value: unknown) =>
+	expect(schema.safeParse(value).success).toBe(true);
+const bad = (schema: z.ZodTypeAny, value: unknown) =>
+	expect(schema.safeParse(value).success).toBe(false);
 const chars = (n: number) => 'x'.repeat(n);
 
 const UUID = '5f0b6f5e-8f4a-4b8e-9a51-2f1f1f9c2a10';
@@ -69,12 +71,15 @@ describe('bank token request', () => {
 	test('the bank country list has the 28 codes of the contract', () => {
 		expect(new Set(BANK_COUNTRIES).size).toBe(28);
 		expect([...BANK_COUNTRIES].sort()).toEqual(
-			'AT BE BG HR CY DK EE FI FR DE GR HU IS IE IT LV LT LU MT NL NO PL PT RO SK SI ES SE'.split(' ').sort(),
+			'AT BE BG HR CY DK EE FI FR DE GR HU IS IE IT LV LT LU MT NL NO PL PT RO SK SI ES SE'
+				.split(' ')
+				.sort(),
 		);
 	});
 
 	test('a country outside the 28 bank countries is rejected (US, GB, CH, XK, lower case)', () => {
-		for (const country of ['US', 'GB', 'CH', 'XK', 'de', 'DEU', '']) bad(bankTokenRequestSchema, { country });
+		for (const country of ['US', 'GB', 'CH', 'XK', 'de', 'DEU', ''])
+			bad(bankTokenRequestSchema, { country });
 	});
 });
 
@@ -85,7 +90,9 @@ describe('country list', () => {
 		expect(COUNTRIES).toContain('XK');
 	});
 
-	test.each(COUNTRIES.map((c) => [c]))('country %s is accepted', (country) => ok(countrySchema, country));
+	test.each(COUNTRIES.map((c) => [c]))('country %s is accepted', (country) =>
+		ok(countrySchema, country),
+	);
 
 	test('codes outside the list are rejected', () => {
 		for (const code of ['ZZ', 'UK', 'EU', 'gb', 'GBR', 'X', '']) bad(countrySchema, code);
@@ -196,7 +203,11 @@ describe('UUID', () => {
 });
 
 describe('proof of address request', () => {
-	const poa = { file: 'JVBERi0xLjQK', providedName: 'Jonas Jonaitis', providedAddress: 'Gedimino pr. 1' };
+	const poa = {
+		file: 'JVBERi0xLjQK',
+		providedName: 'Jonas Jonaitis',
+		providedAddress: 'Gedimino pr. 1',
+	};
 	test('providedName: 255 characters accepted, 256 rejected', () => {
 		ok(poaCheckRequestSchema, { ...poa, providedName: chars(255) });
 		bad(poaCheckRequestSchema, { ...poa, providedName: chars(256) });
@@ -250,23 +261,39 @@ describe('response schemas accept unknown extra fields', () => {
 		[
 			'bank token',
 			bankTokenSchema,
-			{ tokenString: 't', expiration: '2026-11-22T20:00:00Z', isValid: true, access: { accounts: true, extra: 1 } },
+			{
+				tokenString: 't',
+				expiration: '2026-11-22T20:00:00Z',
+				isValid: true,
+				access: { accounts: true, extra: 1 },
+			},
 		],
-		['transaction page', transactionPageSchema, { count: 0, next: null, previous: null, results: [] }],
+		[
+			'transaction page',
+			transactionPageSchema,
+			{ count: 0, next: null, previous: null, results: [] },
+		],
 		[
 			'bank transaction',
 			bankTransactionSchema,
 			{ creditor: {}, debtor: {}, transactionAmount: { amount: '1', currency: 'EUR' } },
 		],
 		['POA check', poaCheckSchema, { id: UUID, overallStatus: 'MATCH' }],
-		['bank verification webhook', bankVerificationWebhookSchema, { id: UUID, accounts: null, riskLevel: null }],
+		[
+			'bank verification webhook',
+			bankVerificationWebhookSchema,
+			{ id: UUID, accounts: null, riskLevel: null },
+		],
 		['account check webhook', accountCheckWebhookSchema, { scanRef: null, status: 2, score: 1 }],
 		['identification webhook', identificationWebhookSchema, { final: true, scanRef: 's' }],
 		['questionnaire answers', questionnaireAnswersSchema, { sections: {} }],
 		['verification token', verificationTokenResponseSchema, { authToken: 'a' }],
 	];
 	test.each(cases)('%s keeps an unknown field', (_name, schema, value) => {
-		const parsed = schema.parse({ ...value, addedLater: { nested: true } }) as Record<string, unknown>;
+		const parsed = schema.parse({ ...value, addedLater: { nested: true } }) as Record<
+			string,
+			unknown
+		>;
 		expect(parsed.addedLater).toEqual({ nested: true });
 	});
 });

@@ -28,7 +28,6 @@ afterEach(() => {
 	expect(sb.requests.filter((r) => r.method !== 'GET')).toEqual([]);
 });
 
-
 describe('Identity Verification API credential', () => {
 	test('passes for the right key pair', async () => {
 		const result = await testCredential('identityVerificationApi', creds.identityVerificationApi);
@@ -62,7 +61,10 @@ describe('Identity Verification API credential', () => {
 			method: 'GET',
 			path: '/bank/',
 			status: 403,
-			body: { detail: 'You do not have permission to perform this action.', code: 'permission_denied' },
+			body: {
+				detail: 'You do not have permission to perform this action.',
+				code: 'permission_denied',
+			},
 		});
 		const result = await testCredential('identityVerificationApi', creds.identityVerificationApi);
 		expect(result.status).toBe('Error');
@@ -94,7 +96,10 @@ describe('Identity Verification API credential', () => {
 
 	test('accepts a Base URL with trailing slashes or surrounding spaces', async () => {
 		for (const baseUrl of [`${sb.url}/`, `${sb.url}//`, `  ${sb.url}  `]) {
-			const result = await testCredential('identityVerificationApi', { ...creds.identityVerificationApi, baseUrl });
+			const result = await testCredential('identityVerificationApi', {
+				...creds.identityVerificationApi,
+				baseUrl,
+			});
 			expect(result.status).toBe('OK');
 		}
 		expect(sb.requests.map((r) => r.path)).toEqual(
@@ -107,10 +112,17 @@ describe('Identity Verification API credential', () => {
 
 describe('Identity Verification KYB Form Token API credential', () => {
 	test('passes for the right form token (sent as Bearer)', async () => {
-		const result = await testCredential('identityVerificationKybFormTokenApi', creds.identityVerificationKybFormTokenApi);
+		const result = await testCredential(
+			'identityVerificationKybFormTokenApi',
+			creds.identityVerificationKybFormTokenApi,
+		);
 		expect(result).toEqual({ status: 'OK', message: 'Connection successful!' });
 		expect(sb.requests).toHaveLength(1);
-		expect(sb.requests[0]).toMatchObject({ authScheme: 'bearer', authorized: true, path: expect.stringMatching(/^\/kyb\/forms\//) });
+		expect(sb.requests[0]).toMatchObject({
+			authScheme: 'bearer',
+			authorized: true,
+			path: expect.stringMatching(/^\/kyb\/forms\//),
+		});
 	});
 
 	test('fails for a wrong form token', async () => {
@@ -127,9 +139,15 @@ describe('Identity Verification KYB Form Token API credential', () => {
 			method: 'GET',
 			path: '/kyb/',
 			status: 403,
-			body: { detail: 'You do not have permission to perform this action.', code: 'permission_denied' },
+			body: {
+				detail: 'You do not have permission to perform this action.',
+				code: 'permission_denied',
+			},
 		});
-		const result = await testCredential('identityVerificationKybFormTokenApi', creds.identityVerificationKybFormTokenApi);
+		const result = await testCredential(
+			'identityVerificationKybFormTokenApi',
+			creds.identityVerificationKybFormTokenApi,
+		);
 		expect(result.status).toBe('OK');
 	});
 
@@ -144,7 +162,8 @@ describe('Identity Verification KYB Form Token API credential', () => {
 });
 
 describe('credential definitions (what the user sees in n8n)', () => {
-	const field = (type: string, name: string) => getCredentialType(type).properties.find((p) => p.name === name);
+	const field = (type: string, name: string) =>
+		getCredentialType(type).properties.find((p) => p.name === name);
 
 	test('API key pair: masked key and secret, Base URL with the service default, HTTP Basic', async () => {
 		const type = getCredentialType('identityVerificationApi');
@@ -154,8 +173,16 @@ describe('credential definitions (what the user sees in n8n)', () => {
 		expect(field('identityVerificationApi', 'apiKey')?.description).toMatch(/Settings → API Keys/);
 		expect(field('identityVerificationApi', 'baseUrl')?.default).toBe('https://ivs.example.com');
 		expect(typeof type.authenticate).toBe('function');
-		const authenticate = type.authenticate as unknown as (c: object, o: object) => Promise<Record<string, unknown>>;
-		await expect(authenticate({ apiKey: 'k', apiSecret: 's', baseUrl: 'x' }, { url: '/a/', headers: { Accept: 'application/json' } })).resolves.toEqual({
+		const authenticate = type.authenticate as unknown as (
+			c: object,
+			o: object,
+		) => Promise<Record<string, unknown>>;
+		await expect(
+			authenticate(
+				{ apiKey: 'k', apiSecret: 's', baseUrl: 'x' },
+				{ url: '/a/', headers: { Accept: 'application/json' } },
+			),
+		).resolves.toEqual({
 			url: '/a/',
 			headers: { Accept: 'application/json' },
 			auth: { username: 'k', password: 's' },
@@ -165,10 +192,20 @@ describe('credential definitions (what the user sees in n8n)', () => {
 
 	test('KYB form token: masked token sent as Bearer', async () => {
 		const type = getCredentialType('identityVerificationKybFormTokenApi');
-		expect(field('identityVerificationKybFormTokenApi', 'formToken')?.typeOptions?.password).toBe(true);
+		expect(field('identityVerificationKybFormTokenApi', 'formToken')?.typeOptions?.password).toBe(
+			true,
+		);
 		expect(typeof type.authenticate).toBe('function');
-		const authenticate = type.authenticate as unknown as (c: object, o: object) => Promise<Record<string, unknown>>;
-		await expect(authenticate({ formToken: 't0k', baseUrl: 'x' }, { url: '/a/', headers: { Accept: 'application/json' } })).resolves.toEqual({
+		const authenticate = type.authenticate as unknown as (
+			c: object,
+			o: object,
+		) => Promise<Record<string, unknown>>;
+		await expect(
+			authenticate(
+				{ formToken: 't0k', baseUrl: 'x' },
+				{ url: '/a/', headers: { Accept: 'application/json' } },
+			),
+		).resolves.toEqual({
 			url: '/a/',
 			headers: { Accept: 'application/json', Authorization: 'Bearer t0k' },
 		});
@@ -178,7 +215,9 @@ describe('credential definitions (what the user sees in n8n)', () => {
 	test('webhook signing key: one masked field, no request to the service', () => {
 		const type = getCredentialType('identityVerificationWebhookSigningApi');
 		expect(type.properties.map((p) => p.name)).toEqual(['signingSecret']);
-		expect(field('identityVerificationWebhookSigningApi', 'signingSecret')?.typeOptions?.password).toBe(true);
+		expect(
+			field('identityVerificationWebhookSigningApi', 'signingSecret')?.typeOptions?.password,
+		).toBe(true);
 		expect(type.authenticate).toBeUndefined();
 		expect(type.test).toBeUndefined();
 	});

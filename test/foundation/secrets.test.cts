@@ -77,7 +77,9 @@ function exposures(result: RunNodeResult): string[] {
 function expectNoSecrets(result: RunNodeResult): void {
 	for (const text of exposures(result)) {
 		for (const secret of FORBIDDEN) {
-			expect(text.includes(secret) ? `${secret} leaked in: ${text.slice(0, 400)}` : 'clean').toBe('clean');
+			expect(text.includes(secret) ? `${secret} leaked in: ${text.slice(0, 400)}` : 'clean').toBe(
+				'clean',
+			);
 		}
 	}
 }
@@ -88,7 +90,6 @@ const probe = (parameters: INodeParameters, credentials = creds) =>
 const wrongSecret = () => ({
 	identityVerificationApi: { ...creds.identityVerificationApi, apiSecret: WRONG_SECRET },
 });
-
 
 describe('errors never carry a secret', () => {
 	test('401 for a wrong API secret', async () => {
@@ -104,7 +105,11 @@ describe('errors never carry a secret', () => {
 	});
 
 	test('400 for a POST with invalid fields', async () => {
-		const result = await probe({ method: 'POST', path: '/bank/tokens/', body: '{"bank":"' + 'x'.repeat(40) + '"}' });
+		const result = await probe({
+			method: 'POST',
+			path: '/bank/tokens/',
+			body: '{"bank":"' + 'x'.repeat(40) + '"}',
+		});
 		expect(result.error?.httpCode).toBe('400');
 		expectNoSecrets(result);
 	});
@@ -148,7 +153,12 @@ describe('errors never carry a secret', () => {
 		expectNoSecrets(
 			await probe(
 				{ path: TX, maxRetries: 0 },
-				{ identityVerificationApi: { ...creds.identityVerificationApi, baseUrl: `http://127.0.0.1:${port}` } },
+				{
+					identityVerificationApi: {
+						...creds.identityVerificationApi,
+						baseUrl: `http://127.0.0.1:${port}`,
+					},
+				},
 			),
 		);
 	});
@@ -156,19 +166,37 @@ describe('errors never carry a secret', () => {
 	test('a link to another host and a Base URL with the secret typed into it', async () => {
 		expectNoSecrets(await probe({ url: `http://localhost:1${TX}` }));
 		expectNoSecrets(
-			await probe({ path: TX }, { identityVerificationApi: { ...creds.identityVerificationApi, baseUrl: `ivs ${API_SECRET}` } }),
+			await probe(
+				{ path: TX },
+				{
+					identityVerificationApi: {
+						...creds.identityVerificationApi,
+						baseUrl: `ivs ${API_SECRET}`,
+					},
+				},
+			),
 		);
 	});
 
 	test('the KYB form token: wrong token (401) and right token (404, echoed in the body)', async () => {
 		const wrong = await probe(
 			{ auth: 'kybFormToken', path: ANSWERS },
-			{ identityVerificationKybFormTokenApi: { ...creds.identityVerificationKybFormTokenApi, formToken: WRONG_TOKEN } },
+			{
+				identityVerificationKybFormTokenApi: {
+					...creds.identityVerificationKybFormTokenApi,
+					formToken: WRONG_TOKEN,
+				},
+			},
 		);
 		expect(wrong.error?.httpCode).toBe('401');
 		expectNoSecrets(wrong);
 
-		sb.faults.add({ method: 'GET', path: '/kyb/', status: 404, body: { detail: `No form for token ${FORM_TOKEN}` } });
+		sb.faults.add({
+			method: 'GET',
+			path: '/kyb/',
+			status: 404,
+			body: { detail: `No form for token ${FORM_TOKEN}` },
+		});
 		const echoed = await probe({ auth: 'kybFormToken', path: ANSWERS });
 		expect(echoed.error?.httpCode).toBe('404');
 		expectNoSecrets(echoed);

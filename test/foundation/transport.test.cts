@@ -40,7 +40,9 @@ function probe(parameters: INodeParameters, credentials = creds) {
 }
 
 /** A tiny reverse proxy that serves the sandbox under a sub-path and records what it received. */
-async function startPrefixProxy(prefix: string): Promise<{ url: string; seen: string[]; close: () => Promise<void> }> {
+async function startPrefixProxy(
+	prefix: string,
+): Promise<{ url: string; seen: string[]; close: () => Promise<void> }> {
 	const target = new URL(sb.url);
 	const seen: string[] = [];
 	const server: Server = createServer((req: IncomingMessage, res) => {
@@ -50,7 +52,13 @@ async function startPrefixProxy(prefix: string): Promise<{ url: string; seen: st
 			return;
 		}
 		const upstream = httpRequest(
-			{ host: target.hostname, port: target.port, method: req.method, path: req.url.slice(prefix.length) || '/', headers: req.headers },
+			{
+				host: target.hostname,
+				port: target.port,
+				method: req.method,
+				path: req.url.slice(prefix.length) || '/',
+				headers: req.headers,
+			},
 			(answer) => {
 				res.writeHead(answer.statusCode ?? 502, answer.headers);
 				answer.pipe(res);
@@ -107,7 +115,9 @@ describe('retries', () => {
 		sb.faults.add({ method: 'GET', path: TX, status: 429, retryAfter: 0, times: Infinity });
 		const { error } = await probe({ path: TX });
 		expect(sb.count({ method: 'GET', path: TX })).toBe(4);
-		expect(error?.message).toBe('The service is rate limiting requests (HTTP 429) and still refused after 4 attempts');
+		expect(error?.message).toBe(
+			'The service is rate limiting requests (HTTP 429) and still refused after 4 attempts',
+		);
 		expect(error?.description).toMatch(/Wait a minute/);
 		expect(error?.httpCode).toBe('429');
 	});
@@ -156,7 +166,9 @@ describe('retries', () => {
 		sb.faults.add({ method: 'GET', path: TX, drop: true, times: Infinity });
 		const { error } = await probe({ path: TX, maxRetries: 2 });
 		expect(sb.count({ method: 'GET', path: TX })).toBe(3);
-		expect(error?.message).toBe('The connection to the service was closed before it answered after 3 attempts');
+		expect(error?.message).toBe(
+			'The connection to the service was closed before it answered after 3 attempts',
+		);
 	});
 
 	test('a service that does not answer in time fails with the timeout in the message', async () => {
@@ -175,20 +187,35 @@ describe('retries', () => {
 		await new Promise<void>((resolve) => server.close(() => resolve()));
 		const { error } = await probe(
 			{ path: TX, maxRetries: 1 },
-			{ identityVerificationApi: { ...creds.identityVerificationApi, baseUrl: `http://127.0.0.1:${port}` } },
+			{
+				identityVerificationApi: {
+					...creds.identityVerificationApi,
+					baseUrl: `http://127.0.0.1:${port}`,
+				},
+			},
 		);
-		expect(error?.message).toBe(`Could not connect to the service at http://127.0.0.1:${port} after 2 attempts`);
+		expect(error?.message).toBe(
+			`Could not connect to the service at http://127.0.0.1:${port} after 2 attempts`,
+		);
 		expect(error?.description).toMatch(/Check the Base URL in the credential/);
 	});
 });
 
 describe('URLs', () => {
 	test('joinUrl keeps the contract path trailing slash and tolerates base URL slashes and sub-paths', () => {
-		expect(joinUrl('https://ivs.example.com', '/bank/tokens/')).toBe('https://ivs.example.com/bank/tokens/');
-		expect(joinUrl('https://ivs.example.com/', '/bank/tokens/')).toBe('https://ivs.example.com/bank/tokens/');
-		expect(joinUrl('https://ivs.example.com///', 'bank/tokens/')).toBe('https://ivs.example.com/bank/tokens/');
+		expect(joinUrl('https://ivs.example.com', '/bank/tokens/')).toBe(
+			'https://ivs.example.com/bank/tokens/',
+		);
+		expect(joinUrl('https://ivs.example.com/', '/bank/tokens/')).toBe(
+			'https://ivs.example.com/bank/tokens/',
+		);
+		expect(joinUrl('https://ivs.example.com///', 'bank/tokens/')).toBe(
+			'https://ivs.example.com/bank/tokens/',
+		);
 		expect(joinUrl('https://host/ivs/', '/api/v2/token')).toBe('https://host/ivs/api/v2/token');
-		expect(joinUrl('http://127.0.0.1:8787', '/kyb/forms/a%2Fb/submit/')).toBe('http://127.0.0.1:8787/kyb/forms/a%2Fb/submit/');
+		expect(joinUrl('http://127.0.0.1:8787', '/kyb/forms/a%2Fb/submit/')).toBe(
+			'http://127.0.0.1:8787/kyb/forms/a%2Fb/submit/',
+		);
 	});
 
 	test('a Base URL with trailing slashes reaches the same path', async () => {
@@ -208,7 +235,12 @@ describe('URLs', () => {
 		try {
 			const { items, error } = await probe(
 				{ path: TX, qs: '{"page":2,"perPage":3}' },
-				{ identityVerificationApi: { ...creds.identityVerificationApi, baseUrl: `${proxy.url}/ivs/` } },
+				{
+					identityVerificationApi: {
+						...creds.identityVerificationApi,
+						baseUrl: `${proxy.url}/ivs/`,
+					},
+				},
 			);
 			expect(error).toBeUndefined();
 			expect(items[0].json.statusCode).toBe(200);
@@ -302,7 +334,12 @@ describe('errors users see', () => {
 	test('401 with the KYB form token says to generate a new token', async () => {
 		const { error } = await probe(
 			{ auth: 'kybFormToken', path: ANSWERS },
-			{ identityVerificationKybFormTokenApi: { ...creds.identityVerificationKybFormTokenApi, formToken: 'expired' } },
+			{
+				identityVerificationKybFormTokenApi: {
+					...creds.identityVerificationKybFormTokenApi,
+					formToken: 'expired',
+				},
+			},
 		);
 		expect(error?.message).toBe('The service did not accept the KYB form token (HTTP 401)');
 		expect(error?.description).toMatch(/generate a new KYB form token/);
@@ -334,7 +371,9 @@ describe('errors users see', () => {
 			{ path: TX },
 			{ identityVerificationApi: { ...creds.identityVerificationApi, baseUrl: 'ivs.example.com' } },
 		);
-		expect(error?.message).toMatch(/Base URL in the credential "Identity Verification API" is not a web address/);
+		expect(error?.message).toMatch(
+			/Base URL in the credential "Identity Verification API" is not a web address/,
+		);
 	});
 });
 

@@ -87,9 +87,22 @@ const BUILD_DIR = path.resolve(__dirname, '..', '..');
 // which is what n8n's nodes-testing InlineBinaryDataService does too.
 // ------------------------------------------------------------------------------------------------
 
-const quietLogger = { error() {}, warn() {}, info() {}, debug() {}, scoped() { return quietLogger; } };
+const quietLogger = {
+	error() {},
+	warn() {},
+	info() {},
+	debug() {},
+	scoped() {
+		return quietLogger;
+	},
+};
 const binaryDataService = new BinaryDataService(
-	{ mode: 'default', availableModes: ['default'], localStoragePath: '', signingSecret: 'harness' } as never,
+	{
+		mode: 'default',
+		availableModes: ['default'],
+		localStoragePath: '',
+		signingSecret: 'harness',
+	} as never,
 	{ error() {}, warn() {}, info() {} } as never,
 	quietLogger as never,
 );
@@ -99,7 +112,12 @@ Container.set(BinaryDataService, binaryDataService);
 // n8n's ErrorReporter logs every node error to the console (and would report to Sentry when set
 // up). Tests assert on errors themselves; set HARNESS_VERBOSE=1 to see the reports.
 if (!process.env.HARNESS_VERBOSE) {
-	Container.set(ErrorReporter, { error() {}, warn() {}, info() {}, async init() {} } as unknown as ErrorReporter);
+	Container.set(ErrorReporter, {
+		error() {},
+		warn() {},
+		info() {},
+		async init() {},
+	} as unknown as ErrorReporter);
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -116,7 +134,10 @@ function loadClass<T>(file: string, exportName: string): T | undefined {
 	try {
 		mod = require(full) as Record<string, unknown>;
 	} catch (error) {
-		if ((error as NodeJS.ErrnoException).code === 'MODULE_NOT_FOUND' && String((error as Error).message).includes(full)) {
+		if (
+			(error as NodeJS.ErrnoException).code === 'MODULE_NOT_FOUND' &&
+			String((error as Error).message).includes(full)
+		) {
 			return undefined;
 		}
 		throw error;
@@ -138,7 +159,10 @@ function ensurePackageNodes(): void {
 	packageNodesLoaded = true;
 	nodeRegistry.set(START_NODE_TYPE, new HarnessStart());
 	nodeRegistry.set('n8n-nodes-base.noOp', new HarnessNoOp());
-	const action = loadClass<INodeType>('nodes/IdentityVerification/IdentityVerification.node.js', 'IdentityVerification');
+	const action = loadClass<INodeType>(
+		'nodes/IdentityVerification/IdentityVerification.node.js',
+		'IdentityVerification',
+	);
 	if (action) registerNodeType('identityVerification', action);
 	const trigger = loadClass<INodeType>(
 		'nodes/IdentityVerificationTrigger/IdentityVerificationTrigger.node.js',
@@ -165,14 +189,22 @@ export const nodeTypes: INodeTypes = {
 	},
 	getKnownTypes() {
 		ensurePackageNodes();
-		return Object.fromEntries([...nodeRegistry.keys()].map((key) => [key, { className: key, sourcePath: '' }]));
+		return Object.fromEntries(
+			[...nodeRegistry.keys()].map((key) => [key, { className: key, sourcePath: '' }]),
+		);
 	},
 };
 
 const CREDENTIAL_FILES: Array<[file: string, exportName: string]> = [
 	['credentials/IdentityVerificationApi.credentials.js', 'IdentityVerificationApi'],
-	['credentials/IdentityVerificationKybFormTokenApi.credentials.js', 'IdentityVerificationKybFormTokenApi'],
-	['credentials/IdentityVerificationWebhookSigningApi.credentials.js', 'IdentityVerificationWebhookSigningApi'],
+	[
+		'credentials/IdentityVerificationKybFormTokenApi.credentials.js',
+		'IdentityVerificationKybFormTokenApi',
+	],
+	[
+		'credentials/IdentityVerificationWebhookSigningApi.credentials.js',
+		'IdentityVerificationWebhookSigningApi',
+	],
 ];
 
 let credentialTypeMap: Map<string, ICredentialType> | undefined;
@@ -196,11 +228,15 @@ export function getCredentialType(name: string): ICredentialType {
 }
 
 /** Fills in the defaults of the credential's properties, as n8n does when it loads a credential. */
-export function withCredentialDefaults(typeName: string, data: ICredentialDataDecryptedObject): ICredentialDataDecryptedObject {
+export function withCredentialDefaults(
+	typeName: string,
+	data: ICredentialDataDecryptedObject,
+): ICredentialDataDecryptedObject {
 	const type = credentialTypes().get(typeName);
 	const result: ICredentialDataDecryptedObject = {};
 	for (const property of type?.properties ?? ([] as INodeProperties[])) {
-		if (property.default !== undefined) result[property.name] = property.default as ICredentialDataDecryptedObject[string];
+		if (property.default !== undefined)
+			result[property.name] = property.default as ICredentialDataDecryptedObject[string];
 	}
 	return { ...result, ...data };
 }
@@ -210,7 +246,9 @@ export function withCredentialDefaults(typeName: string, data: ICredentialDataDe
 // ------------------------------------------------------------------------------------------------
 
 export class HarnessCredentialsHelper extends ICredentialsHelper {
-	constructor(private readonly credentialsByType: Record<string, ICredentialDataDecryptedObject> = {}) {
+	constructor(
+		private readonly credentialsByType: Record<string, ICredentialDataDecryptedObject> = {},
+	) {
 		super();
 	}
 
@@ -224,9 +262,21 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 		return true;
 	}
 
-	private resolveValue(value: string, credentials: ICredentialDataDecryptedObject, workflow: Workflow, node: INode): string {
+	private resolveValue(
+		value: string,
+		credentials: ICredentialDataDecryptedObject,
+		workflow: Workflow,
+		node: INode,
+	): string {
 		if (!isExpression(value)) return value;
-		const resolved = workflow.expression.getSimpleParameterValue(node, value, 'internal', { $credentials: credentials }, undefined, '');
+		const resolved = workflow.expression.getSimpleParameterValue(
+			node,
+			value,
+			'internal',
+			{ $credentials: credentials },
+			undefined,
+			'',
+		);
 		if (!resolved) return '';
 		return resolved.toString();
 	}
@@ -238,12 +288,14 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 		workflow?: Workflow,
 		node?: INode,
 	): Promise<IHttpRequestOptions> {
-		const requestOptions = incomingRequestOptions as IHttpRequestOptions & Record<string, IDataObject>;
+		const requestOptions = incomingRequestOptions as IHttpRequestOptions &
+			Record<string, IDataObject>;
 		const credentialType = getCredentialType(typeName);
 		const { authenticate } = credentialType;
 		if (!authenticate) return requestOptions;
 		if (typeof authenticate === 'function') return await authenticate(credentials, requestOptions);
-		if (!workflow || !node) throw new Error('Workflow and node are required for declarative credential authentication');
+		if (!workflow || !node)
+			throw new Error('Workflow and node are required for declarative credential authentication');
 		if (requestOptions.headers === undefined) requestOptions.headers = {};
 		if (authenticate.type === 'generic') {
 			for (const [outerKey, outerValue] of Object.entries(authenticate.properties)) {
@@ -272,7 +324,10 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 		return undefined;
 	}
 
-	async getCredentials(nodeCredentials: INodeCredentialsDetails, type: string): Promise<ICredentials> {
+	async getCredentials(
+		nodeCredentials: INodeCredentialsDetails,
+		type: string,
+	): Promise<ICredentials> {
 		return new Credentials({ id: nodeCredentials.id, name: nodeCredentials.name }, type, '');
 	}
 
@@ -349,7 +404,12 @@ export interface RunNodeResult {
 	/** All outputs of the node. */
 	outputs: INodeExecutionData[][];
 	/** The error the node threw: the real thrown object (with `cause`), or n8n's copy of it. */
-	error?: Error & { description?: string; httpCode?: string | null; context?: IDataObject; cause?: unknown };
+	error?: Error & {
+		description?: string;
+		httpCode?: string | null;
+		context?: IDataObject;
+		cause?: unknown;
+	};
 	run: IRun;
 }
 
@@ -405,7 +465,8 @@ export async function runNode(opts: RunNodeOptions): Promise<RunNodeResult> {
 		position: [0, 0],
 		parameters: {},
 	};
-	const nodeName = opts.nodeName ?? versioned.description.defaults.name ?? versioned.description.displayName;
+	const nodeName =
+		opts.nodeName ?? versioned.description.defaults.name ?? versioned.description.displayName;
 	const node: INode = {
 		id: 'harness-node',
 		name: nodeName,
@@ -416,7 +477,9 @@ export async function runNode(opts: RunNodeOptions): Promise<RunNodeResult> {
 		credentials: nodeCredentials,
 		...(opts.continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
 	};
-	const connections = { [startNode.name]: { main: [[{ node: node.name, type: 'main' as const, index: 0 }]] } };
+	const connections = {
+		[startNode.name]: { main: [[{ node: node.name, type: 'main' as const, index: 0 }]] },
+	};
 	const workflow = new Workflow({
 		id: 'harness-workflow',
 		name: 'Harness workflow',
@@ -472,7 +535,9 @@ interface DeclarativeTest {
 	testRequest: ICredentialTestRequest;
 }
 
-function findCredentialTest(credentialType: string): ICredentialTestFunction | DeclarativeTest | undefined {
+function findCredentialTest(
+	credentialType: string,
+): ICredentialTestFunction | DeclarativeTest | undefined {
 	const type = getCredentialType(credentialType);
 	if (type.test) return { testRequest: type.test };
 	ensurePackageNodes();
@@ -502,7 +567,8 @@ export async function testCredential(
 	data: ICredentialDataDecryptedObject,
 ): Promise<INodeCredentialTestResult> {
 	const test = findCredentialTest(type);
-	if (test === undefined) return { status: 'Error', message: 'No testing function found for this credential.' };
+	if (test === undefined)
+		return { status: 'Error', message: 'No testing function found for this credential.' };
 
 	const credentialsDecrypted: ICredentialsDecrypted = {
 		id: 'harness-credential',
@@ -517,12 +583,15 @@ export async function testCredential(
 		return await test.call(context, credentialsDecrypted);
 	}
 
-	const nodeType = test.nodeType ?? (nodeTypes.getByNameAndVersion('n8n-nodes-base.noOp') as INodeType);
+	const nodeType =
+		test.nodeType ?? (nodeTypes.getByNameAndVersion('n8n-nodes-base.noOp') as INodeType);
 	const node: INode = {
 		id: 'temp',
 		parameters: {},
 		name: 'Temp-Node',
-		type: nodeType.description.name.includes('.') ? nodeType.description.name : `n8n-nodes-base.${nodeType.description.name}`,
+		type: nodeType.description.name.includes('.')
+			? nodeType.description.name
+			: `n8n-nodes-base.${nodeType.description.name}`,
 		typeVersion: Array.isArray(nodeType.description.version)
 			? nodeType.description.version.slice(-1)[0]
 			: nodeType.description.version,
@@ -549,9 +618,16 @@ export async function testCredential(
 		getByNameAndVersion: () => nodeTypeCopy,
 		getKnownTypes: () => ({}),
 	};
-	const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes: mockNodeTypes });
+	const workflow = new Workflow({
+		nodes: [node],
+		connections: {},
+		active: false,
+		nodeTypes: mockNodeTypes,
+	});
 	const inputData: ITaskDataConnections = { main: [[{ json: {} }]] };
-	const runExecutionData: IRunExecutionData = createRunExecutionData({ resultData: { runData: {} } });
+	const runExecutionData: IRunExecutionData = createRunExecutionData({
+		resultData: { runData: {} },
+	});
 	const executeData: IExecuteData = { node, data: {}, source: null };
 	const executeFunctions = new ExecuteContext(
 		workflow,
@@ -571,21 +647,29 @@ export async function testCredential(
 	try {
 		response = await routingNode.runNode();
 	} catch (caught) {
-		const error = caught as { cause?: { response?: { status: number; statusText?: string }; code?: string }; message: string };
+		const error = caught as {
+			cause?: { response?: { status: number; statusText?: string }; code?: string };
+			message: string;
+		};
 		if (error.cause?.response) {
 			const errorResponseData = {
 				statusCode: error.cause.response.status,
 				statusMessage: error.cause.response.statusText,
 			};
 			for (const rule of test.testRequest.rules ?? []) {
-				if (rule.type === 'responseCode' && errorResponseData.statusCode === rule.properties.value) {
+				if (
+					rule.type === 'responseCode' &&
+					errorResponseData.statusCode === rule.properties.value
+				) {
 					return { status: 'Error', message: rule.properties.message };
 				}
 			}
 			if (errorResponseData.statusCode < 199 || errorResponseData.statusCode > 299) {
 				return {
 					status: 'Error',
-					message: errorResponseData.statusMessage || `Received HTTP status code: ${errorResponseData.statusCode}`,
+					message:
+						errorResponseData.statusMessage ||
+						`Received HTTP status code: ${errorResponseData.statusCode}`,
 				};
 			}
 		} else if (error.cause?.code) {

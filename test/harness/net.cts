@@ -17,7 +17,9 @@ export async function freePort(): Promise<number> {
 		srv.on('error', reject);
 		srv.listen(0, '127.0.0.1', () => {
 			const addr = srv.address();
-			srv.close(() => (typeof addr === 'object' && addr ? resolve(addr.port) : reject(new Error('no port'))));
+			srv.close(() =>
+				typeof addr === 'object' && addr ? resolve(addr.port) : reject(new Error('no port')),
+			);
 		});
 	});
 }

@@ -2,7 +2,12 @@
  * A stand-in for n8n's Manual Trigger (n8n-nodes-base is not installed here): it has no inputs and
  * passes on the items the harness puts on the execution stack, like a manual run's first node.
  */
-import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
 
 export const START_NODE_TYPE = 'n8n-nodes-base.manualTrigger';
 

@@ -63,14 +63,21 @@ const coreRequire = createRequire(require.resolve('n8n-core'));
 const { Container } = coreRequire('@n8n/di') as typeof import('@n8n/di');
 
 import { IdentityVerificationTrigger } from '../../nodes/IdentityVerificationTrigger/IdentityVerificationTrigger.node';
-import { HarnessCredentialsHelper, makeAdditionalData, PACKAGE_NAME, testCredential } from './index.cjs';
+import {
+	HarnessCredentialsHelper,
+	makeAdditionalData,
+	PACKAGE_NAME,
+	testCredential,
+} from './index.cjs';
 
 export const TRIGGER_TYPE = `${PACKAGE_NAME}.identityVerificationTrigger`;
 export const SIGNING_CREDENTIAL = 'identityVerificationWebhookSigningApi';
 
 /** The logger n8n-core's contexts write to (`this.logger` in a node). Spy on it to see node logs. */
 export function n8nLogger(): { error: (...a: unknown[]) => void; warn: (...a: unknown[]) => void } {
-	const { Logger } = coreRequire('@n8n/backend-common') as { Logger: new (...a: unknown[]) => unknown };
+	const { Logger } = coreRequire('@n8n/backend-common') as {
+		Logger: new (...a: unknown[]) => unknown;
+	};
 	return Container.get(Logger as never) as never;
 }
 
@@ -86,7 +93,8 @@ class TriggerNodeTypes implements INodeTypes {
 	}
 
 	getByNameAndVersion(nodeType: string): INodeType {
-		if (nodeType !== TRIGGER_TYPE) throw new Error(`Unknown node type in the webhook harness: ${nodeType}`);
+		if (nodeType !== TRIGGER_TYPE)
+			throw new Error(`Unknown node type in the webhook harness: ${nodeType}`);
 		return this.trigger;
 	}
 
@@ -96,7 +104,9 @@ class TriggerNodeTypes implements INodeTypes {
 }
 
 /** The signing key credential's test as n8n's CredentialsTester runs it (the trigger's `testedBy`). */
-export async function testSigningKeyCredential(data: ICredentialDataDecryptedObject): Promise<INodeCredentialTestResult> {
+export async function testSigningKeyCredential(
+	data: ICredentialDataDecryptedObject,
+): Promise<INodeCredentialTestResult> {
 	return await testCredential(SIGNING_CREDENTIAL, data);
 }
 
@@ -194,7 +204,8 @@ function expressLike(res: ServerResponse): ExpressLikeResponse {
 		else if (Buffer.isBuffer(body)) r.end(body);
 		else if (typeof body === 'object') return r.json(body);
 		else {
-			if (!r.headersSent && !r.getHeader('content-type')) r.setHeader('content-type', 'text/html; charset=utf-8');
+			if (!r.headersSent && !r.getHeader('content-type'))
+				r.setHeader('content-type', 'text/html; charset=utf-8');
 			r.end(String(body));
 		}
 		return r;
@@ -229,7 +240,9 @@ export async function startTriggerHost(opts: TriggerHostOptions = {}): Promise<T
 	const nodeTypes = new TriggerNodeTypes(nodeType);
 	const credentials = opts.credentials ?? {};
 	const mode: WorkflowExecuteMode = opts.mode ?? 'webhook';
-	const workflowId = opts.workflowId ?? `wf-${process.pid}-${++hostCounter}-${Math.random().toString(36).slice(2, 8)}`;
+	const workflowId =
+		opts.workflowId ??
+		`wf-${process.pid}-${++hostCounter}-${Math.random().toString(36).slice(2, 8)}`;
 	const description = nodeType.description.webhooks?.[0] as IWebhookDescription;
 
 	const node: INode = {
@@ -281,15 +294,23 @@ export async function startTriggerHost(opts: TriggerHostOptions = {}): Promise<T
 	}
 
 	/** n8n's additional data for a webhook call: the shared harness's, plus the request and response. */
-	function additionalDataFor(req?: IncomingMessage, res?: ServerResponse, hooks?: core.ExecutionLifecycleHooks) {
-		const base = makeAdditionalData(credentials, hooks) as IWorkflowExecuteAdditionalData & Record<string, unknown>;
+	function additionalDataFor(
+		req?: IncomingMessage,
+		res?: ServerResponse,
+		hooks?: core.ExecutionLifecycleHooks,
+	) {
+		const base = makeAdditionalData(credentials, hooks) as IWorkflowExecuteAdditionalData &
+			Record<string, unknown>;
 		base.credentialsHelper = new HarnessCredentialsHelper(credentials);
 		base.httpRequest = req;
 		base.httpResponse = res;
 		return base as IWorkflowExecuteAdditionalData;
 	}
 
-	async function runWorkflow(workflow: Workflow, workflowData: INodeExecutionData[][]): Promise<void> {
+	async function runWorkflow(
+		workflow: Workflow,
+		workflowData: INodeExecutionData[][],
+	): Promise<void> {
 		const hooks = new core.ExecutionLifecycleHooks('webhook', `exec-${executions.length + 1}`, {
 			id: workflowId,
 			name: workflow.name ?? '',
@@ -326,7 +347,12 @@ export async function startTriggerHost(opts: TriggerHostOptions = {}): Promise<T
 		};
 
 		if (req.method !== 'POST') {
-			res.status(404).json({ code: 404, message: `The requested webhook "${req.method} ${req.url}" is not registered.` });
+			res
+				.status(404)
+				.json({
+					code: 404,
+					message: `The requested webhook "${req.method} ${req.url}" is not registered.`,
+				});
 			record(false, false);
 			return;
 		}
@@ -356,7 +382,13 @@ export async function startTriggerHost(opts: TriggerHostOptions = {}): Promise<T
 				try {
 					request.body = JSON.parse(stripped);
 				} catch (error) {
-					res.status(422).json({ code: 422, message: 'Failed to parse request body', hint: (error as Error).message });
+					res
+						.status(422)
+						.json({
+							code: 422,
+							message: 'Failed to parse request body',
+							hint: (error as Error).message,
+						});
 					record(false, false);
 					return;
 				}
@@ -385,14 +417,24 @@ export async function startTriggerHost(opts: TriggerHostOptions = {}): Promise<T
 			isTest: mode === 'manual',
 		};
 		const closeFunctions: Array<() => Promise<void>> = [];
-		const context = new core.WebhookContext(workflow, node, additionalData, mode, webhookData, closeFunctions, null);
+		const context = new core.WebhookContext(
+			workflow,
+			node,
+			additionalData,
+			mode,
+			webhookData,
+			closeFunctions,
+			null,
+		);
 
 		let result: IWebhookResponseData;
 		try {
 			result = await nodeType.webhook!.call(context);
 		} catch (error) {
 			if (!res.headersSent) {
-				res.status(500).json({ code: 0, message: 'Workflow Webhook Error: Workflow could not be started!' });
+				res
+					.status(500)
+					.json({ code: 0, message: 'Workflow Webhook Error: Workflow could not be started!' });
 			}
 			record(false, false);
 			return;
@@ -427,10 +469,14 @@ export async function startTriggerHost(opts: TriggerHostOptions = {}): Promise<T
 
 		if (!rawRes.writableEnded) {
 			const responseMode = description.responseMode ?? 'onReceived';
-			if (responseMode !== 'onReceived') throw new Error(`responseMode ${responseMode} is not emulated`);
-			const responseData = description.responseData === undefined ? 'firstEntryJson' : description.responseData;
+			if (responseMode !== 'onReceived')
+				throw new Error(`responseMode ${responseMode} is not emulated`);
+			const responseData =
+				description.responseData === undefined ? 'firstEntryJson' : description.responseData;
 			const code = Number(description.responseCode ?? 200);
-			const body = responseData ? responseData : (result.webhookResponse ?? { message: 'Workflow was started' });
+			const body = responseData
+				? responseData
+				: (result.webhookResponse ?? { message: 'Workflow was started' });
 			res.status(code);
 			if (typeof body === 'string') res.send(body);
 			else res.json(body);

@@ -36,7 +36,9 @@ async function main(): Promise<number> {
 		case 'install': {
 			const started = Date.now();
 			const home = ensureN8n();
-			console.log(`n8n@${N8N_VERSION} ready in ${home} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+			console.log(
+				`n8n@${N8N_VERSION} ready in ${home} (${((Date.now() - started) / 1000).toFixed(1)} s)`,
+			);
 			return 0;
 		}
 		case 'export-nodes': {
@@ -50,7 +52,8 @@ async function main(): Promise<number> {
 				if (!dir) rmSync(userFolder, { recursive: true, force: true });
 			}
 			const ours = nodes.filter((n) => n.name.startsWith(`${PACKAGE_NAME}.`));
-			for (const n of ours) console.log(`${n.name}\t${n.displayName}\tv${JSON.stringify(n.version)}`);
+			for (const n of ours)
+				console.log(`${n.name}\t${n.displayName}\tv${JSON.stringify(n.version)}`);
 			console.log(`${ours.length} node types from ${PACKAGE_NAME} (of ${nodes.length} loaded)`);
 			return ours.length > 0 ? 0 : 1;
 		}
@@ -86,7 +89,9 @@ async function main(): Promise<number> {
 			return res.status;
 		}
 		default:
-			console.error('usage: npm run n8n -- <install|start|export-nodes|exec|version> [--dir D] [--port N]');
+			console.error(
+				'usage: npm run n8n -- <install|start|export-nodes|exec|version> [--dir D] [--port N]',
+			);
 			return 2;
 	}
 }

@@ -34,7 +34,9 @@ export const N8N_VERSION = '2.40.7';
 
 /** Repository root (this file runs compiled from .build/test/n8n/). */
 export const ROOT = path.resolve(__dirname, '..', '..', '..');
-export const PACKAGE_NAME: string = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).name;
+export const PACKAGE_NAME: string = JSON.parse(
+	readFileSync(path.join(ROOT, 'package.json'), 'utf8'),
+).name;
 
 export const CACHE_DIR =
 	process.env.IDV_CACHE_DIR || path.join(homedir(), '.cache', 'n8n-nodes-identity-verification');
@@ -51,16 +53,24 @@ function n8nBin(version = N8N_VERSION): string {
 type Log = (msg: string) => void;
 const defaultLog: Log = (msg) => process.stderr.write(`[n8n] ${msg}\n`);
 
-function runVisible(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = process.env): void {
+function runVisible(
+	cmd: string,
+	args: string[],
+	cwd: string,
+	env: NodeJS.ProcessEnv = process.env,
+): void {
 	const res = spawnSync(cmd, args, { cwd, env, stdio: 'inherit' });
 	if (res.error) throw res.error;
-	if (res.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed with exit code ${res.status} (in ${cwd})`);
+	if (res.status !== 0)
+		throw new Error(`${cmd} ${args.join(' ')} failed with exit code ${res.status} (in ${cwd})`);
 }
 
 function installLooksComplete(home: string, version: string): boolean {
 	if (!existsSync(path.join(home, 'node_modules', '.bin', 'n8n'))) return false;
 	try {
-		const pkg = JSON.parse(readFileSync(path.join(home, 'node_modules', 'n8n', 'package.json'), 'utf8'));
+		const pkg = JSON.parse(
+			readFileSync(path.join(home, 'node_modules', 'n8n', 'package.json'), 'utf8'),
+		);
 		if (pkg.version !== version) return false;
 	} catch {
 		return false;
@@ -90,7 +100,8 @@ export function ensureN8n(opts: { log?: Log; version?: string } = {}): string {
 		return home;
 	}
 	const major = Number(process.versions.node.split('.')[0]);
-	if (major < 24) throw new Error(`n8n ${version} needs Node.js 24; run this through scripts/toolchain.mjs`);
+	if (major < 24)
+		throw new Error(`n8n ${version} needs Node.js 24; run this through scripts/toolchain.mjs`);
 	const started = Date.now();
 	log(`Installing n8n@${version} into ${home} (once; a few minutes and ~2.8 GB)...`);
 	mkdirSync(home, { recursive: true });
@@ -103,19 +114,29 @@ export function ensureN8n(opts: { log?: Log; version?: string } = {}): string {
 	const installLog = path.join(home, 'install.log');
 	const npmInstall = `npm install --ignore-scripts --no-audit --no-fund --loglevel=http n8n@${version}`;
 	const progress = `awk '/http fetch GET 200/ { n++; if (n % 150 == 0) { printf("[n8n]   %d packages downloaded...\\n", n); fflush() } }'`;
-	const res = spawnSync('bash', ['-o', 'pipefail', '-c', `${npmInstall} 2>&1 | tee "${installLog}" | ${progress}`], {
-		cwd: home,
-		env: { ...process.env, npm_config_ignore_scripts: 'true' },
-		stdio: 'inherit',
-	});
+	const res = spawnSync(
+		'bash',
+		['-o', 'pipefail', '-c', `${npmInstall} 2>&1 | tee "${installLog}" | ${progress}`],
+		{
+			cwd: home,
+			env: { ...process.env, npm_config_ignore_scripts: 'true' },
+			stdio: 'inherit',
+		},
+	);
 	if (res.status !== 0) {
 		const logTail = existsSync(installLog) ? tail(readFileSync(installLog, 'utf8'), 30) : '';
-		throw new Error(`npm install n8n@${version} failed (exit ${res.status}) in ${home}:\n${logTail}`);
+		throw new Error(
+			`npm install n8n@${version} failed (exit ${res.status}) in ${home}:\n${logTail}`,
+		);
 	}
 	log('Rebuilding sqlite3 against this Node...');
 	runVisible('npm', ['rebuild', 'sqlite3', '--ignore-scripts=false'], home, { ...process.env });
-	if (!installLooksComplete(home, version)) throw new Error(`n8n@${version} installed into ${home} but does not load`);
-	writeFileSync(marker, `${new Date().toISOString()} n8n@${version} (${Math.round((Date.now() - started) / 1000)} s)\n`);
+	if (!installLooksComplete(home, version))
+		throw new Error(`n8n@${version} installed into ${home} but does not load`);
+	writeFileSync(
+		marker,
+		`${new Date().toISOString()} n8n@${version} (${Math.round((Date.now() - started) / 1000)} s)\n`,
+	);
 	log(`n8n@${version} installed in ${Math.round((Date.now() - started) / 1000)} s`);
 	return home;
 }
@@ -158,7 +179,10 @@ export function packPackage(opts: { log?: Log; destination?: string } = {}): str
  * --ignore-scripts=true --package-lock=false` inside it, and record it in the nodes folder's
  * package.json ledger. n8n loads every package in that node_modules at start.
  */
-export function installPackage(userFolder: string, opts: { tarball?: string; log?: Log } = {}): string {
+export function installPackage(
+	userFolder: string,
+	opts: { tarball?: string; log?: Log } = {},
+): string {
 	const tarball = opts.tarball ?? packPackage({ log: opts.log });
 	const packedHere = opts.tarball === undefined;
 	const nodesDir = path.join(userFolder, '.n8n', 'nodes');
@@ -173,10 +197,15 @@ export function installPackage(userFolder: string, opts: { tarball?: string; log
 	const localTarball = path.join(nodesDir, path.basename(tarball));
 	copyFileSync(tarball, localTarball);
 	try {
-		runQuiet('tar', ['-xzf', path.basename(tarball), '-C', packageDir, '--strip-components=1'], nodesDir);
+		runQuiet(
+			'tar',
+			['-xzf', path.basename(tarball), '-C', packageDir, '--strip-components=1'],
+			nodesDir,
+		);
 		const pkgPath = path.join(packageDir, 'package.json');
 		const packageJson = JSON.parse(readFileSync(pkgPath, 'utf8'));
-		for (const key of ['devDependencies', 'peerDependencies', 'optionalDependencies']) delete packageJson[key];
+		for (const key of ['devDependencies', 'peerDependencies', 'optionalDependencies'])
+			delete packageJson[key];
 		writeFileSync(pkgPath, JSON.stringify(packageJson, null, 2), 'utf8');
 		runQuiet(
 			'npm',
@@ -200,11 +229,18 @@ export function installPackage(userFolder: string, opts: { tarball?: string; log
 	return packageDir;
 }
 
-function runQuiet(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = process.env): string {
+function runQuiet(
+	cmd: string,
+	args: string[],
+	cwd: string,
+	env: NodeJS.ProcessEnv = process.env,
+): string {
 	const res = spawnSync(cmd, args, { cwd, env, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
 	if (res.error) throw res.error;
 	if (res.status !== 0) {
-		throw new Error(`${cmd} ${args.join(' ')} failed (exit ${res.status}) in ${cwd}:\n${tail(res.stdout + res.stderr, 40)}`);
+		throw new Error(
+			`${cmd} ${args.join(' ')} failed (exit ${res.status}) in ${cwd}:\n${tail(res.stdout + res.stderr, 40)}`,
+		);
 	}
 	return res.stdout;
 }
@@ -224,7 +260,11 @@ function encryptionKey(userFolder: string): string {
 }
 
 /** Env for any n8n process (server or CLI) on this user folder. Nothing here leaves loopback. */
-export function n8nEnv(userFolder: string, port: number, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+export function n8nEnv(
+	userFolder: string,
+	port: number,
+	extra: Record<string, string> = {},
+): NodeJS.ProcessEnv {
 	const base: NodeJS.ProcessEnv = {};
 	// Keep only what a child needs from our environment; never leak a developer's N8N_* / DB_* settings.
 	for (const k of ['PATH', 'HOME', 'LANG', 'TZ', 'TMPDIR', 'npm_config_nodedir', 'SystemRoot']) {
@@ -317,7 +357,9 @@ export async function startN8n(opts: StartOptions): Promise<N8nInstance> {
 			if (attempt >= 3 || !PORT_IN_USE.test(message)) throw error;
 			// A fixed editor port that is taken stays taken; only the broker's random port can change.
 			if (opts.port !== undefined && !/Task Broker/.test(message)) throw error;
-			(opts.log ?? defaultLog)(`n8n could not bind a port (attempt ${attempt}); retrying with other ports`);
+			(opts.log ?? defaultLog)(
+				`n8n could not bind a port (attempt ${attempt}); retrying with other ports`,
+			);
 		}
 	}
 }
@@ -329,7 +371,10 @@ async function startN8nOnce(opts: StartOptions): Promise<N8nInstance> {
 	mkdirSync(opts.userFolder, { recursive: true });
 	const logFile = path.join(opts.userFolder, 'n8n.log');
 	const fd = openSync(logFile, 'a');
-	const env = n8nEnv(opts.userFolder, port, { N8N_RUNNERS_BROKER_PORT: String(brokerPort), ...(opts.env ?? {}) });
+	const env = n8nEnv(opts.userFolder, port, {
+		N8N_RUNNERS_BROKER_PORT: String(brokerPort),
+		...(opts.env ?? {}),
+	});
 	// Own process group, so Ctrl-C in a terminal reaches us (and we stop n8n cleanly), and a final
 	// kill reaches n8n's task-runner children too.
 	const child = spawn(process.execPath, [n8nBin(), 'start'], {
@@ -340,7 +385,8 @@ async function startN8nOnce(opts: StartOptions): Promise<N8nInstance> {
 	});
 	closeSync(fd);
 	const url = `http://127.0.0.1:${port}`;
-	const logTail = (lines = 60) => (existsSync(logFile) ? tail(readFileSync(logFile, 'utf8'), lines) : '');
+	const logTail = (lines = 60) =>
+		existsSync(logFile) ? tail(readFileSync(logFile, 'utf8'), lines) : '';
 	let exited: number | null | undefined;
 	const exitPromise = new Promise<void>((resolve) =>
 		child.once('exit', (code, signal) => {
@@ -371,19 +417,33 @@ async function startN8nOnce(opts: StartOptions): Promise<N8nInstance> {
 			// group already gone
 		}
 	};
-	const instance: N8nInstance = { url, port, userFolder: opts.userFolder, logFile, child, logTail, stop };
+	const instance: N8nInstance = {
+		url,
+		port,
+		userFolder: opts.userFolder,
+		logFile,
+		child,
+		logTail,
+		stop,
+	};
 	const deadline = Date.now() + (opts.timeoutMs ?? 180_000);
 	const startLogOffset = statSync(logFile).size;
 	for (;;) {
 		if (exited !== undefined) {
-			throw new Error(`n8n exited during start (code ${exited}). Last lines of ${logFile}:\n${logTail()}`);
+			throw new Error(
+				`n8n exited during start (code ${exited}). Last lines of ${logFile}:\n${logTail()}`,
+			);
 		}
 		if (Date.now() > deadline) {
 			await stop();
-			throw new Error(`n8n did not become ready within ${opts.timeoutMs ?? 180_000} ms. Last lines of ${logFile}:\n${logTail()}`);
+			throw new Error(
+				`n8n did not become ready within ${opts.timeoutMs ?? 180_000} ms. Last lines of ${logFile}:\n${logTail()}`,
+			);
 		}
 		const ready =
-			readFileSync(logFile, 'utf8').slice(startLogOffset).includes('Editor is now accessible via') &&
+			readFileSync(logFile, 'utf8')
+				.slice(startLogOffset)
+				.includes('Editor is now accessible via') &&
 			(await fetch(`${url}/healthz/readiness`).then(
 				(r) => r.ok,
 				() => false,
@@ -404,21 +464,41 @@ export interface CliResult {
 }
 
 /** Runs `n8n <args>` on a user folder (its own task-broker port, so it can run beside a server). */
-export async function n8nCli(userFolder: string, args: string[], opts: { env?: Record<string, string> } = {}): Promise<CliResult> {
+export async function n8nCli(
+	userFolder: string,
+	args: string[],
+	opts: { env?: Record<string, string> } = {},
+): Promise<CliResult> {
 	for (let attempt = 1; ; attempt++) {
 		const res = await n8nCliOnce(userFolder, args, opts);
 		// The command's own task broker could not bind its port (taken meanwhile): run it again.
-		if (attempt < 3 && res.status !== 0 && /Task Broker's port \d+ is already in use/.test(res.stdout + res.stderr)) continue;
+		if (
+			attempt < 3 &&
+			res.status !== 0 &&
+			/Task Broker's port \d+ is already in use/.test(res.stdout + res.stderr)
+		)
+			continue;
 		return res;
 	}
 }
 
-async function n8nCliOnce(userFolder: string, args: string[], opts: { env?: Record<string, string> }): Promise<CliResult> {
+async function n8nCliOnce(
+	userFolder: string,
+	args: string[],
+	opts: { env?: Record<string, string> },
+): Promise<CliResult> {
 	ensureN8n();
-	const env = n8nEnv(userFolder, 0, { N8N_RUNNERS_BROKER_PORT: String(await freePort()), ...(opts.env ?? {}) });
+	const env = n8nEnv(userFolder, 0, {
+		N8N_RUNNERS_BROKER_PORT: String(await freePort()),
+		...(opts.env ?? {}),
+	});
 	delete env.N8N_PORT;
 	return await new Promise((resolve, reject) => {
-		const child = spawn(process.execPath, [n8nBin(), ...args], { cwd: userFolder, env, stdio: ['ignore', 'pipe', 'pipe'] });
+		const child = spawn(process.execPath, [n8nBin(), ...args], {
+			cwd: userFolder,
+			env,
+			stdio: ['ignore', 'pipe', 'pipe'],
+		});
 		let stdout = '';
 		let stderr = '';
 		child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
@@ -431,7 +511,9 @@ async function n8nCliOnce(userFolder: string, args: string[], opts: { env?: Reco
 async function cliOrThrow(userFolder: string, args: string[]): Promise<CliResult> {
 	const res = await n8nCli(userFolder, args);
 	if (res.status !== 0 || /^Error/m.test(res.stderr)) {
-		throw new Error(`n8n ${args.join(' ')} failed (exit ${res.status}):\n${tail(res.stdout + '\n' + res.stderr, 40)}`);
+		throw new Error(
+			`n8n ${args.join(' ')} failed (exit ${res.status}):\n${tail(res.stdout + '\n' + res.stderr, 40)}`,
+		);
 	}
 	return res;
 }
@@ -444,9 +526,19 @@ export interface CredentialImport {
 }
 
 /** `n8n import:credentials`: credentials with plain data (n8n encrypts them with the folder's key). */
-export async function importCredentials(userFolder: string, credentials: CredentialImport[]): Promise<void> {
+export async function importCredentials(
+	userFolder: string,
+	credentials: CredentialImport[],
+): Promise<void> {
 	const file = path.join(userFolder, `credentials-import-${Date.now()}.json`);
-	writeFileSync(file, JSON.stringify(credentials.map((c) => ({ ...c, isManaged: false })), null, 2));
+	writeFileSync(
+		file,
+		JSON.stringify(
+			credentials.map((c) => ({ ...c, isManaged: false })),
+			null,
+			2,
+		),
+	);
 	try {
 		await cliOrThrow(userFolder, ['import:credentials', `--input=${file}`]);
 	} finally {
@@ -455,7 +547,10 @@ export async function importCredentials(userFolder: string, credentials: Credent
 }
 
 /** `n8n import:workflow`: one workflow object or an array (each should carry an `id`). */
-export async function importWorkflow(userFolder: string, workflow: object | object[]): Promise<void> {
+export async function importWorkflow(
+	userFolder: string,
+	workflow: object | object[],
+): Promise<void> {
 	const file = path.join(userFolder, `workflow-import-${Date.now()}.json`);
 	writeFileSync(file, JSON.stringify(workflow, null, 2));
 	try {
@@ -487,7 +582,14 @@ export interface ExecuteResult {
 		status?: string;
 		data: {
 			resultData: {
-				runData: Record<string, Array<{ data?: { main?: Array<Array<{ json: any; binary?: Record<string, any> }> | null> }; error?: any; executionStatus?: string }>>;
+				runData: Record<
+					string,
+					Array<{
+						data?: { main?: Array<Array<{ json: any; binary?: Record<string, any> }> | null> };
+						error?: any;
+						executionStatus?: string;
+					}>
+				>;
 				error?: any;
 				lastNodeExecuted?: string;
 			};
@@ -521,14 +623,22 @@ export async function execute(userFolder: string, id: string): Promise<ExecuteRe
 }
 
 /** Items a node emitted on its first (or given) output in an execute result. */
-export function nodeOutput(result: ExecuteResult | { run?: ExecuteResult['run'] }, nodeName: string, output = 0): Array<{ json: any; binary?: Record<string, any> }> {
+export function nodeOutput(
+	result: ExecuteResult | { run?: ExecuteResult['run'] },
+	nodeName: string,
+	output = 0,
+): Array<{ json: any; binary?: Record<string, any> }> {
 	const runs = result.run?.data.resultData.runData[nodeName];
 	if (!runs || runs.length === 0) return [];
 	return runs[runs.length - 1].data?.main?.[output] ?? [];
 }
 
 /** `n8n export:nodes`: the node types this n8n loaded (including the package's). */
-export async function exportNodes(userFolder: string): Promise<Array<{ name: string; displayName: string; version: number | number[]; [k: string]: unknown }>> {
+export async function exportNodes(
+	userFolder: string,
+): Promise<
+	Array<{ name: string; displayName: string; version: number | number[]; [k: string]: unknown }>
+> {
 	const file = path.join(userFolder, `nodes-export-${Date.now()}.json`);
 	try {
 		await cliOrThrow(userFolder, ['export:nodes', `--output=${file}`]);
@@ -565,7 +675,11 @@ export class RestClient {
 
 	constructor(readonly baseUrl: string) {}
 
-	async request<T = any>(method: string, route: string, body?: unknown): Promise<{ status: number; body: T }> {
+	async request<T = any>(
+		method: string,
+		route: string,
+		body?: unknown,
+	): Promise<{ status: number; body: T }> {
 		const res = await fetch(`${this.baseUrl}/rest${route}`, {
 			method,
 			headers: {
@@ -590,7 +704,9 @@ export class RestClient {
 	private async ok<T = any>(method: string, route: string, body?: unknown): Promise<T> {
 		const res = await this.request<T>(method, route, body);
 		if (res.status >= 400) {
-			throw new Error(`n8n REST ${method} ${route} -> ${res.status}: ${JSON.stringify(res.body).slice(0, 500)}`);
+			throw new Error(
+				`n8n REST ${method} ${route} -> ${res.status}: ${JSON.stringify(res.body).slice(0, 500)}`,
+			);
 		}
 		return res.body;
 	}
@@ -610,12 +726,22 @@ export class RestClient {
 	 * The editor's "Test" button of a stored credential: POST /rest/credentials/test with
 	 * { credentials: { id, name, type, data } }; `data` replaces the stored data for the test.
 	 */
-	async testCredential(credential: { id: string; name?: string; type: string; data: Record<string, unknown> }): Promise<{ status: 'OK' | 'Error'; message: string }> {
+	async testCredential(credential: {
+		id: string;
+		name?: string;
+		type: string;
+		data: Record<string, unknown>;
+	}): Promise<{ status: 'OK' | 'Error'; message: string }> {
 		return await this.ok('POST', '/credentials/test', { credentials: { name: '', ...credential } });
 	}
 
 	/** Creates a workflow as the editor's Save does (POST /rest/workflows); returns its id. */
-	async createWorkflow(workflow: { name: string; nodes: object[]; connections: object; settings?: object }): Promise<string> {
+	async createWorkflow(workflow: {
+		name: string;
+		nodes: object[];
+		connections: object;
+		settings?: object;
+	}): Promise<string> {
 		const created = await this.ok<{ id: string }>('POST', '/workflows', {
 			active: false,
 			settings: { executionOrder: 'v1' },
@@ -625,7 +751,9 @@ export class RestClient {
 	}
 
 	/** A binary file of an execution as the editor's Download button gets it (GET /rest/binary-data). */
-	async downloadBinary(binaryDataId: string): Promise<{ status: number; contentType: string; disposition: string; bytes: Buffer }> {
+	async downloadBinary(
+		binaryDataId: string,
+	): Promise<{ status: number; contentType: string; disposition: string; bytes: Buffer }> {
 		const res = await fetch(
 			`${this.baseUrl}/rest/binary-data?id=${encodeURIComponent(binaryDataId)}&action=download`,
 			{ headers: { 'browser-id': this.browserId, cookie: this.cookie } },
@@ -641,15 +769,22 @@ export class RestClient {
 	/** Activates (publishes) a workflow in a running n8n, as the editor's toggle does. */
 	async activate(workflowId: string): Promise<void> {
 		const wf = await this.ok<{ versionId: string }>('GET', `/workflows/${workflowId}`);
-		const res = await this.request('POST', `/workflows/${workflowId}/activate`, { versionId: wf.versionId });
+		const res = await this.request('POST', `/workflows/${workflowId}/activate`, {
+			versionId: wf.versionId,
+		});
 		if (res.status >= 400) {
-			throw new Error(`activating workflow ${workflowId} failed: ${res.status} ${JSON.stringify(res.body).slice(0, 500)}`);
+			throw new Error(
+				`activating workflow ${workflowId} failed: ${res.status} ${JSON.stringify(res.body).slice(0, 500)}`,
+			);
 		}
 	}
 
 	async listExecutions(workflowId: string, limit = 100): Promise<ExecutionSummary[]> {
 		const filter = encodeURIComponent(JSON.stringify({ workflowId }));
-		const body = await this.ok<{ results: ExecutionSummary[] }>('GET', `/executions?filter=${filter}&limit=${limit}`);
+		const body = await this.ok<{ results: ExecutionSummary[] }>(
+			'GET',
+			`/executions?filter=${filter}&limit=${limit}`,
+		);
 		return body.results;
 	}
 
@@ -664,14 +799,20 @@ export class RestClient {
 	}
 
 	/** Waits until the workflow has at least `count` finished executions; returns them newest first. */
-	async waitForExecutions(workflowId: string, count: number, timeoutMs = 30_000): Promise<ExecutionSummary[]> {
+	async waitForExecutions(
+		workflowId: string,
+		count: number,
+		timeoutMs = 30_000,
+	): Promise<ExecutionSummary[]> {
 		const deadline = Date.now() + timeoutMs;
 		for (;;) {
 			const list = await this.listExecutions(workflowId);
 			const done = list.filter((e) => !['new', 'running', 'waiting'].includes(e.status));
 			if (done.length >= count) return done;
 			if (Date.now() > deadline) {
-				throw new Error(`expected ${count} finished executions of workflow ${workflowId}, found ${done.length} (of ${list.length})`);
+				throw new Error(
+					`expected ${count} finished executions of workflow ${workflowId}, found ${done.length} (of ${list.length})`,
+				);
 			}
 			await new Promise((r) => setTimeout(r, 250));
 		}
@@ -687,12 +828,19 @@ export async function waitForWebhook(url: string, timeoutMs = 60_000): Promise<v
 	const deadline = Date.now() + timeoutMs;
 	let last = 0;
 	for (;;) {
-		last = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }).then(
+		last = await fetch(url, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: '{}',
+		}).then(
 			(r) => r.status,
 			() => 0,
 		);
 		if (last !== 404 && last !== 0) return;
-		if (Date.now() > deadline) throw new Error(`n8n did not register the webhook ${url} within ${timeoutMs} ms (last answer ${last})`);
+		if (Date.now() > deadline)
+			throw new Error(
+				`n8n did not register the webhook ${url} within ${timeoutMs} ms (last answer ${last})`,
+			);
 		await new Promise((r) => setTimeout(r, 200));
 	}
 }

@@ -16,7 +16,9 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 // The scanner's rules come from the same packages @n8n/node-cli lints with.
-const cliRequire = createRequire(path.join(ROOT, 'node_modules', '@n8n', 'node-cli', 'package.json'));
+const cliRequire = createRequire(
+	path.join(ROOT, 'node_modules', '@n8n', 'node-cli', 'package.json'),
+);
 const load = async (name) => await import(pathToFileURL(cliRequire.resolve(name)).href);
 
 function run(cmd, args, cwd) {

@@ -25,7 +25,11 @@ import {
 
 /** Fixed ids of the sandbox credentials, so workflow JSON can reference them. */
 export const CREDENTIALS = {
-	api: { id: 'idvSandboxApiKey', name: 'Identity Verification sandbox', type: 'identityVerificationApi' },
+	api: {
+		id: 'idvSandboxApiKey',
+		name: 'Identity Verification sandbox',
+		type: 'identityVerificationApi',
+	},
 	kybFormToken: {
 		id: 'idvSandboxKybTok',
 		name: 'Identity Verification sandbox (KYB form token)',
@@ -46,15 +50,23 @@ export const NODE_TYPES = {
 } as const;
 
 /** `credentials` entry of a workflow node for one of the sandbox credentials. */
-export function credentialRef(which: keyof typeof CREDENTIALS): Record<string, { id: string; name: string }> {
+export function credentialRef(
+	which: keyof typeof CREDENTIALS,
+): Record<string, { id: string; name: string }> {
 	const c = CREDENTIALS[which];
 	return { [c.type]: { id: c.id, name: c.name } };
 }
 
-export function sandboxCredentialImports(sandbox: Sandbox, overrides: Partial<Sandbox['credentials']> = {}): CredentialImport[] {
+export function sandboxCredentialImports(
+	sandbox: Sandbox,
+	overrides: Partial<Sandbox['credentials']> = {},
+): CredentialImport[] {
 	const creds = { ...sandbox.credentials, ...overrides };
 	return [
-		{ ...CREDENTIALS.api, data: { apiKey: creds.apiKey, apiSecret: creds.apiSecret, baseUrl: sandbox.url } },
+		{
+			...CREDENTIALS.api,
+			data: { apiKey: creds.apiKey, apiSecret: creds.apiSecret, baseUrl: sandbox.url },
+		},
 		{ ...CREDENTIALS.kybFormToken, data: { formToken: creds.kybFormToken, baseUrl: sandbox.url } },
 		{ ...CREDENTIALS.webhookSigning, data: { signingSecret: creds.signingKey } },
 	];
@@ -70,7 +82,11 @@ export function demoWorkflows(): Array<{ file: string; workflow: any }> {
 }
 
 /** n8n's production URL of a webhook-based trigger node (`/webhook/<webhookId>/<path>`). */
-export function productionWebhookUrl(n8nUrl: string, node: { webhookId: string }, webhookPath = 'webhook'): string {
+export function productionWebhookUrl(
+	n8nUrl: string,
+	node: { webhookId: string },
+	webhookPath = 'webhook',
+): string {
 	return `${n8nUrl}/webhook/${node.webhookId}/${webhookPath}`;
 }
 
@@ -129,22 +145,31 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
 	lap('pack + install package');
 	// A folder the stack made is removed on stop unless IDV_KEEP_N8N=1 (to inspect n8n's log and DB).
 	const removeFolder = () => {
-		if (ownFolder && process.env.IDV_KEEP_N8N !== '1') rmSync(userFolder, { recursive: true, force: true });
+		if (ownFolder && process.env.IDV_KEEP_N8N !== '1')
+			rmSync(userFolder, { recursive: true, force: true });
 	};
 	const sandbox = await startSandbox({ port: await preferredPort(opts.sandboxPort) });
 	let n8n: N8nInstance | undefined;
 	try {
-		log(`Sandbox on ${sandbox.url}; importing credentials and ${opts.workflows?.length ?? 0} workflows...`);
+		log(
+			`Sandbox on ${sandbox.url}; importing credentials and ${opts.workflows?.length ?? 0} workflows...`,
+		);
 		// A reused folder: n8n refuses to re-import over a published workflow, so unpublish it first.
 		if (existsSync(path.join(userFolder, '.n8n', 'database.sqlite'))) {
 			for (const id of opts.publish ?? []) await unpublishWorkflow(userFolder, id);
 		}
 		await importCredentials(userFolder, sandboxCredentialImports(sandbox));
-		if (opts.workflows && opts.workflows.length > 0) await importWorkflow(userFolder, opts.workflows);
+		if (opts.workflows && opts.workflows.length > 0)
+			await importWorkflow(userFolder, opts.workflows);
 		for (const id of opts.publish ?? []) await publishWorkflow(userFolder, id);
 		lap('import credentials + workflows');
 		log('Starting n8n...');
-		n8n = await startN8n({ userFolder, port: await preferredPort(opts.n8nPort), env: opts.n8nEnv, log });
+		n8n = await startN8n({
+			userFolder,
+			port: await preferredPort(opts.n8nPort),
+			env: opts.n8nEnv,
+			log,
+		});
 		lap('n8n start');
 		const rest = new RestClient(n8n.url);
 		await rest.setupOwnerOrLogin(DEFAULT_OWNER);

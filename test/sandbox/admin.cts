@@ -86,18 +86,28 @@ export async function handleAdmin(core: SandboxCore, req: Req): Promise<Reply> {
 			const prefix = req.query.get('path');
 			return json(
 				200,
-				core.requests.filter((r) => (!method || r.method === method) && (!prefix || r.path.startsWith(prefix))),
+				core.requests.filter(
+					(r) => (!method || r.method === method) && (!prefix || r.path.startsWith(prefix)),
+				),
 			);
 		}
 		case 'GET /requests/count':
 			return json(200, {
-				count: core.count({ method: req.query.get('method') ?? undefined, path: req.query.get('path') ?? undefined }),
+				count: core.count({
+					method: req.query.get('method') ?? undefined,
+					path: req.query.get('path') ?? undefined,
+				}),
 			});
 		case 'DELETE /requests':
 			core.resetLog();
 			return { status: 204 };
 		case 'GET /faults':
-			return json(200, core.listFaults().map((f) => ({ ...f, times: f.times === Infinity ? 'Infinity' : f.times })));
+			return json(
+				200,
+				core
+					.listFaults()
+					.map((f) => ({ ...f, times: f.times === Infinity ? 'Infinity' : f.times })),
+			);
 		case 'POST /faults': {
 			const rule = body() as FaultRule;
 			guard(() => core.addFault({ ...rule, times: timesOf(rule.times) }));
@@ -122,7 +132,9 @@ export async function handleAdmin(core: SandboxCore, req: Req): Promise<Reply> {
 		}
 		case 'POST /bank/page-links': {
 			const b = body();
-			guard(() => core.bank.setPageLinks(b.mode as PageLinkMode, b.crossHostUrl as string | undefined));
+			guard(() =>
+				core.bank.setPageLinks(b.mode as PageLinkMode, b.crossHostUrl as string | undefined),
+			);
 			return json(200, { mode: core.bank.mode, crossHostUrl: core.bank.crossHostUrl });
 		}
 		case 'POST /aml/profiles': {
@@ -160,7 +172,8 @@ export async function handleAdmin(core: SandboxCore, req: Req): Promise<Reply> {
 		case 'POST /webhooks/send': {
 			const b = body();
 			const eventType = b.eventType as EventType;
-			if (!EVENT_TYPES.includes(eventType)) throw bad(`eventType must be one of ${EVENT_TYPES.join(', ')}`);
+			if (!EVENT_TYPES.includes(eventType))
+				throw bad(`eventType must be one of ${EVENT_TYPES.join(', ')}`);
 			return deliveryReply(core, () => core.webhooks.send(eventType, b.body), b.wait);
 		}
 		case 'GET /webhooks/deliveries':
@@ -189,7 +202,11 @@ export async function handleAdmin(core: SandboxCore, req: Req): Promise<Reply> {
 	}
 	if ((m = /^POST \/kyb\/forms\/([^/]+)\/review$/.exec(route))) {
 		const decision = (body().decision as KybDecision | undefined) ?? 'APPROVED';
-		return deliveryReply(core, () => core.reviewKyb(decodeURIComponent(m![1]), decision), body().wait);
+		return deliveryReply(
+			core,
+			() => core.reviewKyb(decodeURIComponent(m![1]), decision),
+			body().wait,
+		);
 	}
 	if ((m = /^GET \/kyc\/sessions\/([^/]+)$/.exec(route))) {
 		const session = core.kyc.get(decodeURIComponent(m[1]));
@@ -203,7 +220,11 @@ export async function handleAdmin(core: SandboxCore, req: Req): Promise<Reply> {
 		switch (m[2]) {
 			case 'auto-finish':
 				if (typeof b.final !== 'boolean') throw bad('final (boolean) is required');
-				return deliveryReply(core, () => core.kyc.autoFinish(scanRef, { final: b.final as boolean, overall }), b.wait);
+				return deliveryReply(
+					core,
+					() => core.kyc.autoFinish(scanRef, { final: b.final as boolean, overall }),
+					b.wait,
+				);
 			case 'manual-finish':
 				return deliveryReply(core, () => core.kyc.manualFinish(scanRef, { overall }), b.wait);
 			case 'request-information':

@@ -3,7 +3,8 @@ import type { Sandbox } from './index.cjs';
 import { request } from 'undici';
 import { basicHeader, call } from './test-helpers.cjs';
 
-const pdfPath = (checkId: string, profileId: string) => `/aml/checks/${checkId}/profiles/${profileId}/pdf/`;
+const pdfPath = (checkId: string, profileId: string) =>
+	`/aml/checks/${checkId}/profiles/${profileId}/pdf/`;
 const SEEDED = pdfPath(SEED.aml.checkId, SEED.aml.profileId);
 
 /** Checks the xref table: startxref points at `xref` and every entry at `N 0 obj`. */
@@ -58,25 +59,41 @@ describe('sandbox AML profile PDF', () => {
 	});
 
 	it('answers 400 naming id when the check id is not a UUID', async () => {
-		const res = await call(sb, 'POST', pdfPath('not-a-uuid', SEED.aml.profileId), { body: { password: 'x' } });
+		const res = await call(sb, 'POST', pdfPath('not-a-uuid', SEED.aml.profileId), {
+			body: { password: 'x' },
+		});
 		expect(res.status).toBe(400);
 		expect(Object.keys(res.json.errors)).toEqual(['id']);
 	});
 
 	it('answers 404 for an unknown check or profile', async () => {
-		expect((await call(sb, 'POST', pdfPath('00000000-0000-4000-8000-000000000000', 'prof-001'), { body: { password: 'x' } })).status).toBe(404);
-		expect((await call(sb, 'POST', pdfPath(SEED.aml.checkId, 'prof-999'), { body: { password: 'x' } })).status).toBe(404);
+		expect(
+			(
+				await call(sb, 'POST', pdfPath('00000000-0000-4000-8000-000000000000', 'prof-001'), {
+					body: { password: 'x' },
+				})
+			).status,
+		).toBe(404);
+		expect(
+			(await call(sb, 'POST', pdfPath(SEED.aml.checkId, 'prof-999'), { body: { password: 'x' } }))
+				.status,
+		).toBe(404);
 	});
 
-	it.each([2000, 4096, 100000, 5 * 1024 * 1024 + 3])('pads a seeded profile to exactly %d bytes', async (sizeBytes) => {
-		const p = sb.aml.seedProfile({ sizeBytes });
-		const res = await call(sb, 'POST', pdfPath(p.checkId, p.profileId), { body: { password: p.password } });
-		expect(res.status).toBe(200);
-		expect(res.body.length).toBe(sizeBytes);
-		expect(res.body.subarray(0, 5).toString('latin1')).toBe('%PDF-');
-		expect(res.body.subarray(-5).toString('latin1')).toBe('%%EOF');
-		assertXref(res.body);
-	});
+	it.each([2000, 4096, 100000, 5 * 1024 * 1024 + 3])(
+		'pads a seeded profile to exactly %d bytes',
+		async (sizeBytes) => {
+			const p = sb.aml.seedProfile({ sizeBytes });
+			const res = await call(sb, 'POST', pdfPath(p.checkId, p.profileId), {
+				body: { password: p.password },
+			});
+			expect(res.status).toBe(200);
+			expect(res.body.length).toBe(sizeBytes);
+			expect(res.body.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+			expect(res.body.subarray(-5).toString('latin1')).toBe('%%EOF');
+			assertXref(res.body);
+		},
+	);
 
 	it('streams a 50 MB PDF', async () => {
 		const sizeBytes = 50 * 1024 * 1024;

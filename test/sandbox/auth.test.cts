@@ -17,7 +17,13 @@ describe('sandbox authentication', () => {
 		const res = await call(sb, 'GET', TX);
 		expect(res.status).toBe(200);
 		expect(sb.requests).toEqual([
-			expect.objectContaining({ method: 'GET', path: TX, authScheme: 'basic', authorized: true, status: 200 }),
+			expect.objectContaining({
+				method: 'GET',
+				path: TX,
+				authScheme: 'basic',
+				authorized: true,
+				status: 200,
+			}),
 		]);
 	});
 
@@ -30,7 +36,10 @@ describe('sandbox authentication', () => {
 		const res = await call(sb, 'GET', TX, { auth: header });
 		expect(res.status).toBe(401);
 		expect(res.headers['www-authenticate']).toBe('Basic realm="api"');
-		expect(res.json).toEqual({ detail: 'Invalid username/password.', code: 'authentication_failed' });
+		expect(res.json).toEqual({
+			detail: 'Invalid username/password.',
+			code: 'authentication_failed',
+		});
 		expect(sb.requests[0].authorized).toBe(false);
 	});
 
@@ -58,7 +67,13 @@ describe('sandbox authentication', () => {
 		const other = await startSandbox({ apiKey: 'k2', apiSecret: 's2' });
 		try {
 			expect((await call(other, 'GET', TX, { auth: basicHeader('k2', 's2') })).status).toBe(200);
-			expect((await call(other, 'GET', TX, { auth: basicHeader('sandbox-api-key', 'sandbox-api-secret') })).status).toBe(401);
+			expect(
+				(
+					await call(other, 'GET', TX, {
+						auth: basicHeader('sandbox-api-key', 'sandbox-api-secret'),
+					})
+				).status,
+			).toBe(401);
 		} finally {
 			await other.close();
 		}

@@ -56,9 +56,13 @@ describe('sandbox bank', () => {
 		});
 
 		it('accepts the limits themselves', async () => {
-			const res = await call(sb, 'POST', '/bank/tokens/', { body: { lifetime: 2592000, bank: 'x'.repeat(32) } });
+			const res = await call(sb, 'POST', '/bank/tokens/', {
+				body: { lifetime: 2592000, bank: 'x'.repeat(32) },
+			});
 			expect(res.status).toBe(201);
-			expect((await call(sb, 'POST', '/bank/tokens/', { body: { lifetime: 0 } })).json.isValid).toBe(false);
+			expect(
+				(await call(sb, 'POST', '/bank/tokens/', { body: { lifetime: 0 } })).json.isValid,
+			).toBe(false);
 		});
 
 		it('answers 400 for malformed JSON and for a body that is not an object', async () => {
@@ -102,7 +106,9 @@ describe('sandbox bank', () => {
 			const currencies = new Set(results.map((t) => t.transactionAmount.currency));
 			expect(currencies.has('EUR')).toBe(true);
 			expect(currencies.size).toBeGreaterThan(1);
-			const names = results.flatMap((t) => [t.creditor.fullName, t.debtor.fullName]).filter((n) => n !== null);
+			const names = results
+				.flatMap((t) => [t.creditor.fullName, t.debtor.fullName])
+				.filter((n) => n !== null);
 			expect(Math.max(...names.map((n: string) => n.length))).toBe(128);
 			expect(results.some((t) => t.transactionAmount.amount.startsWith('-'))).toBe(true);
 			for (const t of results) {
@@ -112,7 +118,9 @@ describe('sandbox bank', () => {
 		});
 
 		it('builds links from the Host header the client used', async () => {
-			const res = await call(sb, 'GET', `${TX}?perPage=10`, { headers: { host: 'proxy.test:4443' } });
+			const res = await call(sb, 'GET', `${TX}?perPage=10`, {
+				headers: { host: 'proxy.test:4443' },
+			});
 			expect(res.json.next).toBe(`http://proxy.test:4443${TX}?perPage=10&page=2`);
 		});
 
@@ -132,7 +140,10 @@ describe('sandbox bank', () => {
 		});
 
 		it('answers 404 for an unknown verification or account', async () => {
-			expect((await call(sb, 'GET', txPath('00000000-0000-4000-8000-000000000000', SEED.bank.accountId))).status).toBe(404);
+			expect(
+				(await call(sb, 'GET', txPath('00000000-0000-4000-8000-000000000000', SEED.bank.accountId)))
+					.status,
+			).toBe(404);
 			expect((await call(sb, 'GET', txPath(SEED.bank.verificationId, 'nope'))).status).toBe(404);
 		});
 
@@ -140,8 +151,16 @@ describe('sandbox bank', () => {
 			const empty = sb.bank.seedAccount({ transactions: 0 });
 			const res = await call(sb, 'GET', txPath(empty.verificationId, empty.accountId));
 			expect(res.json).toEqual({ count: 0, next: null, previous: null, results: [] });
-			const big = sb.bank.seedAccount({ transactions: 100000, verificationId: 'v-big', accountId: 'a-big' });
-			const last = await call(sb, 'GET', `${txPath(big.verificationId, big.accountId)}?perPage=500&page=200`);
+			const big = sb.bank.seedAccount({
+				transactions: 100000,
+				verificationId: 'v-big',
+				accountId: 'a-big',
+			});
+			const last = await call(
+				sb,
+				'GET',
+				`${txPath(big.verificationId, big.accountId)}?perPage=500&page=200`,
+			);
 			expect(last.json.count).toBe(100000);
 			expect(last.json.results).toHaveLength(500);
 			expect(last.json.next).toBeNull();

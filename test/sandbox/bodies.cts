@@ -17,7 +17,10 @@ const DEFAULT_OVERALL: Partial<Record<EventType, string>> = {
 	IDENTIFICATION_CANCELLED: 'CANCELLED',
 };
 
-export function identificationBody(eventType: EventType, ctx: IdentificationContext = {}): Record<string, unknown> {
+export function identificationBody(
+	eventType: EventType,
+	ctx: IdentificationContext = {},
+): Record<string, unknown> {
 	const overall = ctx.overall ?? DEFAULT_OVERALL[eventType] ?? 'APPROVED';
 	const finished = !['IDENTIFICATION_EXPIRED', 'IDENTIFICATION_CANCELLED'].includes(eventType);
 	const scanRef = ctx.scanRef ?? randomUUID();
@@ -144,7 +147,9 @@ export function cardCheckBody(): Record<string, unknown> {
 	};
 }
 
-export function kybReviewBody(opts: { formId?: string; companyId?: string; status?: string } = {}): Record<string, unknown> {
+export function kybReviewBody(
+	opts: { formId?: string; companyId?: string; status?: string } = {},
+): Record<string, unknown> {
 	return {
 		formId: opts.formId ?? SEED.kyb.formId,
 		companyId: opts.companyId ?? SEED.kyb.companyId,
@@ -170,7 +175,9 @@ export function sampleBody(eventType: EventType): unknown {
 		case 'IDENTIFICATION_EXPIRED':
 		case 'IDENTIFICATION_CANCELLED':
 		case 'IDENTIFICATION':
-			return identificationBody(eventType, { manual: eventType === 'IDENTIFICATION_MANUAL_FINISHED' });
+			return identificationBody(eventType, {
+				manual: eventType === 'IDENTIFICATION_MANUAL_FINISHED',
+			});
 		default:
 			throw new Error(`unknown event type ${String(eventType)}`);
 	}

@@ -5,14 +5,18 @@
 import { SEED, startSandbox } from './index.cjs';
 
 function parseArgs(argv: string[]): { port: number; host: string; webhookUrl?: string } {
-	const out: { port: number; host: string; webhookUrl?: string } = { port: 8787, host: '127.0.0.1' };
+	const out: { port: number; host: string; webhookUrl?: string } = {
+		port: 8787,
+		host: '127.0.0.1',
+	};
 	for (let i = 0; i < argv.length; i++) {
 		const [flag, inline] = argv[i].split('=', 2);
 		const value = () => inline ?? argv[++i];
 		switch (flag) {
 			case '--port':
 				out.port = Number(value());
-				if (!Number.isInteger(out.port) || out.port < 0 || out.port > 65535) throw new Error('--port must be 0..65535');
+				if (!Number.isInteger(out.port) || out.port < 0 || out.port > 65535)
+					throw new Error('--port must be 0..65535');
 				break;
 			case '--host':
 				out.host = value();
@@ -22,7 +26,9 @@ function parseArgs(argv: string[]): { port: number; host: string; webhookUrl?: s
 				break;
 			case '--help':
 			case '-h':
-				process.stdout.write('usage: npm run sandbox -- [--port 8787] [--host 127.0.0.1] [--webhook-url http://127.0.0.1:5678/webhook/...]\n');
+				process.stdout.write(
+					'usage: npm run sandbox -- [--port 8787] [--host 127.0.0.1] [--webhook-url http://127.0.0.1:5678/webhook/...]\n',
+				);
 				process.exit(0);
 				break;
 			default:

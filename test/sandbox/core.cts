@@ -4,7 +4,13 @@ import { KycDriver } from './kyc.cjs';
 import { AmlStore } from './routes/aml.cjs';
 import { BankStore } from './routes/bank.cjs';
 import { KybStore } from './routes/kyb.cjs';
-import type { Delivery, FaultRule, KybDecision, RequestLogEntry, SandboxCredentials } from './types.cjs';
+import type {
+	Delivery,
+	FaultRule,
+	KybDecision,
+	RequestLogEntry,
+	SandboxCredentials,
+} from './types.cjs';
 import { WebhookSender } from './webhooks.cjs';
 
 interface ActiveFault extends FaultRule {
@@ -57,7 +63,10 @@ export class SandboxCore {
 	/** The first rule matching the request (its use is counted), if any. */
 	takeFault(method: string, path: string): FaultRule | undefined {
 		const rule = this.faultRules.find(
-			(r) => r.remaining > 0 && (!r.method || r.method === method) && (!r.path || path.startsWith(r.path)),
+			(r) =>
+				r.remaining > 0 &&
+				(!r.method || r.method === method) &&
+				(!r.path || path.startsWith(r.path)),
 		);
 		if (!rule) return undefined;
 		rule.remaining -= 1;
@@ -67,8 +76,9 @@ export class SandboxCore {
 
 	count(filter: { method?: string; path?: string } = {}): number {
 		const method = filter.method?.toUpperCase();
-		return this.requests.filter((r) => (!method || r.method === method) && (!filter.path || r.path.startsWith(filter.path)))
-			.length;
+		return this.requests.filter(
+			(r) => (!method || r.method === method) && (!filter.path || r.path.startsWith(filter.path)),
+		).length;
 	}
 
 	resetLog(): void {

@@ -49,8 +49,12 @@ const COUNTERPARTIES = [
 ];
 
 /** A counterparty name of exactly 128 characters (the contract's maximum). */
-const LONG_NAME = ('Tarptautinė prekybos, logistikos ir konsultacijų bendrovė „Baltijos jūros krantų paslaugos“ ' +
-	'ir partneriai, uždaroji akcinė bendrovė').slice(0, 128).padEnd(128, '.');
+const LONG_NAME = (
+	'Tarptautinė prekybos, logistikos ir konsultacijų bendrovė „Baltijos jūros krantų paslaugos“ ' +
+	'ir partneriai, uždaroji akcinė bendrovė'
+)
+	.slice(0, 128)
+	.padEnd(128, '.');
 
 const OTHER_CURRENCIES = ['USD', 'GBP', 'PLN', 'SEK', 'CHF'];
 
@@ -70,11 +74,13 @@ function formatAmount(cents: number): string {
 
 export function transactionAt(accountId: string, index: number): BankTransaction {
 	const random = prng(hash32(accountId) ^ Math.imul(index + 1, 0x9e3779b1));
-	const currency = random() < 0.8 ? 'EUR' : OTHER_CURRENCIES[Math.floor(random() * OTHER_CURRENCIES.length)];
+	const currency =
+		random() < 0.8 ? 'EUR' : OTHER_CURRENCIES[Math.floor(random() * OTHER_CURRENCIES.length)];
 	const outgoing = random() < 0.6;
 	const cents = Math.floor(random() * random() * 250000) + 1;
 	let amount: string;
-	if (index % 97 === 96) amount = outgoing ? '-99999999999999.99' : '99999999999999.99'; // 14 integer digits
+	if (index % 97 === 96)
+		amount = outgoing ? '-99999999999999.99' : '99999999999999.99'; // 14 integer digits
 	else amount = formatAmount(outgoing ? -cents : cents);
 	let counterparty: string | null = COUNTERPARTIES[Math.floor(random() * COUNTERPARTIES.length)];
 	if (index % 50 === 49) counterparty = LONG_NAME;

@@ -27,7 +27,9 @@ describe('sandbox faults', () => {
 		sb.faults.add({ status: 429 });
 		expect((await call(sb, 'GET', TX)).headers['retry-after']).toBe('1');
 		sb.faults.add({ status: 429, retryAfter: 'Wed, 21 Oct 2026 07:28:00 GMT' });
-		expect((await call(sb, 'GET', TX)).headers['retry-after']).toBe('Wed, 21 Oct 2026 07:28:00 GMT');
+		expect((await call(sb, 'GET', TX)).headers['retry-after']).toBe(
+			'Wed, 21 Oct 2026 07:28:00 GMT',
+		);
 		sb.faults.add({ status: 429, retryAfter: null });
 		const none = await call(sb, 'GET', TX);
 		expect(none.status).toBe(429);

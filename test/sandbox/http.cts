@@ -33,19 +33,31 @@ export class HttpError extends Error {
 		public readonly body: unknown,
 		public readonly headers: Record<string, string> = {},
 	) {
-		super(typeof body === 'object' && body && 'detail' in body ? String((body as { detail: unknown }).detail) : `HTTP ${status}`);
+		super(
+			typeof body === 'object' && body && 'detail' in body
+				? String((body as { detail: unknown }).detail)
+				: `HTTP ${status}`,
+		);
 	}
 }
 
-export const json = (status: number, body: unknown, headers?: Record<string, string>): Reply => ({ status, json: body, headers });
+export const json = (status: number, body: unknown, headers?: Record<string, string>): Reply => ({
+	status,
+	json: body,
+	headers,
+});
 
-export const notFound = (detail = 'Not found.') => new HttpError(404, { detail, code: 'not_found' });
+export const notFound = (detail = 'Not found.') =>
+	new HttpError(404, { detail, code: 'not_found' });
 export const conflict = (detail: string) => new HttpError(409, { detail, code: 'conflict' });
 export const validationFailed = (errors: Record<string, string[]>) =>
 	new HttpError(400, { detail: 'Validation failed.', errors });
 
 /** Zod issues as DRF-style `{ field: [rule, ...] }` (dotted paths; `rename` maps a field name). */
-export function zodErrors(error: ZodError, rename: Record<string, string> = {}): Record<string, string[]> {
+export function zodErrors(
+	error: ZodError,
+	rename: Record<string, string> = {},
+): Record<string, string[]> {
 	const errors: Record<string, string[]> = {};
 	for (const issue of error.issues) {
 		const raw = issue.path.join('.') || 'non_field_errors';
@@ -55,7 +67,11 @@ export function zodErrors(error: ZodError, rename: Record<string, string> = {}):
 	return errors;
 }
 
-export function parseOr400<S extends ZodTypeAny>(schema: S, value: unknown, rename?: Record<string, string>): z.output<S> {
+export function parseOr400<S extends ZodTypeAny>(
+	schema: S,
+	value: unknown,
+	rename?: Record<string, string>,
+): z.output<S> {
 	const result = schema.safeParse(value);
 	if (!result.success) throw validationFailed(zodErrors(result.error, rename));
 	return result.data;
@@ -66,7 +82,9 @@ export function bodyObject(req: Req): Record<string, unknown> {
 	const body = req.json();
 	if (body === undefined) return {};
 	if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-		throw validationFailed({ non_field_errors: ['Invalid data. Expected a dictionary (JSON object).'] });
+		throw validationFailed({
+			non_field_errors: ['Invalid data. Expected a dictionary (JSON object).'],
+		});
 	}
 	return body as Record<string, unknown>;
 }

@@ -49,7 +49,11 @@ describe('sandbox KYB forms', () => {
 	it('submits a form once; a second submit (and editing) is a 409', async () => {
 		const res = await call(sb, 'POST', submit(), { auth: 'bearer' });
 		expect(res.status).toBe(200);
-		expect(res.json).toEqual({ id: SEED.kyb.formId, status: 'SUBMITTED', submittedAt: expect.any(String) });
+		expect(res.json).toEqual({
+			id: SEED.kyb.formId,
+			status: 'SUBMITTED',
+			submittedAt: expect.any(String),
+		});
 		const again = await call(sb, 'POST', submit());
 		expect(again.status).toBe(409);
 		expect(again.json.detail).toBe('Form is already submitted and can no longer be edited');
@@ -65,7 +69,11 @@ describe('sandbox KYB forms', () => {
 		const delivery = await sb.kyb.review(SEED.kyb.formId, 'REJECTED');
 		expect(delivery.status).toBe('delivered');
 		expect(receiver.received[0].headers['service-event-type']).toBe('KYB_REVIEW_RESULT');
-		expect(receiver.received[0].json).toMatchObject({ formId: SEED.kyb.formId, companyId: SEED.kyb.companyId, status: 'REJECTED' });
+		expect(receiver.received[0].json).toMatchObject({
+			formId: SEED.kyb.formId,
+			companyId: SEED.kyb.companyId,
+			status: 'REJECTED',
+		});
 	});
 
 	it('lets a form be edited and resubmitted when additional information is requested', async () => {

@@ -42,16 +42,30 @@ export class KycDriver {
 		const session = this.sessions.get(scanRef);
 		if (!session) throw notFound(`No identification ${scanRef}.`);
 		if (!allowed.includes(session.state)) {
-			throw conflict(`Cannot ${action}: the identification is ${session.state} (allowed from ${allowed.join(' or ')}).`);
+			throw conflict(
+				`Cannot ${action}: the identification is ${session.state} (allowed from ${allowed.join(' or ')}).`,
+			);
 		}
 		return session;
 	}
 
-	private emit(session: KycSession, eventType: EventType, final: boolean, overall: string | undefined, manual: boolean) {
+	private emit(
+		session: KycSession,
+		eventType: EventType,
+		final: boolean,
+		overall: string | undefined,
+		manual: boolean,
+	) {
 		session.events.push(eventType);
 		return this.send(
 			eventType,
-			identificationBody(eventType, { scanRef: session.scanRef, clientId: session.clientId, final, overall, manual }),
+			identificationBody(eventType, {
+				scanRef: session.scanRef,
+				clientId: session.clientId,
+				final,
+				overall,
+				manual,
+			}),
 		);
 	}
 
@@ -60,23 +74,38 @@ export class KycDriver {
 		const session = this.take(scanRef, ['IN_PROGRESS'], 'finish the automated review');
 		const final = Boolean(opts.final);
 		session.state = final ? 'FINISHED' : 'AWAITING_MANUAL_REVIEW';
-		return this.emit(session, 'IDENTIFICATION_AUTO_FINISHED', final, opts.overall ?? (final ? 'APPROVED' : 'SUSPECTED'), false);
+		return this.emit(
+			session,
+			'IDENTIFICATION_AUTO_FINISHED',
+			final,
+			opts.overall ?? (final ? 'APPROVED' : 'SUSPECTED'),
+			false,
+		);
 	}
 
 	/** The reviewer's decision: always final. */
 	async manualFinish(scanRef: string, opts: { overall?: string } = {}): Promise<Delivery> {
 		const session = this.take(scanRef, ['AWAITING_MANUAL_REVIEW'], 'finish the manual review');
 		session.state = 'FINISHED';
-		return this.emit(session, 'IDENTIFICATION_MANUAL_FINISHED', true, opts.overall ?? 'APPROVED', true);
+		return this.emit(
+			session,
+			'IDENTIFICATION_MANUAL_FINISHED',
+			true,
+			opts.overall ?? 'APPROVED',
+			true,
+		);
 	}
 
 	/** POST /kyc/identifications/{scanRef}/request-information/: the token is reactivated; no webhook fires. */
 	requestInformation(scanRef: string): KycSession {
 		const session = this.sessions.get(scanRef);
 		if (!session) throw notFound(`No identification ${scanRef}.`);
-		if (session.state === 'REUPLOAD_REQUESTED') throw conflict('Information has already been requested for this identification.');
+		if (session.state === 'REUPLOAD_REQUESTED')
+			throw conflict('Information has already been requested for this identification.');
 		if (session.state !== 'FINISHED') {
-			throw conflict(`Information can only be requested for a finished identification; this one is ${session.state}.`);
+			throw conflict(
+				`Information can only be requested for a finished identification; this one is ${session.state}.`,
+			);
 		}
 		session.state = 'REUPLOAD_REQUESTED';
 		return session;
@@ -93,11 +122,22 @@ export class KycDriver {
 		const session = this.take(scanRef, ['REUPLOAD_REQUESTED'], 'resubmit');
 		if (!opts.needsReview) {
 			session.state = 'FINISHED';
-			return [await this.emit(session, 'IDENTIFICATION_RESUBMITTED', true, opts.overall ?? 'APPROVED', false)];
+			return [
+				await this.emit(
+					session,
+					'IDENTIFICATION_RESUBMITTED',
+					true,
+					opts.overall ?? 'APPROVED',
+					false,
+				),
+			];
 		}
 		session.state = 'AWAITING_MANUAL_REVIEW';
-		const deliveries = [await this.emit(session, 'IDENTIFICATION_RESUBMITTED', false, 'SUSPECTED', false)];
-		if (opts.reviewNow !== false) deliveries.push(await this.manualFinish(scanRef, { overall: opts.overall }));
+		const deliveries = [
+			await this.emit(session, 'IDENTIFICATION_RESUBMITTED', false, 'SUSPECTED', false),
+		];
+		if (opts.reviewNow !== false)
+			deliveries.push(await this.manualFinish(scanRef, { overall: opts.overall }));
 		return deliveries;
 	}
 

@@ -26,7 +26,9 @@ describe('sandbox KYC', () => {
 
 	describe('POST /api/v2/token', () => {
 		it('creates a session and echoes the request fields', async () => {
-			const res = await call(sb, 'POST', '/api/v2/token', { body: { clientId: 'user-42', firstName: 'Jonas', locale: 'lt' } });
+			const res = await call(sb, 'POST', '/api/v2/token', {
+				body: { clientId: 'user-42', firstName: 'Jonas', locale: 'lt' },
+			});
 			expect(res.status).toBe(201);
 			expect(res.json).toMatchObject({
 				clientId: 'user-42',
@@ -38,7 +40,10 @@ describe('sandbox KYC', () => {
 				sessionLength: 600,
 				tokenType: 'IDENTIFICATION',
 			});
-			expect(sb.kyc.get(res.json.scanRef)).toMatchObject({ state: 'IN_PROGRESS', clientId: 'user-42' });
+			expect(sb.kyc.get(res.json.scanRef)).toMatchObject({
+				state: 'IN_PROGRESS',
+				clientId: 'user-42',
+			});
 		});
 
 		it('answers 400 naming clientId when it is missing or blank', async () => {
@@ -82,12 +87,17 @@ describe('sandbox KYC', () => {
 		await sb.kyc.autoFinish(b, { final: false });
 		await sb.kyc.manualFinish(b, { overall: 'DENIED' });
 		// 3. re-upload requested (over the API), resubmitted, no review needed
-		expect((await call(sb, 'POST', `/kyc/identifications/${a}/request-information/`)).status).toBe(200);
+		expect((await call(sb, 'POST', `/kyc/identifications/${a}/request-information/`)).status).toBe(
+			200,
+		);
 		await sb.kyc.userResubmits(a, { needsReview: false });
 		// 4. re-upload that still needs review: RESUBMITTED final false, then MANUAL_FINISHED
 		sb.kyc.requestInformation(b);
 		const both = await sb.kyc.userResubmits(b, { needsReview: true });
-		expect(both.map((d) => d.eventType)).toEqual(['IDENTIFICATION_RESUBMITTED', 'IDENTIFICATION_MANUAL_FINISHED']);
+		expect(both.map((d) => d.eventType)).toEqual([
+			'IDENTIFICATION_RESUBMITTED',
+			'IDENTIFICATION_MANUAL_FINISHED',
+		]);
 		// 5. re-upload not completed in time: EXPIRED, no resubmission event
 		sb.kyc.requestInformation(a);
 		await sb.kyc.expire(a);
@@ -120,7 +130,9 @@ describe('sandbox KYC', () => {
 	it('refuses transitions the state table does not allow (409) and sends nothing', async () => {
 		const s = sb.kyc.createSession('c').scanRef;
 		await expect(sb.kyc.manualFinish(s)).rejects.toMatchObject({ status: 409 });
-		await expect(sb.kyc.userResubmits(s, { needsReview: false })).rejects.toMatchObject({ status: 409 });
+		await expect(sb.kyc.userResubmits(s, { needsReview: false })).rejects.toMatchObject({
+			status: 409,
+		});
 		await sb.kyc.autoFinish(s, { final: true });
 		await expect(sb.kyc.autoFinish(s, { final: true })).rejects.toThrow(/FINISHED/);
 		await expect(sb.kyc.cancel(s)).rejects.toMatchObject({ status: 409 });

@@ -23,7 +23,10 @@ export interface PdfPlan {
 
 /** PDF string literal escaping, limited to printable Latin-1 (WinAnsi) text. */
 function pdfString(text: string): string {
-	const ascii = text.normalize('NFD').replace(/[\u0300-\u036f]/g, '').replace(/[^\x20-\x7e]/g, '?');
+	const ascii = text
+		.normalize('NFD')
+		.replace(/[\u0300-\u036f]/g, '')
+		.replace(/[^\x20-\x7e]/g, '?');
 	return `(${ascii.replace(/([\\()])/g, '\\$1')})`;
 }
 
@@ -31,7 +34,9 @@ const PAD_CHUNK = Buffer.alloc(1024 * 1024, 0x20);
 
 export function buildPdf(opts: PdfOptions): PdfPlan {
 	const text = [`BT /F1 18 Tf 72 760 Td ${pdfString(opts.title)} Tj ET`];
-	opts.lines.forEach((line, i) => text.push(`BT /F1 11 Tf 72 ${724 - i * 18} Td ${pdfString(line)} Tj ET`));
+	opts.lines.forEach((line, i) =>
+		text.push(`BT /F1 11 Tf 72 ${724 - i * 18} Td ${pdfString(line)} Tj ET`),
+	);
 	const content = `${text.join('\n')}\n`;
 
 	const objects = [
@@ -52,7 +57,10 @@ export function buildPdf(opts: PdfOptions): PdfPlan {
 
 	const tail = (xrefOffset: number, padObject: boolean): Buffer => {
 		const count = objects.length + (padObject ? 1 : 0) + 1;
-		const entries = ['0000000000 65535 f \n', ...offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`)];
+		const entries = [
+			'0000000000 65535 f \n',
+			...offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`),
+		];
 		if (padObject) entries.push(`${String(headBytes.length).padStart(10, '0')} 00000 n \n`);
 		return Buffer.from(
 			`xref\n0 ${count}\n${entries.join('')}trailer\n<< /Size ${count} /Root 1 0 R /Info 6 0 R >>\nstartxref\n${xrefOffset}\n%%EOF`,
@@ -64,7 +72,10 @@ export function buildPdf(opts: PdfOptions): PdfPlan {
 	const target = opts.sizeBytes ?? 0;
 	const padId = objects.length + 1;
 	const padHeader = (length: number, spaces: number) =>
-		Buffer.from(`${padId} 0 obj\n<< /Length ${length}${' '.repeat(spaces + 1)}>>\nstream\n`, 'latin1');
+		Buffer.from(
+			`${padId} 0 obj\n<< /Length ${length}${' '.repeat(spaces + 1)}>>\nstream\n`,
+			'latin1',
+		);
 	const padFooter = Buffer.from('\nendstream\nendobj\n', 'latin1');
 
 	let plan: { header: Buffer; padLength: number; tail: Buffer } | undefined;
@@ -77,7 +88,8 @@ export function buildPdf(opts: PdfOptions): PdfPlan {
 			const headerFixed = padHeader(0, spaces).length - 1;
 			for (let dL = 1; dL <= 16; dL++) {
 				for (let dX = 1; dX <= 16; dX++) {
-					const length = target - headBytes.length - headerFixed - dL - padFooter.length - tailFixed - dX;
+					const length =
+						target - headBytes.length - headerFixed - dL - padFooter.length - tailFixed - dX;
 					if (length < 0 || digits(length) !== dL) continue;
 					const xref = headBytes.length + headerFixed + dL + length + padFooter.length;
 					if (digits(xref) !== dX) continue;
@@ -89,7 +101,11 @@ export function buildPdf(opts: PdfOptions): PdfPlan {
 	}
 
 	if (!plan) {
-		return { size: minimal.length, stream: () => Readable.from([minimal]), toBuffer: () => minimal };
+		return {
+			size: minimal.length,
+			stream: () => Readable.from([minimal]),
+			toBuffer: () => minimal,
+		};
 	}
 	const { header, padLength, tail: t } = plan;
 	const size = headBytes.length + header.length + padLength + padFooter.length + t.length;

@@ -14,7 +14,11 @@ export const SEED = {
 		accountId: '9d3c2a51-0f7e-4c4b-9a8e-1b2c3d4e5f60',
 		transactions: 1037,
 	},
-	aml: { checkId: '3b1f8c2e-6d4a-4f0b-8e21-7a9c5d3e1f42', profileId: 'prof-001', password: 'report-password' },
+	aml: {
+		checkId: '3b1f8c2e-6d4a-4f0b-8e21-7a9c5d3e1f42',
+		profileId: 'prof-001',
+		password: 'report-password',
+	},
 	kyb: { companyId: 'company-001', questionnaireId: 'questionnaire-001', formId: 'form-001' },
 	poa: { name: 'Jonas Jonaitis', address: 'Gedimino pr. 1, 01103 Vilnius, Lithuania' },
 } as const;

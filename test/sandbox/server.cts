@@ -75,7 +75,10 @@ function makeReq(req: IncomingMessage, url: URL, rawBody: Buffer): Req {
 					try {
 						parsed = { value: JSON.parse(text) };
 					} catch (error) {
-						throw new HttpError(400, { detail: `JSON parse error - ${(error as Error).message}`, code: 'parse_error' });
+						throw new HttpError(400, {
+							detail: `JSON parse error - ${(error as Error).message}`,
+							code: 'parse_error',
+						});
 					}
 				}
 			}
@@ -105,9 +108,13 @@ function write(res: ServerResponse, reply: Reply, entry?: RequestLogEntry): void
 }
 
 function errorReply(error: unknown): Reply {
-	if (error instanceof HttpError) return { status: error.status, json: error.body, headers: error.headers };
+	if (error instanceof HttpError)
+		return { status: error.status, json: error.body, headers: error.headers };
 	console.error('[sandbox] internal error:', error);
-	return { status: 500, json: { detail: `Internal sandbox error: ${(error as Error)?.message ?? String(error)}` } };
+	return {
+		status: 500,
+		json: { detail: `Internal sandbox error: ${(error as Error)?.message ?? String(error)}` },
+	};
 }
 
 export function createSandboxServer(
@@ -162,13 +169,17 @@ export function createSandboxServer(
 			}
 			if (fault.status !== undefined) {
 				const headers: Record<string, string> = {};
-				const retryAfter = fault.retryAfter === undefined ? (fault.status === 429 ? 1 : null) : fault.retryAfter;
+				const retryAfter =
+					fault.retryAfter === undefined ? (fault.status === 429 ? 1 : null) : fault.retryAfter;
 				if (retryAfter !== null) headers['Retry-After'] = String(retryAfter);
 				const body =
 					fault.body !== undefined
 						? fault.body
 						: fault.status === 429
-							? { detail: 'Request was throttled. Expected available in 1 second.', code: 'throttled' }
+							? {
+									detail: 'Request was throttled. Expected available in 1 second.',
+									code: 'throttled',
+								}
 							: { detail: `Sandbox fault: HTTP ${fault.status}.` };
 				write(res, { status: fault.status, headers, json: body }, entry);
 				return;
@@ -180,7 +191,8 @@ export function createSandboxServer(
 			write(res, { status: 404, json: { detail: 'Not found.', code: 'not_found' } }, entry);
 			return;
 		}
-		const bearerAllowed = (match.kind === 'route' ? match.route.auth : match.auth) === 'basicOrBearer';
+		const bearerAllowed =
+			(match.kind === 'route' ? match.route.auth : match.auth) === 'basicOrBearer';
 		if (!(auth.basicOk || (bearerAllowed && auth.bearerOk))) {
 			write(
 				res,
@@ -196,7 +208,11 @@ export function createSandboxServer(
 		if (match.kind === 'method-not-allowed') {
 			write(
 				res,
-				{ status: 405, headers: { Allow: match.allowed.join(', ') }, json: { detail: `Method "${method}" not allowed.` } },
+				{
+					status: 405,
+					headers: { Allow: match.allowed.join(', ') },
+					json: { detail: `Method "${method}" not allowed.` },
+				},
 				entry,
 			);
 			return;

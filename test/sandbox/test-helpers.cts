@@ -25,15 +25,24 @@ export function basicHeader(key: string, secret: string): string {
 	return `Basic ${Buffer.from(`${key}:${secret}`).toString('base64')}`;
 }
 
-export async function call(sb: Sandbox, method: string, pathOrUrl: string, opts: CallOptions = {}): Promise<CallResult> {
+export async function call(
+	sb: Sandbox,
+	method: string,
+	pathOrUrl: string,
+	opts: CallOptions = {},
+): Promise<CallResult> {
 	const headers: Record<string, string> = { ...opts.headers };
 	const auth = opts.auth ?? 'basic';
-	if (auth === 'basic') headers.authorization = basicHeader(sb.credentials.apiKey, sb.credentials.apiSecret);
+	if (auth === 'basic')
+		headers.authorization = basicHeader(sb.credentials.apiKey, sb.credentials.apiSecret);
 	else if (auth === 'bearer') headers.authorization = `Bearer ${sb.credentials.kybFormToken}`;
 	else if (auth !== 'none') headers.authorization = auth;
 	let body: string | Buffer | undefined;
 	if (opts.body !== undefined) {
-		body = typeof opts.body === 'string' || Buffer.isBuffer(opts.body) ? opts.body : JSON.stringify(opts.body);
+		body =
+			typeof opts.body === 'string' || Buffer.isBuffer(opts.body)
+				? opts.body
+				: JSON.stringify(opts.body);
 		headers['content-type'] ??= 'application/json';
 	}
 	const url = pathOrUrl.startsWith('http') ? pathOrUrl : `${sb.url}${pathOrUrl}`;

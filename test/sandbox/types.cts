@@ -107,7 +107,12 @@ export interface Sandbox {
 	/** http://127.0.0.1:PORT (no trailing slash). */
 	url: string;
 	credentials: SandboxCredentials;
-	faults: { add(rule: FaultRule): void; clear(): void; setLatency(ms: number): void; list(): FaultRule[] };
+	faults: {
+		add(rule: FaultRule): void;
+		clear(): void;
+		setLatency(ms: number): void;
+		list(): FaultRule[];
+	};
 	/** Every request received on the service paths (admin `/__sandbox/*` calls are not logged). */
 	requests: RequestLogEntry[];
 	count(filter?: { method?: string; path?: string }): number;
@@ -120,7 +125,12 @@ export interface Sandbox {
 		setPageLinks(mode: PageLinkMode, crossHostUrl?: string): void;
 	};
 	aml: {
-		seedProfile(opts?: { sizeBytes?: number; checkId?: string; profileId?: string; password?: string }): {
+		seedProfile(opts?: {
+			sizeBytes?: number;
+			checkId?: string;
+			profileId?: string;
+			password?: string;
+		}): {
 			checkId: string;
 			profileId: string;
 			password: string;

@@ -18,7 +18,11 @@ export const DEFAULT_TIMEOUT_MS = 10000;
 export const DEFAULT_OMIT_EVENT_TYPE_HEADER_FOR = ['IDENTIFICATION'];
 export const USER_AGENT = 'IdentityVerificationSandbox-Webhooks/1.0';
 
-export function sign(payload: Buffer | string, key: string, encoding: SignatureEncoding = 'hexLower'): string {
+export function sign(
+	payload: Buffer | string,
+	key: string,
+	encoding: SignatureEncoding = 'hexLower',
+): string {
 	const mac = createHmac('sha256', Buffer.from(key, 'utf8')).update(payload).digest();
 	switch (encoding) {
 		case 'hexUpper':
@@ -42,7 +46,9 @@ function assertLoopback(url: string): void {
 	if (!/^https?:$/.test(parsed.protocol)) throw new Error('webhook url must be http(s)');
 	const host = parsed.hostname.replace(/^\[|\]$/g, '');
 	if (!(host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host))) {
-		throw new Error(`the sandbox only delivers webhooks to loopback addresses, not ${parsed.hostname}`);
+		throw new Error(
+			`the sandbox only delivers webhooks to loopback addresses, not ${parsed.hostname}`,
+		);
 	}
 }
 
@@ -72,7 +78,8 @@ export class WebhookSender {
 	configure(opts: WebhookConfig): void {
 		assertLoopback(opts.url);
 		const delays = opts.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS;
-		if (!Array.isArray(delays) || delays.some((d) => !(Number(d) >= 0))) throw new Error('retryDelaysMs must be numbers >= 0');
+		if (!Array.isArray(delays) || delays.some((d) => !(Number(d) >= 0)))
+			throw new Error('retryDelaysMs must be numbers >= 0');
 		this.config = {
 			url: opts.url,
 			signingKey: opts.signingKey ?? this.config?.signingKey ?? this.defaultSigningKey,
@@ -91,15 +98,21 @@ export class WebhookSender {
 	}
 
 	private requireConfig(): ResolvedConfig {
-		if (!this.config) throw conflict('Webhooks are not configured: call webhooks.configure({ url }) first.');
+		if (!this.config)
+			throw conflict('Webhooks are not configured: call webhooks.configure({ url }) first.');
 		return this.config;
 	}
 
 	/** `body`: an object (serialised with JSON.stringify), or a string/Buffer sent byte for byte. */
 	async send(eventType: EventType, body?: unknown): Promise<Delivery> {
-		if (!EVENT_TYPES.includes(eventType)) throw new Error(`unknown event type ${String(eventType)}; one of ${EVENT_TYPES.join(', ')}`);
+		if (!EVENT_TYPES.includes(eventType))
+			throw new Error(`unknown event type ${String(eventType)}; one of ${EVENT_TYPES.join(', ')}`);
 		const value = body === undefined || body === null ? this.sample(eventType) : body;
-		const payload = Buffer.isBuffer(value) ? value.toString('utf8') : typeof value === 'string' ? value : JSON.stringify(value);
+		const payload = Buffer.isBuffer(value)
+			? value.toString('utf8')
+			: typeof value === 'string'
+				? value
+				: JSON.stringify(value);
 		return this.deliver(this.newDelivery(eventType, payload));
 	}
 
@@ -114,9 +127,14 @@ export class WebhookSender {
 		const headers: Record<string, string> = {
 			'Content-Type': 'application/json',
 			'User-Agent': USER_AGENT,
-			'Service-Signature': sign(Buffer.from(payload, 'utf8'), config.signingKey, config.signatureEncoding),
+			'Service-Signature': sign(
+				Buffer.from(payload, 'utf8'),
+				config.signingKey,
+				config.signatureEncoding,
+			),
 		};
-		if (!config.omitEventTypeHeaderFor.includes(eventType)) headers['Service-Event-Type'] = eventType;
+		if (!config.omitEventTypeHeaderFor.includes(eventType))
+			headers['Service-Event-Type'] = eventType;
 		const delivery: Delivery = {
 			id: randomUUID(),
 			eventType,
@@ -156,14 +174,20 @@ export class WebhookSender {
 				error =
 					err.name === 'TimeoutError' || err.name === 'AbortError'
 						? `no answer within ${config.timeoutMs} ms`
-						: err.code ?? err.message;
+						: (err.code ?? err.message);
 			}
-			delivery.attempts.push({ at, statusCode, durationMs: Date.now() - at, ...(error ? { error } : {}) });
+			delivery.attempts.push({
+				at,
+				statusCode,
+				durationMs: Date.now() - at,
+				...(error ? { error } : {}),
+			});
 			if (statusCode >= 200 && statusCode < 300) {
 				delivery.status = 'delivered';
 				return delivery;
 			}
-			if (attempt >= config.retryDelaysMs.length || this.closed || generation !== this.generation) break;
+			if (attempt >= config.retryDelaysMs.length || this.closed || generation !== this.generation)
+				break;
 			await this.wait(config.retryDelaysMs[attempt]);
 		}
 		delivery.status = 'failed';

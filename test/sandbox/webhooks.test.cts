@@ -26,7 +26,9 @@ describe('sandbox webhook sender', () => {
 		const delivery = await sb.webhooks.send('BANK_VERIFICATION');
 		expect(delivery.status).toBe('delivered');
 		const [got] = receiver.received;
-		expect(got.headers['service-signature']).toBe(hmac(got.raw, sb.credentials.signingKey).toString('hex'));
+		expect(got.headers['service-signature']).toBe(
+			hmac(got.raw, sb.credentials.signingKey).toString('hex'),
+		);
 		expect(got.headers['service-signature']).not.toBe(hmac(got.raw, 'another-key').toString('hex'));
 		expect(got.headers['service-event-type']).toBe('BANK_VERIFICATION');
 		expect(got.headers['content-type']).toBe('application/json');
@@ -34,11 +36,14 @@ describe('sandbox webhook sender', () => {
 	});
 
 	it('sends a string body byte for byte (whitespace and non-ASCII included)', async () => {
-		const raw = '{\n  "final": true,\n  "scanRef": "ž-1",\n  "status": {"overall": "APPROVED"}\n}\n';
+		const raw =
+			'{\n  "final": true,\n  "scanRef": "ž-1",\n  "status": {"overall": "APPROVED"}\n}\n';
 		await sb.webhooks.send('IDENTIFICATION_AUTO_FINISHED', raw);
 		const [got] = receiver.received;
 		expect(got.raw.equals(Buffer.from(raw, 'utf8'))).toBe(true);
-		expect(got.headers['service-signature']).toBe(hmac(Buffer.from(raw, 'utf8'), sb.credentials.signingKey).toString('hex'));
+		expect(got.headers['service-signature']).toBe(
+			hmac(Buffer.from(raw, 'utf8'), sb.credentials.signingKey).toString('hex'),
+		);
 	});
 
 	it.each([
@@ -57,40 +62,70 @@ describe('sandbox webhook sender', () => {
 		await sb.webhooks.send('IDENTIFICATION_EXPIRED');
 		expect(receiver.received[0].headers).not.toHaveProperty('service-event-type');
 		expect(receiver.received[1].headers['service-event-type']).toBe('IDENTIFICATION_EXPIRED');
-		sb.webhooks.configure({ url: receiver.url, omitEventTypeHeaderFor: ['IDENTIFICATION_EXPIRED'] });
+		sb.webhooks.configure({
+			url: receiver.url,
+			omitEventTypeHeaderFor: ['IDENTIFICATION_EXPIRED'],
+		});
 		await sb.webhooks.send('IDENTIFICATION_EXPIRED');
 		await sb.webhooks.send('IDENTIFICATION');
 		expect(receiver.received[2].headers).not.toHaveProperty('service-event-type');
 		expect(receiver.received[3].headers['service-event-type']).toBe('IDENTIFICATION');
 	});
 
-	it.each(EVENT_TYPES)('sends a default %s body that the contract schema accepts', async (eventType) => {
-		await sb.webhooks.send(eventType);
-		const [got] = receiver.received;
-		expect(webhookBodySchemas[eventType].safeParse(got.json).success).toBe(true);
-		expect(Object.keys(got.json).sort()).toEqual(Object.keys(sb.webhooks.sampleBody(eventType) as object).sort());
-		expect(Object.keys(got.json).length).toBeGreaterThan(2);
-	});
+	it.each(EVENT_TYPES)(
+		'sends a default %s body that the contract schema accepts',
+		async (eventType) => {
+			await sb.webhooks.send(eventType);
+			const [got] = receiver.received;
+			expect(webhookBodySchemas[eventType].safeParse(got.json).success).toBe(true);
+			expect(Object.keys(got.json).sort()).toEqual(
+				Object.keys(sb.webhooks.sampleBody(eventType) as object).sort(),
+			);
+			expect(Object.keys(got.json).length).toBeGreaterThan(2);
+		},
+	);
 
 	it('has identification bodies with final, scanRef, clientId, status and document data', () => {
 		const body = sb.webhooks.sampleBody('IDENTIFICATION_AUTO_FINISHED') as any;
-		expect(body).toMatchObject({ final: true, clientId: expect.any(String), scanRef: expect.any(String) });
-		expect(body.status).toMatchObject({ overall: 'APPROVED', autoDocument: 'DOC_VALIDATED', autoFace: 'FACE_MATCH' });
+		expect(body).toMatchObject({
+			final: true,
+			clientId: expect.any(String),
+			scanRef: expect.any(String),
+		});
+		expect(body.status).toMatchObject({
+			overall: 'APPROVED',
+			autoDocument: 'DOC_VALIDATED',
+			autoFace: 'FACE_MATCH',
+		});
 		expect(body.status).toHaveProperty('manualDocument');
 		expect(body.data).toMatchObject({ docFirstName: 'JONAS', docLastName: 'JONAITIS' });
-		expect((sb.webhooks.sampleBody('BANK_CARD_VERIFICATION_COMPLETED') as any).bankCardVerification).toBeDefined();
-		expect(sb.webhooks.sampleBody('KYB_REVIEW_RESULT')).toMatchObject({ formId: 'form-001', companyId: 'company-001', status: 'APPROVED' });
+		expect(
+			(sb.webhooks.sampleBody('BANK_CARD_VERIFICATION_COMPLETED') as any).bankCardVerification,
+		).toBeDefined();
+		expect(sb.webhooks.sampleBody('KYB_REVIEW_RESULT')).toMatchObject({
+			formId: 'form-001',
+			companyId: 'company-001',
+			status: 'APPROVED',
+		});
 	});
 
 	it('retries after a 500 and records both attempts in the delivery log', async () => {
 		receiver.answers.push(500);
-		const delivery = await sb.webhooks.send('ACCOUNT_CHECK', { scanRef: 's-1', status: 1, score: 0.5 });
+		const delivery = await sb.webhooks.send('ACCOUNT_CHECK', {
+			scanRef: 's-1',
+			status: 1,
+			score: 0.5,
+		});
 		expect(delivery.status).toBe('delivered');
 		expect(delivery.attempts.map((a) => a.statusCode)).toEqual([500, 200]);
 		expect(receiver.received).toHaveLength(2);
 		expect(receiver.received[1].raw.equals(receiver.received[0].raw)).toBe(true);
 		expect(sb.webhooks.log).toEqual([delivery]);
-		expect(delivery).toMatchObject({ eventType: 'ACCOUNT_CHECK', url: receiver.url, payload: '{"scanRef":"s-1","status":1,"score":0.5}' });
+		expect(delivery).toMatchObject({
+			eventType: 'ACCOUNT_CHECK',
+			url: receiver.url,
+			payload: '{"scanRef":"s-1","status":1,"score":0.5}',
+		});
 	});
 
 	it('retries after a timeout and after a reset connection (status 0 = no response)', async () => {
@@ -114,7 +149,9 @@ describe('sandbox webhook sender', () => {
 		sb.webhooks.configure({ url: gone.url, retryDelaysMs: [] });
 		const delivery = await sb.webhooks.send('BANK_VERIFICATION');
 		expect(delivery.status).toBe('failed');
-		expect(delivery.attempts).toEqual([expect.objectContaining({ statusCode: 0, error: expect.any(String) })]);
+		expect(delivery.attempts).toEqual([
+			expect.objectContaining({ statusCode: 0, error: expect.any(String) }),
+		]);
 	});
 
 	it('resends a delivery with the same bytes and signature as a new log entry', async () => {
@@ -124,7 +161,9 @@ describe('sandbox webhook sender', () => {
 		expect(again.resendOf).toBe(first.id);
 		expect(sb.webhooks.log.map((d) => d.id)).toEqual([first.id, again.id]);
 		expect(receiver.received[1].raw.equals(receiver.received[0].raw)).toBe(true);
-		expect(receiver.received[1].headers['service-signature']).toBe(receiver.received[0].headers['service-signature']);
+		expect(receiver.received[1].headers['service-signature']).toBe(
+			receiver.received[0].headers['service-signature'],
+		);
 		await expect(sb.webhooks.resend('nope')).rejects.toThrow(/No delivery/);
 	});
 

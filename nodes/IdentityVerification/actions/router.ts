@@ -8,9 +8,17 @@ import * as kyb from './kyb';
 import type { IdentityVerificationMap } from './node.type';
 import * as proofOfAddress from './proofOfAddress';
 
-type OperationExecute = (this: IExecuteFunctions, itemIndex: number) => Promise<INodeExecutionData[]>;
+type OperationExecute = (
+	this: IExecuteFunctions,
+	itemIndex: number,
+) => Promise<INodeExecutionData[]>;
 
-const operations: { [R in keyof IdentityVerificationMap]: Record<IdentityVerificationMap[R], { execute: OperationExecute }> } = {
+const operations: {
+	[R in keyof IdentityVerificationMap]: Record<
+		IdentityVerificationMap[R],
+		{ execute: OperationExecute }
+	>;
+} = {
 	identification,
 	bank,
 	proofOfAddress,
@@ -19,7 +27,11 @@ const operations: { [R in keyof IdentityVerificationMap]: Record<IdentityVerific
 };
 
 /** A NodeApiError/NodeOperationError that knows which item failed. */
-function withItemIndex(this: IExecuteFunctions, error: unknown, itemIndex: number): NodeApiError | NodeOperationError {
+function withItemIndex(
+	this: IExecuteFunctions,
+	error: unknown,
+	itemIndex: number,
+): NodeApiError | NodeOperationError {
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
 		if (error.context.itemIndex === undefined) error.context.itemIndex = itemIndex;
 		return error;
@@ -56,10 +68,15 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const resource = this.getNodeParameter('resource', 0) as keyof IdentityVerificationMap;
 	const operation = this.getNodeParameter('operation', 0) as string;
 
-	const resourceOperations = operations[resource] as Record<string, { execute: OperationExecute }> | undefined;
+	const resourceOperations = operations[resource] as
+		| Record<string, { execute: OperationExecute }>
+		| undefined;
 	const selected = resourceOperations?.[operation];
 	if (!selected) {
-		throw new NodeOperationError(this.getNode(), `The operation "${operation}" of "${resource}" is not supported`);
+		throw new NodeOperationError(
+			this.getNode(),
+			`The operation "${operation}" of "${resource}" is not supported`,
+		);
 	}
 
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {

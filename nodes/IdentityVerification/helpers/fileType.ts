@@ -33,7 +33,8 @@ function detectIsoBmff(bytes: Uint8Array): DetectedFileType | undefined {
 	const boxSize = ((bytes[0] << 24) >>> 0) + (bytes[1] << 16) + (bytes[2] << 8) + bytes[3];
 	const end = Math.min(bytes.length, boxSize >= 16 ? boxSize : 16, 256);
 	const brands = [ascii(bytes, 8, 12)];
-	for (let offset = 16; offset + 4 <= end; offset += 4) brands.push(ascii(bytes, offset, offset + 4));
+	for (let offset = 16; offset + 4 <= end; offset += 4)
+		brands.push(ascii(bytes, offset, offset + 4));
 	if (brands.some((b) => HEIC_BRANDS.has(b))) {
 		return { type: 'heic', name: 'HEIC image', accepted: 'heic', mimeType: 'image/heic' };
 	}
@@ -77,7 +78,8 @@ export function detectFileType(bytes: Uint8Array): DetectedFileType {
 	const iso = detectIsoBmff(bytes);
 	if (iso) return iso;
 	const head = ascii(bytes, 0, 8);
-	if (head.startsWith('GIF87a') || head.startsWith('GIF89a')) return { type: 'gif', name: 'GIF image' };
+	if (head.startsWith('GIF87a') || head.startsWith('GIF89a'))
+		return { type: 'gif', name: 'GIF image' };
 	if (head.startsWith('BM')) return { type: 'bmp', name: 'BMP image' };
 	if (startsWith(bytes, [0x49, 0x49, 0x2a, 0x00]) || startsWith(bytes, [0x4d, 0x4d, 0x00, 0x2a])) {
 		return { type: 'tiff', name: 'TIFF image' };
@@ -85,11 +87,13 @@ export function detectFileType(bytes: Uint8Array): DetectedFileType {
 	if (startsWith(bytes, [0x50, 0x4b, 0x03, 0x04]) || startsWith(bytes, [0x50, 0x4b, 0x05, 0x06])) {
 		return { type: 'zip', name: 'ZIP archive (or a Word/Excel document)' };
 	}
-	if (startsWith(bytes, [0xd0, 0xcf, 0x11, 0xe0])) return { type: 'ole', name: 'legacy Office document' };
+	if (startsWith(bytes, [0xd0, 0xcf, 0x11, 0xe0]))
+		return { type: 'ole', name: 'legacy Office document' };
 	if (startsWith(bytes, [0x1f, 0x8b])) return { type: 'gzip', name: 'GZIP archive' };
 	if (startsWith(bytes, [0x52, 0x61, 0x72, 0x21])) return { type: 'rar', name: 'RAR archive' };
 	if (startsWith(bytes, [0x37, 0x7a, 0xbc, 0xaf])) return { type: '7z', name: '7-Zip archive' };
-	if (head.startsWith('<svg') || head.startsWith('<?xml')) return { type: 'xml', name: 'XML/SVG text file' };
+	if (head.startsWith('<svg') || head.startsWith('<?xml'))
+		return { type: 'xml', name: 'XML/SVG text file' };
 	if (looksLikeText(bytes)) return { type: 'text', name: 'text file' };
 	return { type: 'unknown', name: 'file of unknown type' };
 }

@@ -13,7 +13,10 @@ const CHUNK_BYTES = 3 * 16 * 1024;
 /** Standard base64 (what n8n keeps in an item in its default binary mode): safe inside a JSON string. */
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
-function frame(fields: Record<string, string>, fileField: string): { prefix: Buffer; suffix: Buffer } {
+function frame(
+	fields: Record<string, string>,
+	fileField: string,
+): { prefix: Buffer; suffix: Buffer } {
 	const head: string[] = [];
 	for (const [key, value] of Object.entries(fields)) {
 		head.push(`${JSON.stringify(key)}:${JSON.stringify(value)}`);
@@ -35,7 +38,9 @@ export function jsonBodyWithBase64File(
 	const base64Length = Math.ceil(file.length / 3) * 4;
 	const body = Buffer.allocUnsafe(prefix.length + base64Length + suffix.length);
 	let offset = prefix.copy(body, 0);
-	const source = Buffer.isBuffer(file) ? file : Buffer.from(file.buffer, file.byteOffset, file.length);
+	const source = Buffer.isBuffer(file)
+		? file
+		: Buffer.from(file.buffer, file.byteOffset, file.length);
 	for (let start = 0; start < source.length; start += CHUNK_BYTES) {
 		const chunk = source.subarray(start, Math.min(start + CHUNK_BYTES, source.length));
 		offset += body.write(chunk.toString('base64'), offset, 'latin1');
@@ -54,7 +59,11 @@ export function isPlainBase64(text: string): boolean {
  * binary mode keeps files that way): the text is copied once into the body, never decoded.
  * The caller checks `isPlainBase64(base64)` first.
  */
-export function jsonBodyWithBase64Text(fields: Record<string, string>, fileField: string, base64: string): Buffer {
+export function jsonBodyWithBase64Text(
+	fields: Record<string, string>,
+	fileField: string,
+	base64: string,
+): Buffer {
 	const { prefix, suffix } = frame(fields, fileField);
 	const body = Buffer.allocUnsafe(prefix.length + base64.length + suffix.length);
 	let offset = prefix.copy(body, 0);

@@ -35,7 +35,9 @@ interface FetchedPage {
 function fingerprint(results: unknown[]): string {
 	if (results.length === 0) return '0';
 	const sample = [results[0], results[results.length >> 1], results[results.length - 1]];
-	return createHash('sha256').update(`${results.length}|${JSON.stringify(sample)}`).digest('hex');
+	return createHash('sha256')
+		.update(`${results.length}|${JSON.stringify(sample)}`)
+		.digest('hex');
 }
 
 function httpCodeOf(error: unknown): string | undefined {
@@ -66,7 +68,10 @@ function pageNumberOf(url: string): number | undefined {
  *   credential's base URL is refused (it would receive the credentials), one pointing back to a page
  *   already read is a loop, and a page whose results repeat the previous page stops the run.
  */
-export async function listPages(this: IExecuteFunctions, options: PageListOptions): Promise<unknown[]> {
+export async function listPages(
+	this: IExecuteFunctions,
+	options: PageListOptions,
+): Promise<unknown[]> {
 	const { path, perPage, limit, itemIndex } = options;
 	const baseUrl = await getBaseUrl.call(this, 'apiKey');
 	const listUrl = joinUrl(baseUrl, path);
@@ -81,13 +86,16 @@ export async function listPages(this: IExecuteFunctions, options: PageListOption
 		}
 	};
 
-
 	const loopError = (detail: string) =>
-		new NodeOperationError(this.getNode(), `The service sent page links that go round in a loop: ${detail}`, {
-			itemIndex,
-			description:
-				'Reading stopped so the workflow does not run forever. Try again later; if it keeps happening, use Limit instead of Return All and report it to the service provider.',
-		});
+		new NodeOperationError(
+			this.getNode(),
+			`The service sent page links that go round in a loop: ${detail}`,
+			{
+				itemIndex,
+				description:
+					'Reading stopped so the workflow does not run forever. Try again later; if it keeps happening, use Limit instead of Return All and report it to the service provider.',
+			},
+		);
 	const repeatError = (pageLabel: string) =>
 		new NodeOperationError(
 			this.getNode(),
@@ -102,12 +110,16 @@ export async function listPages(this: IExecuteFunctions, options: PageListOption
 	const parsePage = (body: unknown, pageLabel: string): FetchedPage => {
 		const parsed = transactionPageSchema.safeParse(body);
 		if (!parsed.success) {
-			throw new NodeOperationError(this.getNode(), `The service returned an unexpected answer for ${pageLabel}`, {
-				itemIndex,
-				description: `Expected a list with "results"; ${parsed.error.issues
-					.map((issue) => `${issue.path.join('.') || 'body'}: ${issue.message}`)
-					.join('; ')}.`,
-			});
+			throw new NodeOperationError(
+				this.getNode(),
+				`The service returned an unexpected answer for ${pageLabel}`,
+				{
+					itemIndex,
+					description: `Expected a list with "results"; ${parsed.error.issues
+						.map((issue) => `${issue.path.join('.') || 'body'}: ${issue.message}`)
+						.join('; ')}.`,
+				},
+			);
 		}
 		return { page: parsed.data, fingerprint: fingerprint(parsed.data.results) };
 	};
@@ -115,11 +127,16 @@ export async function listPages(this: IExecuteFunctions, options: PageListOption
 	// Links to page 1 in the forms a service writes them (DRF drops `page` for the first page).
 	const seenNextLinks = new Set<string>([firstUrl, listUrl, `${listUrl}?perPage=${perPage}`]);
 	/** Checks a page's `next` link before it is used or trusted. */
-	const checkNext = (next: string | null | undefined, currentPage: number | undefined, pageLabel: string) => {
+	const checkNext = (
+		next: string | null | undefined,
+		currentPage: number | undefined,
+		pageLabel: string,
+	) => {
 		if (!next) return;
 		next = absolute(next);
 		assertSameOrigin.call(this, baseUrl, next, itemIndex);
-		if (seenNextLinks.has(next)) throw loopError(`${pageLabel} links to a page that was already linked before`);
+		if (seenNextLinks.has(next))
+			throw loopError(`${pageLabel} links to a page that was already linked before`);
 		seenNextLinks.add(next);
 		const target = pageNumberOf(next);
 		if (currentPage !== undefined && target !== undefined && target <= currentPage) {
@@ -158,7 +175,8 @@ export async function listPages(this: IExecuteFunctions, options: PageListOption
 	};
 
 	const enough = (collected: number) => limit !== undefined && collected >= limit;
-	const finish = (results: unknown[]) => (limit !== undefined && results.length > limit ? results.slice(0, limit) : results);
+	const finish = (results: unknown[]) =>
+		limit !== undefined && results.length > limit ? results.slice(0, limit) : results;
 
 	const first = await fetchPage(1);
 	const firstResults = first.page.results;
@@ -177,10 +195,14 @@ export async function listPages(this: IExecuteFunctions, options: PageListOption
 		const pageNumbers: number[] = [];
 		for (let page = 2; page <= lastPage; page++) pageNumbers.push(page);
 
-		const fetched = await mapWithConcurrency(pageNumbers, options.maxParallel, async (page, _i, control) => {
-			const result = await fetchPage(page, control);
-			return result;
-		});
+		const fetched = await mapWithConcurrency(
+			pageNumbers,
+			options.maxParallel,
+			async (page, _i, control) => {
+				const result = await fetchPage(page, control);
+				return result;
+			},
+		);
 
 		const results: unknown[] = firstResults.slice();
 		let previous = first;

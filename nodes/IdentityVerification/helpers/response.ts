@@ -2,7 +2,12 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 /** True for a JSON object with at least one key (an empty body or `{}` counts as nothing). */
 export function isNonEmptyObject(value: unknown): value is IDataObject {
-	return typeof value === 'object' && value !== null && !Array.isArray(value) && Object.keys(value).length > 0;
+	return (
+		typeof value === 'object' &&
+		value !== null &&
+		!Array.isArray(value) &&
+		Object.keys(value).length > 0
+	);
 }
 
 /** One output item per JSON object (arrays become one item per element). */

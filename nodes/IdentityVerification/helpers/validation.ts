@@ -66,7 +66,10 @@ export function invalidInput(
 	fix: string,
 	itemIndex: number,
 ): NodeOperationError {
-	return new NodeOperationError(this.getNode(), `${label}: ${rule}`, { itemIndex, description: fix });
+	return new NodeOperationError(this.getNode(), `${label}: ${rule}`, {
+		itemIndex,
+		description: fix,
+	});
 }
 
 /**

@@ -27,7 +27,13 @@ describe('AML: Download Profile PDF', () => {
 		const bytes = binaryBytes(items[0]);
 		expect(bytes.subarray(0, 5).toString('latin1')).toBe('%PDF-');
 		expect(bytes.toString('latin1')).toContain(profileId);
-		expect(items[0].json).toEqual({ checkId, profileId, fileName, mimeType: 'application/pdf', fileSize: bytes.length });
+		expect(items[0].json).toEqual({
+			checkId,
+			profileId,
+			fileName,
+			mimeType: 'application/pdf',
+			fileSize: bytes.length,
+		});
 	});
 
 	it('puts the file in the output field the user chose', async () => {
@@ -38,7 +44,9 @@ describe('AML: Download Profile PDF', () => {
 
 	it('makes a safe file name from a profile ID with unusual characters, and finds the profile', async () => {
 		const odd = ctx.sb.aml.seedProfile({ profileId: 'ofac/12 34:x' });
-		const { items, error } = await ctx.run(params({ checkId: odd.checkId, profileId: odd.profileId }));
+		const { items, error } = await ctx.run(
+			params({ checkId: odd.checkId, profileId: odd.profileId }),
+		);
 		expect(error).toBeUndefined();
 		expect(items[0].binary?.data?.fileName).toBe(`aml-${odd.checkId}-ofac_12_34_x.pdf`);
 		expect(items[0].json.profileId).toBe('ofac/12 34:x');
@@ -46,21 +54,27 @@ describe('AML: Download Profile PDF', () => {
 
 	it('keeps a large PDF byte-exact (2 MB)', async () => {
 		const big = ctx.sb.aml.seedProfile({ sizeBytes: 2 * 1024 * 1024 });
-		const { items, error } = await ctx.run(params({ checkId: big.checkId, profileId: big.profileId }));
+		const { items, error } = await ctx.run(
+			params({ checkId: big.checkId, profileId: big.profileId }),
+		);
 		expect(error).toBeUndefined();
 		expect(items[0].json.fileSize).toBe(2 * 1024 * 1024);
 		expect(binaryBytes(items[0]).length).toBe(2 * 1024 * 1024);
 	});
 
 	it('refuses an empty password (from an expression) before sending anything', async () => {
-		const result = await ctx.run(params({ password: '={{ $json.password }}' }), { input: [{ json: { password: '' } }] });
+		const result = await ctx.run(params({ password: '={{ $json.password }}' }), {
+			input: [{ json: { password: '' } }],
+		});
 		const error = expectError(result, 'Password', 'at least 1 character');
 		expect(error.description).toBeTruthy();
 		expect(serviceRequests(ctx.sb)).toBe(0);
 	});
 
 	it('an empty password typed in the field is flagged by n8n as a required parameter; nothing is sent', async () => {
-		await expect(ctx.run(params({ password: '' }))).rejects.toThrow('Parameter "Password" is required');
+		await expect(ctx.run(params({ password: '' }))).rejects.toThrow(
+			'Parameter "Password" is required',
+		);
 		expect(serviceRequests(ctx.sb)).toBe(0);
 	});
 
@@ -93,7 +107,12 @@ describe('AML: Download Profile PDF', () => {
 	});
 
 	it('errors clearly when the service answers with something that is not a PDF', async () => {
-		ctx.sb.faults.add({ method: 'POST', path: '/aml/', status: 200, body: { detail: 'not a pdf' } });
+		ctx.sb.faults.add({
+			method: 'POST',
+			path: '/aml/',
+			status: 200,
+			body: { detail: 'not a pdf' },
+		});
 		const result = await ctx.run(params());
 		expectError(result, 'did not return a PDF');
 	});

@@ -2,7 +2,13 @@
 import { SEED } from '../../sandbox/index.cjs';
 import { startSandbox } from '../../sandbox/index.cjs';
 import { transactionsRange } from '../../sandbox/data.cjs';
-import { expectError, expectPaired, serviceRequests, startCountingProxy, useSandbox } from './util.cjs';
+import {
+	expectError,
+	expectPaired,
+	serviceRequests,
+	startCountingProxy,
+	useSandbox,
+} from './util.cjs';
 
 const ctx = useSandbox();
 const TX_PATH = '/bank/verifications/';
@@ -50,20 +56,39 @@ describe('Bank: Create Token', () => {
 	});
 
 	it.each([
-		['lifetime 2592001', { lifetime: 2592001 }, ['Lifetime (Seconds)', 'at most 2592000 seconds (30 days)']],
+		[
+			'lifetime 2592001',
+			{ lifetime: 2592001 },
+			['Lifetime (Seconds)', 'at most 2592000 seconds (30 days)'],
+		],
 		['lifetime -1', { lifetime: -1 }, ['Lifetime (Seconds)', 'at least 0']],
 		['a bank name of 33 characters', { bank: 'B'.repeat(33) }, ['Bank', 'at most 32 characters']],
 		['an unknown country', { country: 'XX' }, ['Country', 'must be one of the 28 bank countries']],
-		['a country outside the bank list', { country: 'US' }, ['Country', 'must be one of the 28 bank countries']],
-		['a lifetime that is not a number', { lifetime: '={{ "one hour" }}' }, ['Lifetime (Seconds)', 'must be a whole number of seconds']],
-		['a lifetime with decimals', { lifetime: 1.5 }, ['Lifetime (Seconds)', 'must be a whole number of seconds']],
-	])('refuses %s before sending anything, naming the field and the rule', async (_name, extra, texts) => {
-		ctx.sb.resetLog();
-		const result = await ctx.run({ resource: 'bank', operation: 'createToken', ...extra });
-		const error = expectError(result, ...texts);
-		expect(error.description).toBeTruthy();
-		expect(serviceRequests(ctx.sb)).toBe(0);
-	});
+		[
+			'a country outside the bank list',
+			{ country: 'US' },
+			['Country', 'must be one of the 28 bank countries'],
+		],
+		[
+			'a lifetime that is not a number',
+			{ lifetime: '={{ "one hour" }}' },
+			['Lifetime (Seconds)', 'must be a whole number of seconds'],
+		],
+		[
+			'a lifetime with decimals',
+			{ lifetime: 1.5 },
+			['Lifetime (Seconds)', 'must be a whole number of seconds'],
+		],
+	])(
+		'refuses %s before sending anything, naming the field and the rule',
+		async (_name, extra, texts) => {
+			ctx.sb.resetLog();
+			const result = await ctx.run({ resource: 'bank', operation: 'createToken', ...extra });
+			const error = expectError(result, ...texts);
+			expect(error.description).toBeTruthy();
+			expect(serviceRequests(ctx.sb)).toBe(0);
+		},
+	);
 
 	it('takes a number given as text by an expression (e.g. "7200" from a previous node)', async () => {
 		const { items, error } = await ctx.run(
@@ -78,7 +103,11 @@ describe('Bank: Create Token', () => {
 
 	it('accepts the limits themselves (0 and 2592000 seconds, 32 characters)', async () => {
 		for (const extra of [{ lifetime: 0 }, { lifetime: 2592000, bank: 'B'.repeat(32) }]) {
-			const { error, items } = await ctx.run({ resource: 'bank', operation: 'createToken', ...extra });
+			const { error, items } = await ctx.run({
+				resource: 'bank',
+				operation: 'createToken',
+				...extra,
+			});
 			expect(error).toBeUndefined();
 			expect(items).toHaveLength(1);
 		}
@@ -90,7 +119,11 @@ describe('Bank: Create Token', () => {
 			{ resource: 'bank', operation: 'createToken', lifetime: '={{ $json.lifetime }}' },
 			{
 				continueOnFail: true,
-				input: [{ json: { lifetime: 60 } }, { json: { lifetime: 2592001 } }, { json: { lifetime: 120 } }],
+				input: [
+					{ json: { lifetime: 60 } },
+					{ json: { lifetime: 2592001 } },
+					{ json: { lifetime: 120 } },
+				],
 			},
 		);
 		expect(error).toBeUndefined();
@@ -117,19 +150,25 @@ describe('Bank: List Transactions', () => {
 	const expected = transactionsRange(accountId, 0, SEED.bank.transactions);
 
 	it('Return All gives all 1,037 transactions as items, in order, each paired with its input item', async () => {
-		const { items, error } = await ctx.run(listParams({ returnAll: true, options: { perPage: 50 } }));
+		const { items, error } = await ctx.run(
+			listParams({ returnAll: true, options: { perPage: 50 } }),
+		);
 		expect(error).toBeUndefined();
 		expect(items).toHaveLength(1037);
 		expect(items.map((i) => i.json)).toEqual(expected);
 		expectPaired(items);
 		// 21 pages, each fetched exactly once
 		expect(serviceRequests(ctx.sb, TX_PATH)).toBe(21);
-		const pages = ctx.sb.requests.filter((r) => r.path.startsWith(TX_PATH)).map((r) => Number(r.query.page));
+		const pages = ctx.sb.requests
+			.filter((r) => r.path.startsWith(TX_PATH))
+			.map((r) => Number(r.query.page));
 		expect([...pages].sort((a, b) => a - b)).toEqual(Array.from({ length: 21 }, (_, i) => i + 1));
 	});
 
 	it('Limit 120 at 50 per page gives 120 items and requests only 3 pages', async () => {
-		const { items, error } = await ctx.run(listParams({ returnAll: false, limit: 120, options: { perPage: 50 } }));
+		const { items, error } = await ctx.run(
+			listParams({ returnAll: false, limit: 120, options: { perPage: 50 } }),
+		);
 		expect(error).toBeUndefined();
 		expect(items).toHaveLength(120);
 		expect(items.map((i) => i.json)).toEqual(expected.slice(0, 120));
@@ -144,7 +183,9 @@ describe('Bank: List Transactions', () => {
 
 	it('follows `next` links one by one when the service gives no count', async () => {
 		ctx.sb.bank.setPageLinks('no-count');
-		const { items, error } = await ctx.run(listParams({ returnAll: true, options: { perPage: 100 } }));
+		const { items, error } = await ctx.run(
+			listParams({ returnAll: true, options: { perPage: 100 } }),
+		);
 		expect(error).toBeUndefined();
 		expect(items).toHaveLength(1037);
 		expect(items.map((i) => i.json)).toEqual(expected);
@@ -188,7 +229,9 @@ describe('Bank: List Transactions', () => {
 
 	it('keeps going after a 429 (Retry-After honoured) and still returns every transaction in order', async () => {
 		ctx.sb.faults.add({ method: 'GET', path: TX_PATH, status: 429, retryAfter: 1, times: 2 });
-		const { items, error } = await ctx.run(listParams({ returnAll: true, options: { perPage: 100 } }));
+		const { items, error } = await ctx.run(
+			listParams({ returnAll: true, options: { perPage: 100 } }),
+		);
 		expect(error).toBeUndefined();
 		expect(items).toHaveLength(1037);
 		expect(items.map((i) => i.json)).toEqual(expected);
@@ -199,22 +242,27 @@ describe('Bank: List Transactions', () => {
 		[2, undefined],
 		[4, 4],
 		[1, 1],
-	])('never has more than %s page requests in flight (Max Parallel Requests %s)', async (max, option) => {
-		const proxy = await startCountingProxy(ctx.sb.url);
-		try {
-			ctx.sb.faults.setLatency(20);
-			const options: Record<string, number> = { perPage: 50 };
-			if (option !== undefined) options.maxParallelRequests = option;
-			else options.maxParallelRequests = max;
-			const { items, error } = await ctx.run(listParams({ returnAll: true, options }), { baseUrl: proxy.url });
-			expect(error).toBeUndefined();
-			expect(items.map((i) => i.json)).toEqual(expected);
-			expect(proxy.maxInFlight).toBeLessThanOrEqual(max);
-			if (max > 1) expect(proxy.maxInFlight).toBeGreaterThan(1);
-		} finally {
-			await proxy.close();
-		}
-	});
+	])(
+		'never has more than %s page requests in flight (Max Parallel Requests %s)',
+		async (max, option) => {
+			const proxy = await startCountingProxy(ctx.sb.url);
+			try {
+				ctx.sb.faults.setLatency(20);
+				const options: Record<string, number> = { perPage: 50 };
+				if (option !== undefined) options.maxParallelRequests = option;
+				else options.maxParallelRequests = max;
+				const { items, error } = await ctx.run(listParams({ returnAll: true, options }), {
+					baseUrl: proxy.url,
+				});
+				expect(error).toBeUndefined();
+				expect(items.map((i) => i.json)).toEqual(expected);
+				expect(proxy.maxInFlight).toBeLessThanOrEqual(max);
+				if (max > 1) expect(proxy.maxInFlight).toBeGreaterThan(1);
+			} finally {
+				await proxy.close();
+			}
+		},
+	);
 
 	it('lowers the parallelism after a 429 and never goes above the option', async () => {
 		const proxy = await startCountingProxy(ctx.sb.url);

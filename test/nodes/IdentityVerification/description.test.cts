@@ -5,14 +5,18 @@ import { BANK_COUNTRIES } from '../../../nodes/shared/contract';
 
 const { description } = new IdentityVerification();
 const operationsOf = (resource: string) =>
-	description.properties.find((p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes(resource))!;
+	description.properties.find(
+		(p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes(resource),
+	)!;
 
 describe('Identity Verification node description', () => {
 	it('is an action node usable as an AI tool, with the agreed name, subtitle and credentials', () => {
 		expect(description.name).toBe('identityVerification');
 		expect(description.displayName).toBe('Identity Verification');
 		expect(description.usableAsTool).toBe(true);
-		expect(description.subtitle).toBe('={{$parameter["operation"] + ": " + $parameter["resource"]}}');
+		expect(description.subtitle).toBe(
+			'={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		);
 		expect(description.credentials?.map((c) => c.name)).toEqual([
 			'identityVerificationApi',
 			'identityVerificationKybFormTokenApi',
@@ -27,7 +31,9 @@ describe('Identity Verification node description', () => {
 			aml: ['downloadProfilePdf'],
 			kyb: ['deleteAnswers', 'getAnswers', 'submitForm'],
 		};
-		const resources = (description.properties.find((p) => p.name === 'resource')!.options as INodePropertyOptions[]).map((o) => o.value);
+		const resources = (
+			description.properties.find((p) => p.name === 'resource')!.options as INodePropertyOptions[]
+		).map((o) => o.value);
 		expect([...resources].sort()).toEqual(Object.keys(expected).sort());
 		for (const [resource, operations] of Object.entries(expected)) {
 			const options = operationsOf(resource).options as INodePropertyOptions[];
@@ -56,14 +62,21 @@ describe('Identity Verification node description', () => {
 		const country = description.properties.find((p) => p.name === 'country')!;
 		const options = country.options as INodePropertyOptions[];
 		expect(options).toHaveLength(29);
-		expect(options.map((o) => o.value).filter((v) => v !== 'any').sort()).toEqual([...BANK_COUNTRIES].sort());
+		expect(
+			options
+				.map((o) => o.value)
+				.filter((v) => v !== 'any')
+				.sort(),
+		).toEqual([...BANK_COUNTRIES].sort());
 		expect(options.find((o) => o.value === 'LT')?.name).toBe('Lithuania (LT)');
 		expect(country.default).toBe('any');
 	});
 
 	it('has the documented defaults (lifetime 3600, limit 50, max parallel 4, binary field data)', () => {
 		const find = (name: string, resource: string) =>
-			description.properties.find((p) => p.name === name && p.displayOptions?.show?.resource?.includes(resource))!;
+			description.properties.find(
+				(p) => p.name === name && p.displayOptions?.show?.resource?.includes(resource),
+			)!;
 		expect(find('lifetime', 'bank').default).toBe(3600);
 		expect(find('lifetime', 'bank').hint).toContain('2,592,000');
 		expect(find('limit', 'bank').default).toBe(50);

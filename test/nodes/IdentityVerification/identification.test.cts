@@ -50,13 +50,21 @@ describe('Identification (KYC)', () => {
 		});
 		expect(error).toBeUndefined();
 		const session = ctx.sb.kyc.get(String(items[0].json.scanRef));
-		expect(session?.request).toMatchObject({ clientId: 'customer-43', locale: 'lt', expiryTime: 900 });
+		expect(session?.request).toMatchObject({
+			clientId: 'customer-43',
+			locale: 'lt',
+			expiryTime: 900,
+		});
 		expect(items[0].json.expiryTime).toBe(900);
 	});
 
 	it('uses the Client ID of each item (expressions per item)', async () => {
 		const { items, error } = await ctx.run(
-			{ resource: 'identification', operation: 'createVerificationToken', clientId: '={{ $json.customer }}' },
+			{
+				resource: 'identification',
+				operation: 'createVerificationToken',
+				clientId: '={{ $json.customer }}',
+			},
 			{ input: [{ json: { customer: 'a-1' } }, { json: { customer: 'b-2' } }] },
 		);
 		expect(error).toBeUndefined();
@@ -65,7 +73,11 @@ describe('Identification (KYC)', () => {
 	});
 
 	it('refuses an empty Client ID before sending anything', async () => {
-		const result = await ctx.run({ resource: 'identification', operation: 'createVerificationToken', clientId: ' ' });
+		const result = await ctx.run({
+			resource: 'identification',
+			operation: 'createVerificationToken',
+			clientId: ' ',
+		});
 		const error = expectError(result, 'Client ID', 'must not be empty');
 		expect(error.message).not.toMatch(/Client ID: Client ID/);
 		expect(serviceRequests(ctx.sb)).toBe(0);
@@ -75,22 +87,34 @@ describe('Identification (KYC)', () => {
 		ctx.sb.webhooks.configure({ url: receiverUrl });
 		const { scanRef } = ctx.sb.kyc.createSession('customer-44');
 		await ctx.sb.kyc.autoFinish(scanRef, { final: true });
-		const { items, error } = await ctx.run({ resource: 'identification', operation: 'requestInformation', scanRef });
+		const { items, error } = await ctx.run({
+			resource: 'identification',
+			operation: 'requestInformation',
+			scanRef,
+		});
 		expect(error).toBeUndefined();
 		expect(items).toHaveLength(1);
 		expectPaired(items);
 		expect(items[0].json.scanRef).toBe(scanRef);
 		expect(ctx.sb.kyc.get(scanRef)?.state).toBe('REUPLOAD_REQUESTED');
 
-		const again = await ctx.run({ resource: 'identification', operation: 'requestInformation', scanRef });
-		const againError = expectError(again, "409");
-		expect(`${againError.message} ${againError.description}`).toContain("already been requested");
+		const again = await ctx.run({
+			resource: 'identification',
+			operation: 'requestInformation',
+			scanRef,
+		});
+		const againError = expectError(again, '409');
+		expect(`${againError.message} ${againError.description}`).toContain('already been requested');
 	});
 
 	it('outputs { scanRef, requested: true } when the service answers without a body', async () => {
 		const { scanRef } = ctx.sb.kyc.createSession('customer-45');
 		ctx.sb.faults.add({ method: 'POST', path: '/kyc/', status: 204 });
-		const { items, error } = await ctx.run({ resource: 'identification', operation: 'requestInformation', scanRef });
+		const { items, error } = await ctx.run({
+			resource: 'identification',
+			operation: 'requestInformation',
+			scanRef,
+		});
 		expect(error).toBeUndefined();
 		expect(items[0].json).toEqual({ scanRef, requested: true });
 	});

@@ -7,15 +7,23 @@ import {
 	leadingBytes,
 } from '../../../nodes/IdentityVerification/helpers/jsonBody';
 
-const fields = { providedName: 'Jonas "JJ" Jonaitis', providedAddress: 'Gedimino pr. 1\nVilnius ą' };
+const fields = {
+	providedName: 'Jonas "JJ" Jonaitis',
+	providedAddress: 'Gedimino pr. 1\nVilnius ą',
+};
 
 describe('POA JSON body', () => {
-	it.each([0, 1, 2, 3, 4, 49151, 49152, 49153, 3 * 49152 + 2])('matches JSON.stringify for a %s-byte file', (size) => {
-		const file = randomBytes(size);
-		const expected = JSON.stringify({ ...fields, file: file.toString('base64') });
-		expect(jsonBodyWithBase64File(fields, 'file', file).toString('utf8')).toBe(expected);
-		expect(jsonBodyWithBase64Text(fields, 'file', file.toString('base64')).toString('utf8')).toBe(expected);
-	});
+	it.each([0, 1, 2, 3, 4, 49151, 49152, 49153, 3 * 49152 + 2])(
+		'matches JSON.stringify for a %s-byte file',
+		(size) => {
+			const file = randomBytes(size);
+			const expected = JSON.stringify({ ...fields, file: file.toString('base64') });
+			expect(jsonBodyWithBase64File(fields, 'file', file).toString('utf8')).toBe(expected);
+			expect(jsonBodyWithBase64Text(fields, 'file', file.toString('base64')).toString('utf8')).toBe(
+				expected,
+			);
+		},
+	);
 
 	it('only passes plain base64 through as text', () => {
 		expect(isPlainBase64(randomBytes(301).toString('base64'))).toBe(true);

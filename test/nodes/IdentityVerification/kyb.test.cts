@@ -10,20 +10,23 @@ describe('KYB', () => {
 	it.each([
 		['API key', 'apiKey', 'apiKeyOnly', 'basic'],
 		['KYB form token', 'kybFormToken', 'formTokenOnly', 'bearer'],
-	] as const)('gets questionnaire answers with the %s', async (_name, authentication, credentials, scheme) => {
-		const { items, error } = await ctx.run(
-			{ resource: 'kyb', operation: 'getAnswers', authentication, companyId, questionnaireId },
-			{ credentials },
-		);
-		expect(error).toBeUndefined();
-		expect(items).toHaveLength(1);
-		expectPaired(items);
-		expect(typeof items[0].json.sections).toBe('object');
-		expect(Object.keys(items[0].json.sections as object).length).toBeGreaterThan(0);
-		const request = ctx.sb.requests.find((r) => r.path === ANSWERS);
-		expect(request?.authScheme).toBe(scheme);
-		expect(request?.authorized).toBe(true);
-	});
+	] as const)(
+		'gets questionnaire answers with the %s',
+		async (_name, authentication, credentials, scheme) => {
+			const { items, error } = await ctx.run(
+				{ resource: 'kyb', operation: 'getAnswers', authentication, companyId, questionnaireId },
+				{ credentials },
+			);
+			expect(error).toBeUndefined();
+			expect(items).toHaveLength(1);
+			expectPaired(items);
+			expect(typeof items[0].json.sections).toBe('object');
+			expect(Object.keys(items[0].json.sections as object).length).toBeGreaterThan(0);
+			const request = ctx.sb.requests.find((r) => r.path === ANSWERS);
+			expect(request?.authScheme).toBe(scheme);
+			expect(request?.authorized).toBe(true);
+		},
+	);
 
 	it('deletes questionnaire answers and says so', async () => {
 		const { items, error } = await ctx.run({
@@ -34,8 +37,15 @@ describe('KYB', () => {
 			questionnaireId,
 		});
 		expect(error).toBeUndefined();
-		expect(items).toEqual([{ json: { deleted: true, companyId, questionnaireId }, pairedItem: { item: 0 } }]);
-		const after = await ctx.run({ resource: 'kyb', operation: 'getAnswers', companyId, questionnaireId });
+		expect(items).toEqual([
+			{ json: { deleted: true, companyId, questionnaireId }, pairedItem: { item: 0 } },
+		]);
+		const after = await ctx.run({
+			resource: 'kyb',
+			operation: 'getAnswers',
+			companyId,
+			questionnaireId,
+		});
 		expect(after.items[0].json.sections).toEqual({});
 	});
 
@@ -54,7 +64,12 @@ describe('KYB', () => {
 	});
 
 	it('explains an unknown company clearly (404)', async () => {
-		const result = await ctx.run({ resource: 'kyb', operation: 'getAnswers', companyId: 'nope', questionnaireId });
+		const result = await ctx.run({
+			resource: 'kyb',
+			operation: 'getAnswers',
+			companyId: 'nope',
+			questionnaireId,
+		});
 		const error = expectError(result, '404');
 		expect(error.description).toMatch(/check the ids/i);
 	});
@@ -62,7 +77,14 @@ describe('KYB', () => {
 	it('Continue On Fail: a service error (404) on the middle item becomes an error item with its details, no secrets', async () => {
 		const { items, error } = await ctx.run(
 			{ resource: 'kyb', operation: 'getAnswers', companyId, questionnaireId: '={{ $json.q }}' },
-			{ continueOnFail: true, input: [{ json: { q: questionnaireId } }, { json: { q: 'unknown' } }, { json: { q: questionnaireId } }] },
+			{
+				continueOnFail: true,
+				input: [
+					{ json: { q: questionnaireId } },
+					{ json: { q: 'unknown' } },
+					{ json: { q: questionnaireId } },
+				],
+			},
 		);
 		expect(error).toBeUndefined();
 		expect(items).toHaveLength(3);
@@ -74,21 +96,36 @@ describe('KYB', () => {
 		expect(String(items[1].json.description)).toMatch(/check the ids/i);
 		const text = JSON.stringify(items[1].json);
 		expect(text).not.toContain(ctx.sb.credentials.apiSecret);
-		expect(text).not.toContain(Buffer.from(`${ctx.sb.credentials.apiKey}:${ctx.sb.credentials.apiSecret}`).toString('base64'));
+		expect(text).not.toContain(
+			Buffer.from(`${ctx.sb.credentials.apiKey}:${ctx.sb.credentials.apiSecret}`).toString(
+				'base64',
+			),
+		);
 	});
 
 	it('refuses an empty Form ID before sending anything', async () => {
-		const result = await ctx.run({ resource: 'kyb', operation: 'submitForm', formId: '={{ $json.form }}' }, { input: [{ json: { form: '' } }] });
+		const result = await ctx.run(
+			{ resource: 'kyb', operation: 'submitForm', formId: '={{ $json.form }}' },
+			{ input: [{ json: { form: '' } }] },
+		);
 		expectError(result, 'Form ID', 'must not be empty');
 		expect(serviceRequests(ctx.sb)).toBe(0);
 	});
 
 	it('a wrong form token is reported as a credential problem', async () => {
 		const result = await ctx.run(
-			{ resource: 'kyb', operation: 'getAnswers', authentication: 'kybFormToken', companyId, questionnaireId },
+			{
+				resource: 'kyb',
+				operation: 'getAnswers',
+				authentication: 'kybFormToken',
+				companyId,
+				questionnaireId,
+			},
 			{ credentials: 'formTokenOnly', formToken: 'wrong-token' },
 		);
 		const error = expectError(result, '401');
-		expect(JSON.stringify({ message: error.message, description: error.description })).not.toContain('wrong-token');
+		expect(
+			JSON.stringify({ message: error.message, description: error.description }),
+		).not.toContain('wrong-token');
 	});
 });

@@ -29,7 +29,8 @@ const tx = (n: number) => ({
 	transactionDate: null,
 	transactionAmount: { amount: `${n}.00`, currency: 'EUR' },
 });
-const range = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => tx(from + i));
+const range = (from: number, to: number) =>
+	Array.from({ length: to - from }, (_, i) => tx(from + i));
 
 beforeAll(async () => {
 	server = http.createServer((req, res) => {
@@ -74,12 +75,20 @@ const run = (extra: Record<string, unknown> = {}) =>
 			options: { perPage: 10 },
 			...extra,
 		},
-		credentials: { identityVerificationApi: { apiKey: 'k', apiSecret: 'secret-value', baseUrl: base } },
+		credentials: {
+			identityVerificationApi: { apiKey: 'k', apiSecret: 'secret-value', baseUrl: base },
+		},
 	});
 
 describe('List Transactions: following `next` links (no count)', () => {
 	it('follows relative links and returns every result in order', async () => {
-		script = (page) => (page <= 3 ? { next: page < 3 ? `${PATH}?page=${page + 1}&perPage=10` : null, results: range((page - 1) * 10, page * 10) } : undefined);
+		script = (page) =>
+			page <= 3
+				? {
+						next: page < 3 ? `${PATH}?page=${page + 1}&perPage=10` : null,
+						results: range((page - 1) * 10, page * 10),
+					}
+				: undefined;
 		const { items, error } = await run();
 		expect(error).toBeUndefined();
 		expect(items.map((i) => i.json)).toEqual(range(0, 30));
@@ -87,7 +96,10 @@ describe('List Transactions: following `next` links (no count)', () => {
 	});
 
 	it('stops with an error when a link goes back to an earlier page', async () => {
-		script = (page) => ({ next: `${base}${PATH}?page=${page === 3 ? 2 : page + 1}&perPage=10`, results: range((page - 1) * 10, page * 10) });
+		script = (page) => ({
+			next: `${base}${PATH}?page=${page === 3 ? 2 : page + 1}&perPage=10`,
+			results: range((page - 1) * 10, page * 10),
+		});
 		const { error } = await run();
 		expect(error?.message).toMatch(/loop/i);
 		expect(hits).toHaveLength(3);
@@ -98,7 +110,10 @@ describe('List Transactions: following `next` links (no count)', () => {
 		let served = 0;
 		script = () => {
 			served++;
-			return { next: cursor(served === 3 ? 1 : served), results: range(served * 10, served * 10 + 10) };
+			return {
+				next: cursor(served === 3 ? 1 : served),
+				results: range(served * 10, served * 10 + 10),
+			};
 		};
 		const { error } = await run();
 		expect(error?.message).toMatch(/loop/i);
@@ -106,7 +121,10 @@ describe('List Transactions: following `next` links (no count)', () => {
 	});
 
 	it('stops with an error when a page repeats the previous one', async () => {
-		script = (page) => ({ next: `${base}${PATH}?page=${page + 1}&perPage=10`, results: range(0, 10) });
+		script = (page) => ({
+			next: `${base}${PATH}?page=${page + 1}&perPage=10`,
+			results: range(0, 10),
+		});
 		const { error } = await run();
 		expect(error?.message).toContain('same transactions again on page 2');
 		expect(hits).toHaveLength(2);
@@ -114,7 +132,10 @@ describe('List Transactions: following `next` links (no count)', () => {
 
 	it('refuses a link to another host on a later page before requesting it', async () => {
 		script = (page) => ({
-			next: page === 2 ? `${otherBase}${PATH}?page=3&perPage=10` : `${base}${PATH}?page=${page + 1}&perPage=10`,
+			next:
+				page === 2
+					? `${otherBase}${PATH}?page=3&perPage=10`
+					: `${base}${PATH}?page=${page + 1}&perPage=10`,
 			results: range((page - 1) * 10, page * 10),
 		});
 		const { error } = await run();
@@ -129,7 +150,11 @@ describe('List Transactions: fetching pages by number (count given)', () => {
 		// asked for 10 per page, the service gives 4; count 18 -> pages 1..5
 		script = (page) => {
 			if (page > 5) return undefined;
-			return { count: 18, next: page < 5 ? `${base}${PATH}?page=${page + 1}&perPage=10` : null, results: range((page - 1) * 4, Math.min(page * 4, 18)) };
+			return {
+				count: 18,
+				next: page < 5 ? `${base}${PATH}?page=${page + 1}&perPage=10` : null,
+				results: range((page - 1) * 4, Math.min(page * 4, 18)),
+			};
 		};
 		const { items, error } = await run();
 		expect(error).toBeUndefined();
@@ -138,10 +163,18 @@ describe('List Transactions: fetching pages by number (count given)', () => {
 	});
 
 	it('with a Limit requests only the pages it needs', async () => {
-		script = (page) => ({ count: 100, next: `${base}${PATH}?page=${page + 1}&perPage=10`, results: range((page - 1) * 10, page * 10) });
+		script = (page) => ({
+			count: 100,
+			next: `${base}${PATH}?page=${page + 1}&perPage=10`,
+			results: range((page - 1) * 10, page * 10),
+		});
 		const { items, error } = await run({ returnAll: false, limit: 25 });
 		expect(error).toBeUndefined();
 		expect(items.map((i) => i.json)).toEqual(range(0, 25));
-		expect(hits.map((h) => new URL(h, base).searchParams.get('page')).sort()).toEqual(['1', '2', '3']);
+		expect(hits.map((h) => new URL(h, base).searchParams.get('page')).sort()).toEqual([
+			'1',
+			'2',
+			'3',
+		]);
 	});
 });

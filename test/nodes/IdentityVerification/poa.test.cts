@@ -11,16 +11,30 @@ const params = (extra: Record<string, unknown> = {}) => ({
 	...extra,
 });
 
-const PNG = Buffer.concat([Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'), Buffer.alloc(64, 1)]);
+const PNG = Buffer.concat([
+	Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'),
+	Buffer.alloc(64, 1),
+]);
 const JPEG = Buffer.concat([Buffer.from('ffd8ffe000104a464946', 'hex'), Buffer.alloc(64, 2)]);
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n', 'latin1');
-const WEBP = Buffer.concat([Buffer.from('RIFF', 'latin1'), Buffer.from([40, 0, 0, 0]), Buffer.from('WEBPVP8 ', 'latin1'), Buffer.alloc(32, 3)]);
+const WEBP = Buffer.concat([
+	Buffer.from('RIFF', 'latin1'),
+	Buffer.from([40, 0, 0, 0]),
+	Buffer.from('WEBPVP8 ', 'latin1'),
+	Buffer.alloc(32, 3),
+]);
 function ftyp(major: string, compatible: string[]): Buffer {
 	const size = 16 + compatible.length * 4;
 	const head = Buffer.alloc(8);
 	head.writeUInt32BE(size, 0);
 	head.write('ftyp', 4, 'latin1');
-	return Buffer.concat([head, Buffer.from(major, 'latin1'), Buffer.alloc(4), ...compatible.map((b) => Buffer.from(b, 'latin1')), Buffer.alloc(32, 4)]);
+	return Buffer.concat([
+		head,
+		Buffer.from(major, 'latin1'),
+		Buffer.alloc(4),
+		...compatible.map((b) => Buffer.from(b, 'latin1')),
+		Buffer.alloc(32, 4),
+	]);
 }
 const HEIC = ftyp('heic', ['mif1', 'heic']);
 const HEIF = ftyp('mif1', ['mif1']);
@@ -34,7 +48,9 @@ describe('Proof of Address: Create Check', () => {
 		['HEIC', HEIC, 'IMG_0001.HEIC', 'image/heic'],
 		['HEIF', HEIF, 'photo.heif', 'image/heif'],
 	])('checks a %s document and outputs the check as JSON', async (_type, bytes, fileName, mime) => {
-		const { items, error } = await ctx.run(params(), { input: [binaryItem(bytes, fileName, mime)] });
+		const { items, error } = await ctx.run(params(), {
+			input: [binaryItem(bytes, fileName, mime)],
+		});
 		expect(error).toBeUndefined();
 		expect(items).toHaveLength(1);
 		expectPaired(items);
@@ -58,17 +74,54 @@ describe('Proof of Address: Create Check', () => {
 	});
 
 	it.each([
-		['a .txt file', Buffer.from('Electricity bill\nJonas Jonaitis\n', 'utf8'), 'bill.txt', 'text/plain', 'text file'],
-		['a .gif file', Buffer.concat([Buffer.from('GIF89a', 'latin1'), Buffer.alloc(32, 5)]), 'bill.gif', 'image/gif', 'GIF image'],
-		['a .zip file', Buffer.concat([Buffer.from('504b0304', 'hex'), Buffer.alloc(32, 6)]), 'bill.zip', 'application/zip', 'ZIP archive'],
-		['a .txt file named .pdf', Buffer.from('not really a pdf', 'utf8'), 'bill.pdf', 'application/pdf', 'text file'],
-	])('refuses %s before sending anything, naming the detected and accepted types', async (_name, bytes, fileName, mime, detected) => {
-		const result = await ctx.run(params(), { input: [binaryItem(bytes, fileName, mime)] });
-		const error = expectError(result, 'Input Binary Field', detected, 'JPEG', 'PNG', 'WEBP', 'HEIC', 'HEIF', 'PDF');
-		expect(error.message).toContain(fileName);
-		expect(error.description).toBeTruthy();
-		expect(serviceRequests(ctx.sb)).toBe(0);
-	});
+		[
+			'a .txt file',
+			Buffer.from('Electricity bill\nJonas Jonaitis\n', 'utf8'),
+			'bill.txt',
+			'text/plain',
+			'text file',
+		],
+		[
+			'a .gif file',
+			Buffer.concat([Buffer.from('GIF89a', 'latin1'), Buffer.alloc(32, 5)]),
+			'bill.gif',
+			'image/gif',
+			'GIF image',
+		],
+		[
+			'a .zip file',
+			Buffer.concat([Buffer.from('504b0304', 'hex'), Buffer.alloc(32, 6)]),
+			'bill.zip',
+			'application/zip',
+			'ZIP archive',
+		],
+		[
+			'a .txt file named .pdf',
+			Buffer.from('not really a pdf', 'utf8'),
+			'bill.pdf',
+			'application/pdf',
+			'text file',
+		],
+	])(
+		'refuses %s before sending anything, naming the detected and accepted types',
+		async (_name, bytes, fileName, mime, detected) => {
+			const result = await ctx.run(params(), { input: [binaryItem(bytes, fileName, mime)] });
+			const error = expectError(
+				result,
+				'Input Binary Field',
+				detected,
+				'JPEG',
+				'PNG',
+				'WEBP',
+				'HEIC',
+				'HEIF',
+				'PDF',
+			);
+			expect(error.message).toContain(fileName);
+			expect(error.description).toBeTruthy();
+			expect(serviceRequests(ctx.sb)).toBe(0);
+		},
+	);
 
 	it('says which field is missing when the item has no such binary property', async () => {
 		const result = await ctx.run(params({ binaryPropertyName: 'document' }), {
@@ -83,13 +136,19 @@ describe('Proof of Address: Create Check', () => {
 		['Provided Address', { providedAddress: 'y'.repeat(256) }, 'at most 255 characters'],
 		['Provided Name', { providedName: '={{ "  " }}' }, 'must not be empty'],
 	])('refuses a wrong %s before sending anything', async (label, extra, rule) => {
-		const result = await ctx.run(params(extra), { input: [binaryItem(PNG, 'scan.png', 'image/png')] });
+		const result = await ctx.run(params(extra), {
+			input: [binaryItem(PNG, 'scan.png', 'image/png')],
+		});
 		expectError(result, label, rule);
 		expect(serviceRequests(ctx.sb)).toBe(0);
 	});
 
 	it('also reads a file whose base64 is wrapped in lines (decoded, then encoded in chunks)', async () => {
-		const item = binaryItem(Buffer.concat([PDF, Buffer.alloc(200_000, 0x42)]), 'wrapped.pdf', 'application/pdf');
+		const item = binaryItem(
+			Buffer.concat([PDF, Buffer.alloc(200_000, 0x42)]),
+			'wrapped.pdf',
+			'application/pdf',
+		);
 		item.binary!.data.data = item.binary!.data.data.replace(/.{76}/g, '$&\r\n');
 		const { items, error } = await ctx.run(params(), { input: [item] });
 		expect(error).toBeUndefined();
@@ -98,7 +157,9 @@ describe('Proof of Address: Create Check', () => {
 
 	it('sends a 3 MB file intact (base64 built in chunks)', async () => {
 		const big = Buffer.concat([PDF, Buffer.alloc(3 * 1024 * 1024 + 1, 0x41)]);
-		const { items, error } = await ctx.run(params(), { input: [binaryItem(big, 'big.pdf', 'application/pdf')] });
+		const { items, error } = await ctx.run(params(), {
+			input: [binaryItem(big, 'big.pdf', 'application/pdf')],
+		});
 		expect(error).toBeUndefined();
 		expect(String(items[0].json.file)).toContain(`${big.length} bytes`);
 	});

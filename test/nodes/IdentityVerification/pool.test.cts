@@ -24,7 +24,16 @@ function controlledTasks(n: number) {
 		});
 	const inputs = Array.from({ length: n }, (_, i) => i);
 	const tick = () => new Promise((r) => setImmediate(r));
-	return { inputs, worker, resolvers, rejecters, activeAtStart, started, tick, active: () => active };
+	return {
+		inputs,
+		worker,
+		resolvers,
+		rejecters,
+		activeAtStart,
+		started,
+		tick,
+		active: () => active,
+	};
 }
 
 describe('mapWithConcurrency', () => {

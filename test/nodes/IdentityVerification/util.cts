@@ -32,15 +32,21 @@ export function useSandbox(): Ctx {
 		ctx.run = async (parameters, opts = {}) => {
 			const all = sandboxCredentials(ctx.sb);
 			if (opts.formToken !== undefined) {
-				all.identityVerificationKybFormTokenApi = { ...all.identityVerificationKybFormTokenApi, formToken: opts.formToken };
+				all.identityVerificationKybFormTokenApi = {
+					...all.identityVerificationKybFormTokenApi,
+					formToken: opts.formToken,
+				};
 			}
 			if (opts.baseUrl) {
 				for (const name of Object.keys(all)) all[name] = { ...all[name], baseUrl: opts.baseUrl };
 			}
 			let credentials = all;
-			if (opts.credentials === 'apiKeyOnly') credentials = { identityVerificationApi: all.identityVerificationApi };
+			if (opts.credentials === 'apiKeyOnly')
+				credentials = { identityVerificationApi: all.identityVerificationApi };
 			if (opts.credentials === 'formTokenOnly') {
-				credentials = { identityVerificationKybFormTokenApi: all.identityVerificationKybFormTokenApi };
+				credentials = {
+					identityVerificationKybFormTokenApi: all.identityVerificationKybFormTokenApi,
+				};
 			}
 			return await runNode({
 				node: NODE,
@@ -61,7 +67,10 @@ export function useSandbox(): Ctx {
 }
 
 /** Every output item carries pairedItem pointing to an input item. */
-export function expectPaired(items: INodeExecutionData[], inputIndex: number | ((outputIndex: number) => number) = 0): void {
+export function expectPaired(
+	items: INodeExecutionData[],
+	inputIndex: number | ((outputIndex: number) => number) = 0,
+): void {
 	items.forEach((item, index) => {
 		const expected = typeof inputIndex === 'function' ? inputIndex(index) : inputIndex;
 		expect(item.pairedItem).toEqual({ item: expected });
@@ -69,8 +78,18 @@ export function expectPaired(items: INodeExecutionData[], inputIndex: number | (
 }
 
 /** A binary input item, as a Read File or form upload node would produce it. */
-export function binaryItem(bytes: Buffer, fileName: string, mimeType: string, property = 'data'): INodeExecutionData {
-	const binary: IBinaryData = { data: bytes.toString('base64'), mimeType, fileName, fileSize: String(bytes.length) };
+export function binaryItem(
+	bytes: Buffer,
+	fileName: string,
+	mimeType: string,
+	property = 'data',
+): INodeExecutionData {
+	const binary: IBinaryData = {
+		data: bytes.toString('base64'),
+		mimeType,
+		fileName,
+		fileSize: String(bytes.length),
+	};
 	return { json: { fileName }, binary: { [property]: binary } };
 }
 
@@ -80,7 +99,10 @@ export function serviceRequests(sb: Sandbox, path?: string): number {
 }
 
 /** The run must fail with a node error whose message contains every given text. */
-export function expectError(result: RunNodeResult, ...texts: Array<string | RegExp>): NonNullable<RunNodeResult['error']> {
+export function expectError(
+	result: RunNodeResult,
+	...texts: Array<string | RegExp>
+): NonNullable<RunNodeResult['error']> {
 	expect(result.error).toBeDefined();
 	const error = result.error!;
 	for (const text of texts) {
@@ -150,6 +172,7 @@ export async function startCountingProxy(target: string): Promise<CountingProxy>
 export function binaryBytes(item: INodeExecutionData, property = 'data'): Buffer {
 	const binary = item.binary?.[property];
 	if (!binary) throw new Error(`no binary property "${property}" on the item`);
-	if (!binary.data || binary.id) throw new Error(`binary property "${property}" is stored by id (${binary.id ?? '?'})`);
+	if (!binary.data || binary.id)
+		throw new Error(`binary property "${property}" is stored by id (${binary.id ?? '?'})`);
 	return Buffer.from(binary.data, 'base64');
 }

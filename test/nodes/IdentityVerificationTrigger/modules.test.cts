@@ -4,8 +4,18 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { DEDUPE_MAX_ENTRIES, DEDUPE_WINDOW_MS, dedupeKey, seenBefore } from '../../../nodes/IdentityVerificationTrigger/dedupe';
-import { buildEvent, inferEventType, isNonFinal, parseEventTypeName } from '../../../nodes/IdentityVerificationTrigger/events';
+import {
+	DEDUPE_MAX_ENTRIES,
+	DEDUPE_WINDOW_MS,
+	dedupeKey,
+	seenBefore,
+} from '../../../nodes/IdentityVerificationTrigger/dedupe';
+import {
+	buildEvent,
+	inferEventType,
+	isNonFinal,
+	parseEventTypeName,
+} from '../../../nodes/IdentityVerificationTrigger/events';
 import { BODIES } from './fixtures.cjs';
 
 describe('event kinds', () => {
@@ -22,25 +32,43 @@ describe('event kinds', () => {
 		expect(parseEventTypeName(value)).toBe(kind);
 	});
 
-	test.each([['IDENTIFICATION_STARTED'], [''], ['BANK'], [42], [null]])('%j names no known kind', (value) => {
-		expect(parseEventTypeName(value)).toBeUndefined();
-	});
+	test.each([['IDENTIFICATION_STARTED'], [''], ['BANK'], [42], [null]])(
+		'%j names no known kind',
+		(value) => {
+			expect(parseEventTypeName(value)).toBeUndefined();
+		},
+	);
 
 	test('an account check is not mistaken for an identification although it has a scanRef', () => {
-		expect(inferEventType({ ...BODIES.ACCOUNT_CHECK, scanRef: 'abc' } as IDataObject)).toBe('ACCOUNT_CHECK');
+		expect(inferEventType({ ...BODIES.ACCOUNT_CHECK, scanRef: 'abc' } as IDataObject)).toBe(
+			'ACCOUNT_CHECK',
+		);
 	});
 
 	test('a KYB body with a scanRef key is not a KYB review', () => {
-		expect(inferEventType({ companyId: 'c-1', scanRef: 's-1', status: { overall: 'APPROVED' } })).toBe('IDENTIFICATION');
+		expect(
+			inferEventType({ companyId: 'c-1', scanRef: 's-1', status: { overall: 'APPROVED' } }),
+		).toBe('IDENTIFICATION');
 	});
 
 	test('an explicit body type that names no known kind is ignored', () => {
-		expect(inferEventType({ type: 'SOMETHING', ...BODIES.BANK_VERIFICATION } as IDataObject)).toBe('BANK_VERIFICATION');
+		expect(inferEventType({ type: 'SOMETHING', ...BODIES.BANK_VERIFICATION } as IDataObject)).toBe(
+			'BANK_VERIFICATION',
+		);
 	});
 
 	test('anything unrecognisable falls back to the legacy identification event', () => {
-		const event = buildEvent({ headerEventType: undefined, body: { hello: 'world' }, deliveryId: 'd', receivedAt: new Date(0) });
-		expect(event).toMatchObject({ eventType: 'IDENTIFICATION', eventTypeSource: 'body', receivedAt: '1970-01-01T00:00:00.000Z' });
+		const event = buildEvent({
+			headerEventType: undefined,
+			body: { hello: 'world' },
+			deliveryId: 'd',
+			receivedAt: new Date(0),
+		});
+		expect(event).toMatchObject({
+			eventType: 'IDENTIFICATION',
+			eventTypeSource: 'body',
+			receivedAt: '1970-01-01T00:00:00.000Z',
+		});
 		expect(event.validationIssues).toBeUndefined();
 	});
 
@@ -77,16 +105,21 @@ describe('duplicate store', () => {
 	});
 
 	test('the same body under another event kind is a different delivery', () => {
-		expect(dedupeKey('IDENTIFICATION', 'b'.repeat(64))).not.toBe(dedupeKey('IDENTIFICATION_AUTO_FINISHED', 'b'.repeat(64)));
+		expect(dedupeKey('IDENTIFICATION', 'b'.repeat(64))).not.toBe(
+			dedupeKey('IDENTIFICATION_AUTO_FINISHED', 'b'.repeat(64)),
+		);
 	});
 
 	test('the static data alone (another process) still catches a duplicate, and keeps at most the maximum', () => {
 		const staticData: IDataObject = {};
 		const t0 = Date.UTC(2026, 10, 1);
-		for (let i = 0; i <= DEDUPE_MAX_ENTRIES; i += 1) seenBefore({ scope: scope(), key: `k${i}`, staticData, now: t0 + i });
+		for (let i = 0; i <= DEDUPE_MAX_ENTRIES; i += 1)
+			seenBefore({ scope: scope(), key: `k${i}`, staticData, now: t0 + i });
 		expect(Object.keys(staticData.seenDeliveries as object)).toHaveLength(DEDUPE_MAX_ENTRIES);
 		// Each call used a new scope (an empty in-memory store): only the static data remembers.
-		expect(seenBefore({ scope: scope(), key: `k${DEDUPE_MAX_ENTRIES}`, staticData, now: t0 + 5000 })).toBe(true);
+		expect(
+			seenBefore({ scope: scope(), key: `k${DEDUPE_MAX_ENTRIES}`, staticData, now: t0 + 5000 }),
+		).toBe(true);
 		expect(seenBefore({ scope: scope(), key: 'k0', staticData, now: t0 + 5000 })).toBe(false);
 	});
 

@@ -7,7 +7,11 @@ import { request } from 'undici';
 
 import { EVENT_TYPES, IDENTIFICATION_EVENT_TYPES } from '../../../nodes/shared/contract';
 import { sandboxCredentials } from '../../harness/index.cjs';
-import { startTriggerHost, type TriggerHost, type TriggerHostOptions } from '../../harness/webhook.cjs';
+import {
+	startTriggerHost,
+	type TriggerHost,
+	type TriggerHostOptions,
+} from '../../harness/webhook.cjs';
 import { startSandbox, type Sandbox } from '../../sandbox/index.cjs';
 import { ENCODINGS } from './util.cjs';
 
@@ -24,10 +28,19 @@ afterAll(async () => {
 });
 
 /** A trigger host with the sandbox's signing key, and the sandbox's sender pointed at it. */
-async function receiver(opts: TriggerHostOptions = {}, config: Partial<Parameters<Sandbox['webhooks']['configure']>[0]> = {}) {
+async function receiver(
+	opts: TriggerHostOptions = {},
+	config: Partial<Parameters<Sandbox['webhooks']['configure']>[0]> = {},
+) {
 	const host = await startTriggerHost({ credentials: sandboxCredentials(sb), ...opts });
 	hosts.push(host);
-	sb.webhooks.configure({ url: host.url, signingKey: sb.credentials.signingKey, retryDelaysMs: [0, 0], timeoutMs: 5000, ...config });
+	sb.webhooks.configure({
+		url: host.url,
+		signingKey: sb.credentials.signingKey,
+		retryDelaysMs: [0, 0],
+		timeoutMs: 5000,
+		...config,
+	});
 	return host;
 }
 
@@ -92,14 +105,20 @@ describe('deliveries from the sandbox', () => {
 		expect(resent.status).toBe('delivered');
 		expect(resent.attempts.map((a) => a.statusCode)).toEqual([200]);
 		expect(h.emitted).toHaveLength(1);
-		expect(h.responses.map((r) => r.json)).toEqual([{ received: true }, { received: true, ignored: 'duplicate delivery' }]);
+		expect(h.responses.map((r) => r.json)).toEqual([
+			{ received: true },
+			{ received: true, ignored: 'duplicate delivery' },
+		]);
 	});
 
 	test('with duplicates allowed, a Resend starts the workflow again with the same delivery id', async () => {
 		const h = await receiver({ parameters: { options: { ignoreDuplicates: false } } });
 		const original = await sb.webhooks.send('BANK_CARD_VERIFICATION_COMPLETED');
 		await sb.webhooks.resend(original.id);
-		expect(events(h).map((e) => e.eventType)).toEqual(['BANK_CARD_VERIFICATION_COMPLETED', 'BANK_CARD_VERIFICATION_COMPLETED']);
+		expect(events(h).map((e) => e.eventType)).toEqual([
+			'BANK_CARD_VERIFICATION_COMPLETED',
+			'BANK_CARD_VERIFICATION_COMPLETED',
+		]);
 		expect(events(h)[0].deliveryId).toBe(events(h)[1].deliveryId);
 	});
 
@@ -107,12 +126,18 @@ describe('deliveries from the sandbox', () => {
 		const h = await receiver();
 		const form = sb.kyb.seedForm({ formId: 'form-trigger-1', companyId: 'company-trigger-1' });
 		const auth = `Basic ${Buffer.from(`${sb.credentials.apiKey}:${sb.credentials.apiSecret}`).toString('base64')}`;
-		const submitted = await request(`${sb.url}/kyb/forms/${form.formId}/submit/`, { method: 'POST', headers: { authorization: auth } });
+		const submitted = await request(`${sb.url}/kyb/forms/${form.formId}/submit/`, {
+			method: 'POST',
+			headers: { authorization: auth },
+		});
 		await submitted.body.dump();
 		expect(submitted.statusCode).toBeLessThan(300);
 		await sb.kyb.review(form.formId, 'REJECTED');
 		expect(events(h)).toHaveLength(1);
-		expect(events(h)[0]).toMatchObject({ eventType: 'KYB_REVIEW_RESULT', body: { formId: form.formId, status: 'REJECTED' } });
+		expect(events(h)[0]).toMatchObject({
+			eventType: 'KYB_REVIEW_RESULT',
+			body: { formId: form.formId, status: 'REJECTED' },
+		});
 	});
 });
 
@@ -152,24 +177,79 @@ describe('the KYC state table, driven by the sandbox', () => {
 	}
 
 	const summary = (h: TriggerHost) =>
-		events(h).map((e) => ({ eventType: e.eventType, scanRef: e.scanRef, final: e.final, overallStatus: e.overallStatus }));
+		events(h).map((e) => ({
+			eventType: e.eventType,
+			scanRef: e.scanRef,
+			final: e.final,
+			overallStatus: e.overallStatus,
+		}));
 
 	test('arrives as the expected ordered list of events', async () => {
 		const h = await receiver();
 		const s = await driveAllCases();
 		expect(summary(h)).toEqual([
-			{ eventType: 'IDENTIFICATION_AUTO_FINISHED', scanRef: s.a, final: false, overallStatus: 'SUSPECTED' },
-			{ eventType: 'IDENTIFICATION_MANUAL_FINISHED', scanRef: s.a, final: true, overallStatus: 'APPROVED' },
-			{ eventType: 'IDENTIFICATION_AUTO_FINISHED', scanRef: s.b, final: true, overallStatus: 'APPROVED' },
-			{ eventType: 'IDENTIFICATION_AUTO_FINISHED', scanRef: s.c, final: true, overallStatus: 'DENIED' },
-			{ eventType: 'IDENTIFICATION_RESUBMITTED', scanRef: s.c, final: true, overallStatus: 'APPROVED' },
-			{ eventType: 'IDENTIFICATION_AUTO_FINISHED', scanRef: s.d, final: true, overallStatus: 'DENIED' },
-			{ eventType: 'IDENTIFICATION_RESUBMITTED', scanRef: s.d, final: false, overallStatus: 'SUSPECTED' },
-			{ eventType: 'IDENTIFICATION_MANUAL_FINISHED', scanRef: s.d, final: true, overallStatus: 'APPROVED' },
-			{ eventType: 'IDENTIFICATION_AUTO_FINISHED', scanRef: s.e, final: true, overallStatus: 'DENIED' },
+			{
+				eventType: 'IDENTIFICATION_AUTO_FINISHED',
+				scanRef: s.a,
+				final: false,
+				overallStatus: 'SUSPECTED',
+			},
+			{
+				eventType: 'IDENTIFICATION_MANUAL_FINISHED',
+				scanRef: s.a,
+				final: true,
+				overallStatus: 'APPROVED',
+			},
+			{
+				eventType: 'IDENTIFICATION_AUTO_FINISHED',
+				scanRef: s.b,
+				final: true,
+				overallStatus: 'APPROVED',
+			},
+			{
+				eventType: 'IDENTIFICATION_AUTO_FINISHED',
+				scanRef: s.c,
+				final: true,
+				overallStatus: 'DENIED',
+			},
+			{
+				eventType: 'IDENTIFICATION_RESUBMITTED',
+				scanRef: s.c,
+				final: true,
+				overallStatus: 'APPROVED',
+			},
+			{
+				eventType: 'IDENTIFICATION_AUTO_FINISHED',
+				scanRef: s.d,
+				final: true,
+				overallStatus: 'DENIED',
+			},
+			{
+				eventType: 'IDENTIFICATION_RESUBMITTED',
+				scanRef: s.d,
+				final: false,
+				overallStatus: 'SUSPECTED',
+			},
+			{
+				eventType: 'IDENTIFICATION_MANUAL_FINISHED',
+				scanRef: s.d,
+				final: true,
+				overallStatus: 'APPROVED',
+			},
+			{
+				eventType: 'IDENTIFICATION_AUTO_FINISHED',
+				scanRef: s.e,
+				final: true,
+				overallStatus: 'DENIED',
+			},
 			{ eventType: 'IDENTIFICATION_EXPIRED', scanRef: s.e, final: true, overallStatus: 'EXPIRED' },
 			{ eventType: 'IDENTIFICATION_EXPIRED', scanRef: s.f, final: true, overallStatus: 'EXPIRED' },
-			{ eventType: 'IDENTIFICATION_CANCELLED', scanRef: s.g, final: true, overallStatus: 'CANCELLED' },
+			{
+				eventType: 'IDENTIFICATION_CANCELLED',
+				scanRef: s.g,
+				final: true,
+				overallStatus: 'CANCELLED',
+			},
 		]);
 		// Every delivery was acknowledged on its first attempt.
 		expect(h.responses.every((r) => r.statusCode === 200)).toBe(true);
@@ -191,7 +271,9 @@ describe('the KYC state table, driven by the sandbox', () => {
 			['IDENTIFICATION_CANCELLED', s.g],
 		]);
 		expect(h.responses).toHaveLength(12);
-		expect(h.responses.filter((r) => (r.json as { ignored?: string }).ignored === 'not a final result')).toHaveLength(2);
+		expect(
+			h.responses.filter((r) => (r.json as { ignored?: string }).ignored === 'not a final result'),
+		).toHaveLength(2);
 	});
 
 	test('a workflow listening only for manual decisions gets exactly those', async () => {

@@ -6,7 +6,11 @@
 import { createHash } from 'node:crypto';
 import type { INodeType } from 'n8n-workflow';
 
-import { EVENT_TYPES, IDENTIFICATION_EVENT_TYPES, type EventType } from '../../../nodes/shared/contract';
+import {
+	EVENT_TYPES,
+	IDENTIFICATION_EVENT_TYPES,
+	type EventType,
+} from '../../../nodes/shared/contract';
 import {
 	n8nLogger,
 	SIGNING_CREDENTIAL,
@@ -46,9 +50,15 @@ describe('signature', () => {
 		const signature = sign(body, KEY);
 		const tampered = body.replace('"LOW"', '"LOX"');
 		expect(tampered).toHaveLength(body.length);
-		const res = await post(h.url, tampered, { 'service-signature': signature, 'service-event-type': 'BANK_VERIFICATION' });
+		const res = await post(h.url, tampered, {
+			'service-signature': signature,
+			'service-event-type': 'BANK_VERIFICATION',
+		});
 		expect(res.status).toBe(401);
-		expect(res.json).toEqual({ received: false, error: 'Invalid Service-Signature: it does not match the body and the signing key' });
+		expect(res.json).toEqual({
+			received: false,
+			error: 'Invalid Service-Signature: it does not match the body and the signing key',
+		});
 		expect(h.emitted).toHaveLength(0);
 	});
 
@@ -60,7 +70,10 @@ describe('signature', () => {
 	});
 
 	test('a signature made with another key is answered 401 and starts nothing', async () => {
-		const res = await postSigned(h.url, body, { key: 'someone-elses-key', eventType: 'BANK_VERIFICATION' });
+		const res = await postSigned(h.url, body, {
+			key: 'someone-elses-key',
+			eventType: 'BANK_VERIFICATION',
+		});
 		expect(res.status).toBe(401);
 		expect(h.emitted).toHaveLength(0);
 	});
@@ -70,7 +83,10 @@ describe('signature', () => {
 		expect(res.status).toBe(200);
 		expect(res.json).toEqual({ received: true });
 		expect(h.emitted).toHaveLength(1);
-		expect(last(h)).toMatchObject({ eventType: 'BANK_VERIFICATION', body: BODIES.BANK_VERIFICATION });
+		expect(last(h)).toMatchObject({
+			eventType: 'BANK_VERIFICATION',
+			body: BODIES.BANK_VERIFICATION,
+		});
 	});
 
 	test('a 401 answer never contains the signing key', async () => {
@@ -104,7 +120,9 @@ describe('typed events', () => {
 			expect(item.body).toEqual(BODIES[kind]);
 			expect(item.validationIssues).toBeUndefined();
 			expect(new Date(item.receivedAt).toISOString()).toBe(item.receivedAt);
-			expect(item.deliveryId).toBe(createHash('sha256').update(JSON.stringify(BODIES[kind])).digest('hex'));
+			expect(item.deliveryId).toBe(
+				createHash('sha256').update(JSON.stringify(BODIES[kind])).digest('hex'),
+			);
 			const body = BODIES[kind] as Record<string, any>;
 			if (IDENTIFICATION_EVENT_TYPES.includes(kind)) {
 				expect(item.overallStatus).toBe(body.status.overall);
@@ -126,27 +144,64 @@ describe('typed events', () => {
 		['identification.canceled', 'IDENTIFICATION_CANCELLED'],
 		['KYB review result', 'KYB_REVIEW_RESULT'],
 	])('the header %j is read as %s', async (header, expected) => {
-		const body = expected === 'BANK_VERIFICATION' ? BODIES.BANK_VERIFICATION : { ...BODIES.IDENTIFICATION, note: header };
+		const body =
+			expected === 'BANK_VERIFICATION'
+				? BODIES.BANK_VERIFICATION
+				: { ...BODIES.IDENTIFICATION, note: header };
 		await postSigned(h.url, body, { key: KEY, eventType: header });
 		expect(last(h)).toMatchObject({ eventType: expected, eventTypeSource: 'header' });
 	});
 
 	// Bodies without a Service-Event-Type header: the documented inference rules (events.ts).
 	const headerless: Array<[string, EventType, Record<string, unknown>]> = [
-		['an identification body', 'IDENTIFICATION', { final: true, scanRef: 'h-1', status: { overall: 'APPROVED' } }],
+		[
+			'an identification body',
+			'IDENTIFICATION',
+			{ final: true, scanRef: 'h-1', status: { overall: 'APPROVED' } },
+		],
 		['an identification body with only a scanRef', 'IDENTIFICATION', { scanRef: 'h-2' }],
-		['overall status EXPIRED', 'IDENTIFICATION_EXPIRED', { scanRef: 'h-3', status: { overall: 'EXPIRED' } }],
-		['overall status CANCELLED', 'IDENTIFICATION_CANCELLED', { scanRef: 'h-4', status: { overall: 'CANCELLED' } }],
-		['an explicit type field', 'IDENTIFICATION_MANUAL_FINISHED', { type: 'IDENTIFICATION_MANUAL_FINISHED', final: true, scanRef: 'h-5', status: { overall: 'DENIED' } }],
-		['an explicit eventType field', 'IDENTIFICATION_RESUBMITTED', { eventType: 'identification-resubmitted', final: false, scanRef: 'h-6' }],
-		['a card check without a session', 'BANK_CARD_VERIFICATION_COMPLETED', BODIES.BANK_CARD_VERIFICATION_COMPLETED],
+		[
+			'overall status EXPIRED',
+			'IDENTIFICATION_EXPIRED',
+			{ scanRef: 'h-3', status: { overall: 'EXPIRED' } },
+		],
+		[
+			'overall status CANCELLED',
+			'IDENTIFICATION_CANCELLED',
+			{ scanRef: 'h-4', status: { overall: 'CANCELLED' } },
+		],
+		[
+			'an explicit type field',
+			'IDENTIFICATION_MANUAL_FINISHED',
+			{
+				type: 'IDENTIFICATION_MANUAL_FINISHED',
+				final: true,
+				scanRef: 'h-5',
+				status: { overall: 'DENIED' },
+			},
+		],
+		[
+			'an explicit eventType field',
+			'IDENTIFICATION_RESUBMITTED',
+			{ eventType: 'identification-resubmitted', final: false, scanRef: 'h-6' },
+		],
+		[
+			'a card check without a session',
+			'BANK_CARD_VERIFICATION_COMPLETED',
+			BODIES.BANK_CARD_VERIFICATION_COMPLETED,
+		],
 		['a KYB review', 'KYB_REVIEW_RESULT', BODIES.KYB_REVIEW_RESULT],
 		['a bank verification', 'BANK_VERIFICATION', BODIES.BANK_VERIFICATION],
 		['an account check', 'ACCOUNT_CHECK', BODIES.ACCOUNT_CHECK],
 		[
 			'an identification body that refers to a bank card verification',
 			'IDENTIFICATION',
-			{ final: true, scanRef: 'h-7', status: { overall: 'APPROVED' }, bankCardVerification: { status: 'APPROVED' } },
+			{
+				final: true,
+				scanRef: 'h-7',
+				status: { overall: 'APPROVED' },
+				bankCardVerification: { status: 'APPROVED' },
+			},
 		],
 	];
 	test.each(headerless)('without a header, %s is inferred as %s', async (_name, expected, body) => {
@@ -158,23 +213,38 @@ describe('typed events', () => {
 	});
 
 	test('an unknown header value falls back to the body', async () => {
-		await postSigned(h.url, BODIES.IDENTIFICATION_EXPIRED, { key: KEY, eventType: 'SOMETHING_NEW' });
+		await postSigned(h.url, BODIES.IDENTIFICATION_EXPIRED, {
+			key: KEY,
+			eventType: 'SOMETHING_NEW',
+		});
 		expect(last(h)).toMatchObject({ eventType: 'IDENTIFICATION_EXPIRED', eventTypeSource: 'body' });
 	});
 
 	test('a body that does not match the contract is still emitted, with its validation issues', async () => {
-		const body = { id: 'not-checked', accounts: [{ id: 'a', currency: 'EURO' }], riskLevel: 'EXTREME' };
+		const body = {
+			id: 'not-checked',
+			accounts: [{ id: 'a', currency: 'EURO' }],
+			riskLevel: 'EXTREME',
+		};
 		const res = await postSigned(h.url, body, { key: KEY, eventType: 'BANK_VERIFICATION' });
 		expect(res.status).toBe(200);
 		const item = last(h);
 		expect(item.eventType).toBe('BANK_VERIFICATION');
 		expect(item.body).toEqual(body);
-		const paths = (item.validationIssues as Array<{ path: string; message: string }>).map((i) => i.path);
-		expect(paths).toEqual(expect.arrayContaining(['riskLevel', 'accounts.0.currency', 'accounts.0.balancesOverview']));
+		const paths = (item.validationIssues as Array<{ path: string; message: string }>).map(
+			(i) => i.path,
+		);
+		expect(paths).toEqual(
+			expect.arrayContaining(['riskLevel', 'accounts.0.currency', 'accounts.0.balancesOverview']),
+		);
 	});
 
 	test('fields the contract does not list are kept in the body', async () => {
-		const body = { ...BODIES.IDENTIFICATION_AUTO_FINISHED, data: { docFirstName: 'Ąžuolas' }, newField: [1, 2] };
+		const body = {
+			...BODIES.IDENTIFICATION_AUTO_FINISHED,
+			data: { docFirstName: 'Ąžuolas' },
+			newField: [1, 2],
+		};
 		await postSigned(h.url, body, { key: KEY, eventType: 'IDENTIFICATION_AUTO_FINISHED' });
 		expect(last(h).body).toEqual(body);
 		expect(last(h).validationIssues).toBeUndefined();
@@ -192,17 +262,27 @@ describe('bodies that are not JSON', () => {
 		['text/plain', 'hello'],
 		['application/octet-stream', '{"truncated": '],
 		[undefined, '<xml/>'],
-	])('a signed non-JSON body sent as %s is answered 400 and starts nothing', async (contentType, text) => {
-		const headers: Record<string, string> = { 'service-signature': sign(text, KEY) };
-		if (contentType) headers['content-type'] = contentType;
-		const res = await post(h.url, text, contentType ? headers : { ...headers, 'content-type': '' });
-		expect(res.status).toBe(400);
-		expect(res.json).toEqual({ received: false, error: 'The body is not valid JSON' });
-		expect(h.emitted).toHaveLength(0);
-	});
+	])(
+		'a signed non-JSON body sent as %s is answered 400 and starts nothing',
+		async (contentType, text) => {
+			const headers: Record<string, string> = { 'service-signature': sign(text, KEY) };
+			if (contentType) headers['content-type'] = contentType;
+			const res = await post(
+				h.url,
+				text,
+				contentType ? headers : { ...headers, 'content-type': '' },
+			);
+			expect(res.status).toBe(400);
+			expect(res.json).toEqual({ received: false, error: 'The body is not valid JSON' });
+			expect(h.emitted).toHaveLength(0);
+		},
+	);
 
 	test('a signed JSON array is answered 400 (a delivery is a JSON object)', async () => {
-		const res = await postSigned(h.url, '[1,2]', { key: KEY, headers: { 'content-type': 'text/plain' } });
+		const res = await postSigned(h.url, '[1,2]', {
+			key: KEY,
+			headers: { 'content-type': 'text/plain' },
+		});
 		expect(res.status).toBe(400);
 		expect(h.emitted).toHaveLength(0);
 	});
@@ -220,14 +300,25 @@ describe('duplicate deliveries', () => {
 
 	test('with the option on (default), a redelivery of the same body is acknowledged 200 and starts nothing', async () => {
 		const h = await host();
-		const first = await postSigned(h.url, body, { key: KEY, eventType: 'IDENTIFICATION_MANUAL_FINISHED' });
-		const again = await postSigned(h.url, body, { key: KEY, eventType: 'IDENTIFICATION_MANUAL_FINISHED', encoding: 'base64' });
+		const first = await postSigned(h.url, body, {
+			key: KEY,
+			eventType: 'IDENTIFICATION_MANUAL_FINISHED',
+		});
+		const again = await postSigned(h.url, body, {
+			key: KEY,
+			eventType: 'IDENTIFICATION_MANUAL_FINISHED',
+			encoding: 'base64',
+		});
 		expect(first.status).toBe(200);
 		expect(again.status).toBe(200);
 		expect(again.json).toEqual({ received: true, ignored: 'duplicate delivery' });
 		expect(h.emitted).toHaveLength(1);
 		// A different body is a different delivery.
-		await postSigned(h.url, { ...body, scanRef: 'another' }, { key: KEY, eventType: 'IDENTIFICATION_MANUAL_FINISHED' });
+		await postSigned(
+			h.url,
+			{ ...body, scanRef: 'another' },
+			{ key: KEY, eventType: 'IDENTIFICATION_MANUAL_FINISHED' },
+		);
 		expect(h.emitted).toHaveLength(2);
 	});
 
@@ -242,7 +333,11 @@ describe('duplicate deliveries', () => {
 	test('the same delivery arriving many times at once starts exactly one workflow', async () => {
 		const h = await host({ overlapFirst: 8 });
 		const answers = await Promise.all(
-			Array.from({ length: 8 }, async () => await postSigned(h.url, body, { key: KEY, eventType: 'IDENTIFICATION_MANUAL_FINISHED' })),
+			Array.from(
+				{ length: 8 },
+				async () =>
+					await postSigned(h.url, body, { key: KEY, eventType: 'IDENTIFICATION_MANUAL_FINISHED' }),
+			),
 		);
 		expect(answers.map((a) => a.status)).toEqual(Array(8).fill(200));
 		expect(h.emitted).toHaveLength(1);
@@ -262,32 +357,47 @@ describe('duplicate deliveries', () => {
 		const freshNode = (): INodeType => {
 			let cls: new () => INodeType = undefined as never;
 			jest.isolateModules(() => {
-				cls = require('../../../nodes/IdentityVerificationTrigger/IdentityVerificationTrigger.node').IdentityVerificationTrigger;
+				cls =
+					require('../../../nodes/IdentityVerificationTrigger/IdentityVerificationTrigger.node').IdentityVerificationTrigger;
 			});
 			return new cls();
 		};
 
 		const restarted = await host({ workflowId, staticData: saved, nodeType: freshNode() });
-		const res = await postSigned(restarted.url, body, { key: KEY, eventType: 'IDENTIFICATION_MANUAL_FINISHED' });
+		const res = await postSigned(restarted.url, body, {
+			key: KEY,
+			eventType: 'IDENTIFICATION_MANUAL_FINISHED',
+		});
 		expect(res.json).toEqual({ received: true, ignored: 'duplicate delivery' });
 		expect(restarted.emitted).toHaveLength(0);
 
 		// Without the saved static data, the restarted process has no memory of it.
 		const forgetful = await host({ workflowId, nodeType: freshNode() });
-		await postSigned(forgetful.url, body, { key: KEY, eventType: 'IDENTIFICATION_MANUAL_FINISHED' });
+		await postSigned(forgetful.url, body, {
+			key: KEY,
+			eventType: 'IDENTIFICATION_MANUAL_FINISHED',
+		});
 		expect(forgetful.emitted).toHaveLength(1);
 	});
 
 	test('the remembered deliveries are bounded', async () => {
 		const h = await host({ parameters: { events: ['ACCOUNT_CHECK'] } });
 		for (let i = 0; i < 1010; i += 1) {
-			await postSigned(h.url, { ...BODIES.ACCOUNT_CHECK, clientId: `c-${i}` }, { key: KEY, eventType: 'ACCOUNT_CHECK' });
+			await postSigned(
+				h.url,
+				{ ...BODIES.ACCOUNT_CHECK, clientId: `c-${i}` },
+				{ key: KEY, eventType: 'ACCOUNT_CHECK' },
+			);
 		}
 		expect(h.emitted).toHaveLength(1010);
 		const stored = Object.values(h.staticData())[0] as Record<string, object>;
 		expect(Object.keys(stored.seenDeliveries)).toHaveLength(1000);
 		// The newest are kept: the last one is still a duplicate.
-		const res = await postSigned(h.url, { ...BODIES.ACCOUNT_CHECK, clientId: 'c-1009' }, { key: KEY, eventType: 'ACCOUNT_CHECK' });
+		const res = await postSigned(
+			h.url,
+			{ ...BODIES.ACCOUNT_CHECK, clientId: 'c-1009' },
+			{ key: KEY, eventType: 'ACCOUNT_CHECK' },
+		);
 		expect(res.json).toEqual({ received: true, ignored: 'duplicate delivery' });
 	});
 
@@ -301,17 +411,31 @@ describe('duplicate deliveries', () => {
 
 describe('event filter and final results', () => {
 	test('unselected kinds are acknowledged 200 and start nothing; selected ones start the workflow', async () => {
-		const h = await host({ parameters: { events: ['BANK_VERIFICATION', 'IDENTIFICATION_MANUAL_FINISHED'] } });
-		const ignored = await postSigned(h.url, BODIES.ACCOUNT_CHECK, { key: KEY, eventType: 'ACCOUNT_CHECK' });
+		const h = await host({
+			parameters: { events: ['BANK_VERIFICATION', 'IDENTIFICATION_MANUAL_FINISHED'] },
+		});
+		const ignored = await postSigned(h.url, BODIES.ACCOUNT_CHECK, {
+			key: KEY,
+			eventType: 'ACCOUNT_CHECK',
+		});
 		expect(ignored.status).toBe(200);
-		expect(ignored.json).toEqual({ received: true, ignored: 'event kind ACCOUNT_CHECK is not selected' });
+		expect(ignored.json).toEqual({
+			received: true,
+			ignored: 'event kind ACCOUNT_CHECK is not selected',
+		});
 		const inferred = await postSigned(h.url, BODIES.IDENTIFICATION, { key: KEY });
 		expect(inferred.status).toBe(200);
 		expect(h.emitted).toHaveLength(0);
 
 		await postSigned(h.url, BODIES.BANK_VERIFICATION, { key: KEY, eventType: 'BANK_VERIFICATION' });
-		await postSigned(h.url, BODIES.IDENTIFICATION_MANUAL_FINISHED, { key: KEY, eventType: 'IDENTIFICATION_MANUAL_FINISHED' });
-		expect(h.emitted.map((e) => e[0].json.eventType)).toEqual(['BANK_VERIFICATION', 'IDENTIFICATION_MANUAL_FINISHED']);
+		await postSigned(h.url, BODIES.IDENTIFICATION_MANUAL_FINISHED, {
+			key: KEY,
+			eventType: 'IDENTIFICATION_MANUAL_FINISHED',
+		});
+		expect(h.emitted.map((e) => e[0].json.eventType)).toEqual([
+			'BANK_VERIFICATION',
+			'IDENTIFICATION_MANUAL_FINISHED',
+		]);
 	});
 
 	test('an empty selection receives every kind', async () => {
@@ -329,11 +453,20 @@ describe('event filter and final results', () => {
 		);
 		expect(preliminary.status).toBe(200);
 		expect(preliminary.json).toEqual({ received: true, ignored: 'not a final result' });
-		await postSigned(h.url, BODIES.IDENTIFICATION_RESUBMITTED, { key: KEY, eventType: 'IDENTIFICATION_RESUBMITTED' });
+		await postSigned(h.url, BODIES.IDENTIFICATION_RESUBMITTED, {
+			key: KEY,
+			eventType: 'IDENTIFICATION_RESUBMITTED',
+		});
 		expect(h.emitted).toHaveLength(0);
 
-		await postSigned(h.url, BODIES.IDENTIFICATION_AUTO_FINISHED, { key: KEY, eventType: 'IDENTIFICATION_AUTO_FINISHED' });
-		await postSigned(h.url, BODIES.IDENTIFICATION_EXPIRED, { key: KEY, eventType: 'IDENTIFICATION_EXPIRED' });
+		await postSigned(h.url, BODIES.IDENTIFICATION_AUTO_FINISHED, {
+			key: KEY,
+			eventType: 'IDENTIFICATION_AUTO_FINISHED',
+		});
+		await postSigned(h.url, BODIES.IDENTIFICATION_EXPIRED, {
+			key: KEY,
+			eventType: 'IDENTIFICATION_EXPIRED',
+		});
 		await postSigned(h.url, BODIES.BANK_VERIFICATION, { key: KEY, eventType: 'BANK_VERIFICATION' });
 		expect(h.emitted.map((e) => e[0].json.eventType)).toEqual([
 			'IDENTIFICATION_AUTO_FINISHED',
@@ -344,8 +477,15 @@ describe('event filter and final results', () => {
 
 	test('without Only Final Results, non-final results start the workflow with final: false', async () => {
 		const h = await host();
-		await postSigned(h.url, BODIES.IDENTIFICATION_RESUBMITTED, { key: KEY, eventType: 'IDENTIFICATION_RESUBMITTED' });
-		expect(last(h)).toMatchObject({ eventType: 'IDENTIFICATION_RESUBMITTED', final: false, overallStatus: 'REVIEWING' });
+		await postSigned(h.url, BODIES.IDENTIFICATION_RESUBMITTED, {
+			key: KEY,
+			eventType: 'IDENTIFICATION_RESUBMITTED',
+		});
+		expect(last(h)).toMatchObject({
+			eventType: 'IDENTIFICATION_RESUBMITTED',
+			final: false,
+			overallStatus: 'REVIEWING',
+		});
 	});
 });
 
@@ -355,10 +495,15 @@ describe('fail closed', () => {
 		const spy = jest.spyOn(logger, 'error');
 		try {
 			const h = await host({ withoutRawBody: true });
-			const res = await postSigned(h.url, BODIES.BANK_VERIFICATION, { key: KEY, eventType: 'BANK_VERIFICATION' });
+			const res = await postSigned(h.url, BODIES.BANK_VERIFICATION, {
+				key: KEY,
+				eventType: 'BANK_VERIFICATION',
+			});
 			expect(res.status).toBe(500);
 			expect(h.emitted).toHaveLength(0);
-			expect(spy.mock.calls.map((c) => String(c[0])).join('\n')).toMatch(/raw request body is not available/);
+			expect(spy.mock.calls.map((c) => String(c[0])).join('\n')).toMatch(
+				/raw request body is not available/,
+			);
 		} finally {
 			spy.mockRestore();
 		}
@@ -366,30 +511,44 @@ describe('fail closed', () => {
 
 	test('without a signing key credential the delivery is refused (500) and nothing starts', async () => {
 		const h = await host({ credentials: {} });
-		const res = await postSigned(h.url, BODIES.BANK_VERIFICATION, { key: KEY, eventType: 'BANK_VERIFICATION' });
+		const res = await postSigned(h.url, BODIES.BANK_VERIFICATION, {
+			key: KEY,
+			eventType: 'BANK_VERIFICATION',
+		});
 		expect(res.status).toBe(500);
 		expect(h.emitted).toHaveLength(0);
 	});
 
 	test('with an empty signing key the delivery is refused (500), even with a signature made with an empty key', async () => {
 		const h = await host({ credentials: { [SIGNING_CREDENTIAL]: { signingSecret: '' } } });
-		const res = await postSigned(h.url, BODIES.BANK_VERIFICATION, { key: '', eventType: 'BANK_VERIFICATION' });
+		const res = await postSigned(h.url, BODIES.BANK_VERIFICATION, {
+			key: '',
+			eventType: 'BANK_VERIFICATION',
+		});
 		expect(res.status).toBe(500);
 		expect(h.emitted).toHaveLength(0);
 	});
 
 	test('with Verify Signature off (local testing only), unsigned deliveries start the workflow', async () => {
 		const h = await host({ credentials: {}, parameters: { options: { verifySignature: false } } });
-		const res = await post(h.url, JSON.stringify(BODIES.IDENTIFICATION_CANCELLED), { 'service-event-type': 'IDENTIFICATION_CANCELLED' });
+		const res = await post(h.url, JSON.stringify(BODIES.IDENTIFICATION_CANCELLED), {
+			'service-event-type': 'IDENTIFICATION_CANCELLED',
+		});
 		expect(res.status).toBe(200);
-		expect(last(h)).toMatchObject({ eventType: 'IDENTIFICATION_CANCELLED', overallStatus: 'CANCELLED' });
+		expect(last(h)).toMatchObject({
+			eventType: 'IDENTIFICATION_CANCELLED',
+			overallStatus: 'CANCELLED',
+		});
 	});
 });
 
 describe('in a workflow run', () => {
 	test("the emitted item is the trigger's output when the workflow is executed by n8n-core", async () => {
 		const h = await host({ execute: true });
-		const res = await postSigned(h.url, BODIES.IDENTIFICATION_AUTO_FINISHED, { key: KEY, eventType: 'IDENTIFICATION_AUTO_FINISHED' });
+		const res = await postSigned(h.url, BODIES.IDENTIFICATION_AUTO_FINISHED, {
+			key: KEY,
+			eventType: 'IDENTIFICATION_AUTO_FINISHED',
+		});
 		expect(res.json).toEqual({ received: true });
 		await h.idle();
 		expect(h.executions).toHaveLength(1);
@@ -398,7 +557,11 @@ describe('in a workflow run', () => {
 		const output = triggerOutput(run);
 		expect(output).toHaveLength(1);
 		expect(output[0].json).toEqual(h.emitted[0][0].json);
-		expect(output[0].json).toMatchObject({ eventType: 'IDENTIFICATION_AUTO_FINISHED', final: true, overallStatus: 'APPROVED' });
+		expect(output[0].json).toMatchObject({
+			eventType: 'IDENTIFICATION_AUTO_FINISHED',
+			final: true,
+			overallStatus: 'APPROVED',
+		});
 	});
 });
 

@@ -9,7 +9,9 @@ export const ENCODINGS: Encoding[] = ['hexLower', 'hexUpper', 'base64', 'prefixe
 
 /** HMAC-SHA256 of the bytes with the key, in the given encoding (Node's crypto, not the node's module). */
 export function sign(body: Buffer | string, key: string, encoding: Encoding = 'hexLower'): string {
-	const digest = createHmac('sha256', key).update(typeof body === 'string' ? Buffer.from(body, 'utf8') : body).digest();
+	const digest = createHmac('sha256', key)
+		.update(typeof body === 'string' ? Buffer.from(body, 'utf8') : body)
+		.digest();
 	switch (encoding) {
 		case 'hexUpper':
 			return digest.toString('hex').toUpperCase();
@@ -28,7 +30,11 @@ export interface PostResult {
 	json: any;
 }
 
-export async function post(url: string, body: Buffer | string, headers: Record<string, string> = {}): Promise<PostResult> {
+export async function post(
+	url: string,
+	body: Buffer | string,
+	headers: Record<string, string> = {},
+): Promise<PostResult> {
 	const res = await request(url, {
 		method: 'POST',
 		body: typeof body === 'string' ? Buffer.from(body, 'utf8') : body,
@@ -50,7 +56,9 @@ export async function postSigned(
 	body: unknown,
 	opts: { key: string; eventType?: string; encoding?: Encoding; headers?: Record<string, string> },
 ): Promise<PostResult> {
-	const raw = Buffer.isBuffer(body) ? body : Buffer.from(typeof body === 'string' ? body : JSON.stringify(body), 'utf8');
+	const raw = Buffer.isBuffer(body)
+		? body
+		: Buffer.from(typeof body === 'string' ? body : JSON.stringify(body), 'utf8');
 	const headers: Record<string, string> = {
 		'service-signature': sign(raw, opts.key, opts.encoding),
 		...(opts.eventType !== undefined ? { 'service-event-type': opts.eventType } : {}),
@@ -71,6 +79,17 @@ export interface VectorFile {
  * Read from the source tree (tests run compiled from .build/test/nodes/IdentityVerificationTrigger/).
  */
 export function loadVectors(): VectorFile {
-	const file = path.resolve(__dirname, '..', '..', '..', '..', 'test', 'nodes', 'IdentityVerificationTrigger', 'fixtures', 'webhook-signatures.json');
+	const file = path.resolve(
+		__dirname,
+		'..',
+		'..',
+		'..',
+		'..',
+		'test',
+		'nodes',
+		'IdentityVerificationTrigger',
+		'fixtures',
+		'webhook-signatures.json',
+	);
 	return JSON.parse(readFileSync(file, 'utf8')) as VectorFile;
 }

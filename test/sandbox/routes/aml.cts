@@ -26,11 +26,16 @@ export class AmlStore {
 		this.seedProfile({ ...SEED.aml });
 	}
 
-	seedProfile(opts: { sizeBytes?: number; checkId?: string; profileId?: string; password?: string } = {}) {
+	seedProfile(
+		opts: { sizeBytes?: number; checkId?: string; profileId?: string; password?: string } = {},
+	) {
 		if (opts.checkId !== undefined && !uuidSchema.safeParse(opts.checkId).success) {
 			throw new Error('checkId must be a UUID');
 		}
-		if (opts.sizeBytes !== undefined && !(Number.isInteger(opts.sizeBytes) && opts.sizeBytes >= 0)) {
+		if (
+			opts.sizeBytes !== undefined &&
+			!(Number.isInteger(opts.sizeBytes) && opts.sizeBytes >= 0)
+		) {
 			throw new Error('sizeBytes must be a whole number >= 0');
 		}
 		const record: ProfileRecord = {
@@ -79,7 +84,7 @@ export const amlRoutes: Route[] = [
 				headers: {
 					'Content-Type': 'application/pdf',
 					'Content-Length': String(pdf.size),
-					'Content-Disposition': `attachment; filename="aml-${profile.checkId}-${profile.profileId.replace(/[^\w.-]/g, "_")}.pdf"`,
+					'Content-Disposition': `attachment; filename="aml-${profile.checkId}-${profile.profileId.replace(/[^\w.-]/g, '_')}.pdf"`,
 				},
 				stream: pdf.stream(),
 			};

@@ -35,7 +35,8 @@ export class BankStore {
 
 	seedAccount(opts: { transactions: number; verificationId?: string; accountId?: string }) {
 		const transactions = Number(opts.transactions);
-		if (!Number.isInteger(transactions) || transactions < 0) throw new Error('transactions must be a whole number >= 0');
+		if (!Number.isInteger(transactions) || transactions < 0)
+			throw new Error('transactions must be a whole number >= 0');
 		const record = {
 			verificationId: opts.verificationId ?? randomUUID(),
 			accountId: opts.accountId ?? randomUUID(),
@@ -78,7 +79,8 @@ function pageOf(raw: string | null, lastPage: number): number {
 
 function pageLink(req: Req, page: number, origin = req.origin): string {
 	const query = new URLSearchParams(req.query);
-	if (page === 1) query.delete('page'); // as DRF does for the link to the first page
+	if (page === 1)
+		query.delete('page'); // as DRF does for the link to the first page
 	else query.set('page', String(page));
 	const qs = query.toString();
 	return `${origin}${req.path}${qs ? `?${qs}` : ''}`;
@@ -122,7 +124,8 @@ export const bankRoutes: Route[] = [
 			let next = page < lastPage ? pageLink(req, page + 1) : null;
 			const previous = page > 1 ? pageLink(req, page - 1) : null;
 			if (bank.mode === 'loop' && page === 3) next = pageLink(req, 2);
-			if (bank.mode === 'cross-host' && page < lastPage) next = pageLink(req, page + 1, bank.crossHostUrl);
+			if (bank.mode === 'cross-host' && page < lastPage)
+				next = pageLink(req, page + 1, bank.crossHostUrl);
 			const body: Record<string, unknown> = { count, next, previous, results };
 			if (bank.mode === 'no-count') delete body.count;
 			return json(200, body);

@@ -6,4 +6,10 @@ import { kybRoutes } from './kyb.cjs';
 import { kycRoutes } from './kyc.cjs';
 import { poaRoutes } from './poa.cjs';
 
-export const serviceRoutes: Route[] = [...kycRoutes, ...bankRoutes, ...poaRoutes, ...amlRoutes, ...kybRoutes];
+export const serviceRoutes: Route[] = [
+	...kycRoutes,
+	...bankRoutes,
+	...poaRoutes,
+	...amlRoutes,
+	...kybRoutes,
+];

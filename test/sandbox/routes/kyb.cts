@@ -43,19 +43,38 @@ export function sampleSections(): Record<string, unknown> {
 			title: 'Ownership and control',
 			answers: {
 				ultimateBeneficialOwners: [
-					{ fullName: 'Jonas Jonaitis', dateOfBirth: '1985-04-12', nationality: 'LT', ownershipPercent: 60, isPep: false },
-					{ fullName: 'Ona Onaitė', dateOfBirth: '1990-09-01', nationality: 'LT', ownershipPercent: 40, isPep: false },
+					{
+						fullName: 'Jonas Jonaitis',
+						dateOfBirth: '1985-04-12',
+						nationality: 'LT',
+						ownershipPercent: 60,
+						isPep: false,
+					},
+					{
+						fullName: 'Ona Onaitė',
+						dateOfBirth: '1990-09-01',
+						nationality: 'LT',
+						ownershipPercent: 40,
+						isPep: false,
+					},
 				],
 				directors: [{ fullName: 'Jonas Jonaitis', role: 'CEO' }],
 			},
 		},
 		sourceOfFunds: {
 			title: 'Source of funds',
-			answers: { sourceOfFunds: 'Revenue from trading activity', sourceOfWealth: 'Retained earnings' },
+			answers: {
+				sourceOfFunds: 'Revenue from trading activity',
+				sourceOfWealth: 'Retained earnings',
+			},
 		},
 		declarations: {
 			title: 'Declarations',
-			answers: { sanctionsExposure: false, informationIsAccurate: true, signedBy: 'Jonas Jonaitis' },
+			answers: {
+				sanctionsExposure: false,
+				informationIsAccurate: true,
+				signedBy: 'Jonas Jonaitis',
+			},
 		},
 	};
 }
@@ -78,14 +97,19 @@ export class KybStore {
 		const n = this.forms.size + 1;
 		const record: FormRecord = {
 			formId: opts.formId ?? `form-${String(n).padStart(3, '0')}-${Date.now().toString(36)}`,
-			companyId: opts.companyId ?? `company-${String(n).padStart(3, '0')}-${Date.now().toString(36)}`,
+			companyId:
+				opts.companyId ?? `company-${String(n).padStart(3, '0')}-${Date.now().toString(36)}`,
 			questionnaireId: opts.questionnaireId ?? `questionnaire-${String(n).padStart(3, '0')}`,
 			status: 'DRAFT',
 			submittedAt: null,
 		};
 		this.forms.set(record.formId, record);
 		this.answers.set(`${record.companyId}/${record.questionnaireId}`, sampleSections());
-		return { formId: record.formId, companyId: record.companyId, questionnaireId: record.questionnaireId };
+		return {
+			formId: record.formId,
+			companyId: record.companyId,
+			questionnaireId: record.questionnaireId,
+		};
 	}
 
 	form(formId: string): FormRecord | undefined {
@@ -95,7 +119,10 @@ export class KybStore {
 	/** Whether the company's form is locked (submitted and no additional information requested). */
 	private locked(companyId: string): boolean {
 		return [...this.forms.values()].some(
-			(f) => f.companyId === companyId && f.status !== 'DRAFT' && f.status !== 'ADDITIONAL_INFO_REQUESTED',
+			(f) =>
+				f.companyId === companyId &&
+				f.status !== 'DRAFT' &&
+				f.status !== 'ADDITIONAL_INFO_REQUESTED',
 		);
 	}
 
@@ -115,7 +142,8 @@ export class KybStore {
 	submit(formId: string): FormRecord {
 		const form = this.forms.get(formId);
 		if (!form) throw notFound();
-		if (form.status !== 'DRAFT' && form.status !== 'ADDITIONAL_INFO_REQUESTED') throw conflict(ALREADY_SUBMITTED);
+		if (form.status !== 'DRAFT' && form.status !== 'ADDITIONAL_INFO_REQUESTED')
+			throw conflict(ALREADY_SUBMITTED);
 		form.status = 'SUBMITTED';
 		form.submittedAt = new Date().toISOString();
 		return form;
@@ -125,9 +153,11 @@ export class KybStore {
 	review(formId: string, decision: KybDecision): FormRecord {
 		const form = this.forms.get(formId);
 		if (!form) throw notFound(`No KYB form ${formId}.`);
-		if (form.status !== 'SUBMITTED') throw conflict(`Form ${formId} is ${form.status}; only a submitted form can be reviewed.`);
+		if (form.status !== 'SUBMITTED')
+			throw conflict(`Form ${formId} is ${form.status}; only a submitted form can be reviewed.`);
 		const decisions: KybDecision[] = ['APPROVED', 'REJECTED', 'ADDITIONAL_INFO_REQUESTED'];
-		if (!decisions.includes(decision)) throw new Error(`decision must be one of ${decisions.join(', ')}`);
+		if (!decisions.includes(decision))
+			throw new Error(`decision must be one of ${decisions.join(', ')}`);
 		form.status = decision;
 		return form;
 	}

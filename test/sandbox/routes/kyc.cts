@@ -19,7 +19,8 @@ export const kycRoutes: Route[] = [
 				message: `Token for client-id '${body.clientId}' generated.`,
 				...body,
 				expiryTime: typeof body.expiryTime === 'number' ? body.expiryTime : DEFAULT_EXPIRY_TIME,
-				sessionLength: typeof body.sessionLength === 'number' ? body.sessionLength : DEFAULT_SESSION_LENGTH,
+				sessionLength:
+					typeof body.sessionLength === 'number' ? body.sessionLength : DEFAULT_SESSION_LENGTH,
 				tokenType: typeof body.tokenType === 'string' ? body.tokenType : 'IDENTIFICATION',
 				authToken: session.authToken,
 				scanRef: session.scanRef,
@@ -38,7 +39,8 @@ export const kycRoutes: Route[] = [
 				scanRef: session.scanRef,
 				clientId: session.clientId,
 				status: 'REQUESTED',
-				message: 'The verification token was reactivated and a re-upload link was e-mailed to the user.',
+				message:
+					'The verification token was reactivated and a re-upload link was e-mailed to the user.',
 			});
 		},
 	},

@@ -11,14 +11,21 @@ const HEIF_BRANDS = ['mif1', 'msf1', 'mif2', 'heif'];
 
 /** The file type from magic bytes (jpg is jpeg; heic/heif from the ISO-BMFF `ftyp` brands). */
 export function detectFileType(bytes: Buffer): PoaFileType | undefined {
-	if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'jpeg';
-	if (bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'png';
-	if (bytes.subarray(0, 4).toString('latin1') === 'RIFF' && bytes.subarray(8, 12).toString('latin1') === 'WEBP') return 'webp';
+	if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff)
+		return 'jpeg';
+	if (bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])))
+		return 'png';
+	if (
+		bytes.subarray(0, 4).toString('latin1') === 'RIFF' &&
+		bytes.subarray(8, 12).toString('latin1') === 'WEBP'
+	)
+		return 'webp';
 	if (bytes.subarray(0, 5).toString('latin1') === '%PDF-') return 'pdf';
 	if (bytes.length >= 16 && bytes.subarray(4, 8).toString('latin1') === 'ftyp') {
 		const boxSize = Math.min(bytes.readUInt32BE(0), bytes.length);
 		const brands = [bytes.subarray(8, 12).toString('latin1')];
-		for (let at = 16; at + 4 <= boxSize; at += 4) brands.push(bytes.subarray(at, at + 4).toString('latin1'));
+		for (let at = 16; at + 4 <= boxSize; at += 4)
+			brands.push(bytes.subarray(at, at + 4).toString('latin1'));
 		if (brands.some((b) => HEIC_BRANDS.includes(b))) return 'heic';
 		if (brands.some((b) => HEIF_BRANDS.includes(b))) return 'heif';
 	}
@@ -49,13 +56,17 @@ export const poaRoutes: Route[] = [
 			const body = parseOr400(poaCheckRequestSchema, bodyObject(req));
 			const base64 = body.file.replace(/\s+/g, '');
 			if (!BASE64.test(base64)) {
-				throw validationFailed({ file: ['must be base64 text of a jpeg, png, webp, heic, heif or pdf file'] });
+				throw validationFailed({
+					file: ['must be base64 text of a jpeg, png, webp, heic, heif or pdf file'],
+				});
 			}
 			const bytes = Buffer.from(base64, 'base64');
 			const type = detectFileType(bytes);
 			if (!type) {
 				throw validationFailed({
-					file: ['unsupported file type: the content must be a jpeg, jpg, png, webp, heic, heif or pdf file'],
+					file: [
+						'unsupported file type: the content must be a jpeg, jpg, png, webp, heic, heif or pdf file',
+					],
 				});
 			}
 			const nameMatch = nameKey(body.providedName) === nameKey(SEED.poa.name);

@@ -15,7 +15,8 @@ const properties: INodeProperties[] = [
 		required: true,
 		default: '',
 		placeholder: 'e.g. 3b1f8c2e-6d4a-4f0b-8e21-7a9c5d3e1f42',
-		description: 'The ID of the AML check (a UUID), shown in the dashboard and in the AML check response',
+		description:
+			'The ID of the AML check (a UUID), shown in the dashboard and in the AML check response',
 	},
 	{
 		displayName: 'Profile ID',
@@ -24,7 +25,8 @@ const properties: INodeProperties[] = [
 		required: true,
 		default: '',
 		placeholder: 'e.g. prof-001',
-		description: 'The ID of the matched profile in the check, from the search results of the AML check (resourceId)',
+		description:
+			'The ID of the matched profile in the check, from the search results of the AML check (resourceId)',
 	},
 	{
 		displayName: 'Password',
@@ -42,7 +44,8 @@ const properties: INodeProperties[] = [
 		required: true,
 		default: 'data',
 		hint: 'The name of the output binary field to put the PDF in',
-		description: 'Later nodes (for example Send Email or Write File to Disk) read the file from this field',
+		description:
+			'Later nodes (for example Send Email or Write File to Disk) read the file from this field',
 	},
 ];
 
@@ -50,7 +53,10 @@ const displayOptions = { show: { resource: ['aml'], operation: ['downloadProfile
 
 export const description = updateDisplayOptions(displayOptions, properties);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
 	const params = validateInput.call(
 		this,
 		amlProfilePdfParamsSchema,
@@ -64,8 +70,14 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 				label: 'Check ID',
 				fix: 'Enter the AML check ID, a UUID such as 3b1f8c2e-6d4a-4f0b-8e21-7a9c5d3e1f42.',
 			},
-			profileId: { label: 'Profile ID', fix: 'Enter the profile ID (resourceId) from the AML check results.' },
-			password: { label: 'Password', fix: 'Enter a password of at least 1 character to protect the PDF.' },
+			profileId: {
+				label: 'Profile ID',
+				fix: 'Enter the profile ID (resourceId) from the AML check results.',
+			},
+			password: {
+				label: 'Password',
+				fix: 'Enter a password of at least 1 character to protect the PDF.',
+			},
 		},
 		itemIndex,
 	);
@@ -109,11 +121,15 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	});
 	if (head.toString('latin1', 0, 5) !== '%PDF-') {
 		stream.destroy();
-		throw new NodeOperationError(this.getNode(), `The service did not return a PDF file (received a ${detectFileType(head).name})`, {
-			itemIndex,
-			description:
-				'Check that the Check ID and Profile ID belong together and try again. If it keeps happening, report it to the service provider.',
-		});
+		throw new NodeOperationError(
+			this.getNode(),
+			`The service did not return a PDF file (received a ${detectFileType(head).name})`,
+			{
+				itemIndex,
+				description:
+					'Check that the Check ID and Profile ID belong together and try again. If it keeps happening, report it to the service provider.',
+			},
+		);
 	}
 	stream.unshift(head);
 
@@ -121,7 +137,13 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const binaryData = await this.helpers.prepareBinaryData(stream, fileName, 'application/pdf');
 	return [
 		{
-			json: { checkId: params.checkId, profileId: params.profileId, fileName, mimeType: 'application/pdf', fileSize: binaryData.bytes ?? 0 },
+			json: {
+				checkId: params.checkId,
+				profileId: params.profileId,
+				fileName,
+				mimeType: 'application/pdf',
+				fileSize: binaryData.bytes ?? 0,
+			},
 			binary: { [binaryPropertyName]: binaryData },
 		},
 	];

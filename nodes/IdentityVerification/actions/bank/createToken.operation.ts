@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { BANK_COUNTRIES, LIMITS, bankTokenRequestSchema } from '../../../shared/contract';
@@ -39,8 +44,8 @@ const COUNTRY_NAMES: Record<(typeof BANK_COUNTRIES)[number], string> = {
 
 const countryOptions = [
 	{ name: 'Any (Person Chooses)', value: 'any' },
-	...BANK_COUNTRIES.map((code) => ({ name: `${COUNTRY_NAMES[code]} (${code})`, value: code })).sort((a, b) =>
-		a.name.localeCompare(b.name),
+	...BANK_COUNTRIES.map((code) => ({ name: `${COUNTRY_NAMES[code]} (${code})`, value: code })).sort(
+		(a, b) => a.name.localeCompare(b.name),
 	),
 ];
 
@@ -91,7 +96,8 @@ const properties: INodeProperties[] = [
 		name: 'transactions',
 		type: 'boolean',
 		default: false,
-		description: 'Whether the token may read account transactions (needed for List Transactions later)',
+		description:
+			'Whether the token may read account transactions (needed for List Transactions later)',
 	},
 ];
 
@@ -99,11 +105,16 @@ const displayOptions = { show: { resource: ['bank'], operation: ['createToken'] 
 
 export const description = updateDisplayOptions(displayOptions, properties);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
 	const country = this.getNodeParameter('country', itemIndex, 'any') as string | null;
 	const bank = this.getNodeParameter('bank', itemIndex, '') as string | null;
 	const input = {
-		lifetime: numberFromText(this.getNodeParameter('lifetime', itemIndex, LIMITS.bankTokenLifetime.default)),
+		lifetime: numberFromText(
+			this.getNodeParameter('lifetime', itemIndex, LIMITS.bankTokenLifetime.default),
+		),
 		country: country === 'any' || country === '' || country === undefined ? null : country,
 		bank: bank === '' || bank === undefined ? null : bank,
 		access: {
@@ -125,9 +136,18 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 				label: 'Country',
 				fix: `Choose a country from the list, or use one of these codes in an expression: ${BANK_COUNTRIES.join(', ')}.`,
 			},
-			bank: { label: 'Bank', fix: 'Shorten the bank identifier to at most 32 characters, or leave it empty.' },
-			'access.accounts': { label: 'Access to Accounts', fix: 'Set Access to Accounts to true or false.' },
-			'access.balances': { label: 'Access to Balances', fix: 'Set Access to Balances to true or false.' },
+			bank: {
+				label: 'Bank',
+				fix: 'Shorten the bank identifier to at most 32 characters, or leave it empty.',
+			},
+			'access.accounts': {
+				label: 'Access to Accounts',
+				fix: 'Set Access to Accounts to true or false.',
+			},
+			'access.balances': {
+				label: 'Access to Balances',
+				fix: 'Set Access to Balances to true or false.',
+			},
 			'access.transactions': {
 				label: 'Access to Transactions',
 				fix: 'Set Access to Transactions to true or false.',

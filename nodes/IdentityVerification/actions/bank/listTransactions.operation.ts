@@ -28,7 +28,8 @@ const properties: INodeProperties[] = [
 		required: true,
 		default: '',
 		placeholder: 'e.g. 9d3c2a51-0f7e-4c4b-9a8e-1b2c3d4e5f60',
-		description: 'The ID of one bank account, from the "accounts" list of the Bank Verification webhook',
+		description:
+			'The ID of one bank account, from the "accounts" list of the Bank Verification webhook',
 	},
 	{
 		displayName: 'Return All',
@@ -91,7 +92,10 @@ const paramsSchema = listTransactionsParamsSchema.extend({
 		.max(MAX_PARALLEL_LIMIT, { message: `must be at most ${MAX_PARALLEL_LIMIT}` }),
 });
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
 	const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
 	const options = this.getNodeParameter('options', itemIndex, {}) as {
 		perPage?: unknown;
@@ -112,7 +116,10 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 				label: 'Verification ID',
 				fix: 'Enter the bank verification ID from the Bank Verification webhook.',
 			},
-			accountId: { label: 'Account ID', fix: 'Enter the ID of one account from the Bank Verification webhook.' },
+			accountId: {
+				label: 'Account ID',
+				fix: 'Enter the ID of one account from the Bank Verification webhook.',
+			},
 			perPage: { label: 'Per Page', fix: 'Enter a whole number of 1 or more, for example 50.' },
 			limit: { label: 'Limit', fix: 'Enter a whole number of 1 or more, or turn on Return All.' },
 			maxParallelRequests: {

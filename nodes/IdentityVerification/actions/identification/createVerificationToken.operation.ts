@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { verificationTokenRequestSchema } from '../../../shared/contract';
@@ -54,11 +59,16 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-const displayOptions = { show: { resource: ['identification'], operation: ['createVerificationToken'] } };
+const displayOptions = {
+	show: { resource: ['identification'], operation: ['createVerificationToken'] },
+};
 
 export const description = updateDisplayOptions(displayOptions, properties);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
 	const clientId = this.getNodeParameter('clientId', itemIndex, '') as string;
 	const additional = this.getNodeParameter('additionalFields.field', itemIndex, []) as Array<{
 		name?: string;

@@ -19,16 +19,26 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-const displayOptions = { show: { resource: ['identification'], operation: ['requestInformation'] } };
+const displayOptions = {
+	show: { resource: ['identification'], operation: ['requestInformation'] },
+};
 
 export const description = updateDisplayOptions(displayOptions, properties);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
 	const scanRef = validateInput.call(
 		this,
 		scanRefSchema,
 		this.getNodeParameter('scanRef', itemIndex, ''),
-		{ '': { label: 'Scan Reference', fix: 'Enter the scanRef from the token response or the webhook.' } },
+		{
+			'': {
+				label: 'Scan Reference',
+				fix: 'Enter the scanRef from the token response or the webhook.',
+			},
+		},
 		itemIndex,
 	);
 	const response = await apiRequest.call(this, 'apiKey', {

@@ -39,7 +39,8 @@ export const companyFields: INodeProperties[] = [
 		required: true,
 		default: '',
 		placeholder: 'e.g. company-001',
-		description: 'The ID of the company whose KYB form it is, shown in the dashboard under the company',
+		description:
+			'The ID of the company whose KYB form it is, shown in the dashboard under the company',
 	},
 	{
 		displayName: 'Questionnaire ID',
@@ -54,7 +55,10 @@ export const companyFields: INodeProperties[] = [
 
 export const companyFieldLabels = {
 	companyId: { label: 'Company ID', fix: 'Enter the company ID from the dashboard.' },
-	questionnaireId: { label: 'Questionnaire ID', fix: 'Enter the questionnaire ID of the KYB form.' },
+	questionnaireId: {
+		label: 'Questionnaire ID',
+		fix: 'Enter the questionnaire ID of the KYB form.',
+	},
 };
 
 /** The questionnaire an item names (checked before any request) and its answers' path. */

@@ -8,7 +8,10 @@ const displayOptions = { show: { resource: ['kyb'], operation: ['deleteAnswers']
 
 export const description: INodeProperties[] = updateDisplayOptions(displayOptions, companyFields);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
 	const questionnaire = questionnaireOf.call(this, itemIndex);
 	await apiRequest.call(this, authModeOf.call(this, itemIndex), {
 		method: 'DELETE',
@@ -16,5 +19,13 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		response: 'none',
 		itemIndex,
 	});
-	return [{ json: { deleted: true, companyId: questionnaire.companyId, questionnaireId: questionnaire.questionnaireId } }];
+	return [
+		{
+			json: {
+				deleted: true,
+				companyId: questionnaire.companyId,
+				questionnaireId: questionnaire.questionnaireId,
+			},
+		},
+	];
 }

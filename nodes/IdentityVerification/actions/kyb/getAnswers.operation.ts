@@ -9,7 +9,10 @@ const displayOptions = { show: { resource: ['kyb'], operation: ['getAnswers'] } 
 
 export const description: INodeProperties[] = updateDisplayOptions(displayOptions, companyFields);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
 	const questionnaire = questionnaireOf.call(this, itemIndex);
 	const response = await apiRequest.call(this, authModeOf.call(this, itemIndex), {
 		method: 'GET',

@@ -24,7 +24,10 @@ const displayOptions = { show: { resource: ['kyb'], operation: ['submitForm'] } 
 
 export const description = updateDisplayOptions(displayOptions, properties);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
 	const params = validateInput.call(
 		this,
 		kybFormParamsSchema,

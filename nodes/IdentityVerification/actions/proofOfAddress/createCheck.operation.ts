@@ -4,7 +4,12 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { poaCheckRequestSchema } from '../../../shared/contract';
 import { apiRequest } from '../../transport';
 import { ACCEPTED_FILE_TYPES_TEXT, detectFileType } from '../../helpers/fileType';
-import { isPlainBase64, jsonBodyWithBase64File, jsonBodyWithBase64Text, leadingBytes } from '../../helpers/jsonBody';
+import {
+	isPlainBase64,
+	jsonBodyWithBase64File,
+	jsonBodyWithBase64Text,
+	leadingBytes,
+} from '../../helpers/jsonBody';
 import { toItems } from '../../helpers/response';
 import { invalidInput, validateInput } from '../../helpers/validation';
 
@@ -48,8 +53,13 @@ export const description = updateDisplayOptions(displayOptions, properties);
 
 const textFieldsSchema = poaCheckRequestSchema.pick({ providedName: true, providedAddress: true });
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
-	const binaryPropertyName = (this.getNodeParameter('binaryPropertyName', itemIndex, 'data') as string).trim();
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
+	const binaryPropertyName = (
+		this.getNodeParameter('binaryPropertyName', itemIndex, 'data') as string
+	).trim();
 	const text = validateInput.call(
 		this,
 		textFieldsSchema,
@@ -74,8 +84,11 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const fields = { providedName: text.providedName, providedAddress: text.providedAddress };
 	// n8n's default binary mode keeps the file as base64 in the item: use that text as is instead
 	// of decoding it and encoding it again (one copy of the file instead of two).
-	const inline = binary.id === undefined && typeof binary.data === 'string' && isPlainBase64(binary.data);
-	const file = inline ? undefined : await this.helpers.getBinaryDataBuffer(itemIndex, binaryPropertyName);
+	const inline =
+		binary.id === undefined && typeof binary.data === 'string' && isPlainBase64(binary.data);
+	const file = inline
+		? undefined
+		: await this.helpers.getBinaryDataBuffer(itemIndex, binaryPropertyName);
 	const detected = detectFileType(file ?? leadingBytes(binary.data));
 	if (!detected.accepted) {
 		const fileName = binary.fileName ? `"${binary.fileName}" ` : '';
