@@ -430,11 +430,9 @@ export const amountSchema = z
 			message:
 				'must be a decimal with up to 14 integer digits, up to 2 decimals and an optional leading minus',
 		}),
-		currency: z
-			.string()
-			.max(LIMITS.currencyMaxLength, {
-				message: `must be at most ${LIMITS.currencyMaxLength} characters`,
-			}),
+		currency: z.string().max(LIMITS.currencyMaxLength, {
+			message: `must be at most ${LIMITS.currencyMaxLength} characters`,
+		}),
 	})
 	.passthrough();
 
@@ -479,18 +477,14 @@ export const poaCheckRequestSchema = z.object({
 		.string()
 		.min(1, { message: 'must be base64 text of a jpeg, png, webp, heic, heif or pdf file' }),
 	providedName: nonEmpty('Provided Name').pipe(
-		z
-			.string()
-			.max(LIMITS.poaTextMaxLength, {
-				message: `must be at most ${LIMITS.poaTextMaxLength} characters`,
-			}),
+		z.string().max(LIMITS.poaTextMaxLength, {
+			message: `must be at most ${LIMITS.poaTextMaxLength} characters`,
+		}),
 	),
 	providedAddress: nonEmpty('Provided Address').pipe(
-		z
-			.string()
-			.max(LIMITS.poaTextMaxLength, {
-				message: `must be at most ${LIMITS.poaTextMaxLength} characters`,
-			}),
+		z.string().max(LIMITS.poaTextMaxLength, {
+			message: `must be at most ${LIMITS.poaTextMaxLength} characters`,
+		}),
 	),
 });
 export type PoaCheckRequest = z.infer<typeof poaCheckRequestSchema>;

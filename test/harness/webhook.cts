@@ -347,12 +347,10 @@ export async function startTriggerHost(opts: TriggerHostOptions = {}): Promise<T
 		};
 
 		if (req.method !== 'POST') {
-			res
-				.status(404)
-				.json({
-					code: 404,
-					message: `The requested webhook "${req.method} ${req.url}" is not registered.`,
-				});
+			res.status(404).json({
+				code: 404,
+				message: `The requested webhook "${req.method} ${req.url}" is not registered.`,
+			});
 			record(false, false);
 			return;
 		}
@@ -382,13 +380,11 @@ export async function startTriggerHost(opts: TriggerHostOptions = {}): Promise<T
 				try {
 					request.body = JSON.parse(stripped);
 				} catch (error) {
-					res
-						.status(422)
-						.json({
-							code: 422,
-							message: 'Failed to parse request body',
-							hint: (error as Error).message,
-						});
+					res.status(422).json({
+						code: 422,
+						message: 'Failed to parse request body',
+						hint: (error as Error).message,
+					});
 					record(false, false);
 					return;
 				}
