@@ -13,6 +13,31 @@ import * as kyb from './actions/kyb';
 import * as proofOfAddress from './actions/proofOfAddress';
 import { router } from './actions/router';
 
+const RESOURCE_OPTIONS = [
+	{ name: 'AML', value: 'aml', description: 'Anti-money-laundering screening reports' },
+	{
+		name: 'Bank',
+		value: 'bank',
+		description: 'Bank account verification and transactions',
+	},
+	{
+		name: 'Identification (KYC)',
+		value: 'identification',
+		description: 'Identity verification of a person',
+	},
+	{ name: 'KYB', value: 'kyb', description: 'Business verification forms' },
+	{
+		name: 'Proof of Address',
+		value: 'proofOfAddress',
+		description: 'Check an address document',
+	},
+];
+
+/** Every resource but KYB: only KYB accepts a form token. */
+const RESOURCES_WITHOUT_FORM_TOKEN = RESOURCE_OPTIONS.map((option) => option.value).filter(
+	(value) => value !== 'kyb',
+);
+
 export class IdentityVerification implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Identity Verification',
@@ -29,6 +54,9 @@ export class IdentityVerification implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
+		// Both credentials are declared with `hide` only. n8n's editor takes a parameter named
+		// `authentication` that a credential lists under `show` as the node's main auth field and then
+		// offers only the credentials keyed on it, which hid the API key credential outside KYB.
 		credentials: [
 			{
 				name: 'identityVerificationApi',
@@ -38,7 +66,9 @@ export class IdentityVerification implements INodeType {
 			{
 				name: 'identityVerificationKybFormTokenApi',
 				required: true,
-				displayOptions: { show: { authentication: ['kybFormToken'] } },
+				displayOptions: {
+					hide: { resource: RESOURCES_WITHOUT_FORM_TOKEN, authentication: ['apiKey'] },
+				},
 			},
 		],
 		properties: [
@@ -47,25 +77,7 @@ export class IdentityVerification implements INodeType {
 				name: 'resource',
 				type: 'options',
 				noDataExpression: true,
-				options: [
-					{ name: 'AML', value: 'aml', description: 'Anti-money-laundering screening reports' },
-					{
-						name: 'Bank',
-						value: 'bank',
-						description: 'Bank account verification and transactions',
-					},
-					{
-						name: 'Identification (KYC)',
-						value: 'identification',
-						description: 'Identity verification of a person',
-					},
-					{ name: 'KYB', value: 'kyb', description: 'Business verification forms' },
-					{
-						name: 'Proof of Address',
-						value: 'proofOfAddress',
-						description: 'Check an address document',
-					},
-				],
+				options: RESOURCE_OPTIONS,
 				default: 'identification',
 			},
 			...identification.description,
