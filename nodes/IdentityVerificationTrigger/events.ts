@@ -1,5 +1,5 @@
 /**
- * Event kinds of a webhook delivery (service-interface.md, Events, "Event kinds") and the typed
+ * Event kinds of a webhook delivery (see the README, "The service's interface") and the typed
  * output item the trigger emits for it.
  *
  * Where the kind comes from, in this order:
@@ -33,6 +33,7 @@ import {
 	type ContractIssue,
 	type EventType,
 } from '../shared/contract';
+import { isPlainObject } from '../shared/isPlainObject';
 
 /** Friendly names of the event kinds, in the order the Events option lists them. */
 export const EVENT_TYPE_NAMES: Record<EventType, { name: string; description: string }> = {
@@ -81,7 +82,7 @@ export const EVENT_TYPE_NAMES: Record<EventType, { name: string; description: st
 };
 
 /** How the event kind was found: from the header, or inferred from the body (rules above). */
-export type EventTypeSource = 'header' | 'body';
+type EventTypeSource = 'header' | 'body';
 
 /** One output item of the trigger (the `json` of the item). */
 export interface IdentityVerificationEvent {
@@ -125,18 +126,14 @@ export function parseEventTypeName(value: unknown): EventType | undefined {
 	return KNOWN.has(name) ? (name as EventType) : undefined;
 }
 
-function isObject(value: unknown): value is IDataObject {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function hasKey(body: IDataObject, key: string): boolean {
 	return Object.prototype.hasOwnProperty.call(body, key);
 }
 
 /** The overall status of an identification body (`status.overall`), if it has one. */
-export function overallStatusOf(body: IDataObject): string | undefined {
+function overallStatusOf(body: IDataObject): string | undefined {
 	const status = body.status;
-	if (isObject(status) && typeof status.overall === 'string') return status.overall;
+	if (isPlainObject(status) && typeof status.overall === 'string') return status.overall;
 	return undefined;
 }
 
@@ -163,13 +160,14 @@ export function inferEventType(body: IDataObject): EventType {
 		typeof body.final === 'boolean' ||
 		overall !== undefined;
 
-	if (isObject(body.bankCardVerification) && !hasSession) return 'BANK_CARD_VERIFICATION_COMPLETED';
+	if (isPlainObject(body.bankCardVerification) && !hasSession)
+		return 'BANK_CARD_VERIFICATION_COMPLETED';
 
 	const kybId =
 		typeof body.formId === 'string' ||
 		typeof body.companyId === 'string' ||
-		(isObject(body.form) && body.form.id !== undefined) ||
-		(isObject(body.company) && body.company.id !== undefined);
+		(isPlainObject(body.form) && body.form.id !== undefined) ||
+		(isPlainObject(body.company) && body.company.id !== undefined);
 	if (kybId && !hasKey(body, 'scanRef')) return 'KYB_REVIEW_RESULT';
 
 	const normalisedOverall = overall === undefined ? '' : normaliseName(overall);
@@ -181,7 +179,7 @@ export function inferEventType(body: IDataObject): EventType {
 }
 
 /** The event kind of a delivery: the header when it names a known kind, otherwise the body. */
-export function classifyEvent(
+function classifyEvent(
 	headerValue: string | string[] | undefined,
 	body: IDataObject,
 ): { eventType: EventType; source: EventTypeSource } {
@@ -191,7 +189,7 @@ export function classifyEvent(
 	return { eventType: inferEventType(body), source: 'body' };
 }
 
-export function isIdentificationEvent(eventType: EventType): boolean {
+function isIdentificationEvent(eventType: EventType): boolean {
 	return IDENTIFICATION_EVENT_TYPES.includes(eventType);
 }
 

@@ -1,5 +1,5 @@
 /**
- * Webhook signature check (service-interface.md, Events, delivery rules 4, 5 and 8).
+ * Webhook signature check (see the README, "The service's interface", webhook deliveries).
  *
  * The service signs every delivery with HMAC-SHA256 over the RAW request body bytes, keyed with the
  * signing key (UTF-8 bytes), and sends the result in the `Service-Signature` header. The contract
@@ -19,9 +19,6 @@
  */
 import { createHash, createHmac, timingSafeEqual } from 'crypto';
 
-export const SIGNATURE_ENCODINGS = ['hexLower', 'hexUpper', 'base64', 'prefixedHex'] as const;
-export type SignatureEncoding = (typeof SIGNATURE_ENCODINGS)[number];
-
 /** Length in bytes of an HMAC-SHA256 digest. */
 const DIGEST_LENGTH = 32;
 
@@ -37,20 +34,6 @@ export type SignatureCheck =
 /** HMAC-SHA256 digest of the raw body bytes with the signing key (UTF-8). */
 export function computeSignature(rawBody: Buffer, signingKey: string): Buffer {
 	return createHmac('sha256', Buffer.from(signingKey, 'utf8')).update(rawBody).digest();
-}
-
-/** The signature in one of the accepted encodings (used by the sandbox and tests to sign). */
-export function encodeSignature(digest: Buffer, encoding: SignatureEncoding): string {
-	switch (encoding) {
-		case 'hexUpper':
-			return digest.toString('hex').toUpperCase();
-		case 'base64':
-			return digest.toString('base64');
-		case 'prefixedHex':
-			return `sha256=${digest.toString('hex')}`;
-		default:
-			return digest.toString('hex');
-	}
 }
 
 /**

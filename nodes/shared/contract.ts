@@ -1,6 +1,6 @@
 /**
- * The service contract (../shared/service-interface.md) in zod: one module for the nodes, the
- * sandbox and the tests. Request schemas enforce every rule the contract states; response and
+ * The service contract in zod (docs/service-interface.md says it in words): one module for the
+ * nodes, the sandbox and the tests. Request schemas enforce every rule the contract states; response and
  * webhook schemas accept unknown extra fields (the service may add fields at any time).
  */
 import { z } from 'zod';
@@ -41,260 +41,6 @@ export const BANK_COUNTRIES = [
 	'SE',
 ] as const;
 
-/** The 250 country codes of the contract (ISO 3166-1 alpha-2 style, plus XK for Kosovo). */
-export const COUNTRIES = [
-	'AF',
-	'AX',
-	'AL',
-	'DZ',
-	'AS',
-	'AD',
-	'AO',
-	'AI',
-	'AQ',
-	'AG',
-	'AR',
-	'AM',
-	'AW',
-	'AU',
-	'AT',
-	'AZ',
-	'BS',
-	'BH',
-	'BD',
-	'BB',
-	'BY',
-	'BE',
-	'BZ',
-	'BJ',
-	'BM',
-	'BT',
-	'BO',
-	'BQ',
-	'BA',
-	'BW',
-	'BV',
-	'BR',
-	'IO',
-	'BN',
-	'BG',
-	'BF',
-	'BI',
-	'CV',
-	'KH',
-	'CM',
-	'CA',
-	'KY',
-	'CF',
-	'TD',
-	'CL',
-	'CN',
-	'CX',
-	'CC',
-	'CO',
-	'KM',
-	'CG',
-	'CK',
-	'CR',
-	'CI',
-	'HR',
-	'CU',
-	'CW',
-	'CY',
-	'CZ',
-	'CD',
-	'DK',
-	'DJ',
-	'DM',
-	'DO',
-	'EC',
-	'EG',
-	'SV',
-	'GQ',
-	'ER',
-	'EE',
-	'SZ',
-	'ET',
-	'FK',
-	'FO',
-	'FJ',
-	'FI',
-	'FR',
-	'GF',
-	'PF',
-	'TF',
-	'GA',
-	'GM',
-	'GE',
-	'DE',
-	'GH',
-	'GI',
-	'GR',
-	'GL',
-	'GD',
-	'GP',
-	'GU',
-	'GT',
-	'GG',
-	'GN',
-	'GW',
-	'GY',
-	'HT',
-	'HM',
-	'HN',
-	'HK',
-	'HU',
-	'IS',
-	'IN',
-	'ID',
-	'IR',
-	'IQ',
-	'IE',
-	'IM',
-	'IL',
-	'IT',
-	'JM',
-	'JP',
-	'JE',
-	'JO',
-	'KZ',
-	'KE',
-	'KI',
-	'XK',
-	'KW',
-	'KG',
-	'LA',
-	'LV',
-	'LB',
-	'LS',
-	'LR',
-	'LY',
-	'LI',
-	'LT',
-	'LU',
-	'MO',
-	'MG',
-	'MW',
-	'MY',
-	'MV',
-	'ML',
-	'MT',
-	'MH',
-	'MQ',
-	'MR',
-	'MU',
-	'YT',
-	'MX',
-	'FM',
-	'MD',
-	'MC',
-	'MN',
-	'ME',
-	'MS',
-	'MA',
-	'MZ',
-	'MM',
-	'NA',
-	'NR',
-	'NP',
-	'NL',
-	'NC',
-	'NZ',
-	'NI',
-	'NE',
-	'NG',
-	'NU',
-	'NF',
-	'KP',
-	'MK',
-	'MP',
-	'NO',
-	'OM',
-	'PK',
-	'PW',
-	'PS',
-	'PA',
-	'PG',
-	'PY',
-	'PE',
-	'PH',
-	'PN',
-	'PL',
-	'PT',
-	'PR',
-	'QA',
-	'RE',
-	'RO',
-	'RU',
-	'RW',
-	'BL',
-	'SH',
-	'KN',
-	'LC',
-	'MF',
-	'PM',
-	'VC',
-	'WS',
-	'SM',
-	'ST',
-	'SA',
-	'SN',
-	'RS',
-	'SC',
-	'SL',
-	'SG',
-	'SX',
-	'SK',
-	'SI',
-	'SB',
-	'SO',
-	'ZA',
-	'GS',
-	'KR',
-	'SS',
-	'ES',
-	'LK',
-	'SD',
-	'SR',
-	'SJ',
-	'SE',
-	'CH',
-	'SY',
-	'TW',
-	'TJ',
-	'TZ',
-	'TH',
-	'TL',
-	'TG',
-	'TK',
-	'TO',
-	'TT',
-	'TN',
-	'TR',
-	'TM',
-	'TC',
-	'TV',
-	'UG',
-	'UA',
-	'AE',
-	'GB',
-	'UM',
-	'US',
-	'UY',
-	'UZ',
-	'VU',
-	'VA',
-	'VE',
-	'VN',
-	'VG',
-	'VI',
-	'WF',
-	'EH',
-	'YE',
-	'ZM',
-	'ZW',
-] as const;
-
 export const RISK_LEVELS = [
 	'VERY_LOW',
 	'LOW',
@@ -303,12 +49,9 @@ export const RISK_LEVELS = [
 	'VERY_HIGH',
 	'NOT_CHECKED',
 ] as const;
-export const POA_OVERALL_STATUSES = ['MATCH', 'NO_MATCH', 'NOT_COMPARED'] as const;
-export const ACCOUNT_CHECK_STATUSES = [1, 2, 3, 4, 5] as const;
 
 /** File types the service accepts for a proof-of-address check (jpg is jpeg, heif is heic's family). */
-export const POA_FILE_TYPES = ['jpeg', 'png', 'webp', 'heic', 'heif', 'pdf'] as const;
-export type PoaFileType = (typeof POA_FILE_TYPES)[number];
+export type PoaFileType = 'jpeg' | 'png' | 'webp' | 'heic' | 'heif' | 'pdf';
 
 export const LIMITS = {
 	bankTokenLifetime: { min: 0, max: 2592000, default: 3600 },
@@ -334,11 +77,6 @@ export const bankCountrySchema = z.enum(BANK_COUNTRIES, {
 		message: `must be one of the 28 bank countries: ${BANK_COUNTRIES.join(', ')}`,
 	}),
 });
-export const countrySchema = z.enum(COUNTRIES, {
-	errorMap: () => ({
-		message: 'must be a two-letter country code from the contract (ISO 3166-1 alpha-2 or XK)',
-	}),
-});
 
 const nonEmpty = (what: string) =>
 	z
@@ -359,12 +97,10 @@ export const uuidSchema = z
 export const verificationTokenRequestSchema = z
 	.object({ clientId: nonEmpty('Client ID') })
 	.passthrough();
-export type VerificationTokenRequest = z.infer<typeof verificationTokenRequestSchema>;
 
 export const verificationTokenResponseSchema = z
 	.object({ authToken: z.string(), scanRef: z.string().nullish(), clientId: z.string().nullish() })
 	.passthrough();
-export type VerificationTokenResponse = z.infer<typeof verificationTokenResponseSchema>;
 
 export const scanRefSchema = nonEmpty('Scan reference');
 
@@ -372,7 +108,7 @@ export const scanRefSchema = nonEmpty('Scan reference');
 // Bank
 // ---------------------------------------------------------------------------------------------
 
-export const bankAccessSchema = z.object({
+const bankAccessSchema = z.object({
 	accounts: z.boolean().default(false),
 	balances: z.boolean().default(false),
 	transactions: z.boolean().default(false),
@@ -399,7 +135,6 @@ export const bankTokenRequestSchema = z.object({
 		.nullish(),
 	access: bankAccessSchema.default({}),
 });
-export type BankTokenRequest = z.input<typeof bankTokenRequestSchema>;
 
 export const bankTokenSchema = z
 	.object({
@@ -411,7 +146,6 @@ export const bankTokenSchema = z
 		access: bankAccessSchema.partial().passthrough().optional(),
 	})
 	.passthrough();
-export type BankToken = z.infer<typeof bankTokenSchema>;
 
 export const partySchema = z
 	.object({
@@ -487,7 +221,6 @@ export const poaCheckRequestSchema = z.object({
 		}),
 	),
 });
-export type PoaCheckRequest = z.infer<typeof poaCheckRequestSchema>;
 
 /** Which response fields are required or nullable is not shown: every field is optional and nullable. */
 export const poaCheckSchema = z
@@ -514,7 +247,6 @@ export const poaCheckSchema = z
 		providedAddress: z.string().nullish(),
 	})
 	.passthrough();
-export type PoaCheck = z.infer<typeof poaCheckSchema>;
 
 // ---------------------------------------------------------------------------------------------
 // AML
@@ -527,7 +259,6 @@ export const amlProfilePdfParamsSchema = z.object({
 		.string({ required_error: 'is required' })
 		.min(LIMITS.amlPdfPasswordMinLength, { message: 'must be at least 1 character' }),
 });
-export type AmlProfilePdfParams = z.infer<typeof amlProfilePdfParamsSchema>;
 
 // ---------------------------------------------------------------------------------------------
 // KYB
@@ -544,7 +275,6 @@ export const kybFormParamsSchema = z.object({ formId: nonEmpty('Form ID') });
 export const questionnaireAnswersSchema = z
 	.object({ sections: z.record(z.unknown()).or(z.array(z.unknown())) })
 	.passthrough();
-export type QuestionnaireAnswers = z.infer<typeof questionnaireAnswersSchema>;
 
 // ---------------------------------------------------------------------------------------------
 // Webhook bodies
@@ -573,7 +303,6 @@ export const bankVerificationWebhookSchema = z
 		riskLevel: z.enum(RISK_LEVELS).nullable(),
 	})
 	.passthrough();
-export type BankVerificationWebhook = z.infer<typeof bankVerificationWebhookSchema>;
 
 export const accountCheckWebhookSchema = z
 	.object({
@@ -588,7 +317,6 @@ export const accountCheckWebhookSchema = z
 		ipScore: z.number().nullish(),
 	})
 	.passthrough();
-export type AccountCheckWebhook = z.infer<typeof accountCheckWebhookSchema>;
 
 /** The identification body's field list is not shown: only what the contract names is typed. */
 export const identificationWebhookSchema = z
@@ -599,10 +327,9 @@ export const identificationWebhookSchema = z
 		status: z.object({ overall: z.string().nullish() }).passthrough().nullish(),
 	})
 	.passthrough();
-export type IdentificationWebhook = z.infer<typeof identificationWebhookSchema>;
 
-export const cardCheckWebhookSchema = z.object({}).passthrough();
-export const kybReviewWebhookSchema = z.object({}).passthrough();
+const cardCheckWebhookSchema = z.object({}).passthrough();
+const kybReviewWebhookSchema = z.object({}).passthrough();
 
 /** Every event kind the trigger knows. The header value of identification events is not shown. */
 export const EVENT_TYPES = [

@@ -45,10 +45,7 @@ function chain(nodes: WorkflowNode[]): Record<string, unknown> {
  * (so the bench runs one execution at a time); `onReceived`: answers as soon as the execution is
  * started, like the trigger does.
  */
-export function webhookNode(
-	webhookPath: string,
-	responseMode: 'lastNode' | 'onReceived',
-): WorkflowNode {
+function webhookNode(webhookPath: string, responseMode: 'lastNode' | 'onReceived'): WorkflowNode {
 	return {
 		id: nodeId(),
 		name: NAMES.webhook,

@@ -1,7 +1,7 @@
 // Workflow JSON the end-to-end tests create in n8n, written the way the editor saves them.
 import { NODE_TYPES, credentialRef } from '../n8n/stack.cjs';
 
-export const MANUAL = 'When clicking ‘Execute workflow’';
+const MANUAL = 'When clicking ‘Execute workflow’';
 export const ACTION = 'Identity Verification';
 export const TRIGGER = 'Identity Verification Trigger';
 

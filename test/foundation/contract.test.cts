@@ -1,5 +1,5 @@
 /**
- * Every rule of the contract (service-interface.md) as enforced by nodes/shared/contract.ts: each
+ * Every rule of the contract (docs/service-interface.md) as enforced by nodes/shared/contract.ts: each
  * limit with a value just inside and just outside it; response schemas keep unknown fields.
  */
 import type { z } from 'zod';
@@ -15,8 +15,6 @@ import {
 	bankTokenSchema,
 	bankTransactionSchema,
 	bankVerificationWebhookSchema,
-	COUNTRIES,
-	countrySchema,
 	identificationWebhookSchema,
 	partySchema,
 	poaCheckRequestSchema,
@@ -80,26 +78,6 @@ describe('bank token request', () => {
 	test('a country outside the 28 bank countries is rejected (US, GB, CH, XK, lower case)', () => {
 		for (const country of ['US', 'GB', 'CH', 'XK', 'de', 'DEU', ''])
 			bad(bankTokenRequestSchema, { country });
-	});
-});
-
-describe('country list', () => {
-	test('has 250 distinct codes, including XK', () => {
-		expect(COUNTRIES).toHaveLength(250);
-		expect(new Set(COUNTRIES).size).toBe(250);
-		expect(COUNTRIES).toContain('XK');
-	});
-
-	test.each(COUNTRIES.map((c) => [c]))('country %s is accepted', (country) =>
-		ok(countrySchema, country),
-	);
-
-	test('codes outside the list are rejected', () => {
-		for (const code of ['ZZ', 'UK', 'EU', 'gb', 'GBR', 'X', '']) bad(countrySchema, code);
-	});
-
-	test('every bank country is also a country', () => {
-		for (const code of BANK_COUNTRIES) expect(COUNTRIES).toContain(code);
 	});
 });
 

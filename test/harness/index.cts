@@ -1,8 +1,8 @@
 /**
  * Test harness on n8n's real engine, modelled on n8n's own NodeTestHarness
  * (packages/core/nodes-testing): real `WorkflowExecute` + `ExecutionLifecycleHooks` from n8n-core,
- * our real node and credential classes loaded from `.build/`, a CredentialsHelper that applies each
- * credential's `authenticate` the way n8n's CLI does, n8n-core's BinaryDataService (inline/memory
+ * our real node and credential classes loaded from `.build/`, a CredentialsHelper that calls each
+ * credential's `authenticate` function as n8n's CLI does, n8n-core's BinaryDataService (inline/memory
  * mode) and a credential tester that runs the declarative `test` like n8n's CredentialsTester.
  *
  *   const { items, error } = await runNode({ node: 'identityVerification', parameters, credentials: sandboxCredentials(sb) });
@@ -50,7 +50,6 @@ process.env.N8N_ENCRYPTION_KEY ??= 'n8n-test-harness-encryption-key';
 import {
 	createRunExecutionData,
 	ICredentialsHelper,
-	isExpression,
 	NodeHelpers,
 	VersionedNodeType,
 	Workflow,
@@ -177,7 +176,7 @@ function fullTypeName(name: string): string {
 }
 
 /** n8n's INodeTypes over the registry (like nodes-testing's NodeTypes). */
-export const nodeTypes: INodeTypes = {
+const nodeTypes: INodeTypes = {
 	getByName(nodeType: string) {
 		ensurePackageNodes();
 		const type = nodeRegistry.get(nodeType);
@@ -210,7 +209,7 @@ const CREDENTIAL_FILES: Array<[file: string, exportName: string]> = [
 let credentialTypeMap: Map<string, ICredentialType> | undefined;
 
 /** Our credential classes by name (`identityVerificationApi`, ...). */
-export function credentialTypes(): Map<string, ICredentialType> {
+function credentialTypes(): Map<string, ICredentialType> {
 	if (!credentialTypeMap) {
 		credentialTypeMap = new Map();
 		for (const [file, exportName] of CREDENTIAL_FILES) {
@@ -228,7 +227,7 @@ export function getCredentialType(name: string): ICredentialType {
 }
 
 /** Fills in the defaults of the credential's properties, as n8n does when it loads a credential. */
-export function withCredentialDefaults(
+function withCredentialDefaults(
 	typeName: string,
 	data: ICredentialDataDecryptedObject,
 ): ICredentialDataDecryptedObject {
@@ -242,7 +241,7 @@ export function withCredentialDefaults(
 }
 
 // ------------------------------------------------------------------------------------------------
-// Credentials helper (like n8n's packages/cli/src/credentials-helper.ts for generic `authenticate`)
+// Credentials helper (like n8n's packages/cli/src/credentials-helper.ts)
 // ------------------------------------------------------------------------------------------------
 
 export class HarnessCredentialsHelper extends ICredentialsHelper {
@@ -262,52 +261,19 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 		return true;
 	}
 
-	private resolveValue(
-		value: string,
-		credentials: ICredentialDataDecryptedObject,
-		workflow: Workflow,
-		node: INode,
-	): string {
-		if (!isExpression(value)) return value;
-		const resolved = workflow.expression.getSimpleParameterValue(
-			node,
-			value,
-			'internal',
-			{ $credentials: credentials },
-			undefined,
-			'',
-		);
-		if (!resolved) return '';
-		return resolved.toString();
-	}
-
+	/** Our credentials authenticate with a function, which n8n calls with the decrypted data. */
 	async authenticate(
 		credentials: ICredentialDataDecryptedObject,
 		typeName: string,
-		incomingRequestOptions: IHttpRequestOptions | IRequestOptionsSimplified,
-		workflow?: Workflow,
-		node?: INode,
+		requestOptions: IHttpRequestOptions | IRequestOptionsSimplified,
 	): Promise<IHttpRequestOptions> {
-		const requestOptions = incomingRequestOptions as IHttpRequestOptions &
-			Record<string, IDataObject>;
-		const credentialType = getCredentialType(typeName);
-		const { authenticate } = credentialType;
-		if (!authenticate) return requestOptions;
-		if (typeof authenticate === 'function') return await authenticate(credentials, requestOptions);
-		if (!workflow || !node)
-			throw new Error('Workflow and node are required for declarative credential authentication');
-		if (requestOptions.headers === undefined) requestOptions.headers = {};
-		if (authenticate.type === 'generic') {
-			for (const [outerKey, outerValue] of Object.entries(authenticate.properties)) {
-				for (const [key, value] of Object.entries(outerValue as Record<string, string>)) {
-					const keyResolved = this.resolveValue(key, credentials, workflow, node);
-					const valueResolved = this.resolveValue(value, credentials, workflow, node);
-					if (!requestOptions[outerKey]) requestOptions[outerKey] = {};
-					(requestOptions[outerKey] as IDataObject)[keyResolved] = valueResolved;
-				}
-			}
-		}
-		return requestOptions;
+		const { authenticate } = getCredentialType(typeName);
+		if (authenticate === undefined) return requestOptions as IHttpRequestOptions;
+		if (typeof authenticate !== 'function')
+			throw new Error(
+				`The harness applies only function \`authenticate\`s (credential "${typeName}")`,
+			);
+		return await authenticate(credentials, requestOptions as IHttpRequestOptions);
 	}
 
 	async preAuthentication(

@@ -70,7 +70,7 @@ import {
 	testCredential,
 } from './index.cjs';
 
-export const TRIGGER_TYPE = `${PACKAGE_NAME}.identityVerificationTrigger`;
+const TRIGGER_TYPE = `${PACKAGE_NAME}.identityVerificationTrigger`;
 export const SIGNING_CREDENTIAL = 'identityVerificationWebhookSigningApi';
 
 /** The logger n8n-core's contexts write to (`this.logger` in a node). Spy on it to see node logs. */
@@ -114,7 +114,7 @@ export async function testSigningKeyCredential(
 // The host
 // ---------------------------------------------------------------------------------------------
 
-export interface RecordedResponse {
+interface RecordedResponse {
 	statusCode: number;
 	/** Body text as sent. */
 	text: string;

@@ -27,7 +27,7 @@ import { createRequire } from 'node:module';
 
 import { freePort, portIsFree } from '../harness/net.cjs';
 
-export { freePort, portIsFree };
+export { portIsFree };
 
 /** The one place the n8n version is pinned. */
 export const N8N_VERSION = '2.40.7';
@@ -42,7 +42,7 @@ export const CACHE_DIR =
 	process.env.IDV_CACHE_DIR || path.join(homedir(), '.cache', 'n8n-nodes-identity-verification');
 
 /** Folder holding the pinned n8n install (private package.json + node_modules). */
-export function n8nHome(version = N8N_VERSION): string {
+function n8nHome(version = N8N_VERSION): string {
 	return path.join(CACHE_DIR, `n8n-${version}`);
 }
 
@@ -142,7 +142,7 @@ export function ensureN8n(opts: { log?: Log; version?: string } = {}): string {
 }
 
 /** A module from n8n's own install (e.g. flatted, to read execution data as n8n stores it). */
-export function requireFromN8n<T = unknown>(id: string): T {
+function requireFromN8n<T = unknown>(id: string): T {
 	return createRequire(path.join(n8nHome(), 'node_modules', 'n8n', 'package.json'))(id) as T;
 }
 
@@ -260,7 +260,7 @@ function encryptionKey(userFolder: string): string {
 }
 
 /** Env for any n8n process (server or CLI) on this user folder. Nothing here leaves loopback. */
-export function n8nEnv(
+function n8nEnv(
 	userFolder: string,
 	port: number,
 	extra: Record<string, string> = {},
@@ -317,7 +317,7 @@ export function n8nEnv(
 	};
 }
 
-export function tail(text: string, lines = 60): string {
+function tail(text: string, lines = 60): string {
 	return text.split('\n').slice(-lines).join('\n');
 }
 
@@ -599,7 +599,7 @@ export interface ExecuteResult {
 }
 
 /** Finds the top-level JSON object printed as `JSON.stringify(data, null, 2)` among log lines. */
-export function parseRawOutput(stdout: string): any | undefined {
+function parseRawOutput(stdout: string): any | undefined {
 	const lines = stdout.split('\n');
 	for (let start = lines.length - 1; start >= 0; start--) {
 		if (lines[start] !== '{') continue;

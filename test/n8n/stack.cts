@@ -57,7 +57,7 @@ export function credentialRef(
 	return { [c.type]: { id: c.id, name: c.name } };
 }
 
-export function sandboxCredentialImports(
+function sandboxCredentialImports(
 	sandbox: Sandbox,
 	overrides: Partial<Sandbox['credentials']> = {},
 ): CredentialImport[] {

@@ -96,7 +96,7 @@ export function identificationBody(
 	};
 }
 
-export function bankVerificationBody(): Record<string, unknown> {
+function bankVerificationBody(): Record<string, unknown> {
 	return {
 		id: SEED.bank.verificationId,
 		country: 'LT',
@@ -115,7 +115,7 @@ export function bankVerificationBody(): Record<string, unknown> {
 	};
 }
 
-export function accountCheckBody(): Record<string, unknown> {
+function accountCheckBody(): Record<string, unknown> {
 	return {
 		scanRef: randomUUID(),
 		clientId: 'client-001',
@@ -129,7 +129,7 @@ export function accountCheckBody(): Record<string, unknown> {
 	};
 }
 
-export function cardCheckBody(): Record<string, unknown> {
+function cardCheckBody(): Record<string, unknown> {
 	return {
 		id: randomUUID(),
 		clientId: 'client-001',

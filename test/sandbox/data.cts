@@ -6,7 +6,7 @@
 import type { BankTransaction } from '../../nodes/shared/contract';
 
 /** FNV-1a, 32 bit. */
-export function hash32(text: string): number {
+function hash32(text: string): number {
 	let h = 0x811c9dc5;
 	for (let i = 0; i < text.length; i++) {
 		h ^= text.charCodeAt(i);
@@ -16,7 +16,7 @@ export function hash32(text: string): number {
 }
 
 /** mulberry32: a tiny seeded PRNG returning floats in [0, 1). */
-export function prng(seed: number): () => number {
+function prng(seed: number): () => number {
 	let a = seed >>> 0;
 	return () => {
 		a = (a + 0x6d2b79f5) >>> 0;
@@ -27,7 +27,7 @@ export function prng(seed: number): () => number {
 	};
 }
 
-export const ACCOUNT_OWNER = 'Jonas Jonaitis';
+const ACCOUNT_OWNER = 'Jonas Jonaitis';
 
 const COUNTERPARTIES = [
 	'Žemaitė Petraitienė',
@@ -72,7 +72,7 @@ function formatAmount(cents: number): string {
 	return `${sign}${whole}.${String(fraction).padStart(2, '0')}`;
 }
 
-export function transactionAt(accountId: string, index: number): BankTransaction {
+function transactionAt(accountId: string, index: number): BankTransaction {
 	const random = prng(hash32(accountId) ^ Math.imul(index + 1, 0x9e3779b1));
 	const currency =
 		random() < 0.8 ? 'EUR' : OTHER_CURRENCIES[Math.floor(random() * OTHER_CURRENCIES.length)];

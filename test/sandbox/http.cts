@@ -54,10 +54,7 @@ export const validationFailed = (errors: Record<string, string[]>) =>
 	new HttpError(400, { detail: 'Validation failed.', errors });
 
 /** Zod issues as DRF-style `{ field: [rule, ...] }` (dotted paths; `rename` maps a field name). */
-export function zodErrors(
-	error: ZodError,
-	rename: Record<string, string> = {},
-): Record<string, string[]> {
+function zodErrors(error: ZodError, rename: Record<string, string> = {}): Record<string, string[]> {
 	const errors: Record<string, string[]> = {};
 	for (const issue of error.issues) {
 		const raw = issue.path.join('.') || 'non_field_errors';

@@ -12,7 +12,7 @@ import { SANDBOX_DEFAULTS } from './seed.cjs';
 import { createSandboxServer } from './server.cjs';
 import type { Sandbox, SandboxCredentials } from './types.cjs';
 
-export { SANDBOX_DEFAULTS, SEED, DEFAULT_PER_PAGE, MAX_PER_PAGE } from './seed.cjs';
+export { SEED, MAX_PER_PAGE } from './seed.cjs';
 export type * from './types.cjs';
 export { sign } from './webhooks.cjs';
 export { sampleBody } from './bodies.cjs';

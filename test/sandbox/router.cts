@@ -2,7 +2,7 @@
 import type { Reply, Req } from './http.cjs';
 import type { SandboxCore } from './core.cjs';
 
-export type AuthKind = 'basic' | 'basicOrBearer';
+type AuthKind = 'basic' | 'basicOrBearer';
 
 export interface Route {
 	method: 'GET' | 'POST' | 'DELETE';

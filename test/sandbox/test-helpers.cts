@@ -58,7 +58,7 @@ export async function call(
 	return { status: res.statusCode, headers: res.headers, text, body: buf, json };
 }
 
-export interface Received {
+interface Received {
 	headers: IncomingHttpHeaders;
 	raw: Buffer;
 	json: any;

@@ -4,8 +4,6 @@
  */
 import type { EventType } from '../../nodes/shared/contract';
 
-export type { EventType };
-
 export interface SandboxCredentials {
 	apiKey: string;
 	apiSecret: string;
@@ -57,7 +55,7 @@ export interface WebhookConfig {
 	omitEventTypeHeaderFor?: string[];
 }
 
-export interface DeliveryAttempt {
+interface DeliveryAttempt {
 	at: number;
 	/** HTTP status of the receiver's answer; 0 = no response (unreachable, reset, timeout). */
 	statusCode: number;

@@ -3,27 +3,29 @@
  * configured URL, retries on non-2xx, network errors and timeouts, and keeps a delivery log like the
  * dashboard's "Recently sent" with a Resend action.
  */
-import { createHmac, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { Agent, request } from 'undici';
 import { EVENT_TYPES } from '../../nodes/shared/contract';
 import type { EventType } from '../../nodes/shared/contract';
+import { computeSignature } from '../../nodes/IdentityVerificationTrigger/signature';
 import { conflict, notFound } from './http.cjs';
 import type { Delivery, SignatureEncoding, WebhookConfig } from './types.cjs';
 
 /** The contract does not show the retry schedule: the sandbox waits 1 s, 5 s, then 30 s (4 attempts in all). */
-export const DEFAULT_RETRY_DELAYS_MS = [1000, 5000, 30000];
+const DEFAULT_RETRY_DELAYS_MS = [1000, 5000, 30000];
 /** The contract's delivery timeout. */
-export const DEFAULT_TIMEOUT_MS = 10000;
+const DEFAULT_TIMEOUT_MS = 10000;
 /** The contract does not show the header value of identification events; the legacy event gets none. */
-export const DEFAULT_OMIT_EVENT_TYPE_HEADER_FOR = ['IDENTIFICATION'];
-export const USER_AGENT = 'IdentityVerificationSandbox-Webhooks/1.0';
+const DEFAULT_OMIT_EVENT_TYPE_HEADER_FOR = ['IDENTIFICATION'];
+const USER_AGENT = 'IdentityVerificationSandbox-Webhooks/1.0';
 
+/** Signs as the service does, with the trigger's own HMAC; the header encoding is the sender's choice. */
 export function sign(
 	payload: Buffer | string,
 	key: string,
 	encoding: SignatureEncoding = 'hexLower',
 ): string {
-	const mac = createHmac('sha256', Buffer.from(key, 'utf8')).update(payload).digest();
+	const mac = computeSignature(Buffer.from(payload), key);
 	switch (encoding) {
 		case 'hexUpper':
 			return mac.toString('hex').toUpperCase();

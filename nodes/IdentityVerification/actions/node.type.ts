@@ -6,5 +6,3 @@ export type IdentityVerificationMap = {
 	aml: 'downloadProfilePdf';
 	kyb: 'getAnswers' | 'deleteAnswers' | 'submitForm';
 };
-
-export type IdentityVerificationResource = keyof IdentityVerificationMap;

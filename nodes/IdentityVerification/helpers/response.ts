@@ -1,13 +1,10 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
+import { isPlainObject } from '../../shared/isPlainObject';
+
 /** True for a JSON object with at least one key (an empty body or `{}` counts as nothing). */
 export function isNonEmptyObject(value: unknown): value is IDataObject {
-	return (
-		typeof value === 'object' &&
-		value !== null &&
-		!Array.isArray(value) &&
-		Object.keys(value).length > 0
-	);
+	return isPlainObject(value) && Object.keys(value).length > 0;
 }
 
 /** One output item per JSON object (arrays become one item per element). */

@@ -3,7 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { z } from 'zod';
 
 /** How a request field is shown to the user: its display name and how to fix a wrong value. */
-export interface FieldLabel {
+interface FieldLabel {
 	/** The field's display name in the node, e.g. `Lifetime (Seconds)`. */
 	label: string;
 	/** What to do to fix the value, in words a non-engineer can follow. */
@@ -13,7 +13,7 @@ export interface FieldLabel {
 export type FieldLabels = Record<string, FieldLabel>;
 
 /** Turns one zod issue into `<Display Name>: <rule>` and a description that says how to fix it. */
-export function describeIssue(
+function describeIssue(
 	issue: z.ZodIssue,
 	fields: FieldLabels,
 ): { message: string; description: string } {

@@ -7,6 +7,7 @@ import { NodeApiError } from 'n8n-workflow';
 import type { INode, JsonObject } from 'n8n-workflow';
 
 import type { ApiMethod, AuthMode } from './types';
+import { isPlainObject } from '../../shared/isPlainObject';
 
 export const CREDENTIAL_DISPLAY_NAME: Record<AuthMode, string> = {
 	apiKey: 'Identity Verification API',
@@ -27,34 +28,36 @@ export function makeRedactor(secrets: string[]): Redactor {
 	};
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** The error body as JSON (Buffers and JSON text are parsed), or undefined. */
-export function parseErrorBody(body: unknown): unknown {
-	let value = body;
-	if (value instanceof Uint8Array) value = Buffer.from(value).toString('utf8');
-	if (typeof value === 'string') {
-		const text = value.trim();
-		if (text === '') return undefined;
+/** A body as JSON: bytes decoded, JSON text parsed, other text kept as it is; `null` when empty. */
+export function parseJsonBody(body: unknown): unknown {
+	if (body instanceof Uint8Array) body = Buffer.from(body).toString('utf8');
+	if (typeof body === 'string') {
+		if (body.trim() === '') return null;
 		try {
-			return JSON.parse(text) as unknown;
+			return JSON.parse(body) as unknown;
 		} catch {
-			return text.length > 300 ? `${text.slice(0, 300)}…` : text;
+			return body;
 		}
 	}
-	return value;
+	return body ?? null;
+}
+
+/** An error body as JSON, or its text trimmed and cut at 300 characters; undefined when empty. */
+function parseErrorBody(raw: unknown): unknown {
+	const body = parseJsonBody(raw);
+	if (typeof body !== 'string') return body ?? undefined;
+	const text = body.trim();
+	return text.length > 300 ? `${text.slice(0, 300)}…` : text;
 }
 
 /** The service's own words: `detail` / `message` / `error` of the body. */
-export function serviceMessage(body: unknown): string | undefined {
+function serviceMessage(body: unknown): string | undefined {
 	if (typeof body === 'string') return body.startsWith('<') ? undefined : body;
-	if (!isRecord(body)) return undefined;
+	if (!isPlainObject(body)) return undefined;
 	for (const key of ['detail', 'message', 'error', 'error_description', 'title']) {
 		const value = body[key];
 		if (typeof value === 'string' && value.trim() !== '') return value.trim();
-		if (isRecord(value) && typeof value.message === 'string') return value.message;
+		if (isPlainObject(value) && typeof value.message === 'string') return value.message;
 	}
 	return undefined;
 }
@@ -68,7 +71,7 @@ function flattenFieldErrors(value: unknown, prefix: string, out: string[]): void
 		value.forEach((v, i) => {
 			if (typeof v !== 'string') flattenFieldErrors(v, `${prefix}[${i}]`, out);
 		});
-	} else if (isRecord(value)) {
+	} else if (isPlainObject(value)) {
 		for (const [key, inner] of Object.entries(value)) {
 			flattenFieldErrors(inner, prefix ? `${prefix}.${key}` : key, out);
 		}
@@ -79,16 +82,16 @@ function flattenFieldErrors(value: unknown, prefix: string, out: string[]): void
  * Field problems named by a 400 body: `{"errors": {"field": ["rule"]}}` or DRF's top-level
  * `{"field": ["rule"]}`. Returns e.g. `["lifetime: Ensure this value is less than or equal to 2592000."]`.
  */
-export function fieldErrors(body: unknown): string[] {
-	if (!isRecord(body)) return [];
+function fieldErrors(body: unknown): string[] {
+	if (!isPlainObject(body)) return [];
 	const out: string[] = [];
-	if (isRecord(body.errors)) {
+	if (isPlainObject(body.errors)) {
 		flattenFieldErrors(body.errors, '', out);
 	} else {
 		const fields: Record<string, unknown> = {};
 		for (const [key, value] of Object.entries(body)) {
 			if (['detail', 'message', 'code', 'status', 'error', 'errors'].includes(key)) continue;
-			if (Array.isArray(value) || isRecord(value)) fields[key] = value;
+			if (Array.isArray(value) || isPlainObject(value)) fields[key] = value;
 		}
 		flattenFieldErrors(fields, '', out);
 	}

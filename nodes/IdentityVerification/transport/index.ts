@@ -21,6 +21,7 @@ import {
 	httpError,
 	makeRedactor,
 	networkError,
+	parseJsonBody,
 	unexpectedError,
 } from './errors';
 import type { Redactor } from './errors';
@@ -33,25 +34,16 @@ import {
 } from './retry';
 import type { ApiRequest, ApiResponse, AuthMode } from './types';
 
-export type { ApiMethod, ApiRequest, ApiResponse, AuthMode } from './types';
-export { CREDENTIAL_DISPLAY_NAME, fieldErrors, serviceMessage } from './errors';
-export {
-	backoffDelay,
-	DEFAULT_MAX_RETRIES,
-	isRetryableStatus,
-	parseRetryAfter,
-	RETRY_AFTER_CAP_MS,
-	RETRY_BASE_MS,
-	RETRY_CAP_MS,
-} from './retry';
+export type { ApiRequest, ApiResponse, AuthMode } from './types';
+export { backoffDelay, parseRetryAfter } from './retry';
 
-export const CREDENTIAL_BY_AUTH: Record<AuthMode, string> = {
+const CREDENTIAL_BY_AUTH: Record<AuthMode, string> = {
 	apiKey: 'identityVerificationApi',
 	kybFormToken: 'identityVerificationKybFormTokenApi',
 };
 
-export const DEFAULT_BASE_URL = 'https://ivs.example.com';
-export const DEFAULT_TIMEOUT_MS = 30_000;
+const DEFAULT_BASE_URL = 'https://ivs.example.com';
+const DEFAULT_TIMEOUT_MS = 30_000;
 
 /** Contexts that can send requests with a credential (node execution and option loading). */
 export type RequestContext = IExecuteFunctions | ILoadOptionsFunctions;
@@ -203,19 +195,6 @@ function normaliseHeaders(headers: unknown): Record<string, string> {
 			: String(value);
 	}
 	return result;
-}
-
-function parseJsonBody(body: unknown): unknown {
-	if (body instanceof Uint8Array) body = Buffer.from(body).toString('utf8');
-	if (typeof body === 'string') {
-		if (body.trim() === '') return null;
-		try {
-			return JSON.parse(body) as unknown;
-		} catch {
-			return body;
-		}
-	}
-	return body ?? null;
 }
 
 function toBuffer(body: unknown): Buffer {

@@ -3,11 +3,11 @@
  */
 import type { ApiMethod } from './types';
 
-export const RETRY_BASE_MS = 300;
-export const RETRY_CAP_MS = 10_000;
-export const RETRY_AFTER_CAP_MS = 60_000;
-export const DEFAULT_MAX_RETRIES = 3;
-export const MAX_RETRIES_LIMIT = 10;
+const RETRY_BASE_MS = 300;
+const RETRY_CAP_MS = 10_000;
+const RETRY_AFTER_CAP_MS = 60_000;
+const DEFAULT_MAX_RETRIES = 3;
+const MAX_RETRIES_LIMIT = 10;
 
 /** GET and DELETE may be repeated safely; a POST may already have been processed. */
 export function isIdempotent(method: ApiMethod): boolean {

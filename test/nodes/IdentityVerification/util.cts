@@ -7,9 +7,9 @@ import type { RunNodeResult } from '../../harness/index.cjs';
 import { startSandbox } from '../../sandbox/index.cjs';
 import type { Sandbox } from '../../sandbox/index.cjs';
 
-export const NODE = 'identityVerification';
+const NODE = 'identityVerification';
 
-export interface RunOpts {
+interface RunOpts {
 	input?: INodeExecutionData[];
 	continueOnFail?: boolean;
 	credentials?: 'both' | 'apiKeyOnly' | 'formTokenOnly';

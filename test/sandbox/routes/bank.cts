@@ -15,7 +15,7 @@ interface AccountRecord {
 }
 
 /** Default target of `cross-host` next links: another origin that is still loopback and refuses connections. */
-export const DEFAULT_CROSS_HOST_URL = 'http://localhost:1';
+const DEFAULT_CROSS_HOST_URL = 'http://localhost:1';
 
 export class BankStore {
 	private accounts = new Map<string, AccountRecord>();

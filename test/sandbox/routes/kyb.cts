@@ -4,7 +4,7 @@ import type { Route } from '../router.cjs';
 import { SEED } from '../seed.cjs';
 import type { KybDecision } from '../types.cjs';
 
-export type KybFormStatus = 'DRAFT' | 'SUBMITTED' | KybDecision;
+type KybFormStatus = 'DRAFT' | 'SUBMITTED' | KybDecision;
 
 interface FormRecord {
 	formId: string;
@@ -14,10 +14,10 @@ interface FormRecord {
 	submittedAt: string | null;
 }
 
-export const ALREADY_SUBMITTED = 'Form is already submitted and can no longer be edited';
+const ALREADY_SUBMITTED = 'Form is already submitted and can no longer be edited';
 
 /** A filled questionnaire, as a compliance officer would see it. */
-export function sampleSections(): Record<string, unknown> {
+function sampleSections(): Record<string, unknown> {
 	return {
 		companyDetails: {
 			title: 'Company details',

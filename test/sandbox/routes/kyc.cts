@@ -4,8 +4,8 @@ import { bodyObject, json, parseOr400 } from '../http.cjs';
 import type { Route } from '../router.cjs';
 
 /** Seconds; used when the request does not set them (the contract does not show the defaults). */
-export const DEFAULT_EXPIRY_TIME = 3600;
-export const DEFAULT_SESSION_LENGTH = 600;
+const DEFAULT_EXPIRY_TIME = 3600;
+const DEFAULT_SESSION_LENGTH = 600;
 
 export const kycRoutes: Route[] = [
 	{

@@ -10,7 +10,7 @@ const HEIC_BRANDS = ['heic', 'heix', 'heim', 'heis', 'hevc', 'hevx', 'hevm', 'he
 const HEIF_BRANDS = ['mif1', 'msf1', 'mif2', 'heif'];
 
 /** The file type from magic bytes (jpg is jpeg; heic/heif from the ISO-BMFF `ftyp` brands). */
-export function detectFileType(bytes: Buffer): PoaFileType | undefined {
+function detectFileType(bytes: Buffer): PoaFileType | undefined {
 	if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff)
 		return 'jpeg';
 	if (bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])))
@@ -33,7 +33,7 @@ export function detectFileType(bytes: Buffer): PoaFileType | undefined {
 }
 
 /** Case, accents, punctuation and whitespace do not count. */
-export function normalise(text: string): string {
+function normalise(text: string): string {
 	return text
 		.normalize('NFKD')
 		.replace(/\p{M}/gu, '')

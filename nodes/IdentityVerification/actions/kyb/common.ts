@@ -53,7 +53,7 @@ export const companyFields: INodeProperties[] = [
 	},
 ];
 
-export const companyFieldLabels = {
+const companyFieldLabels = {
 	companyId: { label: 'Company ID', fix: 'Enter the company ID from the dashboard.' },
 	questionnaireId: {
 		label: 'Questionnaire ID',
