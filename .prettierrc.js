@@ -1,3 +1,4 @@
+// Prettier settings of n8n's node template: `npm run format` writes, `npm run format:check` (CI) checks.
 module.exports = {
 	/**
 	 * https://prettier.io/docs/en/options.html#semicolons

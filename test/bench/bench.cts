@@ -27,7 +27,7 @@ import { Pool } from 'undici';
 import { DEFAULT_MAX_PARALLEL } from '../../nodes/IdentityVerification/actions/bank/listTransactions.operation';
 import { verifySignature } from '../../nodes/IdentityVerificationTrigger/signature';
 import { sampleBody, sign, startSandbox, type Sandbox } from '../sandbox/index.cjs';
-import { N8N_VERSION, RestClient } from '../n8n/runtime.cjs';
+import { N8N_VERSION, RestClient, waitForWebhook } from '../n8n/runtime.cjs';
 import { productionWebhookUrl, startStack, type Stack } from '../n8n/stack.cjs';
 import {
 	NAMES,
@@ -705,22 +705,6 @@ async function quiesce(rest: RestClient, workflowId: string, timeoutMs = 180_000
 	}
 }
 
-/**
- * Activation returns before n8n serves a new production webhook (about half a second for the
- * trigger here): probe until the path answers something other than 404 "not registered".
- */
-async function waitForWebhook(url: string, init: RequestInit, timeoutMs = 30_000): Promise<number> {
-	const deadline = Date.now() + timeoutMs;
-	for (;;) {
-		const res = await fetch(url, init);
-		await res.arrayBuffer();
-		if (res.status !== 404) return res.status;
-		if (Date.now() > deadline)
-			throw new Error(`${url} is still not registered after ${timeoutMs} ms`);
-		await sleep(200);
-	}
-}
-
 async function benchTriggerN8n(
 	stack: Stack,
 	opts: Options,
@@ -752,11 +736,7 @@ async function benchTriggerN8n(
 				plainWebhookWorkflow('Bench: plain Webhook node', webhookPath),
 			);
 			const urlPath = `/webhook/${webhookPath}`;
-			await waitForWebhook(`${stack.n8n.url}${urlPath}`, {
-				method: 'POST',
-				headers: { 'content-type': 'application/json' },
-				body: '{"probe":true}',
-			});
+			await waitForWebhook(`${stack.n8n.url}${urlPath}`);
 			setup[v.key] = { workflowId, path: urlPath };
 		} else {
 			const workflowId = await createActive(
@@ -769,9 +749,11 @@ async function benchTriggerN8n(
 			// the check off, an empty JSON body: 200 and one execution (the count starts after it).
 			const checks = !('verifySignature' in v.options);
 			const status = await waitForWebhook(`${stack.n8n.url}${urlPath}`, {
-				method: 'POST',
-				headers: { 'content-type': 'application/json', 'service-signature': 'sha256=00' },
-				body: '{}',
+				init: {
+					method: 'POST',
+					headers: { 'content-type': 'application/json', 'service-signature': 'sha256=00' },
+					body: '{}',
+				},
 			});
 			if (checks && status !== 401)
 				throw new Error(`the trigger answered a forged delivery with ${status}, expected 401`);

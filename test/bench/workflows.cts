@@ -1,18 +1,7 @@
 // Workflow JSON the bench creates in real n8n, written the way the editor saves them. Every
 // comparison pairs a workflow with this package's node and one with the n8n node a user would use
 // instead, identical apart from that node.
-import { NODE_TYPES, credentialRef } from '../n8n/stack.cjs';
-
-export interface WorkflowNode {
-	id: string;
-	name: string;
-	type: string;
-	typeVersion: number;
-	position: [number, number];
-	parameters: Record<string, unknown>;
-	credentials?: Record<string, { id: string; name: string }>;
-	webhookId?: string;
-}
+import { NODE_TYPES, chain, credentialRef, nodeId, type WorkflowNode } from '../n8n/stack.cjs';
 
 export interface Workflow {
 	name: string;
@@ -21,9 +10,6 @@ export interface Workflow {
 	settings?: Record<string, unknown>;
 }
 
-let counter = 0;
-const nodeId = () => `00000000-0000-4000-9000-${String(++counter).padStart(12, '0')}`;
-
 export const NAMES = {
 	webhook: 'Webhook',
 	splitOut: 'Split Out',
@@ -31,14 +17,6 @@ export const NAMES = {
 	httpRequest: 'HTTP Request',
 	trigger: 'Identity Verification Trigger',
 } as const;
-
-function chain(nodes: WorkflowNode[]): Record<string, unknown> {
-	const connections: Record<string, unknown> = {};
-	for (let i = 0; i < nodes.length - 1; i++) {
-		connections[nodes[i].name] = { main: [[{ node: nodes[i + 1].name, type: 'main', index: 0 }]] };
-	}
-	return connections;
-}
 
 /**
  * n8n's Webhook node. `lastNode` + `noData`: the HTTP call returns when the workflow has finished

@@ -1,31 +1,15 @@
 // Workflow JSON the end-to-end tests create in n8n, written the way the editor saves them.
-import { NODE_TYPES, credentialRef } from '../n8n/stack.cjs';
+import {
+	NODE_TYPES,
+	chain,
+	credentialRef,
+	nodeId,
+	type WorkflowNode as Node,
+} from '../n8n/stack.cjs';
 
 const MANUAL = 'When clicking ‘Execute workflow’';
 export const ACTION = 'Identity Verification';
 export const TRIGGER = 'Identity Verification Trigger';
-
-type Node = {
-	id: string;
-	name: string;
-	type: string;
-	typeVersion: number;
-	position: [number, number];
-	parameters: Record<string, unknown>;
-	credentials?: Record<string, { id: string; name: string }>;
-	webhookId?: string;
-};
-
-let counter = 0;
-const nodeId = () => `00000000-0000-4000-8000-${String(++counter).padStart(12, '0')}`;
-
-function chain(nodes: Node[]): Record<string, unknown> {
-	const connections: Record<string, unknown> = {};
-	for (let i = 0; i < nodes.length - 1; i++) {
-		connections[nodes[i].name] = { main: [[{ node: nodes[i + 1].name, type: 'main', index: 0 }]] };
-	}
-	return connections;
-}
 
 /**
  * Manual Trigger → [nodes before] → Identity Verification (one operation). The action node uses

@@ -820,23 +820,31 @@ export class RestClient {
 }
 
 /**
- * Waits until n8n serves a production webhook. n8n 2.x activates (publishes) workflows
- * asynchronously, after start and after the activate call, so a webhook answers 404 for a moment.
- * The probe is an empty unsigned POST: the trigger refuses it (401) without starting a workflow.
+ * Waits until n8n serves a production webhook and returns the probe's status. n8n 2.x activates
+ * (publishes) workflows asynchronously, after start and after the activate call, so a webhook
+ * answers 404 for a moment. The default probe is an empty unsigned POST: the trigger refuses it
+ * (401) without starting a workflow.
  */
-export async function waitForWebhook(url: string, timeoutMs = 60_000): Promise<void> {
+export async function waitForWebhook(
+	url: string,
+	{ init, timeoutMs = 60_000 }: { init?: RequestInit; timeoutMs?: number } = {},
+): Promise<number> {
+	const probe: RequestInit = init ?? {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: '{}',
+	};
 	const deadline = Date.now() + timeoutMs;
 	let last = 0;
 	for (;;) {
-		last = await fetch(url, {
-			method: 'POST',
-			headers: { 'content-type': 'application/json' },
-			body: '{}',
-		}).then(
-			(r) => r.status,
+		last = await fetch(url, probe).then(
+			async (r) => {
+				await r.arrayBuffer();
+				return r.status;
+			},
 			() => 0,
 		);
-		if (last !== 404 && last !== 0) return;
+		if (last !== 404 && last !== 0) return last;
 		if (Date.now() > deadline)
 			throw new Error(
 				`n8n did not register the webhook ${url} within ${timeoutMs} ms (last answer ${last})`,

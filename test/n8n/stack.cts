@@ -49,6 +49,31 @@ export const NODE_TYPES = {
 	trigger: 'n8n-nodes-identity-verification.identityVerificationTrigger',
 } as const;
 
+/** A workflow node as the editor saves it. */
+export interface WorkflowNode {
+	id: string;
+	name: string;
+	type: string;
+	typeVersion: number;
+	position: [number, number];
+	parameters: Record<string, unknown>;
+	credentials?: Record<string, { id: string; name: string }>;
+	webhookId?: string;
+}
+
+let nodeCounter = 0;
+/** A fresh node id (a UUID, as the editor writes them). */
+export const nodeId = () => `00000000-0000-4000-8000-${String(++nodeCounter).padStart(12, '0')}`;
+
+/** Connections that run the nodes one after the other, in the order given. */
+export function chain(nodes: WorkflowNode[]): Record<string, unknown> {
+	const connections: Record<string, unknown> = {};
+	for (let i = 0; i < nodes.length - 1; i++) {
+		connections[nodes[i].name] = { main: [[{ node: nodes[i + 1].name, type: 'main', index: 0 }]] };
+	}
+	return connections;
+}
+
 /** `credentials` entry of a workflow node for one of the sandbox credentials. */
 export function credentialRef(
 	which: keyof typeof CREDENTIALS,

@@ -1,6 +1,6 @@
 /**
- * Public types of the sandbox (interface 4 of the project's agreed interfaces). Everything here is
- * re-exported from `index.cts`; import from there.
+ * Public types of the sandbox, what tests, the demo and the bench program against. Everything here
+ * is re-exported from `index.cts`; import from there.
  */
 import type { EventType } from '../../nodes/shared/contract';
 
