@@ -1,5 +1,5 @@
 /**
- * Event kinds of a webhook delivery (see the README, "The service's interface") and the typed
+ * Event kinds of a webhook delivery (docs/service-interface.md, "Webhook deliveries") and the typed
  * output item the trigger emits for it.
  *
  * Where the kind comes from, in this order:

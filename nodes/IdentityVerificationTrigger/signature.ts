@@ -1,5 +1,5 @@
 /**
- * Webhook signature check (see the README, "The service's interface", webhook deliveries).
+ * Webhook signature check (docs/service-interface.md, "Webhook deliveries").
  *
  * The service signs every delivery with HMAC-SHA256 over the RAW request body bytes, keyed with the
  * signing key (UTF-8 bytes), and sends the result in the `Service-Signature` header. The contract
