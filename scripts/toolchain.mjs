@@ -158,6 +158,11 @@ const TASKS = {
 		buildTests();
 		runBuilt('n8n/cli.cjs', args);
 	},
+	// Before tagging a release (and in .ci/run): the scanner-rule lint plus n8n's offline checks.
+	verify: (args) => {
+		buildTests();
+		runBuilt('n8n/verify.cjs', args);
+	},
 	node: (args) => run(process.execPath, args),
 	// Only the set-up: Node 24 and dependencies (used by .ci/run as its install step).
 	deps: () => {},
