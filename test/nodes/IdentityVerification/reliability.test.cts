@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { runNode } from '../../harness/index.cjs';
 import { transactionsRange } from '../../sandbox/data.cjs';
 import { MAX_PAGES } from '../../../nodes/IdentityVerification/helpers/pagination';
-import { expectError, useSandbox } from './util.cjs';
+import { binaryItem, expectError, useSandbox } from './util.cjs';
 
 const ctx = useSandbox();
 const TX_PATH = '/bank/verifications/';
@@ -228,5 +228,127 @@ describe('`next` links must stay under the Base URL path (item 7)', () => {
 		expect(error).toBeUndefined();
 		expect(items.map((i) => i.json)).toEqual([tx(1), tx(2)]);
 		expect(hits).toEqual([`/ivs${PATH}?page=1`, `/ivs${PATH}?page=2`]);
+	});
+});
+
+describe('ids that are only dots are refused before any request (item 6)', () => {
+	const AML_CHECK = '3b1f8c2e-6d4a-4f0b-8e21-7a9c5d3e1f42';
+	it.each([
+		[
+			'Scan Reference',
+			{ resource: 'identification', operation: 'requestInformation', scanRef: '..' },
+		],
+		[
+			'Scan Reference',
+			{ resource: 'identification', operation: 'requestInformation', scanRef: ' . ' },
+		],
+		[
+			'Questionnaire ID',
+			{
+				resource: 'kyb',
+				operation: 'deleteAnswers',
+				companyId: 'company-001',
+				questionnaireId: '..',
+			},
+		],
+		[
+			'Company ID',
+			{ resource: 'kyb', operation: 'getAnswers', companyId: '...', questionnaireId: 'q' },
+		],
+		['Form ID', { resource: 'kyb', operation: 'submitForm', formId: '..' }],
+		[
+			'Verification ID',
+			{ resource: 'bank', operation: 'listTransactions', verificationId: '..', accountId: 'a' },
+		],
+		[
+			'Profile ID',
+			{
+				resource: 'aml',
+				operation: 'downloadProfilePdf',
+				checkId: AML_CHECK,
+				profileId: '.',
+				password: 'p',
+			},
+		],
+	])('%s %j', async (field, parameters) => {
+		const result = await ctx.run(parameters);
+		expectError(result, field, 'only dots');
+		expect(ctx.sb.requests).toHaveLength(0);
+	});
+
+	it('the AML check id (a UUID in the contract) must be a UUID: ".." is refused as such', async () => {
+		const result = await ctx.run({
+			resource: 'aml',
+			operation: 'downloadProfilePdf',
+			checkId: '..',
+			profileId: 'prof-001',
+			password: 'report-password',
+		});
+		expectError(result, 'Check ID', 'must be a UUID');
+		expect(ctx.sb.requests).toHaveLength(0);
+	});
+
+	it('an id with dots inside is still accepted (only dot-only ids change the address)', async () => {
+		const result = await ctx.run({
+			resource: 'identification',
+			operation: 'requestInformation',
+			scanRef: 'a..b',
+		});
+		// sent, and the service answers 404 for an unknown scan reference
+		expect(ctx.sb.requests.map((r) => r.path)).toEqual([
+			'/kyc/identifications/a..b/request-information/',
+		]);
+		expect(result.error?.message).toMatch(/404/);
+	});
+});
+
+describe('Proof of Address: the echoed document never reaches the output (item 5) and AVIF is refused (item 8)', () => {
+	const PNG = Buffer.concat([
+		Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'),
+		Buffer.alloc(2048, 7),
+	]);
+	const poa = (options = {}) => ({
+		resource: 'proofOfAddress',
+		operation: 'createCheck',
+		providedName: 'Jonas Jonaitis',
+		providedAddress: 'Gedimino pr. 1, 01103 Vilnius, Lithuania',
+		options,
+	});
+
+	it('the service echoes the file in base64: the output has its size instead, and the execution data no copy', async () => {
+		const { items, error, run } = await ctx.run(poa(), {
+			input: [binaryItem(PNG, 'bill.png', 'image/png')],
+		});
+		expect(error).toBeUndefined();
+		expect(items[0].json).not.toHaveProperty('file');
+		expect(items[0].json.fileSizeBytes).toBe(PNG.length);
+		const stored = JSON.stringify(run.data.resultData.runData['Identity Verification']);
+		// the input item keeps its binary; the node's output holds no second copy of it
+		expect(stored.split(PNG.toString('base64')).length - 1).toBe(0);
+	});
+
+	it('Max File Size refuses a larger file before it is uploaded, naming the file and both sizes', async () => {
+		const big = Buffer.concat([PNG, Buffer.alloc(1024 * 1024, 1)]);
+		const result = await ctx.run(poa({ maxFileSizeMb: 1 }), {
+			input: [binaryItem(big, 'scan.png', 'image/png')],
+		});
+		expectError(result, 'Input Binary Field', '"scan.png"', '1.0 MB', 'Max File Size of 1 MB');
+		expect(ctx.sb.requests).toHaveLength(0);
+	});
+
+	it('an AVIF image (ftyp avif, brands mif1 miaf) is refused, naming AVIF, before any request', async () => {
+		const head = Buffer.alloc(8);
+		head.writeUInt32BE(28, 0);
+		head.write('ftyp', 4, 'latin1');
+		const avif = Buffer.concat([
+			head,
+			Buffer.from('avif', 'latin1'),
+			Buffer.alloc(4),
+			Buffer.from('mif1miafavif', 'latin1'),
+			Buffer.alloc(64, 5),
+		]);
+		const result = await ctx.run(poa(), { input: [binaryItem(avif, 'photo.heif', 'image/heif')] });
+		expectError(result, 'Input Binary Field', 'AVIF');
+		expect(ctx.sb.requests).toHaveLength(0);
 	});
 });
