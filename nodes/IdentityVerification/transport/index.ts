@@ -15,6 +15,7 @@ import type {
 	IN8nHttpFullResponse,
 } from 'n8n-workflow';
 
+import { isLoopbackHost, PLAIN_HTTP_MESSAGE } from '../../../credentials/common';
 import {
 	classifyNetworkError,
 	CREDENTIAL_DISPLAY_NAME,
@@ -187,6 +188,13 @@ async function readCredential(
 				description:
 					'Enter the address of the service starting with https://, e.g. https://ivs.example.com',
 			},
+		);
+	}
+	if (parsed.protocol === 'http:' && !isLoopbackHost(parsed.hostname)) {
+		throw new NodeOperationError(
+			this.getNode(),
+			`The Base URL in the credential "${CREDENTIAL_DISPLAY_NAME[auth]}" starts with http://, so the request was not sent`,
+			{ itemIndex, description: PLAIN_HTTP_MESSAGE },
 		);
 	}
 	return {
