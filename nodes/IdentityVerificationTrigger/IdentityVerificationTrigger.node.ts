@@ -139,9 +139,9 @@ export class IdentityVerificationTrigger implements INodeType {
 		},
 	};
 
-	// The service has no API to register, list or remove webhook URLs: the user pastes the URL into
-	// the dashboard (see the notice). So there is nothing to check, create or delete remotely; each
-	// method reports success so that n8n activates and deactivates the workflow normally.
+	// n8n 2.40.7 activates the workflow without these (its WebhookService skips missing methods), but
+	// n8n's community-node lint requires them (webhook-lifecycle-complete); the service has no API to
+	// register webhook URLs (the user pastes the URL into the dashboard), so each reports success.
 	webhookMethods = {
 		default: {
 			async checkExists(this: IHookFunctions): Promise<boolean> {
