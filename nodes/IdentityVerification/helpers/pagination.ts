@@ -64,7 +64,7 @@ export async function listPages(
 		visited: new Set([
 			'page:1',
 			`url:${absolute(listUrl, listUrl)}`,
-			`url:${absolute(`${listUrl}?perPage=${options.perPage}`, listUrl)}`,
+			`url:${absolute(`${listUrl}?perPage=${options.perPage ?? ''}`, listUrl)}`,
 		]),
 		pagesRead: 0,
 		countChanged: false,
