@@ -47,6 +47,64 @@ describe('Return All through faults on single pages (item 1)', () => {
 	});
 });
 
+describe('a 429 on one page still halves the parallel pages (item 1)', () => {
+	it('after the 429 answer, no new page starts while more than one other is in flight (4 → 2)', async () => {
+		const ids = ctx.sb.bank.seedAccount({ transactions: 1000 });
+		const target = new URL(ctx.sb.url);
+		// A loopback proxy that notes, for each request, how many others were in flight when it started.
+		let inFlight = 0;
+		let rateLimitedAt = -1;
+		const starts: Array<{ page: string | null; others: number; after429: boolean }> = [];
+		const proxy = http.createServer((req, res) => {
+			const page = new URL(req.url ?? '/', 'http://x').searchParams.get('page');
+			starts.push({ page, others: inFlight, after429: rateLimitedAt >= 0 });
+			inFlight++;
+			const upstream = http.request(
+				{
+					host: target.hostname,
+					port: target.port,
+					method: req.method,
+					path: req.url,
+					headers: req.headers,
+				},
+				(answer) => {
+					res.writeHead(answer.statusCode ?? 502, answer.headers);
+					answer.pipe(res);
+					answer.on('end', () => {
+						inFlight--;
+						if (answer.statusCode === 429 && rateLimitedAt < 0) rateLimitedAt = starts.length;
+					});
+				},
+			);
+			req.pipe(upstream);
+		});
+		await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+		try {
+			// Pages 2, 4 and 5 are slow and page 3 answers 429 at once: the node lowers the limit
+			// while those three are still in flight, so no other answer can race the 429.
+			for (const page of [2, 4, 5])
+				ctx.sb.faults.add({ method: 'GET', query: { page }, latencyMs: 300 });
+			ctx.sb.faults.add({ method: 'GET', query: { page: 3 }, status: 429, retryAfter: 1 });
+			const { items, error } = await ctx.run(
+				listParams(ids, { options: { perPage: 50, maxParallelRequests: 4 } }),
+				{ baseUrl: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}` },
+			);
+			expect(error).toBeUndefined();
+			expect(items.map((i) => i.json)).toEqual(transactionsRange(ids.accountId, 0, 1000));
+			const before = starts.filter((s) => !s.after429);
+			const after = starts.filter((s) => s.after429 && s.page !== '3');
+			expect(Math.max(...before.map((s) => s.others))).toBeGreaterThan(1);
+			expect(after.length).toBeGreaterThan(0);
+			expect(Math.max(...after.map((s) => s.others))).toBeLessThanOrEqual(1);
+		} finally {
+			await new Promise<void>((resolve) => {
+				proxy.close(() => resolve());
+				proxy.closeAllConnections();
+			});
+		}
+	});
+});
+
 describe('Per Page is sent only when set (Also)', () => {
 	it('sends no perPage when the option is not set, and the one given when it is', async () => {
 		const ids = ctx.sb.bank.seedAccount({ transactions: 120 });
