@@ -87,7 +87,10 @@ function schemas(done) {
 			'identification/requestInformation': z.object({ scanRef: z.string() }).passthrough(),
 			'bank/createToken': contract.bankTokenSchema,
 			'bank/listTransactions': contract.bankTransactionSchema,
-			'proofOfAddress/createCheck': contract.poaCheckSchema,
+			// The echoed document is never output; its size is (see createCheck.operation.ts).
+			'proofOfAddress/createCheck': contract.poaCheckSchema
+				.omit({ file: true })
+				.extend({ fileSizeBytes: z.number() }),
 			'aml/downloadProfilePdf': binaryMeta,
 			'kyb/getAnswers': contract.questionnaireAnswersSchema,
 			'kyb/deleteAnswers': z.object({

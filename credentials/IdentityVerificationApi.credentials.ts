@@ -7,7 +7,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { failureRules, MADE_UP_ID, TEST_BASE_URL } from './common';
+import { assertSafeToSend, failureRules, MADE_UP_ID, TEST_BASE_URL, testRules } from './common';
 
 /**
  * Reading the transactions of a verification that does not exist is harmless: a right key pair gets
@@ -74,6 +74,7 @@ export class IdentityVerificationApi implements ICredentialType {
 		credentials: ICredentialDataDecryptedObject,
 		requestOptions: IHttpRequestOptions,
 	): Promise<IHttpRequestOptions> {
+		assertSafeToSend(requestOptions);
 		return {
 			...requestOptions,
 			auth: {
@@ -96,6 +97,6 @@ export class IdentityVerificationApi implements ICredentialType {
 				except: FAILURE_RULES.map((rule) => rule.properties.value),
 			},
 		},
-		rules: FAILURE_RULES,
+		rules: testRules(FAILURE_RULES),
 	};
 }

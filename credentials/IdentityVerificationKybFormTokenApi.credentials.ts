@@ -7,7 +7,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { failureRules, MADE_UP_ID, TEST_BASE_URL } from './common';
+import { assertSafeToSend, failureRules, MADE_UP_ID, TEST_BASE_URL, testRules } from './common';
 
 /** Reading the answers of a questionnaire that does not exist changes nothing. */
 const FAILURE_RULES = failureRules('token', {
@@ -55,6 +55,7 @@ export class IdentityVerificationKybFormTokenApi implements ICredentialType {
 		credentials: ICredentialDataDecryptedObject,
 		requestOptions: IHttpRequestOptions,
 	): Promise<IHttpRequestOptions> {
+		assertSafeToSend(requestOptions);
 		return {
 			...requestOptions,
 			headers: {
@@ -76,6 +77,6 @@ export class IdentityVerificationKybFormTokenApi implements ICredentialType {
 				except: FAILURE_RULES.map((rule) => rule.properties.value),
 			},
 		},
-		rules: FAILURE_RULES,
+		rules: testRules(FAILURE_RULES),
 	};
 }

@@ -1,4 +1,9 @@
-import type { IAuthenticateRuleResponseCode } from 'n8n-workflow';
+import type {
+	IAuthenticateRuleResponseCode,
+	IAuthenticateRuleResponseSuccessBody,
+	ICredentialTestRequest,
+	IHttpRequestOptions,
+} from 'n8n-workflow';
 
 /** A made-up UUID: reading something that does not exist is harmless and creates nothing. */
 export const MADE_UP_ID = '00000000-0000-4000-8000-000000000000';
@@ -32,4 +37,53 @@ export function failureRules(
 			),
 		),
 	];
+}
+
+/**
+ * The test's rules: the failing statuses, then one for an answer that does not look like this
+ * service. A right credential gets the service's JSON error (`{"detail": ...}`) for the made-up id;
+ * a mistyped Base URL whose server answers with an HTML page, or nothing, has no `detail`.
+ */
+export function testRules(
+	statusRules: IAuthenticateRuleResponseCode[],
+): ICredentialTestRequest['rules'] {
+	const notTheService: IAuthenticateRuleResponseSuccessBody = {
+		type: 'responseSuccessBody',
+		properties: {
+			key: 'detail',
+			value: undefined,
+			message:
+				'The server at the Base URL answered, but not like the identity verification service (no JSON answer for a made-up id): check the Base URL, e.g. https://ivs.example.com without a path such as /api/v2',
+		},
+	};
+	// n8n runs both kinds of rule from one list, but types `rules` as a list of a single kind.
+	return [...statusRules, notTheService] as ICredentialTestRequest['rules'];
+}
+
+/** Hosts a plain http:// address may use: the machine itself (a local test service). */
+export function isLoopbackHost(hostname: string): boolean {
+	return (
+		hostname === 'localhost' ||
+		hostname.endsWith('.localhost') ||
+		/^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname) ||
+		hostname === '[::1]'
+	);
+}
+
+export const PLAIN_HTTP_MESSAGE =
+	'The Base URL starts with http://, so the credential would cross the network unencrypted: use the https:// address of the service (plain http:// is allowed only for a test service on this machine, e.g. http://127.0.0.1:8787)';
+
+/**
+ * Refuses to add the credential to a request that would send it in clear to another machine.
+ * Runs for every request that uses the credential, the credential test included.
+ */
+export function assertSafeToSend(requestOptions: IHttpRequestOptions): void {
+	let url: URL;
+	try {
+		url = new URL(requestOptions.url, requestOptions.baseURL);
+	} catch {
+		return;
+	}
+	if (url.protocol === 'http:' && !isLoopbackHost(url.hostname))
+		throw new Error(PLAIN_HTTP_MESSAGE);
 }

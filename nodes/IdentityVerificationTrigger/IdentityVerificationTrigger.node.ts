@@ -13,7 +13,7 @@ import {
 
 import { EVENT_TYPES, WEBHOOK_HEADERS, type EventType } from '../shared/contract';
 import { checkSigningKey } from './credentialTest';
-import { dedupeKey, seenBefore } from './dedupe';
+import { claimDelivery, dedupeKey } from './dedupe';
 import { EVENT_TYPE_NAMES, buildEvent, isNonFinal, type IdentityVerificationEvent } from './events';
 import { bodyHash, verifySignature } from './signature';
 
@@ -21,25 +21,13 @@ export type { IdentityVerificationEvent } from './events';
 
 const SIGNING_CREDENTIAL = 'identityVerificationWebhookSigningApi';
 
-/** The parts of n8n's (express) request the trigger reads. */
-interface DeliveryRequest {
-	headers: Record<string, string | string[] | undefined>;
-	/** The body bytes exactly as received, set by n8n's raw body reader before the node runs. */
-	rawBody?: unknown;
-	readRawBody?: () => Promise<void>;
-}
-
-/** The parts of n8n's (express) response the trigger writes. */
-interface DeliveryResponse {
-	status(code: number): DeliveryResponse;
-	json(body: unknown): unknown;
-}
-
 interface TriggerOptions {
 	ignoreDuplicates?: boolean;
 	onlyFinal?: boolean;
 	verifySignature?: boolean;
 }
+
+type DeliveryResponse = ReturnType<IWebhookFunctions['getResponseObject']>;
 
 /** Answers the delivery without starting a workflow. */
 function answer(res: DeliveryResponse, status: number, body: IDataObject): IWebhookResponseData {
@@ -151,9 +139,9 @@ export class IdentityVerificationTrigger implements INodeType {
 		},
 	};
 
-	// The service has no API to register, list or remove webhook URLs: the user pastes the URL into
-	// the dashboard (see the notice). So there is nothing to check, create or delete remotely; each
-	// method reports success so that n8n activates and deactivates the workflow normally.
+	// n8n 2.40.7 activates the workflow without these (its WebhookService skips missing methods), but
+	// n8n's community-node lint requires them (webhook-lifecycle-complete); the service has no API to
+	// register webhook URLs (the user pastes the URL into the dashboard), so each reports success.
 	webhookMethods = {
 		default: {
 			async checkExists(this: IHookFunctions): Promise<boolean> {
@@ -170,8 +158,8 @@ export class IdentityVerificationTrigger implements INodeType {
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		const receivedAt = new Date();
-		const req = this.getRequestObject() as unknown as DeliveryRequest;
-		const res = this.getResponseObject() as unknown as DeliveryResponse;
+		const req = this.getRequestObject();
+		const res = this.getResponseObject();
 		const options = this.getNodeParameter('options', {}) as TriggerOptions;
 		const node = this.getNode();
 
@@ -267,15 +255,26 @@ export class IdentityVerificationTrigger implements INodeType {
 
 		if (options.ignoreDuplicates !== false && this.getMode() !== 'manual') {
 			const workflow = this.getWorkflow();
-			const duplicate = seenBefore({
+			const claim = await claimDelivery({
 				scope: `${workflow.id ?? ''}:${node.id ?? node.name}`,
 				key: dedupeKey(event.eventType, deliveryId),
 				staticData: this.getWorkflowStaticData('node'),
 				now: receivedAt.getTime(),
 			});
-			if (duplicate) {
+			if (claim.kind === 'duplicate') {
 				return answer(res, 200, { received: true, ignored: 'duplicate delivery' });
 			}
+			if (claim.kind === 'inFlight') {
+				// Not 2xx: the service sends it again later, when the first copy has an outcome.
+				return answer(res, 409, {
+					received: false,
+					error: 'The same delivery is still being started; send it again later',
+				});
+			}
+			// n8n answers 2xx only once the execution exists: then the delivery counts as seen.
+			// An error answer (n8n could not start it) or a dropped connection lets a retry run.
+			res.once('finish', () => claim.settle(res.statusCode >= 200 && res.statusCode < 300));
+			res.once('close', () => claim.settle(false));
 		}
 
 		return {

@@ -15,26 +15,43 @@
  *   handles; check-and-record is synchronous, so concurrent duplicates are caught too. It is lost on
  *   restart and is per process, which the static data covers.
  *
- * A delivery is a duplicate when either store has seen it. Both are bounded: entries older than
- * the window are dropped, and at most MAX_ENTRIES (newest kept) per trigger node; the module map
- * also keeps at most MAX_SCOPES trigger nodes (least recently used dropped first).
+ * A delivery counts as seen only once n8n has created an execution for it. n8n saves the static
+ * data only after the execution exists (its answer callback), so a key there is final. In the
+ * module map a key is first "pending"; it becomes "delivered" when n8n answers the delivery with a
+ * 2xx (in `onReceived` mode that answer comes after the execution was created) and is forgotten
+ * when n8n answers an error or the connection closes first, so the service's retry runs. A copy
+ * that arrives while the first is pending waits for its outcome (up to PENDING_WAIT_MS).
+ *
+ * Both stores are bounded: entries older than the window are dropped, and at most MAX_ENTRIES
+ * (newest kept) per trigger node; the module map also keeps at most MAX_SCOPES trigger nodes
+ * (least recently used dropped first).
  */
 import { createHash } from 'crypto';
 import type { IDataObject } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
 
 export const DEDUPE_WINDOW_MS = 24 * 60 * 60 * 1000;
 export const DEDUPE_MAX_ENTRIES = 1000;
 const MAX_SCOPES = 200;
 const STATIC_KEY = 'seenDeliveries';
+/** How long a copy waits for the outcome of the same delivery still being started. */
+export const PENDING_WAIT_MS = 5000;
+const PENDING_POLL_MS = 50;
 
-const processStore = new Map<string, Map<string, number>>();
+interface SeenEntry {
+	at: number;
+	/** True once n8n answered the delivery with a 2xx (the execution exists). */
+	delivered: boolean;
+}
+
+const processStore = new Map<string, Map<string, SeenEntry>>();
 
 /** The key a delivery is remembered by: event kind + raw-body hash, hashed again to 128 bits. */
 export function dedupeKey(eventType: string, bodyHash: string): string {
 	return createHash('sha256').update(`${eventType}\n${bodyHash}`).digest('hex').slice(0, 32);
 }
 
-function scopeMap(scope: string): Map<string, number> {
+function scopeMap(scope: string): Map<string, SeenEntry> {
 	let map = processStore.get(scope);
 	if (map) {
 		// Refresh the scope's position so the least recently used one is evicted first.
@@ -50,8 +67,8 @@ function scopeMap(scope: string): Map<string, number> {
 	return map;
 }
 
-function pruneMap(map: Map<string, number>, now: number): void {
-	for (const [key, at] of map) {
+function pruneMap(map: Map<string, SeenEntry>, now: number): void {
+	for (const [key, { at }] of map) {
 		if (now - at > DEDUPE_WINDOW_MS || at > now + DEDUPE_WINDOW_MS) map.delete(key);
 	}
 	while (map.size > DEDUPE_MAX_ENTRIES) {
@@ -70,26 +87,54 @@ function readStatic(staticData: IDataObject, now: number): Array<[string, number
 	return entries.slice(-DEDUPE_MAX_ENTRIES);
 }
 
+/** What `claimDelivery` decided: run it (and say when n8n answered), or not. */
+export type DeliveryClaim =
+	| { kind: 'duplicate' }
+	| { kind: 'inFlight' }
+	| {
+			kind: 'new';
+			/** Call when n8n answered: `true` for a 2xx (the execution exists). First call wins. */
+			settle(delivered: boolean): void;
+	  };
+
 /**
- * Whether the delivery was already seen; when it was not, it is remembered in both stores.
+ * Whether a delivery should start the workflow. `duplicate`: an execution already exists for it.
+ * `inFlight`: the same delivery is still being started after PENDING_WAIT_MS. `new`: it is
+ * remembered as pending in both stores, and `settle` must be called once n8n has answered.
  * `scope` identifies the trigger node (workflow id + node id).
  */
-export function seenBefore(opts: {
+export async function claimDelivery(opts: {
 	scope: string;
 	key: string;
 	staticData: IDataObject;
 	now: number;
-}): boolean {
+}): Promise<DeliveryClaim> {
 	const { scope, key, staticData, now } = opts;
+	const stored = readStatic(staticData, now);
+	if (stored.some(([storedKey]) => storedKey === key)) return { kind: 'duplicate' };
+
 	const map = scopeMap(scope);
 	pruneMap(map, now);
-	const stored = readStatic(staticData, now);
+	for (let waited = 0; map.get(key)?.delivered === false; waited += PENDING_POLL_MS) {
+		if (waited >= PENDING_WAIT_MS) return { kind: 'inFlight' };
+		await sleep(PENDING_POLL_MS);
+	}
+	if (map.get(key)?.delivered) return { kind: 'duplicate' };
 
-	if (map.has(key) || stored.some(([storedKey]) => storedKey === key)) return true;
-
-	map.set(key, now);
+	const entry: SeenEntry = { at: now, delivered: false };
+	map.set(key, entry);
 	pruneMap(map, now);
 	stored.push([key, now]);
 	staticData[STATIC_KEY] = Object.fromEntries(stored.slice(-DEDUPE_MAX_ENTRIES));
-	return false;
+
+	let settled = false;
+	return {
+		kind: 'new',
+		settle(delivered: boolean) {
+			if (settled) return;
+			settled = true;
+			if (delivered) entry.delivered = true;
+			else if (map.get(key) === entry) map.delete(key);
+		},
+	};
 }

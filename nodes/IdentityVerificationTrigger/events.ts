@@ -6,7 +6,10 @@
  *
  * 1. The `Service-Event-Type` header, when it names a known kind. Matching is case-insensitive and
  *    tolerant of `-`, `.`, spaces and brackets (`identification auto-finished`, `Kyb Review Result`,
- *    `IDENTIFICATION (legacy)` all match).
+ *    `IDENTIFICATION (legacy)` all match). The header is not covered by the signature, so the
+ *    signed body outranks it: when the body fails the header kind's schema but fits the kind its
+ *    own fields show (rules below), that kind is used and the event says `headerMatchesBody: false`
+ *    (`headerEventType` keeps what the header said).
  * 2. Otherwise (the contract does not show the header value of identification events; a header
  *    with an unknown value is treated the same way) the kind is inferred from the body, first rule
  *    that matches wins:
@@ -90,11 +93,18 @@ export interface IdentityVerificationEvent {
 	eventType: EventType;
 	/** Where `eventType` came from. */
 	eventTypeSource: EventTypeSource;
+	/**
+	 * False when the (unsigned) `Service-Event-Type` header named a kind the signed body does not
+	 * fit while it fits another one: `eventType` is then the body's kind. True otherwise.
+	 */
+	headerMatchesBody: boolean;
+	/** The kind the header named, when it was overruled by the body. */
+	headerEventType?: EventType;
 	/** When n8n received the delivery (ISO 8601). */
 	receivedAt: string;
 	/** SHA-256 (hex) of the raw body: equal for retries and Resends of the same delivery. */
 	deliveryId: string;
-	/** Identification events: the body's `final` flag. */
+	/** The body's `final` flag, whatever the kind (`false`: a preliminary result). */
 	final?: boolean;
 	/** Identification events: the body's `status.overall`. */
 	overallStatus?: string;
@@ -178,15 +188,26 @@ export function inferEventType(body: IDataObject): EventType {
 	return 'IDENTIFICATION';
 }
 
-/** The event kind of a delivery: the header when it names a known kind, otherwise the body. */
-function classifyEvent(
+function fitsSchema(eventType: EventType, body: IDataObject): boolean {
+	return webhookBodySchemas[eventType].safeParse(body).success;
+}
+
+/**
+ * The event kind of a delivery: the header when it names a known kind, otherwise the body. When
+ * the body fails the header kind's schema but fits the kind inferred from it, the body wins.
+ */
+export function classifyEvent(
 	headerValue: string | string[] | undefined,
 	body: IDataObject,
-): { eventType: EventType; source: EventTypeSource } {
+): { eventType: EventType; source: EventTypeSource; overruledHeader?: EventType } {
 	const header = Array.isArray(headerValue) ? headerValue[0] : headerValue;
 	const fromHeader = parseEventTypeName(header);
-	if (fromHeader) return { eventType: fromHeader, source: 'header' };
-	return { eventType: inferEventType(body), source: 'body' };
+	const fromBody = inferEventType(body);
+	if (!fromHeader) return { eventType: fromBody, source: 'body' };
+	if (fromBody !== fromHeader && !fitsSchema(fromHeader, body) && fitsSchema(fromBody, body)) {
+		return { eventType: fromBody, source: 'body', overruledHeader: fromHeader };
+	}
+	return { eventType: fromHeader, source: 'header' };
 }
 
 function isIdentificationEvent(eventType: EventType): boolean {
@@ -194,12 +215,13 @@ function isIdentificationEvent(eventType: EventType): boolean {
 }
 
 /**
- * Whether an event is a preliminary identification result: an identification event whose body
- * says `final: false` (auto-finished before a manual review, or a resubmission that still needs
- * review). Expired and cancelled events carry no `final` flag and are outcomes, so they count as final.
+ * Whether an event is a preliminary result: its signed body says `final: false` (auto-finished
+ * before a manual review, or a resubmission that still needs review), whatever kind the unsigned
+ * header names. Expired and cancelled events carry no `final` flag and are outcomes, so they count
+ * as final.
  */
-export function isNonFinal(event: Pick<IdentityVerificationEvent, 'eventType' | 'final'>): boolean {
-	return isIdentificationEvent(event.eventType) && event.final === false;
+export function isNonFinal(event: Pick<IdentityVerificationEvent, 'final'>): boolean {
+	return event.final === false;
 }
 
 /**
@@ -214,17 +236,19 @@ export function buildEvent(opts: {
 	receivedAt: Date;
 }): IdentityVerificationEvent {
 	const { body } = opts;
-	const { eventType, source } = classifyEvent(opts.headerEventType, body);
+	const { eventType, source, overruledHeader } = classifyEvent(opts.headerEventType, body);
 	const event: IdentityVerificationEvent = {
 		eventType,
 		eventTypeSource: source,
+		headerMatchesBody: overruledHeader === undefined,
 		receivedAt: opts.receivedAt.toISOString(),
 		deliveryId: opts.deliveryId,
 		body,
 	};
+	if (overruledHeader) event.headerEventType = overruledHeader;
 
+	if (typeof body.final === 'boolean') event.final = body.final;
 	if (isIdentificationEvent(eventType)) {
-		if (typeof body.final === 'boolean') event.final = body.final;
 		const overall = overallStatusOf(body);
 		if (overall !== undefined) event.overallStatus = overall;
 	}

@@ -84,6 +84,16 @@ const nonEmpty = (what: string) =>
 		.trim()
 		.min(1, { message: `${what} must not be empty` });
 
+/**
+ * An id that goes into a URL path. Only dots ("." or "..") would be resolved by the HTTP client as
+ * "this folder" or "the folder above" and send the request to another endpoint (ids may come from
+ * an AI agent), so they are refused.
+ */
+const pathId = (what: string) =>
+	nonEmpty(what).refine((value) => !/^\.+$/.test(value), {
+		message: `${what} must not be only dots ("." or ".."): they would change the address of the request`,
+	});
+
 export const uuidSchema = z
 	.string()
 	.trim()
@@ -102,7 +112,7 @@ export const verificationTokenResponseSchema = z
 	.object({ authToken: z.string(), scanRef: z.string().nullish(), clientId: z.string().nullish() })
 	.passthrough();
 
-export const scanRefSchema = nonEmpty('Scan reference');
+export const scanRefSchema = pathId('Scan reference');
 
 // ---------------------------------------------------------------------------------------------
 // Bank
@@ -192,8 +202,8 @@ export const transactionPageSchema = z
 export type TransactionPage = z.infer<typeof transactionPageSchema>;
 
 export const listTransactionsParamsSchema = z.object({
-	verificationId: nonEmpty('Verification ID'),
-	accountId: nonEmpty('Account ID'),
+	verificationId: pathId('Verification ID'),
+	accountId: pathId('Account ID'),
 	perPage: z
 		.number({ invalid_type_error: 'must be a whole number' })
 		.int({ message: 'must be a whole number' })
@@ -254,7 +264,7 @@ export const poaCheckSchema = z
 
 export const amlProfilePdfParamsSchema = z.object({
 	checkId: uuidSchema,
-	profileId: nonEmpty('Profile ID'),
+	profileId: pathId('Profile ID'),
 	password: z
 		.string({ required_error: 'is required' })
 		.min(LIMITS.amlPdfPasswordMinLength, { message: 'must be at least 1 character' }),
@@ -265,11 +275,11 @@ export const amlProfilePdfParamsSchema = z.object({
 // ---------------------------------------------------------------------------------------------
 
 export const kybQuestionnaireParamsSchema = z.object({
-	companyId: nonEmpty('Company ID'),
-	questionnaireId: nonEmpty('Questionnaire ID'),
+	companyId: pathId('Company ID'),
+	questionnaireId: pathId('Questionnaire ID'),
 });
 
-export const kybFormParamsSchema = z.object({ formId: nonEmpty('Form ID') });
+export const kybFormParamsSchema = z.object({ formId: pathId('Form ID') });
 
 /** Structure inside `sections` is not shown: anything is accepted. */
 export const questionnaireAnswersSchema = z

@@ -14,6 +14,8 @@
  *   node's `webhookResponse`, else `{"message":"Workflow was started"}`;
  * - no `workflowData`: the node's `webhookResponse`, else `{"message":"Webhook call received"}`;
  * - `webhook()` throws: 500 `{"code":0,"message":"Workflow Webhook Error: Workflow could not be started!"}`;
+ * - with `failStarts`, creating the execution fails after `webhook()` returned items: 500, and the
+ *   static data is not saved (n8n saves it only in the success callback);
  * - workflow static data is loaded for each request from the host's "database" and saved after the
  *   answer when it changed (n8n's LiveWebhooks + WorkflowStaticDataService): concurrent requests
  *   see the same copy, exactly as in n8n.
@@ -149,6 +151,11 @@ export interface TriggerHostOptions {
 	 * writes around a webhook give concurrent deliveries the same window).
 	 */
 	overlapFirst?: number;
+	/**
+	 * The first N workflow starts fail after the node returned its items, as when n8n cannot create
+	 * the execution (WorkflowRunner.run throws): n8n answers 500 and does not save the static data.
+	 */
+	failStarts?: number;
 }
 
 export interface TriggerHost {
@@ -265,6 +272,7 @@ export async function startTriggerHost(opts: TriggerHostOptions = {}): Promise<T
 	const executions: IRun[] = [];
 	const pending: Array<Promise<void>> = [];
 	let arrivals = 0;
+	let failedStarts = 0;
 	let releaseOverlap: () => void = () => {};
 	const overlapReached = new Promise<void>((resolve) => {
 		releaseOverlap = resolve;
@@ -452,6 +460,13 @@ export async function startTriggerHost(opts: TriggerHostOptions = {}): Promise<T
 				res.status(200).json(result.webhookResponse ?? { message: 'Webhook call received' });
 			}
 			saveStaticData(workflow);
+			record(writtenByNode, false);
+			return;
+		}
+
+		if (failedStarts < (opts.failStarts ?? 0)) {
+			failedStarts += 1;
+			res.status(500).json({ code: 0, message: 'There was a problem executing the workflow' });
 			record(writtenByNode, false);
 			return;
 		}

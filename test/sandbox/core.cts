@@ -61,12 +61,13 @@ export class SandboxCore {
 	}
 
 	/** The first rule matching the request (its use is counted), if any. */
-	takeFault(method: string, path: string): FaultRule | undefined {
+	takeFault(method: string, path: string, query?: URLSearchParams): FaultRule | undefined {
 		const rule = this.faultRules.find(
 			(r) =>
 				r.remaining > 0 &&
 				(!r.method || r.method === method) &&
-				(!r.path || path.startsWith(r.path)),
+				(!r.path || path.startsWith(r.path)) &&
+				Object.entries(r.query ?? {}).every(([name, value]) => query?.get(name) === String(value)),
 		);
 		if (!rule) return undefined;
 		rule.remaining -= 1;

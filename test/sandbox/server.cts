@@ -159,7 +159,7 @@ export function createSandboxServer(
 		}
 
 		if (core.latencyMs > 0) await sleep(core.latencyMs);
-		const fault = core.takeFault(method, url.pathname);
+		const fault = core.takeFault(method, url.pathname, url.searchParams);
 		if (fault) {
 			if (fault.latencyMs) await sleep(fault.latencyMs);
 			if (fault.drop) {

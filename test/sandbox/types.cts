@@ -16,6 +16,8 @@ export interface FaultRule {
 	method?: string;
 	/** Path prefix to match, e.g. `/bank/` (any when omitted). */
 	path?: string;
+	/** Query parameters that must all be present with these values, e.g. `{ page: '7' }`. */
+	query?: Record<string, string | number>;
 	/** Answer with this status instead of handling the request. */
 	status?: number;
 	/** `Retry-After` value; defaults to 1 for status 429; `null` sends none. */

@@ -38,11 +38,12 @@ function detectIsoBmff(bytes: Uint8Array): DetectedFileType | undefined {
 	if (brands.some((b) => HEIC_BRANDS.has(b))) {
 		return { type: 'heic', name: 'HEIC image', accepted: 'heic', mimeType: 'image/heic' };
 	}
+	// AVIF also lists the generic HEIF brands (mif1, miaf), but the service does not accept it.
+	if (brands.some((b) => b === 'avif' || b === 'avis')) return { type: 'avif', name: 'AVIF image' };
 	if (brands.some((b) => HEIF_BRANDS.has(b))) {
 		return { type: 'heif', name: 'HEIF image', accepted: 'heif', mimeType: 'image/heif' };
 	}
 	const major = brands[0].trim();
-	if (major === 'avif' || major === 'avis') return { type: 'avif', name: 'AVIF image' };
 	if (['qt', 'M4V', 'M4A', 'isom', 'mp41', 'mp42', 'iso2', 'dash'].includes(major)) {
 		return { type: 'video', name: `video or audio file (MP4/QuickTime brand "${major}")` };
 	}

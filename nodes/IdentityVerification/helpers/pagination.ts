@@ -1,17 +1,17 @@
-import { createHash } from 'crypto';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { transactionPageSchema } from '../../shared/contract';
 import type { TransactionPage } from '../../shared/contract';
-import { apiRequest, assertSameOrigin, backoffDelay, getBaseUrl, joinUrl } from '../transport';
+import { apiRequest, assertUnderBaseUrl, getBaseUrl, joinUrl } from '../transport';
 import { mapWithConcurrency } from './pool';
 import type { PoolControl } from './pool';
 
 export interface PageListOptions {
 	/** Contract path of the list, path parameters already encoded, e.g. `/bank/verifications/x/accounts/y/transactions/`. */
 	path: string;
-	perPage: number;
+	/** Sent only when set; otherwise the service's default page size applies. */
+	perPage?: number;
 	/** Stop once this many results are collected; undefined = all. */
 	limit?: number;
 	/** Upper bound of parallel page requests. */
@@ -19,34 +19,229 @@ export interface PageListOptions {
 	itemIndex: number;
 }
 
-/** Pause before asking again for a page the service answered with 429 during a parallel run. */
-const RATE_LIMIT_PAUSE_MS = 1000;
+/** More pages than this ends the read with an error (a service that keeps sending `next`). */
+export const MAX_PAGES = 2000;
 
-interface FetchedPage {
-	page: TransactionPage;
-	/** Fingerprint of the page's results, to spot a page that repeats the previous one. */
-	fingerprint: string;
+/** What one read has in common: where the list is, what was asked, and what has been read so far. */
+interface ListRead {
+	context: IExecuteFunctions;
+	options: PageListOptions;
+	baseUrl: string;
+	listUrl: string;
+	/** Pages read or being read, by page number (or by URL for links without one): the loop guard. */
+	visited: Set<string>;
+	pagesRead: number;
+	/** `count` of the first page, and whether a later page reported another one. */
+	count?: number;
+	countChanged: boolean;
 }
 
 /**
- * Fingerprint of a page's results, to spot a page that repeats the previous one: the count plus the
- * first, middle and last entries. Cheap on big pages (no serialisation of the whole page).
+ * Reads a paginated list (count / next / previous / results) and returns the results in order:
+ *
+ * 1. page 1;
+ * 2. when it gives `count`, the pages that count announces, by number, several at a time
+ *    (`maxParallel`, halved on each 429);
+ * 3. then `next` links one by one for as long as the last page read has one.
+ *
+ * Every page request has the transport's retries (5xx and network errors with backoff, 429 after
+ * `Retry-After`). Every `next` link must stay under the Base URL (the credential goes with it), and
+ * one is followed only to a page not read before (by page number, or by URL when it has none).
+ * Identical results on two pages are not a loop: transactions carry no id.
  */
-function fingerprint(results: unknown[]): string {
-	if (results.length === 0) return '0';
-	const sample = [results[0], results[results.length >> 1], results[results.length - 1]];
-	return createHash('sha256')
-		.update(`${results.length}|${JSON.stringify(sample)}`)
-		.digest('hex');
+export async function listPages(
+	this: IExecuteFunctions,
+	options: PageListOptions,
+): Promise<unknown[]> {
+	const baseUrl = await getBaseUrl.call(this, 'apiKey');
+	const listUrl = joinUrl(baseUrl, options.path);
+	const read: ListRead = {
+		context: this,
+		options,
+		baseUrl,
+		listUrl,
+		// Page 1, also in the forms a service writes its link (DRF leaves `page` out of it).
+		visited: new Set([
+			'page:1',
+			`url:${absolute(listUrl, listUrl)}`,
+			`url:${absolute(`${listUrl}?perPage=${options.perPage ?? ''}`, listUrl)}`,
+		]),
+		pagesRead: 0,
+		countChanged: false,
+	};
+
+	const first = await fetchPageByNumber(read, 1);
+	read.count = first.count ?? undefined;
+	const results = first.results.slice();
+	let last = first;
+	if (!isDone(read, results, last)) {
+		const byNumber = await fetchCountedPages(read, first);
+		for (const page of byNumber) {
+			results.push(...page.results);
+			last = page;
+			if (page.results.length === 0) break;
+		}
+	}
+	while (!isDone(read, results, last)) {
+		last = await fetchPageByLink(read, last.next as string);
+		results.push(...last.results);
+	}
+
+	if (read.countChanged) reportCountChanged(read, results.length);
+	const { limit } = options;
+	return limit !== undefined && results.length > limit ? results.slice(0, limit) : results;
 }
 
-function httpCodeOf(error: unknown): string | undefined {
-	if (typeof error !== 'object' || error === null) return undefined;
-	const code = (error as { httpCode?: unknown }).httpCode;
-	return code === undefined || code === null ? undefined : String(code);
+/** The read ends at a page without `next`, an empty page, or once Limit is reached. */
+function isDone(read: ListRead, results: unknown[], last: TransactionPage): boolean {
+	const { limit } = read.options;
+	return (
+		!last.next || last.results.length === 0 || (limit !== undefined && results.length >= limit)
+	);
 }
 
-/** Page number in a `next` link's query, when it has one. */
+/**
+ * Pages 2..N that page 1's `count` announces (only those Limit needs), in order, at most
+ * `maxParallel` at a time. Sized by what page 1 really returned (the service may cap Per Page).
+ */
+async function fetchCountedPages(
+	read: ListRead,
+	first: TransactionPage,
+): Promise<TransactionPage[]> {
+	if (typeof first.count !== 'number') return [];
+	const pageSize = first.results.length;
+	const { limit, maxParallel } = read.options;
+	const wanted = limit === undefined ? first.count : Math.min(first.count, limit);
+	const lastPage = Math.min(Math.ceil(first.count / pageSize), Math.ceil(wanted / pageSize));
+	const numbers: number[] = [];
+	for (let page = 2; page <= lastPage; page++) {
+		visit(read, `page:${page}`, `page ${page}`);
+		numbers.push(page);
+	}
+	return await mapWithConcurrency(
+		numbers,
+		maxParallel,
+		async (page, _index, control) => await fetchPageByNumber(read, page, control),
+	);
+}
+
+/** One page by number: `?page=N` (and `perPage` when set) on the list's address. */
+async function fetchPageByNumber(
+	read: ListRead,
+	page: number,
+	control?: PoolControl,
+): Promise<TransactionPage> {
+	const { path, perPage } = read.options;
+	const qs: IDataObject = { page };
+	if (perPage !== undefined) qs.perPage = perPage;
+	return await fetchPage(read, `page ${page}`, { path, qs }, control);
+}
+
+/** The page a `next` link points to, once the link is known to be safe and new. */
+async function fetchPageByLink(read: ListRead, link: string): Promise<TransactionPage> {
+	const { listUrl } = read;
+	const url = absolute(link, listUrl);
+	const number = pageNumberOf(url);
+	const label = number === undefined ? `page ${read.pagesRead + 1}` : `page ${number}`;
+	visit(read, number === undefined ? `url:${url}` : `page:${number}`, label);
+	return await fetchPage(read, label, { url });
+}
+
+/** Sends one page request (the transport retries it) and checks the answer's shape. */
+async function fetchPage(
+	read: ListRead,
+	label: string,
+	target: { path?: string; url?: string; qs?: IDataObject },
+	control?: PoolControl,
+): Promise<TransactionPage> {
+	const { context, options } = read;
+	const { itemIndex } = options;
+	read.pagesRead++;
+	if (read.pagesRead > MAX_PAGES) {
+		throw new NodeOperationError(
+			context.getNode(),
+			`The service kept sending more pages: stopped after ${MAX_PAGES} pages`,
+			{
+				itemIndex,
+				description:
+					'Raise Per Page so fewer pages are needed, or use Limit instead of Return All. If the list is not that long, report it to the service provider.',
+			},
+		);
+	}
+	let body: unknown;
+	try {
+		const response = await apiRequest.call(context, 'apiKey', {
+			method: 'GET',
+			...target,
+			itemIndex,
+			// Fewer pages at the same time once the service says it gets too many requests.
+			onRateLimited: control ? () => control.throttle() : undefined,
+		});
+		body = response.body;
+	} catch (error) {
+		throw error instanceof NodeApiError || error instanceof NodeOperationError
+			? error
+			: new NodeOperationError(context.getNode(), error as Error, { itemIndex });
+	}
+	const parsed = transactionPageSchema.safeParse(body);
+	if (!parsed.success) {
+		throw new NodeOperationError(
+			context.getNode(),
+			`The service returned an unexpected answer for ${label}`,
+			{
+				itemIndex,
+				description: `Expected a list with "results"; ${parsed.error.issues
+					.map((issue) => `${issue.path.join('.') || 'body'}: ${issue.message}`)
+					.join('; ')}.`,
+			},
+		);
+	}
+	const page = parsed.data;
+	// Even a link that is not followed must stay under the Base URL: anything else is not this list.
+	if (page.next)
+		assertUnderBaseUrl.call(context, read.baseUrl, absolute(page.next, read.listUrl), itemIndex);
+	if (read.count !== undefined && typeof page.count === 'number' && page.count !== read.count) {
+		read.countChanged = true;
+	}
+	return page;
+}
+
+/** The loop guard: a page (by number, or by URL without one) is read at most once. */
+function visit(read: ListRead, key: string, label: string): void {
+	if (read.visited.has(key)) {
+		throw new NodeOperationError(
+			read.context.getNode(),
+			`The service sent page links that go round in a loop: the link to ${label} points to a page already read`,
+			{
+				itemIndex: read.options.itemIndex,
+				description:
+					'Reading stopped so the workflow does not run forever. Try again later; if it keeps happening, use Limit instead of Return All and report it to the service provider.',
+			},
+		);
+	}
+	read.visited.add(key);
+}
+
+/**
+ * The list grew or shrank while it was read (page 1's `count` differs from a later page's): results
+ * may be missing or repeated at page borders. Said in the log and as a hint above the output.
+ */
+function reportCountChanged(read: ListRead, returned: number): void {
+	const message = `The number of transactions changed while they were read (${read.count} at first): ${returned} were returned, and some may be missing or repeated. Run the node again for a consistent list.`;
+	read.context.logger.warn(`${read.context.getNode().name}: ${message}`);
+	read.context.addExecutionHints({ message, location: 'outputPane' });
+}
+
+/** A relative `next` link is read against the list's address, as a browser would. */
+function absolute(link: string, listUrl: string): string {
+	try {
+		return new URL(link, listUrl).toString();
+	} catch {
+		return link;
+	}
+}
+
+/** Page number in a link's query, when it has one. */
 function pageNumberOf(url: string): number | undefined {
 	try {
 		const value = new URL(url).searchParams.get('page');
@@ -55,188 +250,4 @@ function pageNumberOf(url: string): number | undefined {
 	} catch {
 		return undefined;
 	}
-}
-
-/**
- * Reads a paginated list (count / next / previous / results) and returns the results in order.
- *
- * - When the first page reveals `count`, the remaining pages are fetched by page number with at most
- *   `maxParallel` requests in flight (halved on each 429, never above the option).
- * - Without `count`, `next` links are followed one by one.
- * - With a limit, only the pages needed for it are requested.
- * - Every `next` link is checked before anything else: one pointing to another origin than the
- *   credential's base URL is refused (it would receive the credentials), one pointing back to a page
- *   already read is a loop, and a page whose results repeat the previous page stops the run.
- */
-export async function listPages(
-	this: IExecuteFunctions,
-	options: PageListOptions,
-): Promise<unknown[]> {
-	const { path, perPage, limit, itemIndex } = options;
-	const baseUrl = await getBaseUrl.call(this, 'apiKey');
-	const listUrl = joinUrl(baseUrl, path);
-	const firstUrl = `${listUrl}?page=1&perPage=${perPage}`;
-
-	/** A relative `next` link is read against the list's address, as a browser would. */
-	const absolute = (link: string): string => {
-		try {
-			return new URL(link, listUrl).toString();
-		} catch {
-			return link;
-		}
-	};
-
-	const loopError = (detail: string) =>
-		new NodeOperationError(
-			this.getNode(),
-			`The service sent page links that go round in a loop: ${detail}`,
-			{
-				itemIndex,
-				description:
-					'Reading stopped so the workflow does not run forever. Try again later; if it keeps happening, use Limit instead of Return All and report it to the service provider.',
-			},
-		);
-	const repeatError = (pageLabel: string) =>
-		new NodeOperationError(
-			this.getNode(),
-			`The service returned the same transactions again on ${pageLabel}: the list is not moving forward`,
-			{
-				itemIndex,
-				description:
-					'Reading stopped to avoid duplicated transactions. Try again later; if it keeps happening, use Limit instead of Return All and report it to the service provider.',
-			},
-		);
-
-	const parsePage = (body: unknown, pageLabel: string): FetchedPage => {
-		const parsed = transactionPageSchema.safeParse(body);
-		if (!parsed.success) {
-			throw new NodeOperationError(
-				this.getNode(),
-				`The service returned an unexpected answer for ${pageLabel}`,
-				{
-					itemIndex,
-					description: `Expected a list with "results"; ${parsed.error.issues
-						.map((issue) => `${issue.path.join('.') || 'body'}: ${issue.message}`)
-						.join('; ')}.`,
-				},
-			);
-		}
-		return { page: parsed.data, fingerprint: fingerprint(parsed.data.results) };
-	};
-
-	// Links to page 1 in the forms a service writes them (DRF drops `page` for the first page).
-	const seenNextLinks = new Set<string>([firstUrl, listUrl, `${listUrl}?perPage=${perPage}`]);
-	/** Checks a page's `next` link before it is used or trusted. */
-	const checkNext = (
-		next: string | null | undefined,
-		currentPage: number | undefined,
-		pageLabel: string,
-	) => {
-		if (!next) return;
-		next = absolute(next);
-		assertSameOrigin.call(this, baseUrl, next, itemIndex);
-		if (seenNextLinks.has(next))
-			throw loopError(`${pageLabel} links to a page that was already linked before`);
-		seenNextLinks.add(next);
-		const target = pageNumberOf(next);
-		if (currentPage !== undefined && target !== undefined && target <= currentPage) {
-			throw loopError(`${pageLabel} links back to page ${target}`);
-		}
-	};
-
-	const fetchPage = async (page: number, control?: PoolControl): Promise<FetchedPage> => {
-		const qs: IDataObject = { page, perPage };
-		for (;;) {
-			try {
-				const response = await apiRequest.call(this, 'apiKey', {
-					method: 'GET',
-					path,
-					qs,
-					itemIndex,
-					// In a parallel run a 429 comes back here first, to lower the concurrency.
-					...(control ? { maxRetries: 0 } : {}),
-				});
-				return parsePage(response.body, `page ${page}`);
-			} catch (error) {
-				if (control && httpCodeOf(error) === '429') {
-					// Fewer requests in flight from now on. This page is asked again after a pause of
-					// at least a second (the smallest Retry-After in whole seconds), then with the
-					// transport's own retries, which wait as long as Retry-After says.
-					control.throttle();
-					control = undefined;
-					await sleep(RATE_LIMIT_PAUSE_MS + backoffDelay(1));
-					continue;
-				}
-				throw error instanceof NodeApiError || error instanceof NodeOperationError
-					? error
-					: new NodeOperationError(this.getNode(), error as Error, { itemIndex });
-			}
-		}
-	};
-
-	const enough = (collected: number) => limit !== undefined && collected >= limit;
-	const finish = (results: unknown[]) =>
-		limit !== undefined && results.length > limit ? results.slice(0, limit) : results;
-
-	const first = await fetchPage(1);
-	const firstResults = first.page.results;
-	if (enough(firstResults.length) || !first.page.next || firstResults.length === 0) {
-		return finish(firstResults);
-	}
-	checkNext(first.page.next, 1, 'page 1');
-
-	const count = first.page.count;
-	if (typeof count === 'number') {
-		// Parallel: the page size is what the service really returned on page 1 (it may cap perPage).
-		const pageSize = firstResults.length;
-		const totalPages = Math.ceil(count / pageSize);
-		const wanted = limit === undefined ? count : Math.min(count, limit);
-		const lastPage = Math.min(totalPages, Math.ceil(wanted / pageSize));
-		const pageNumbers: number[] = [];
-		for (let page = 2; page <= lastPage; page++) pageNumbers.push(page);
-
-		const fetched = await mapWithConcurrency(
-			pageNumbers,
-			options.maxParallel,
-			async (page, _i, control) => {
-				const result = await fetchPage(page, control);
-				return result;
-			},
-		);
-
-		const results: unknown[] = firstResults.slice();
-		let previous = first;
-		for (let index = 0; index < fetched.length; index++) {
-			const page = pageNumbers[index];
-			const current = fetched[index];
-			if (current.fingerprint === previous.fingerprint && current.page.results.length > 0) {
-				throw repeatError(`page ${page}`);
-			}
-			checkNext(current.page.next, page, `page ${page}`);
-			for (const entry of current.page.results) results.push(entry);
-			previous = current;
-			if (current.page.results.length === 0) break;
-		}
-		return finish(results);
-	}
-
-	// Sequential: follow `next` links one at a time.
-	const results: unknown[] = firstResults.slice();
-	let previous = first;
-	let next: string | null | undefined = absolute(first.page.next);
-	let pageIndex = 1;
-	while (next && !enough(results.length)) {
-		pageIndex++;
-		const pageLabel = `page ${pageIndex}`;
-		const pageNumber = pageNumberOf(next) ?? pageIndex;
-		const response = await apiRequest.call(this, 'apiKey', { method: 'GET', url: next, itemIndex });
-		const current = parsePage(response.body, pageLabel);
-		if (current.fingerprint === previous.fingerprint) throw repeatError(pageLabel);
-		for (const entry of current.page.results) results.push(entry);
-		previous = current;
-		next = current.page.next ? absolute(current.page.next) : null;
-		if (current.page.results.length === 0) break;
-		checkNext(next, pageNumber, pageLabel);
-	}
-	return finish(results);
 }

@@ -15,6 +15,7 @@ import type {
 	IN8nHttpFullResponse,
 } from 'n8n-workflow';
 
+import { isLoopbackHost, PLAIN_HTTP_MESSAGE } from '../../../credentials/common';
 import {
 	classifyNetworkError,
 	CREDENTIAL_DISPLAY_NAME,
@@ -64,26 +65,49 @@ function originOf(url: string): string | undefined {
 	}
 }
 
-/** Refuses a URL (e.g. a pagination link) that would send the credential to another host. */
-export function assertSameOrigin(
+/**
+ * Whether `url` is on the service: the Base URL's origin and, behind a gateway such as
+ * `https://gw.example.com/ivs`, under its path too (`/ivs/...`, not `/other/...`).
+ */
+function isUnderBaseUrl(baseUrl: string, url: string): boolean {
+	try {
+		const base = new URL(baseUrl);
+		const target = new URL(url);
+		if (base.origin !== target.origin) return false;
+		const prefix = base.pathname.replace(/\/+$/, '');
+		return prefix === '' || target.pathname === prefix || target.pathname.startsWith(`${prefix}/`);
+	} catch {
+		return false;
+	}
+}
+
+/** Origin and path of a URL for a message (no query, no user info). */
+function shownUrl(url: string): string {
+	try {
+		const parsed = new URL(url);
+		return `${parsed.origin}${parsed.pathname}`;
+	} catch {
+		return 'an invalid address';
+	}
+}
+
+/** Refuses a URL (e.g. a pagination link) that would send the credential outside the Base URL. */
+export function assertUnderBaseUrl(
 	this: RequestContext,
 	baseUrl: string,
 	url: string,
 	itemIndex?: number,
 ): void {
-	const expected = originOf(baseUrl);
-	const actual = originOf(url);
-	if (!expected || !actual || expected !== actual) {
-		throw new NodeOperationError(
-			this.getNode(),
-			`Refused to follow a link to ${actual ?? 'an invalid address'}: it is not on the service's address (${expected ?? baseUrl})`,
-			{
-				itemIndex,
-				description:
-					'The service answered with a link to another host. The credential is only ever sent to the Base URL of the credential, so the request was not made.',
-			},
-		);
-	}
+	if (isUnderBaseUrl(baseUrl, url)) return;
+	throw new NodeOperationError(
+		this.getNode(),
+		`Refused to follow a link to ${shownUrl(url)}: it is not under the service's address (${shownUrl(baseUrl)})`,
+		{
+			itemIndex,
+			description:
+				'The service answered with a link outside the Base URL of the credential (another host, or another path on the same host). The credential is only ever sent under the Base URL, so the request was not made.',
+		},
+	);
 }
 
 interface ResolvedCredential {
@@ -158,6 +182,13 @@ async function readCredential(
 			},
 		);
 	}
+	if (parsed.protocol === 'http:' && !isLoopbackHost(parsed.hostname)) {
+		throw new NodeOperationError(
+			this.getNode(),
+			`The Base URL in the credential "${CREDENTIAL_DISPLAY_NAME[auth]}" starts with http://, so the request was not sent`,
+			{ itemIndex, description: PLAIN_HTTP_MESSAGE },
+		);
+	}
 	return {
 		baseUrl,
 		redact,
@@ -225,7 +256,7 @@ export async function apiRequest<T = unknown>(
 	let url: string;
 	if (req.url !== undefined) {
 		url = req.url.startsWith('/') ? `${originOf(baseUrl)}${req.url}` : req.url;
-		assertSameOrigin.call(this, baseUrl, url, itemIndex);
+		assertUnderBaseUrl.call(this, baseUrl, url, itemIndex);
 	} else {
 		url = joinUrl(baseUrl, req.path ?? '/');
 	}
@@ -301,6 +332,7 @@ export async function apiRequest<T = unknown>(
 		}
 		if (responseKind === 'stream') response.body = await readCapped(response.body);
 		if (isRetryableStatus(status, method) && attempt <= maxRetries && !isCancelled(this)) {
+			if (status === 429) req.onRateLimited?.();
 			await sleep(retryDelay(attempt, responseHeaders['retry-after']));
 			continue;
 		}

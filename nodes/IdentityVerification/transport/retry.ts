@@ -47,11 +47,18 @@ export function backoffDelay(retryNumber: number, random: () => number = Math.ra
 	return Math.floor(random() * ceiling);
 }
 
-/** The wait before retry number `retryNumber` (1 = first retry). Retry-After wins when given. */
-export function retryDelay(retryNumber: number, retryAfterHeader?: string): number {
-	const fromHeader = parseRetryAfter(retryAfterHeader);
-	if (fromHeader !== undefined) return fromHeader;
-	return backoffDelay(retryNumber);
+/**
+ * The wait before retry number `retryNumber` (1 = first retry): what `Retry-After` asks for, but
+ * never less than the normal backoff, so `0`, a negative number, a date in the past or an
+ * unreadable value do not turn the retries into a burst.
+ */
+export function retryDelay(
+	retryNumber: number,
+	retryAfterHeader?: string,
+	random: () => number = Math.random,
+): number {
+	const fromHeader = parseRetryAfter(retryAfterHeader) ?? 0;
+	return Math.max(fromHeader, backoffDelay(retryNumber, random));
 }
 
 export function normaliseMaxRetries(value: number | undefined): number {

@@ -8,7 +8,7 @@ export interface ApiRequest {
 	method: ApiMethod;
 	/** Contract path incl. trailing slash, e.g. `/bank/tokens/`; path params already encodeURIComponent'ed. */
 	path?: string;
-	/** Absolute URL (e.g. a `next` link); refused unless same origin as the credential's base URL. */
+	/** Absolute URL (e.g. a `next` link); refused unless it is under the credential's Base URL (origin and path). */
 	url?: string;
 	qs?: IDataObject;
 	/** A Buffer is pre-serialised JSON bytes and is sent as `application/json`. */
@@ -19,6 +19,8 @@ export interface ApiRequest {
 	itemIndex?: number;
 	/** Default 3 (so up to 4 attempts); 0 disables retries. */
 	maxRetries?: number;
+	/** Called before a 429 is waited out and retried (e.g. to lower the number of parallel pages). */
+	onRateLimited?: () => void;
 	/** Default 30 000 ms per attempt. */
 	timeoutMs?: number;
 }

@@ -120,13 +120,14 @@ describe('List Transactions: following `next` links (no count)', () => {
 		expect(hits).toHaveLength(3);
 	});
 
-	it('stops with an error when a page repeats the previous one', async () => {
-		script = (page) => ({
-			next: `${base}${PATH}?page=${page + 1}&perPage=10`,
-			results: range(0, 10),
-		});
-		const { error } = await run();
-		expect(error?.message).toContain('same transactions again on page 2');
+	it('returns a page that repeats the previous one (no ids: only links decide a loop)', async () => {
+		script = (page) =>
+			page <= 2
+				? { next: page < 2 ? `${base}${PATH}?page=2&perPage=10` : null, results: range(0, 10) }
+				: undefined;
+		const { items, error } = await run();
+		expect(error).toBeUndefined();
+		expect(items.map((i) => i.json)).toEqual([...range(0, 10), ...range(0, 10)]);
 		expect(hits).toHaveLength(2);
 	});
 

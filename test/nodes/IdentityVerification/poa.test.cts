@@ -62,7 +62,7 @@ describe('Proof of Address: Create Check', () => {
 			overallStatus: 'MATCH',
 		});
 		expect(typeof items[0].json.id).toBe('string');
-		expect(String(items[0].json.file)).toContain(`${bytes.length} bytes`);
+		expect(items[0].json.fileSizeBytes).toBe(bytes.length);
 	});
 
 	it('judges the type by content: a PNG named .pdf is accepted, sent as the same bytes', async () => {
@@ -70,7 +70,7 @@ describe('Proof of Address: Create Check', () => {
 			input: [binaryItem(PNG, 'renamed.pdf', 'application/pdf', 'upload')],
 		});
 		expect(error).toBeUndefined();
-		expect(String(items[0].json.file)).toContain('document.png');
+		expect(items[0].json.fileSizeBytes).toBe(PNG.length);
 	});
 
 	it.each([
@@ -152,7 +152,7 @@ describe('Proof of Address: Create Check', () => {
 		item.binary!.data.data = item.binary!.data.data.replace(/.{76}/g, '$&\r\n');
 		const { items, error } = await ctx.run(params(), { input: [item] });
 		expect(error).toBeUndefined();
-		expect(String(items[0].json.file)).toContain(`document.pdf (${PDF.length + 200_000} bytes)`);
+		expect(items[0].json.fileSizeBytes).toBe(PDF.length + 200_000);
 	});
 
 	it('sends a 3 MB file intact (base64 built in chunks)', async () => {
@@ -161,6 +161,6 @@ describe('Proof of Address: Create Check', () => {
 			input: [binaryItem(big, 'big.pdf', 'application/pdf')],
 		});
 		expect(error).toBeUndefined();
-		expect(String(items[0].json.file)).toContain(`${big.length} bytes`);
+		expect(items[0].json.fileSizeBytes).toBe(big.length);
 	});
 });

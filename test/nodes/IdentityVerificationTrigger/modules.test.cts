@@ -8,7 +8,7 @@ import {
 	DEDUPE_MAX_ENTRIES,
 	DEDUPE_WINDOW_MS,
 	dedupeKey,
-	seenBefore,
+	claimDelivery,
 } from '../../../nodes/IdentityVerificationTrigger/dedupe';
 import {
 	buildEvent,
@@ -72,60 +72,74 @@ describe('event kinds', () => {
 		expect(event.validationIssues).toBeUndefined();
 	});
 
-	test('non-final means an identification event with final === false; outcomes without the flag are final', () => {
-		expect(isNonFinal({ eventType: 'IDENTIFICATION_AUTO_FINISHED', final: false })).toBe(true);
-		expect(isNonFinal({ eventType: 'IDENTIFICATION', final: false })).toBe(true);
-		expect(isNonFinal({ eventType: 'IDENTIFICATION_AUTO_FINISHED', final: true })).toBe(false);
-		expect(isNonFinal({ eventType: 'IDENTIFICATION_EXPIRED', final: undefined })).toBe(false);
-		expect(isNonFinal({ eventType: 'BANK_VERIFICATION', final: false })).toBe(false);
+	test('non-final means a body with final === false, whatever the kind; outcomes without the flag are final', () => {
+		expect(isNonFinal({ final: false })).toBe(true);
+		expect(isNonFinal({ final: true })).toBe(false);
+		expect(isNonFinal({ final: undefined })).toBe(false);
 	});
 });
 
 describe('duplicate store', () => {
 	let scopeCounter = 0;
 	const scope = () => `modules-test:${++scopeCounter}`;
+	/** The old question "seen before?": a new delivery is claimed and n8n answers 2xx at once. */
+	const seenBefore = async (opts: Parameters<typeof claimDelivery>[0]) => {
+		const claim = await claimDelivery(opts);
+		if (claim.kind !== 'new') return true;
+		claim.settle(true);
+		return false;
+	};
 
-	test('a delivery is a duplicate within 24 hours and new again after', () => {
+	test('a delivery is a duplicate within 24 hours and new again after', async () => {
 		const s = scope();
 		const staticData: IDataObject = {};
 		const key = dedupeKey('BANK_VERIFICATION', 'a'.repeat(64));
 		const t0 = Date.UTC(2026, 10, 1);
-		expect(seenBefore({ scope: s, key, staticData, now: t0 })).toBe(false);
-		expect(seenBefore({ scope: s, key, staticData, now: t0 + DEDUPE_WINDOW_MS - 1 })).toBe(true);
-		expect(seenBefore({ scope: s, key, staticData, now: t0 + DEDUPE_WINDOW_MS + 1 })).toBe(false);
+		expect(await seenBefore({ scope: s, key, staticData, now: t0 })).toBe(false);
+		expect(await seenBefore({ scope: s, key, staticData, now: t0 + DEDUPE_WINDOW_MS - 1 })).toBe(
+			true,
+		);
+		expect(await seenBefore({ scope: s, key, staticData, now: t0 + DEDUPE_WINDOW_MS + 1 })).toBe(
+			false,
+		);
 	});
 
-	test('entries older than the window are dropped from the static data', () => {
+	test('entries older than the window are dropped from the static data', async () => {
 		const s = scope();
 		const staticData: IDataObject = {};
 		const t0 = Date.UTC(2026, 10, 1);
-		seenBefore({ scope: s, key: 'old', staticData, now: t0 });
-		seenBefore({ scope: s, key: 'new', staticData, now: t0 + DEDUPE_WINDOW_MS + 10 });
+		await seenBefore({ scope: s, key: 'old', staticData, now: t0 });
+		await seenBefore({ scope: s, key: 'new', staticData, now: t0 + DEDUPE_WINDOW_MS + 10 });
 		expect(Object.keys(staticData.seenDeliveries as object)).toEqual(['new']);
 	});
 
-	test('the same body under another event kind is a different delivery', () => {
+	test('the same body under another event kind is a different delivery', async () => {
 		expect(dedupeKey('IDENTIFICATION', 'b'.repeat(64))).not.toBe(
 			dedupeKey('IDENTIFICATION_AUTO_FINISHED', 'b'.repeat(64)),
 		);
 	});
 
-	test('the static data alone (another process) still catches a duplicate, and keeps at most the maximum', () => {
+	test('the static data alone (another process) still catches a duplicate, and keeps at most the maximum', async () => {
 		const staticData: IDataObject = {};
 		const t0 = Date.UTC(2026, 10, 1);
 		for (let i = 0; i <= DEDUPE_MAX_ENTRIES; i += 1)
-			seenBefore({ scope: scope(), key: `k${i}`, staticData, now: t0 + i });
+			await seenBefore({ scope: scope(), key: `k${i}`, staticData, now: t0 + i });
 		expect(Object.keys(staticData.seenDeliveries as object)).toHaveLength(DEDUPE_MAX_ENTRIES);
 		// Each call used a new scope (an empty in-memory store): only the static data remembers.
 		expect(
-			seenBefore({ scope: scope(), key: `k${DEDUPE_MAX_ENTRIES}`, staticData, now: t0 + 5000 }),
+			await seenBefore({
+				scope: scope(),
+				key: `k${DEDUPE_MAX_ENTRIES}`,
+				staticData,
+				now: t0 + 5000,
+			}),
 		).toBe(true);
-		expect(seenBefore({ scope: scope(), key: 'k0', staticData, now: t0 + 5000 })).toBe(false);
+		expect(await seenBefore({ scope: scope(), key: 'k0', staticData, now: t0 + 5000 })).toBe(false);
 	});
 
-	test('a corrupted static data entry is ignored, not fatal', () => {
+	test('a corrupted static data entry is ignored, not fatal', async () => {
 		const staticData: IDataObject = { seenDeliveries: 'garbage' };
-		expect(seenBefore({ scope: scope(), key: 'x', staticData, now: 1 })).toBe(false);
+		expect(await seenBefore({ scope: scope(), key: 'x', staticData, now: 1 })).toBe(false);
 		expect(staticData.seenDeliveries).toEqual({ x: 1 });
 	});
 });

@@ -74,8 +74,8 @@ export const poaRoutes: Route[] = [
 			const id = randomUUID();
 			const issued = new Date(Date.now() - 20 * 86400000).toISOString().slice(0, 10);
 			return json(201, {
-				// The uploaded file is not echoed back: a short reference to it instead (see README).
-				file: `sandbox://poa-checks/${id}/document.${type} (${bytes.length} bytes)`,
+				// The uploaded document echoed back in base64, as the contract's answer shows.
+				file: base64,
 				id,
 				created: new Date().toISOString(),
 				issueDate: issued,

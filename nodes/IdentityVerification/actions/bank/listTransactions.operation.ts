@@ -107,7 +107,8 @@ export async function execute(
 		{
 			verificationId: this.getNodeParameter('verificationId', itemIndex, ''),
 			accountId: this.getNodeParameter('accountId', itemIndex, ''),
-			perPage: numberFromText(options.perPage ?? DEFAULT_PER_PAGE),
+			// Sent only when set: without it the service's own page size applies.
+			perPage: options.perPage === undefined ? undefined : numberFromText(options.perPage),
 			limit: returnAll ? undefined : numberFromText(this.getNodeParameter('limit', itemIndex, 50)),
 			maxParallelRequests: numberFromText(options.maxParallelRequests ?? DEFAULT_MAX_PARALLEL),
 		},
@@ -132,7 +133,7 @@ export async function execute(
 
 	const transactions = await listPages.call(this, {
 		path: `/bank/verifications/${segment(params.verificationId)}/accounts/${segment(params.accountId)}/transactions/`,
-		perPage: params.perPage ?? DEFAULT_PER_PAGE,
+		perPage: params.perPage,
 		limit: params.limit,
 		maxParallel: params.maxParallelRequests,
 		itemIndex,

@@ -1,4 +1,9 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { poaCheckRequestSchema } from '../../../shared/contract';
@@ -10,7 +15,7 @@ import {
 	jsonBodyWithBase64Text,
 	leadingBytes,
 } from '../../helpers/jsonBody';
-import { toItems } from '../../helpers/response';
+import { isNonEmptyObject } from '../../helpers/response';
 import { invalidInput, validateInput } from '../../helpers/validation';
 
 const properties: INodeProperties[] = [
@@ -44,6 +49,24 @@ const properties: INodeProperties[] = [
 		placeholder: 'e.g. Gedimino pr. 1, 01103 Vilnius, Lithuania',
 		hint: 'At most 255 characters',
 		description: "The person's address, compared with the address on the document",
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add option',
+		default: {},
+		options: [
+			{
+				displayName: 'Max File Size (MB)',
+				name: 'maxFileSizeMb',
+				type: 'number',
+				default: 10,
+				typeOptions: { minValue: 0.1, numberPrecision: 1 },
+				description:
+					'Refuse a document larger than this before it is uploaded, with an error naming the file and its size',
+			},
+		],
 	},
 ];
 
@@ -101,6 +124,21 @@ export async function execute(
 		);
 	}
 
+	const sizeBytes = file ? file.length : Buffer.byteLength(binary.data, 'base64');
+	const { maxFileSizeMb } = this.getNodeParameter('options', itemIndex, {}) as {
+		maxFileSizeMb?: number;
+	};
+	if (maxFileSizeMb !== undefined && sizeBytes > maxFileSizeMb * 1024 * 1024) {
+		const fileName = binary.fileName ? `"${binary.fileName}" ` : '';
+		throw invalidInput.call(
+			this,
+			'Input Binary Field',
+			`the file ${fileName}is ${megabytes(sizeBytes)} MB, more than the Max File Size of ${maxFileSizeMb} MB`,
+			'Use a smaller scan or photo of the document (for example a lower resolution), or raise Max File Size in the options.',
+			itemIndex,
+		);
+	}
+
 	const body = file
 		? jsonBodyWithBase64File(fields, 'file', file)
 		: jsonBodyWithBase64Text(fields, 'file', binary.data);
@@ -110,5 +148,23 @@ export async function execute(
 		body,
 		itemIndex,
 	});
-	return toItems(response.body);
+	return [{ json: withoutEchoedFile(response.body, sizeBytes) }];
+}
+
+function megabytes(bytes: number): string {
+	return (bytes / 1024 / 1024).toFixed(1);
+}
+
+/**
+ * The check as output: the service echoes the uploaded document in `file` (base64); it is left out
+ * so that identity documents are not stored again in every execution, and its size given instead.
+ */
+function withoutEchoedFile(body: unknown, uploadedBytes: number): IDataObject {
+	const check: IDataObject = isNonEmptyObject(body) ? { ...body } : {};
+	const echoed = typeof check.file === 'string' ? check.file.replace(/\s+/g, '') : '';
+	delete check.file;
+	// The size of the document as the service echoed it (what it checked), else as uploaded.
+	check.fileSizeBytes =
+		echoed && isPlainBase64(echoed) ? Buffer.byteLength(echoed, 'base64') : uploadedBytes;
+	return check;
 }

@@ -1,0 +1,412 @@
+/**
+ * Reliability of List Transactions when the service behaves differently from the sandbox's defaults
+ * (issue "nothing lost, nothing misrouted"): faults on single pages, `count` and `next` that
+ * disagree, identical transactions on consecutive pages, links outside the Base URL's path, and
+ * the Per Page option. Through n8n's engine, against the sandbox or a small scripted service.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { runNode } from '../../harness/index.cjs';
+import { transactionsRange } from '../../sandbox/data.cjs';
+import { MAX_PAGES } from '../../../nodes/IdentityVerification/helpers/pagination';
+import { binaryItem, expectError, useSandbox } from './util.cjs';
+
+const ctx = useSandbox();
+const TX_PATH = '/bank/verifications/';
+
+const listParams = (ids: { verificationId: string; accountId: string }, extra = {}) => ({
+	resource: 'bank',
+	operation: 'listTransactions',
+	...ids,
+	returnAll: true,
+	...extra,
+});
+
+describe('Return All through faults on single pages (item 1)', () => {
+	it('2,345 transactions through a 429 (Retry-After 1), a 503 and a reset connection on different pages: complete, once each, in order', async () => {
+		const ids = ctx.sb.bank.seedAccount({ transactions: 2345 });
+		const path = `/bank/verifications/${ids.verificationId}/`;
+		ctx.sb.faults.add({ method: 'GET', path, query: { page: 7 }, status: 429, retryAfter: 1 });
+		ctx.sb.faults.add({ method: 'GET', path, query: { page: 20 }, status: 503 });
+		ctx.sb.faults.add({ method: 'GET', path, query: { page: 33 }, drop: true });
+
+		const { items, error } = await ctx.run(listParams(ids, { options: { perPage: 50 } }));
+
+		expect(error).toBeUndefined();
+		expect(items.map((i) => i.json)).toEqual(transactionsRange(ids.accountId, 0, 2345));
+		const byPage = (page: string) =>
+			ctx.sb.requests.filter((r) => r.path.startsWith(path) && r.query.page === page);
+		expect(byPage('7').map((r) => r.status)).toEqual([429, 200]);
+		expect(byPage('20').map((r) => r.status)).toEqual([503, 200]);
+		expect(byPage('33').map((r) => r.status)).toEqual([0, 200]);
+		// 47 pages, each answered 200 exactly once
+		const served = ctx.sb.requests.filter((r) => r.path.startsWith(path) && r.status === 200);
+		expect(served.map((r) => Number(r.query.page)).sort((a, b) => a - b)).toEqual(
+			Array.from({ length: 47 }, (_, i) => i + 1),
+		);
+	});
+});
+
+describe('a 429 on one page still halves the parallel pages (item 1)', () => {
+	it('after the 429 answer, no new page starts while more than one other is in flight (4 → 2)', async () => {
+		const ids = ctx.sb.bank.seedAccount({ transactions: 1000 });
+		const target = new URL(ctx.sb.url);
+		// A loopback proxy that notes, for each request, how many others were in flight when it started.
+		let inFlight = 0;
+		let rateLimitedAt = -1;
+		const starts: Array<{ page: string | null; others: number; after429: boolean }> = [];
+		const proxy = http.createServer((req, res) => {
+			const page = new URL(req.url ?? '/', 'http://x').searchParams.get('page');
+			starts.push({ page, others: inFlight, after429: rateLimitedAt >= 0 });
+			inFlight++;
+			const upstream = http.request(
+				{
+					host: target.hostname,
+					port: target.port,
+					method: req.method,
+					path: req.url,
+					headers: req.headers,
+				},
+				(answer) => {
+					res.writeHead(answer.statusCode ?? 502, answer.headers);
+					answer.pipe(res);
+					answer.on('end', () => {
+						inFlight--;
+						if (answer.statusCode === 429 && rateLimitedAt < 0) rateLimitedAt = starts.length;
+					});
+				},
+			);
+			req.pipe(upstream);
+		});
+		await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+		try {
+			// Pages 2, 4 and 5 are slow and page 3 answers 429 at once: the node lowers the limit
+			// while those three are still in flight, so no other answer can race the 429.
+			for (const page of [2, 4, 5])
+				ctx.sb.faults.add({ method: 'GET', query: { page }, latencyMs: 300 });
+			ctx.sb.faults.add({ method: 'GET', query: { page: 3 }, status: 429, retryAfter: 1 });
+			const { items, error } = await ctx.run(
+				listParams(ids, { options: { perPage: 50, maxParallelRequests: 4 } }),
+				{ baseUrl: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}` },
+			);
+			expect(error).toBeUndefined();
+			expect(items.map((i) => i.json)).toEqual(transactionsRange(ids.accountId, 0, 1000));
+			const before = starts.filter((s) => !s.after429);
+			const after = starts.filter((s) => s.after429 && s.page !== '3');
+			expect(Math.max(...before.map((s) => s.others))).toBeGreaterThan(1);
+			expect(after.length).toBeGreaterThan(0);
+			expect(Math.max(...after.map((s) => s.others))).toBeLessThanOrEqual(1);
+		} finally {
+			await new Promise<void>((resolve) => {
+				proxy.close(() => resolve());
+				proxy.closeAllConnections();
+			});
+		}
+	});
+});
+
+describe('Per Page is sent only when set (Also)', () => {
+	it('sends no perPage when the option is not set, and the one given when it is', async () => {
+		const ids = ctx.sb.bank.seedAccount({ transactions: 120 });
+		const { items } = await ctx.run(listParams(ids));
+		expect(items).toHaveLength(120);
+		const first = ctx.sb.requests.filter((r) => r.path.startsWith(TX_PATH));
+		expect(first.every((r) => !('perPage' in r.query))).toBe(true);
+
+		ctx.sb.resetLog();
+		await ctx.run(listParams(ids, { options: { perPage: 40 } }));
+		const second = ctx.sb.requests.filter((r) => r.path.startsWith(TX_PATH));
+		expect(second).toHaveLength(3);
+		expect(second.every((r) => r.query.perPage === '40')).toBe(true);
+	});
+});
+
+// ------------------------------------------------------------------------------------------------
+// A scripted service for page shapes the sandbox does not produce.
+
+interface Page {
+	count?: number;
+	next: string | null;
+	results: unknown[];
+}
+
+const PATH = '/bank/verifications/v-1/accounts/a-1/transactions/';
+let server: http.Server;
+let base: string;
+let script: (page: number, url: URL) => Page | undefined;
+let hits: string[] = [];
+
+const tx = (n: number) => ({
+	creditor: { fullName: `Creditor ${n}` },
+	debtor: { fullName: 'Owner' },
+	bookingDate: '2026-01-01',
+	transactionDate: null,
+	transactionAmount: { amount: `${n}.00`, currency: 'EUR' },
+});
+const range = (from: number, to: number) =>
+	Array.from({ length: to - from }, (_, i) => tx(from + i));
+
+beforeAll(async () => {
+	server = http.createServer((req, res) => {
+		const url = new URL(req.url ?? '/', base);
+		hits.push(`${url.pathname}${url.search}`);
+		const page = Number(url.searchParams.get('page') ?? '1');
+		const body = url.pathname.endsWith(PATH) ? script(page, url) : undefined;
+		if (!body) {
+			res.writeHead(404, { 'content-type': 'application/json' }).end('{"detail":"Not found."}');
+			return;
+		}
+		res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+	await new Promise<void>((resolve) => server.close(() => resolve()));
+});
+beforeEach(() => {
+	hits = [];
+});
+
+const runScripted = (extra: Record<string, unknown> = {}, baseUrl = base) =>
+	runNode({
+		node: 'identityVerification',
+		parameters: {
+			resource: 'bank',
+			operation: 'listTransactions',
+			verificationId: 'v-1',
+			accountId: 'a-1',
+			returnAll: true,
+			...extra,
+		},
+		credentials: {
+			identityVerificationApi: { apiKey: 'k', apiSecret: 'secret-value', baseUrl },
+		},
+	});
+
+const link = (page: number) => `${base}${PATH}?page=${page}&perPage=2`;
+
+describe('`count` and `next` that disagree (item 3)', () => {
+	it('keeps following `next` past the pages `count` announced, and says the count changed', async () => {
+		// page 1 says 4 results (2 pages); the links go on to 6 results, and later pages say 6
+		script = (page) =>
+			page <= 3
+				? {
+						count: page === 1 ? 4 : 6,
+						next: page < 3 ? link(page + 1) : null,
+						results: range((page - 1) * 2, page * 2),
+					}
+				: undefined;
+		const { items, error, run } = await runScripted({ options: { perPage: 2 } });
+		expect(error).toBeUndefined();
+		expect(items.map((i) => i.json)).toEqual(range(0, 6));
+		expect(hits).toHaveLength(3);
+		const hints = run.data.resultData.runData['Identity Verification']?.[0]?.hints ?? [];
+		expect(hints.map((h) => h.message).join(' ')).toMatch(
+			/number of transactions changed while they were read \(4 at first\): 6 were returned/,
+		);
+	});
+
+	it('gives no hint when `count` stays the same', async () => {
+		script = (page) =>
+			page <= 2
+				? {
+						count: 4,
+						next: page < 2 ? link(page + 1) : null,
+						results: range((page - 1) * 2, page * 2),
+					}
+				: undefined;
+		const { items, run } = await runScripted({ options: { perPage: 2 } });
+		expect(items).toHaveLength(4);
+		expect(run.data.resultData.runData['Identity Verification']?.[0]?.hints ?? []).toEqual([]);
+	});
+
+	it(`stops with a clear error after ${MAX_PAGES} pages when \`next\` never ends`, async () => {
+		script = (page) => ({ next: link(page + 1), results: [tx(page)] });
+		const result = await runScripted({ options: { perPage: 1 } });
+		expectError(result, `stopped after ${MAX_PAGES} pages`);
+		expect(result.error?.description).toMatch(/Per Page|Limit/);
+		expect(hits).toHaveLength(MAX_PAGES);
+	}, 120_000);
+});
+
+describe('identical transactions on consecutive pages are not a loop (item 4)', () => {
+	const same = tx(1);
+	it('following `next` (no count): two equal purchases on pages 1 and 2, perPage 1, both returned', async () => {
+		script = (page) =>
+			page <= 3
+				? { next: page < 3 ? link(page + 1) : null, results: [page <= 2 ? same : tx(3)] }
+				: undefined;
+		const { items, error } = await runScripted({ options: { perPage: 1 } });
+		expect(error).toBeUndefined();
+		expect(items.map((i) => i.json)).toEqual([same, same, tx(3)]);
+	});
+
+	it('by page number (count given): equal pages are all returned', async () => {
+		script = (page) =>
+			page <= 3 ? { count: 3, next: page < 3 ? link(page + 1) : null, results: [same] } : undefined;
+		const { items, error } = await runScripted({ options: { perPage: 1 } });
+		expect(error).toBeUndefined();
+		expect(items.map((i) => i.json)).toEqual([same, same, same]);
+	});
+
+	it('a link back to a page already read is still a loop', async () => {
+		script = (page) => ({ next: link(page === 3 ? 2 : page + 1), results: [tx(page)] });
+		const result = await runScripted({ options: { perPage: 1 } });
+		expectError(result, /loop/i, 'page 2');
+		expect(hits).toHaveLength(3);
+	});
+});
+
+describe('`next` links must stay under the Base URL path (item 7)', () => {
+	const gateway = () => `${base}/ivs`;
+	const under = (prefix: string, page: number) => `${base}${prefix}${PATH}?page=${page}`;
+
+	it('behind a gateway, a link to another path on the same host is refused before it is requested', async () => {
+		script = (page) => ({ next: under('/other', page + 1), results: [tx(page)] });
+		const result = await runScripted({}, gateway());
+		const error = expectError(result, 'Refused to follow a link', `${base}/other${PATH}`);
+		expect(error.description).toMatch(/another path/);
+		expect(hits).toEqual([`/ivs${PATH}?page=1`]);
+	});
+
+	it('a path that only starts with the same letters (/ivsx) is refused too', async () => {
+		script = (page) => ({ next: under('/ivsx', page + 1), results: [tx(page)] });
+		const result = await runScripted({}, gateway());
+		expectError(result, 'Refused to follow a link');
+		expect(hits).toHaveLength(1);
+	});
+
+	it('links under the gateway path are followed', async () => {
+		script = (page) =>
+			page <= 2
+				? { next: page < 2 ? under('/ivs', page + 1) : null, results: [tx(page)] }
+				: undefined;
+		const { items, error } = await runScripted({}, gateway());
+		expect(error).toBeUndefined();
+		expect(items.map((i) => i.json)).toEqual([tx(1), tx(2)]);
+		expect(hits).toEqual([`/ivs${PATH}?page=1`, `/ivs${PATH}?page=2`]);
+	});
+});
+
+describe('ids that are only dots are refused before any request (item 6)', () => {
+	const AML_CHECK = '3b1f8c2e-6d4a-4f0b-8e21-7a9c5d3e1f42';
+	it.each([
+		[
+			'Scan Reference',
+			{ resource: 'identification', operation: 'requestInformation', scanRef: '..' },
+		],
+		[
+			'Scan Reference',
+			{ resource: 'identification', operation: 'requestInformation', scanRef: ' . ' },
+		],
+		[
+			'Questionnaire ID',
+			{
+				resource: 'kyb',
+				operation: 'deleteAnswers',
+				companyId: 'company-001',
+				questionnaireId: '..',
+			},
+		],
+		[
+			'Company ID',
+			{ resource: 'kyb', operation: 'getAnswers', companyId: '...', questionnaireId: 'q' },
+		],
+		['Form ID', { resource: 'kyb', operation: 'submitForm', formId: '..' }],
+		[
+			'Verification ID',
+			{ resource: 'bank', operation: 'listTransactions', verificationId: '..', accountId: 'a' },
+		],
+		[
+			'Profile ID',
+			{
+				resource: 'aml',
+				operation: 'downloadProfilePdf',
+				checkId: AML_CHECK,
+				profileId: '.',
+				password: 'p',
+			},
+		],
+	])('%s %j', async (field, parameters) => {
+		const result = await ctx.run(parameters);
+		expectError(result, field, 'only dots');
+		expect(ctx.sb.requests).toHaveLength(0);
+	});
+
+	it('the AML check id (a UUID in the contract) must be a UUID: ".." is refused as such', async () => {
+		const result = await ctx.run({
+			resource: 'aml',
+			operation: 'downloadProfilePdf',
+			checkId: '..',
+			profileId: 'prof-001',
+			password: 'report-password',
+		});
+		expectError(result, 'Check ID', 'must be a UUID');
+		expect(ctx.sb.requests).toHaveLength(0);
+	});
+
+	it('an id with dots inside is still accepted (only dot-only ids change the address)', async () => {
+		const result = await ctx.run({
+			resource: 'identification',
+			operation: 'requestInformation',
+			scanRef: 'a..b',
+		});
+		// sent, and the service answers 404 for an unknown scan reference
+		expect(ctx.sb.requests.map((r) => r.path)).toEqual([
+			'/kyc/identifications/a..b/request-information/',
+		]);
+		expect(result.error?.message).toMatch(/404/);
+	});
+});
+
+describe('Proof of Address: the echoed document never reaches the output (item 5) and AVIF is refused (item 8)', () => {
+	const PNG = Buffer.concat([
+		Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'),
+		Buffer.alloc(2048, 7),
+	]);
+	const poa = (options = {}) => ({
+		resource: 'proofOfAddress',
+		operation: 'createCheck',
+		providedName: 'Jonas Jonaitis',
+		providedAddress: 'Gedimino pr. 1, 01103 Vilnius, Lithuania',
+		options,
+	});
+
+	it('the service echoes the file in base64: the output has its size instead, and the execution data no copy', async () => {
+		const { items, error, run } = await ctx.run(poa(), {
+			input: [binaryItem(PNG, 'bill.png', 'image/png')],
+		});
+		expect(error).toBeUndefined();
+		expect(items[0].json).not.toHaveProperty('file');
+		expect(items[0].json.fileSizeBytes).toBe(PNG.length);
+		const stored = JSON.stringify(run.data.resultData.runData['Identity Verification']);
+		// the input item keeps its binary; the node's output holds no second copy of it
+		expect(stored.split(PNG.toString('base64')).length - 1).toBe(0);
+	});
+
+	it('Max File Size refuses a larger file before it is uploaded, naming the file and both sizes', async () => {
+		const big = Buffer.concat([PNG, Buffer.alloc(1024 * 1024, 1)]);
+		const result = await ctx.run(poa({ maxFileSizeMb: 1 }), {
+			input: [binaryItem(big, 'scan.png', 'image/png')],
+		});
+		expectError(result, 'Input Binary Field', '"scan.png"', '1.0 MB', 'Max File Size of 1 MB');
+		expect(ctx.sb.requests).toHaveLength(0);
+	});
+
+	it('an AVIF image (ftyp avif, brands mif1 miaf) is refused, naming AVIF, before any request', async () => {
+		const head = Buffer.alloc(8);
+		head.writeUInt32BE(28, 0);
+		head.write('ftyp', 4, 'latin1');
+		const avif = Buffer.concat([
+			head,
+			Buffer.from('avif', 'latin1'),
+			Buffer.alloc(4),
+			Buffer.from('mif1miafavif', 'latin1'),
+			Buffer.alloc(64, 5),
+		]);
+		const result = await ctx.run(poa(), { input: [binaryItem(avif, 'photo.heif', 'image/heif')] });
+		expectError(result, 'Input Binary Field', 'AVIF');
+		expect(ctx.sb.requests).toHaveLength(0);
+	});
+});
