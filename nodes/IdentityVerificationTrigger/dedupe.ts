@@ -35,7 +35,7 @@ export const DEDUPE_MAX_ENTRIES = 1000;
 const MAX_SCOPES = 200;
 const STATIC_KEY = 'seenDeliveries';
 /** How long a copy waits for the outcome of the same delivery still being started. */
-export const PENDING_WAIT_MS = 5000;
+const PENDING_WAIT_MS = 5000;
 const PENDING_POLL_MS = 50;
 
 interface SeenEntry {

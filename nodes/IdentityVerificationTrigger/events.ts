@@ -196,7 +196,7 @@ function fitsSchema(eventType: EventType, body: IDataObject): boolean {
  * The event kind of a delivery: the header when it names a known kind, otherwise the body. When
  * the body fails the header kind's schema but fits the kind inferred from it, the body wins.
  */
-export function classifyEvent(
+function classifyEvent(
 	headerValue: string | string[] | undefined,
 	body: IDataObject,
 ): { eventType: EventType; source: EventTypeSource; overruledHeader?: EventType } {
