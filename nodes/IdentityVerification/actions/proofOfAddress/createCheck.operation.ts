@@ -11,6 +11,7 @@ import {
 	leadingBytes,
 } from '../../helpers/jsonBody';
 import { toItems } from '../../helpers/response';
+import { simplifyItems, simplifyOption } from '../../helpers/simplify';
 import { invalidInput, validateInput } from '../../helpers/validation';
 
 const properties: INodeProperties[] = [
@@ -45,6 +46,22 @@ const properties: INodeProperties[] = [
 		hint: 'At most 255 characters',
 		description: "The person's address, compared with the address on the document",
 	},
+	...simplifyOption(
+		'Whether to return only the fields a workflow routes on (id, overallStatus, nameMatch, addressMatch, dateValid, isScreenshot, documentType, country, issueDate) instead of the whole answer',
+	),
+];
+
+/** What Simplify keeps of the POA check: the verdict, the three checks and what the document is. */
+export const SIMPLIFIED_POA_FIELDS = [
+	'id',
+	'overallStatus',
+	'nameMatch',
+	'addressMatch',
+	'dateValid',
+	'isScreenshot',
+	'documentType',
+	'country',
+	'issueDate',
 ];
 
 const displayOptions = { show: { resource: ['proofOfAddress'], operation: ['createCheck'] } };
@@ -110,5 +127,9 @@ export async function execute(
 		body,
 		itemIndex,
 	});
-	return toItems(response.body);
+	const items = toItems(response.body);
+	if (this.getNodeParameter('simplify', itemIndex, false) === true) {
+		return simplifyItems(items, SIMPLIFIED_POA_FIELDS);
+	}
+	return items;
 }

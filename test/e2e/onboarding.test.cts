@@ -1,0 +1,282 @@
+// End-to-end: onboarding in one workflow inside the pinned real n8n. The demo's example workflow
+// "Onboarding in one workflow" (a Webhook trigger → Create Verification Token with "Send the Result
+// to This Workflow" → Send the link → Wait for the result → Switch) is published; each test signs a
+// customer up, lets the execution wait, and drives the sandbox's verification, whose result the
+// sandbox delivers (signed) to the token's callback URL: this execution's resume URL.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { sign } from '../sandbox/index.cjs';
+import { RestClient, ROOT, startN8n, waitForWebhook, type N8nInstance } from '../n8n/runtime.cjs';
+import { productionWebhookUrl, startStack, type Stack } from '../n8n/stack.cjs';
+import { triggerWorkflow } from './workflows.cjs';
+
+const DEMO = JSON.parse(
+	readFileSync(
+		path.join(ROOT, 'test', 'demo', 'workflows', '07-onboarding-in-one-workflow.json'),
+		'utf8',
+	),
+);
+const WAIT_NODE = 'Wait for the result';
+const ROUTES = {
+	approved: 'Approved: open the account',
+	denied: 'Denied: close the application',
+	timedOut: 'Timed out: remind the customer',
+	other: 'Other: ask compliance to look',
+};
+
+/** The demo workflow with a 3-second time limit, on its own sign-up path. */
+function withTimeLimit(): any {
+	const copy = JSON.parse(JSON.stringify(DEMO));
+	copy.id = 'idvE2eOnboardTime';
+	copy.name = 'Onboarding with a 3-second time limit';
+	const signup = copy.nodes.find((n: any) => n.type === 'n8n-nodes-base.webhook');
+	signup.parameters.path = 'new-customer-time-limit';
+	signup.webhookId = '7a1c2e3f-4b5d-4e6f-8a9b-0c1d2e3f4b08';
+	const wait = copy.nodes.find((n: any) => n.name === WAIT_NODE);
+	wait.parameters.waitOptions = {
+		limitWaitTime: { values: { resumeAmount: 3, resumeUnit: 'seconds' } },
+	};
+	return copy;
+}
+const TIME_LIMITED = withTimeLimit();
+const DASHBOARD_TRIGGER_ID = '0f6d7a52-1c3b-4e8f-9a2d-5b6c7d8e9f13';
+
+let stack: Stack;
+let n8n: N8nInstance;
+let rest: RestClient;
+let triggerWorkflowId: string;
+/** An n8n started by the restart test (stopped in afterAll). */
+let restarted: N8nInstance | undefined;
+
+const signupUrl = (p: string) => `${n8n.url}/webhook/${p}`;
+
+async function signUp(workflow: any, customerId: string): Promise<{ id: string; scanRef: string }> {
+	const before = new Set((await rest.listExecutions(workflow.id)).map((e) => e.id));
+	const pathOf = workflow.nodes.find((n: any) => n.type === 'n8n-nodes-base.webhook').parameters
+		.path as string;
+	const res = await fetch(signupUrl(pathOf), {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify({ customerId, email: `${customerId}@example.com` }),
+	});
+	expect(res.status).toBe(200);
+	const deadline = Date.now() + 30_000;
+	for (;;) {
+		const fresh = (await rest.listExecutions(workflow.id)).filter((e) => !before.has(e.id));
+		const waiting = fresh.find((e) => e.status === 'waiting');
+		if (waiting) {
+			const exec = await rest.getExecution(waiting.id);
+			const token = exec.data.resultData.runData['Create Verification Token'][0].data.main[0][0];
+			return { id: waiting.id, scanRef: token.json.scanRef };
+		}
+		const failed = fresh.find((e) => ['error', 'crashed', 'success'].includes(e.status));
+		if (failed) throw new Error(`execution ${failed.id} ended ${failed.status} instead of waiting`);
+		if (Date.now() > deadline) throw new Error('no waiting execution within 30 s');
+		await new Promise((r) => setTimeout(r, 200));
+	}
+}
+
+async function statusOf(id: string): Promise<string> {
+	return (await rest.getExecution(id)).status;
+}
+
+/** Waits until the execution has finished; returns it with its run data. */
+async function finished(id: string, timeoutMs = 30_000): Promise<any> {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const exec = await rest.getExecution(id);
+		if (!['new', 'running', 'waiting'].includes(exec.status)) return exec;
+		if (Date.now() > deadline)
+			throw new Error(`execution ${id} still ${exec.status} after ${timeoutMs} ms`);
+		await new Promise((r) => setTimeout(r, 250));
+	}
+}
+
+/** The route the result took and the Wait for Result output item. */
+function outcome(exec: any): { route: string | undefined; result: any } {
+	const runData = exec.data.resultData.runData;
+	const route = Object.values(ROUTES).find((name) => runData[name] !== undefined);
+	return { route, result: runData[WAIT_NODE]?.at(-1)?.data?.main?.[0]?.[0]?.json };
+}
+
+function callbackUrlOf(scanRef: string): string {
+	const url = stack.sandbox.kyc.get(scanRef)?.callbackUrl;
+	if (!url) throw new Error(`the token ${scanRef} has no callback URL`);
+	return url;
+}
+
+beforeAll(async () => {
+	stack = await startStack({
+		workflows: [DEMO, TIME_LIMITED],
+		publish: [DEMO.id, TIME_LIMITED.id],
+		log: (m) => process.stderr.write(`[e2e onboarding] ${m}\n`),
+	});
+	n8n = stack.n8n;
+	rest = stack.rest;
+	triggerWorkflowId = await rest.createWorkflow(
+		triggerWorkflow('Dashboard URL trigger', DASHBOARD_TRIGGER_ID),
+	);
+	await rest.activate(triggerWorkflowId);
+	await waitForWebhook(productionWebhookUrl(n8n.url, { webhookId: DASHBOARD_TRIGGER_ID }));
+	// The sign-up webhooks: a probe without a customer starts (and fails) one execution each.
+	await waitForWebhook(signupUrl('new-customer'));
+	await waitForWebhook(signupUrl('new-customer-time-limit'));
+}, 20 * 60_000);
+
+afterAll(async () => {
+	await restarted?.stop();
+	await stack?.stop();
+}, 60_000);
+
+beforeEach(() => {
+	stack.sandbox.reset();
+});
+
+describe('Onboarding in one workflow (create, send link, wait, route) in real n8n', () => {
+	test('approved: the final result resumes the waiting execution and routes it to Approved', async () => {
+		const { id, scanRef } = await signUp(DEMO, 'customer-approved');
+		expect(callbackUrlOf(scanRef)).toMatch(new RegExp(`/webhook-waiting/${id}\\?signature=`));
+		const delivery = await stack.sandbox.kyc.autoFinish(scanRef, {
+			final: true,
+			overall: 'APPROVED',
+		});
+		expect(delivery.status).toBe('delivered');
+		expect(delivery.attempts.map((a) => a.statusCode)).toEqual([200]);
+		const exec = await finished(id);
+		expect(exec.status).toBe('success');
+		const { route, result } = outcome(exec);
+		expect(route).toBe(ROUTES.approved);
+		expect(result).toMatchObject({
+			eventType: 'IDENTIFICATION_AUTO_FINISHED',
+			final: true,
+			overallStatus: 'APPROVED',
+			scanRef,
+			clientId: 'customer-approved',
+		});
+	});
+
+	test('denied: routed to Denied', async () => {
+		const { id, scanRef } = await signUp(DEMO, 'customer-denied');
+		await stack.sandbox.kyc.autoFinish(scanRef, { final: true, overall: 'DENIED' });
+		const exec = await finished(id);
+		expect(outcome(exec)).toMatchObject({
+			route: ROUTES.denied,
+			result: { overallStatus: 'DENIED' },
+		});
+	});
+
+	test('non-final then final: the automated result is acknowledged (200), the execution keeps waiting for the review', async () => {
+		const { id, scanRef } = await signUp(DEMO, 'customer-review');
+		const preliminary = await stack.sandbox.kyc.autoFinish(scanRef, { final: false });
+		expect(preliminary.attempts.map((a) => a.statusCode)).toEqual([200]);
+		// Give n8n time to (wrongly) resume before checking that it did not.
+		await new Promise((r) => setTimeout(r, 1500));
+		expect(await statusOf(id)).toBe('waiting');
+		await stack.sandbox.kyc.manualFinish(scanRef, { overall: 'APPROVED' });
+		const exec = await finished(id);
+		expect(outcome(exec)).toMatchObject({
+			route: ROUTES.approved,
+			result: { eventType: 'IDENTIFICATION_MANUAL_FINISHED', final: true },
+		});
+	});
+
+	test('expired: the session expiring resumes it as IDENTIFICATION_EXPIRED', async () => {
+		const { id, scanRef } = await signUp(DEMO, 'customer-expired');
+		await stack.sandbox.kyc.expire(scanRef);
+		const exec = await finished(id);
+		expect(outcome(exec)).toMatchObject({
+			route: ROUTES.other,
+			result: { eventType: 'IDENTIFICATION_EXPIRED', scanRef },
+		});
+	});
+
+	test('forged resume: a wrong signature is answered 401 and the execution keeps waiting', async () => {
+		const { id, scanRef } = await signUp(DEMO, 'customer-forged');
+		const url = callbackUrlOf(scanRef);
+		const body = JSON.stringify({ scanRef, final: true, status: { overall: 'APPROVED' } });
+		const forged = await fetch(url, {
+			method: 'POST',
+			headers: {
+				'content-type': 'application/json',
+				'service-event-type': 'IDENTIFICATION_AUTO_FINISHED',
+				'service-signature': sign(Buffer.from(body), 'not-the-signing-key'),
+			},
+			body,
+		});
+		expect(forged.status).toBe(401);
+		const unsigned = await fetch(url, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body,
+		});
+		expect(unsigned.status).toBe(401);
+		// A correctly signed body on a resume URL without n8n's token: n8n itself refuses it.
+		const withoutToken = await fetch(url.replace(/\?.*$/, ''), {
+			method: 'POST',
+			headers: {
+				'content-type': 'application/json',
+				'service-signature': sign(Buffer.from(body), stack.sandbox.credentials.signingKey),
+			},
+			body,
+		});
+		expect(withoutToken.status).toBe(401);
+		await new Promise((r) => setTimeout(r, 1000));
+		expect(await statusOf(id)).toBe('waiting');
+		await stack.sandbox.kyc.autoFinish(scanRef, { final: true, overall: 'APPROVED' });
+		expect(outcome(await finished(id)).route).toBe(ROUTES.approved);
+	});
+
+	test('time limit: without a result it resumes with { timedOut: true, scanRef } (n8n checks waits every 60 s)', async () => {
+		const { id, scanRef } = await signUp(TIME_LIMITED, 'customer-silent');
+		const exec = await finished(id, 150_000);
+		expect(exec.status).toBe('success');
+		expect(outcome(exec)).toEqual({
+			route: ROUTES.timedOut,
+			result: { timedOut: true, scanRef },
+		});
+	}, 180_000);
+
+	test('both URLs: the result sent to the token URL and the dashboard URL resumes the wait AND starts the trigger', async () => {
+		stack.sandbox.webhooks.configure({
+			url: productionWebhookUrl(n8n.url, { webhookId: DASHBOARD_TRIGGER_ID }),
+			retryDelaysMs: [],
+		});
+		const triggerRunsBefore = (await rest.listExecutions(triggerWorkflowId)).length;
+		const { id, scanRef } = await signUp(DEMO, 'customer-both');
+		await stack.sandbox.kyc.autoFinish(scanRef, { final: true, overall: 'APPROVED' });
+		const deliveries = stack.sandbox.webhooks.log.filter((d) =>
+			d.payload.includes(`"scanRef":"${scanRef}"`),
+		);
+		expect(deliveries.map((d) => (d.target ? 'token' : 'dashboard')).sort()).toEqual([
+			'dashboard',
+			'token',
+		]);
+		expect(deliveries.every((d) => d.status === 'delivered')).toBe(true);
+		const exec = await finished(id);
+		const waited = outcome(exec).result;
+		const triggerRuns = await rest.waitForExecutions(triggerWorkflowId, triggerRunsBefore + 1);
+		const triggered = await rest.getExecution(triggerRuns[0].id);
+		const event =
+			triggered.data.resultData.runData['Identity Verification Trigger'][0].data.main[0][0].json;
+		// The same delivery (same bytes, same deliveryId) reached both; neither dropped it.
+		expect(event.deliveryId).toBe(waited.deliveryId);
+		expect(event).toMatchObject({ scanRef, overallStatus: 'APPROVED' });
+	});
+
+	test('restart: an execution waiting when n8n stops resumes after n8n starts again', async () => {
+		const { id, scanRef } = await signUp(DEMO, 'customer-restart');
+		const port = n8n.port;
+		await n8n.stop();
+		restarted = await startN8n({ userFolder: stack.userFolder, port });
+		n8n = restarted;
+		rest = new RestClient(n8n.url);
+		await rest.setupOwnerOrLogin(stack.owner);
+		expect(await statusOf(id)).toBe('waiting');
+		const delivery = await stack.sandbox.kyc.autoFinish(scanRef, {
+			final: true,
+			overall: 'APPROVED',
+		});
+		expect(delivery.attempts.at(-1)?.statusCode).toBe(200);
+		expect(outcome(await finished(id)).route).toBe(ROUTES.approved);
+	}, 300_000);
+});
