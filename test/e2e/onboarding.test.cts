@@ -5,9 +5,22 @@
 // sandbox delivers (signed) to the token's callback URL: this execution's resume URL.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { sign } from '../sandbox/index.cjs';
-import { RestClient, ROOT, startN8n, waitForWebhook, type N8nInstance } from '../n8n/runtime.cjs';
-import { productionWebhookUrl, startStack, type Stack } from '../n8n/stack.cjs';
+import { SEED, sign } from '../sandbox/index.cjs';
+import {
+	RestClient,
+	ROOT,
+	requireFromN8n,
+	startN8n,
+	waitForWebhook,
+	type N8nInstance,
+} from '../n8n/runtime.cjs';
+import {
+	NODE_TYPES,
+	credentialRef,
+	productionWebhookUrl,
+	startStack,
+	type Stack,
+} from '../n8n/stack.cjs';
 import { triggerWorkflow } from './workflows.cjs';
 
 const DEMO = JSON.parse(
@@ -279,4 +292,258 @@ describe('Onboarding in one workflow (create, send link, wait, route) in real n8
 		expect(delivery.attempts.at(-1)?.statusCode).toBe(200);
 		expect(outcome(await finished(id)).route).toBe(ROUTES.approved);
 	}, 300_000);
+});
+
+// ---------------------------------------------------------------------------------------------
+// The AI tool variant behind n8n's own MCP Server Trigger, called by a real MCP client
+// ---------------------------------------------------------------------------------------------
+
+const MCP_PATH = 'identity-verification-tools';
+const MCP_WEBHOOK_ID = '7a1c2e3f-4b5d-4e6f-8a9b-0c1d2e3f4c09';
+const fromAI = (key: string, description: string, type = 'string') =>
+	`={{ $fromAI('${key}', '${description}', '${type}') }}`;
+
+/** One Tool-variant node per operation (Wait for Result is not offered to tools). */
+const TOOLS: Array<{ name: string; parameters: Record<string, unknown> }> = [
+	{
+		name: 'Create verification token',
+		parameters: {
+			resource: 'identification',
+			operation: 'createVerificationToken',
+			clientId: fromAI('clientId', 'Your own reference for the person, e.g. a customer number'),
+		},
+	},
+	{
+		name: 'Request information',
+		parameters: {
+			resource: 'identification',
+			operation: 'requestInformation',
+			scanRef: fromAI('scanRef', 'The scanRef of a finished verification'),
+		},
+	},
+	{
+		name: 'Create bank token',
+		parameters: {
+			resource: 'bank',
+			operation: 'createToken',
+			lifetime: fromAI('lifetime', 'Seconds the bank token stays valid', 'number'),
+		},
+	},
+	{
+		name: 'List bank transactions',
+		parameters: {
+			resource: 'bank',
+			operation: 'listTransactions',
+			verificationId: fromAI('verificationId', 'The bank verification id'),
+			accountId: fromAI('accountId', 'The bank account id'),
+			returnAll: false,
+			limit: 3,
+		},
+	},
+	{
+		name: 'Check proof of address',
+		parameters: {
+			resource: 'proofOfAddress',
+			operation: 'createCheck',
+			providedName: fromAI('providedName', 'The full name of the person'),
+			providedAddress: fromAI('providedAddress', 'The address of the person'),
+		},
+	},
+	{
+		name: 'Download AML profile PDF',
+		parameters: {
+			resource: 'aml',
+			operation: 'downloadProfilePdf',
+			checkId: fromAI('checkId', 'The AML check id (a UUID)'),
+			profileId: fromAI('profileId', 'The profile id'),
+			password: fromAI('password', 'A password for the PDF'),
+		},
+	},
+	{
+		name: 'Get KYB answers',
+		parameters: {
+			resource: 'kyb',
+			operation: 'getAnswers',
+			authentication: 'apiKey',
+			companyId: fromAI('companyId', 'The company id'),
+			questionnaireId: fromAI('questionnaireId', 'The questionnaire id'),
+		},
+	},
+	{
+		name: 'Delete KYB answers',
+		parameters: {
+			resource: 'kyb',
+			operation: 'deleteAnswers',
+			authentication: 'apiKey',
+			companyId: fromAI('companyId', 'The company id'),
+			questionnaireId: fromAI('questionnaireId', 'The questionnaire id'),
+		},
+	},
+	{
+		name: 'Submit KYB form',
+		parameters: {
+			resource: 'kyb',
+			operation: 'submitForm',
+			authentication: 'apiKey',
+			formId: fromAI('formId', 'The KYB form id'),
+		},
+	},
+];
+
+function mcpWorkflow(): { name: string; nodes: object[]; connections: Record<string, unknown> } {
+	const trigger = {
+		id: '00000000-0000-4000-8000-000000000c00',
+		name: 'MCP Server Trigger',
+		type: '@n8n/n8n-nodes-langchain.mcpTrigger',
+		typeVersion: 2,
+		position: [0, 0],
+		parameters: { path: MCP_PATH, authentication: 'none' },
+		webhookId: MCP_WEBHOOK_ID,
+	};
+	const tools = TOOLS.map((tool, index) => ({
+		id: `00000000-0000-4000-8000-000000000c${String(index + 1).padStart(2, '0')}`,
+		name: tool.name,
+		type: NODE_TYPES.tool,
+		typeVersion: 1,
+		position: [index * 200, 240],
+		parameters: tool.parameters,
+		credentials: credentialRef('api'),
+	}));
+	const connections: Record<string, unknown> = {};
+	for (const tool of tools) {
+		connections[tool.name] = {
+			ai_tool: [[{ node: trigger.name, type: 'ai_tool', index: 0 }]],
+		};
+	}
+	return {
+		name: 'Identity verification tools for AI agents',
+		nodes: [trigger, ...tools],
+		connections,
+	};
+}
+
+interface McpClient {
+	connect(transport: unknown): Promise<void>;
+	listTools(): Promise<{ tools: Array<{ name: string; description?: string; inputSchema: any }> }>;
+	callTool(request: {
+		name: string;
+		arguments: Record<string, unknown>;
+	}): Promise<{ content: Array<{ type: string; text?: string }>; isError?: boolean }>;
+	close(): Promise<void>;
+}
+
+describe('the AI tool variant behind n8n’s MCP Server Trigger, called by a real MCP client', () => {
+	let client: McpClient;
+	let tools: Array<{ name: string; description?: string; inputSchema: any }>;
+	const toolName = (nodeName: string) => nodeName.replace(/[^a-zA-Z0-9_-]+/g, '_');
+	const textOf = (result: { content: Array<{ type: string; text?: string }> }) =>
+		result.content.map((c) => c.text ?? '').join('\n');
+	const call = (nodeName: string, args: Record<string, unknown>) =>
+		client.callTool({ name: toolName(nodeName), arguments: args });
+
+	beforeAll(async () => {
+		const id = await rest.createWorkflow(mcpWorkflow());
+		await rest.activate(id);
+		const { Client } = requireFromN8n<{ Client: new (info: object) => McpClient }>(
+			'@modelcontextprotocol/sdk/client/index.js',
+		);
+		const { StreamableHTTPClientTransport } = requireFromN8n<{
+			StreamableHTTPClientTransport: new (url: URL) => unknown;
+		}>('@modelcontextprotocol/sdk/client/streamableHttp.js');
+		const url = new URL(`${n8n.url}/mcp/${MCP_PATH}`);
+		const deadline = Date.now() + 60_000;
+		for (;;) {
+			client = new Client({ name: 'idv-e2e', version: '1.0.0' });
+			try {
+				await client.connect(new StreamableHTTPClientTransport(url));
+				break;
+			} catch (error) {
+				// n8n activates published workflows asynchronously: 404 until the trigger is registered.
+				if (Date.now() > deadline) throw error;
+				await new Promise((r) => setTimeout(r, 500));
+			}
+		}
+		tools = (await client.listTools()).tools;
+	}, 120_000);
+
+	afterAll(async () => {
+		await client?.close();
+	});
+
+	test('lists one tool per operation, with input schemas from $fromAI, and no Wait for Result', () => {
+		expect(tools.map((t) => t.name).sort()).toEqual(TOOLS.map((t) => toolName(t.name)).sort());
+		const token = tools.find((t) => t.name === toolName('Create verification token'))!;
+		expect(token.inputSchema.properties.clientId).toMatchObject({
+			type: 'string',
+			description: 'Your own reference for the person, e.g. a customer number',
+		});
+		expect(token.inputSchema.required).toContain('clientId');
+		const bank = tools.find((t) => t.name === toolName('Create bank token'))!;
+		expect(bank.inputSchema.properties.lifetime.type).toBe('number');
+		for (const tool of tools) expect(tool.description ?? '').not.toMatch(/wait for result/i);
+	});
+
+	test('Create verification token answers with the simplified token (Simplify is on for tools)', async () => {
+		const result = await call('Create verification token', { clientId: 'agent-customer-1' });
+		expect(result.isError).toBeFalsy();
+		const text = textOf(result);
+		expect(text).toContain('agent-customer-1');
+		expect(text).toContain('authToken');
+		expect(text).toContain('scanRef');
+		expect(text).not.toContain('digitString');
+	});
+
+	test('every other operation is callable and answers with its result', async () => {
+		const { scanRef } = stack.sandbox.kyc.createSession('agent-customer-2');
+		stack.sandbox.webhooks.configure({ url: `${stack.sandbox.url}/nowhere`, retryDelaysMs: [] });
+		await stack.sandbox.kyc.autoFinish(scanRef, { final: true });
+		const calls: Array<[string, Record<string, unknown>, RegExp]> = [
+			['Request information', { scanRef }, new RegExp(scanRef)],
+			['Create bank token', { lifetime: 600 }, /tokenString/],
+			[
+				'List bank transactions',
+				{ verificationId: SEED.bank.verificationId, accountId: SEED.bank.accountId },
+				/transactionAmount/,
+			],
+			[
+				'Download AML profile PDF',
+				{ checkId: SEED.aml.checkId, profileId: SEED.aml.profileId, password: SEED.aml.password },
+				/application\/pdf|fileName/,
+			],
+			[
+				'Get KYB answers',
+				{ companyId: SEED.kyb.companyId, questionnaireId: SEED.kyb.questionnaireId },
+				/sections/,
+			],
+			[
+				'Delete KYB answers',
+				{ companyId: SEED.kyb.companyId, questionnaireId: SEED.kyb.questionnaireId },
+				/deleted/,
+			],
+			['Submit KYB form', { formId: SEED.kyb.formId }, /submitted|form/i],
+		];
+		for (const [name, args, expected] of calls) {
+			const result = await call(name, args);
+			expect({ name, isError: Boolean(result.isError), text: textOf(result) }).toMatchObject({
+				name,
+				isError: false,
+				text: expect.stringMatching(expected),
+			});
+		}
+	});
+
+	test('errors are readable by a model: the field, the rule, what to do; no secret', async () => {
+		const badToken = await call('Create verification token', { clientId: 'x'.repeat(101) });
+		expect(textOf(badToken)).toMatch(/Client ID: must be at most 100 characters/);
+		const unknown = await call('Request information', { scanRef: 'no-such-scan' });
+		expect(textOf(unknown)).toMatch(/404|not found|check the id/i);
+		const noFile = await call('Check proof of address', {
+			providedName: SEED.poa.name,
+			providedAddress: SEED.poa.address,
+		});
+		expect(textOf(noFile)).toMatch(/binary|file/i);
+		for (const result of [badToken, unknown, noFile]) {
+			expect(textOf(result)).not.toContain(stack.sandbox.credentials.apiSecret);
+		}
+	});
 });
