@@ -63,6 +63,25 @@ let restarted: N8nInstance | undefined;
 
 const signupUrl = (p: string) => `${n8n.url}/webhook/${p}`;
 
+/** Waits until n8n serves a sign-up webhook: with an Origin header n8n answers a CORS preflight
+ * 204 only for a registered webhook (404 otherwise), and nothing is executed. */
+async function waitForSignup(url: string): Promise<void> {
+	const deadline = Date.now() + 60_000;
+	for (;;) {
+		const status = await fetch(url, {
+			method: 'OPTIONS',
+			headers: { origin: 'http://127.0.0.1' },
+		}).then(
+			(r) => r.status,
+			() => 0,
+		);
+		if (status === 204) return;
+		if (Date.now() > deadline)
+			throw new Error(`n8n did not register ${url} (last answer ${status})`);
+		await new Promise((r) => setTimeout(r, 250));
+	}
+}
+
 async function signUp(workflow: any, customerId: string): Promise<{ id: string; scanRef: string }> {
 	const before = new Set((await rest.listExecutions(workflow.id)).map((e) => e.id));
 	const pathOf = workflow.nodes.find((n: any) => n.type === 'n8n-nodes-base.webhook').parameters
@@ -131,9 +150,8 @@ beforeAll(async () => {
 	);
 	await rest.activate(triggerWorkflowId);
 	await waitForWebhook(productionWebhookUrl(n8n.url, { webhookId: DASHBOARD_TRIGGER_ID }));
-	// The sign-up webhooks: a probe without a customer starts (and fails) one execution each.
-	await waitForWebhook(signupUrl('new-customer'));
-	await waitForWebhook(signupUrl('new-customer-time-limit'));
+	await waitForSignup(signupUrl('new-customer'));
+	await waitForSignup(signupUrl('new-customer-time-limit'));
 }, 20 * 60_000);
 
 afterAll(async () => {
@@ -541,7 +559,7 @@ describe('the AI tool variant behind n8n’s MCP Server Trigger, called by a rea
 			providedName: SEED.poa.name,
 			providedAddress: SEED.poa.address,
 		});
-		expect(textOf(noFile)).toMatch(/binary|file/i);
+		expect(textOf(noFile)).toMatch(/Input Binary Field: the input item has no file/);
 		for (const result of [badToken, unknown, noFile]) {
 			expect(textOf(result)).not.toContain(stack.sandbox.credentials.apiSecret);
 		}

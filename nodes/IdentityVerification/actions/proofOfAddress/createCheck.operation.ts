@@ -97,6 +97,17 @@ export async function execute(
 		itemIndex,
 	);
 
+	// Checked here rather than only by n8n's assertBinaryData, which fails without a readable
+	// message where the input has no file at all (e.g. when an AI agent calls the node as a tool).
+	if (this.getInputData()[itemIndex]?.binary?.[binaryPropertyName] === undefined) {
+		throw invalidInput.call(
+			this,
+			'Input Binary Field',
+			`the input item has no file in the binary field "${binaryPropertyName}"`,
+			'Add a step before this one that provides the document as a file (for example Read Files From Disk, a form upload or an e-mail attachment), or enter the name of the binary field that holds it.',
+			itemIndex,
+		);
+	}
 	const binary = this.helpers.assertBinaryData(itemIndex, binaryPropertyName);
 	const fields = { providedName: text.providedName, providedAddress: text.providedAddress };
 	// n8n's default binary mode keeps the file as base64 in the item: use that text as is instead
