@@ -1,5 +1,5 @@
 /**
- * The service contract (../shared/service-interface.md) in zod: one module for the nodes, the
+ * The service contract in zod: one module for the nodes, the
  * sandbox and the tests. Request schemas enforce every rule the contract states; response and
  * webhook schemas accept unknown extra fields (the service may add fields at any time).
  */
