@@ -10,7 +10,7 @@ import { WEBHOOK_HEADERS } from '../shared/contract';
 import { buildEvent, type IdentityVerificationEvent } from './events';
 import { bodyHash, verifySignature } from './signature';
 
-export const SIGNING_CREDENTIAL = 'identityVerificationWebhookSigningApi';
+const SIGNING_CREDENTIAL = 'identityVerificationWebhookSigningApi';
 
 /** The parts of n8n's (express) request a delivery is read from. */
 interface DeliveryRequest {

@@ -18,7 +18,7 @@ import {
 } from '../../helpers/validation';
 
 /** What Simplify keeps of the token answer: what the link, the wait and the routing need. */
-export const SIMPLIFIED_TOKEN_FIELDS = [
+const SIMPLIFIED_TOKEN_FIELDS = [
 	'authToken',
 	'scanRef',
 	'clientId',

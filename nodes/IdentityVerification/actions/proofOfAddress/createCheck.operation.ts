@@ -52,7 +52,7 @@ const properties: INodeProperties[] = [
 ];
 
 /** What Simplify keeps of the POA check: the verdict, the three checks and what the document is. */
-export const SIMPLIFIED_POA_FIELDS = [
+const SIMPLIFIED_POA_FIELDS = [
 	'id',
 	'overallStatus',
 	'nameMatch',
