@@ -4,6 +4,11 @@ import type { AddressInfo } from 'node:net';
 import { expectError, expectPaired, serviceRequests, useSandbox } from './util.cjs';
 
 const ctx = useSandbox();
+/** A later step that waits for the result (what "Send the Result to This Workflow" needs). */
+const WAIT_STEP = {
+	name: 'Wait for the result',
+	parameters: { resource: 'identification', operation: 'waitForResult' },
+};
 
 /** A loopback receiver for the sandbox's webhooks (the KYC flow emits one when a check finishes). */
 let receiver: http.Server;
@@ -213,26 +218,43 @@ describe('Identification (KYC)', () => {
 	});
 
 	it('"Send the Result to This Workflow" sets the callback URL to the execution\'s resume URL', async () => {
-		const { items, error } = await ctx.run({
-			resource: 'identification',
-			operation: 'createVerificationToken',
-			clientId: 'customer-49',
-			sendResultToWorkflow: true,
-		});
+		const { items, error } = await ctx.run(
+			{
+				resource: 'identification',
+				operation: 'createVerificationToken',
+				clientId: 'customer-49',
+				sendResultToWorkflow: true,
+			},
+			{ after: [WAIT_STEP] },
+		);
 		expect(error).toBeUndefined();
 		const callbackUrl = ctx.sb.kyc.get(String(items[0].json.scanRef))?.request.callbackUrl;
 		expect(callbackUrl).toMatch(/^https?:\/\/[^/]+\/webhook-waiting\/[^/?]+/);
 	});
 
 	it('refuses "Send the Result to This Workflow" together with a Callback URL', async () => {
+		const result = await ctx.run(
+			{
+				resource: 'identification',
+				operation: 'createVerificationToken',
+				clientId: 'customer-50',
+				sendResultToWorkflow: true,
+				tokenFields: { callbackUrl: 'https://example.com/kyc' },
+			},
+			{ after: [WAIT_STEP] },
+		);
+		expectError(result, 'Send the Result to This Workflow', 'Callback URL');
+		expect(serviceRequests(ctx.sb)).toBe(0);
+	});
+
+	it('refuses "Send the Result to This Workflow" when no later step waits for the result', async () => {
 		const result = await ctx.run({
 			resource: 'identification',
 			operation: 'createVerificationToken',
-			clientId: 'customer-50',
+			clientId: 'customer-52',
 			sendResultToWorkflow: true,
-			tokenFields: { callbackUrl: 'https://example.com/kyc' },
 		});
-		expectError(result, 'Send the Result to This Workflow', 'Callback URL');
+		expectError(result, 'Send the Result to This Workflow', 'Wait for Result');
 		expect(serviceRequests(ctx.sb)).toBe(0);
 	});
 

@@ -292,6 +292,20 @@ function customFields(this: IExecuteFunctions, itemIndex: number): IDataObject {
 	return body;
 }
 
+/**
+ * Whether a later, enabled step of this node waits for the result. Without one the execution ends
+ * here, and the service would send the result to an execution that no longer waits (n8n answers 409).
+ */
+function hasLaterWaitStep(this: IExecuteFunctions): boolean {
+	const node = this.getNode();
+	return this.getChildNodes(node.name, { includeNodeParameters: true }).some(
+		(child) =>
+			child.type === node.type &&
+			!child.disabled &&
+			child.parameters?.operation === 'waitForResult',
+	);
+}
+
 /** This execution's resume address, as n8n's Wait node and send-and-wait operations use it. */
 function resumeUrl(this: IExecuteFunctions, itemIndex: number): string {
 	return String(this.evaluateExpression('{{ $execution.resumeUrl }}', itemIndex));
@@ -313,6 +327,15 @@ export async function execute(
 				'Send the Result to This Workflow',
 				'cannot be combined with a Callback URL',
 				'Remove the Callback URL (under Additional Fields or Custom Fields), or turn this option off.',
+				itemIndex,
+			);
+		}
+		if (!hasLaterWaitStep.call(this)) {
+			throw invalidInput.call(
+				this,
+				'Send the Result to This Workflow',
+				'needs a later Identity Verification step with the operation Wait for Result',
+				'Add Identity Verification → Wait for Result after the step that sends the link, or turn this option off: without it the result would go to an execution that has already ended.',
 				itemIndex,
 			);
 		}
