@@ -1,14 +1,22 @@
 import type {
+	ICredentialsDecrypted,
+	ICredentialTestFunctions,
 	IExecuteFunctions,
+	IHookFunctions,
+	INodeCredentialTestResult,
 	INodeExecutionData,
 	INodeType,
 	INodeTypeDescription,
+	IWebhookFunctions,
+	IWebhookResponseData,
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
+import { checkSigningKey } from '../IdentityVerificationTrigger/credentialTest';
 import * as aml from './actions/aml';
 import * as bank from './actions/bank';
 import * as identification from './actions/identification';
+import * as waitForResult from './actions/identification/waitForResult.operation';
 import * as kyb from './actions/kyb';
 import * as proofOfAddress from './actions/proofOfAddress';
 import { router } from './actions/router';
@@ -57,11 +65,22 @@ export class IdentityVerification implements INodeType {
 		// Both credentials are declared with `hide` only. n8n's editor takes a parameter named
 		// `authentication` that a credential lists under `show` as the node's main auth field and then
 		// offers only the credentials keyed on it, which hid the API key credential outside KYB.
+		// The signing key credential is shown on Wait for Result only, keyed on `operation`: no
+		// `operation` selector has all its values listed there, so the editor finds no main auth field
+		// in it either. Wait for Result sends no request, so the API key credential is hidden there.
 		credentials: [
 			{
 				name: 'identityVerificationApi',
 				required: true,
-				displayOptions: { hide: { authentication: ['kybFormToken'] } },
+				displayOptions: {
+					hide: { authentication: ['kybFormToken'], operation: ['waitForResult'] },
+				},
+			},
+			{
+				name: 'identityVerificationWebhookSigningApi',
+				required: true,
+				testedBy: 'webhookSigningKeyTest',
+				displayOptions: { show: { operation: ['waitForResult'] } },
 			},
 			{
 				name: 'identityVerificationKybFormTokenApi',
@@ -69,6 +88,17 @@ export class IdentityVerification implements INodeType {
 				displayOptions: {
 					hide: { resource: RESOURCES_WITHOUT_FORM_TOKEN, authentication: ['apiKey'] },
 				},
+			},
+		],
+		// The resume address of Wait for Result ($execution.resumeUrl), as n8n's Wait node declares it.
+		webhooks: [
+			{
+				name: 'default',
+				httpMethod: 'POST',
+				responseMode: 'onReceived',
+				responseData: '',
+				path: '',
+				restartWebhook: true,
 			},
 		],
 		properties: [
@@ -88,7 +118,42 @@ export class IdentityVerification implements INodeType {
 		],
 	};
 
+	methods = {
+		credentialTest: {
+			async webhookSigningKeyTest(
+				this: ICredentialTestFunctions,
+				credential: ICredentialsDecrypted,
+			): Promise<INodeCredentialTestResult> {
+				return checkSigningKey(credential.data);
+			},
+		},
+	};
+
+	// The resume webhook is not registered anywhere: n8n skips restart webhooks when it activates a
+	// workflow, so these are never called. They exist because n8n's community-package scanner asks
+	// every node that declares webhooks for the complete lifecycle.
+	webhookMethods = {
+		default: {
+			async checkExists(this: IHookFunctions): Promise<boolean> {
+				return true;
+			},
+			async create(this: IHookFunctions): Promise<boolean> {
+				return true;
+			},
+			async delete(this: IHookFunctions): Promise<boolean> {
+				return true;
+			},
+		},
+	};
+
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		if (this.getNodeParameter('operation', 0) === 'waitForResult') {
+			return await waitForResult.execute.call(this);
+		}
 		return await router.call(this);
+	}
+
+	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+		return await waitForResult.webhook.call(this);
 	}
 }

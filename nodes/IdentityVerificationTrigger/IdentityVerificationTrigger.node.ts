@@ -11,28 +11,18 @@ import {
 	type IWebhookResponseData,
 } from 'n8n-workflow';
 
-import { EVENT_TYPES, WEBHOOK_HEADERS, type EventType } from '../shared/contract';
+import { EVENT_TYPES, type EventType } from '../shared/contract';
 import { checkSigningKey } from './credentialTest';
 import { claimDelivery, dedupeKey } from './dedupe';
-import { EVENT_TYPE_NAMES, buildEvent, isNonFinal, type IdentityVerificationEvent } from './events';
-import { bodyHash, verifySignature } from './signature';
+import { answer, receiveDelivery } from './delivery';
+import { EVENT_TYPE_NAMES, isNonFinal } from './events';
 
 export type { IdentityVerificationEvent } from './events';
-
-const SIGNING_CREDENTIAL = 'identityVerificationWebhookSigningApi';
 
 interface TriggerOptions {
 	ignoreDuplicates?: boolean;
 	onlyFinal?: boolean;
 	verifySignature?: boolean;
-}
-
-type DeliveryResponse = ReturnType<IWebhookFunctions['getResponseObject']>;
-
-/** Answers the delivery without starting a workflow. */
-function answer(res: DeliveryResponse, status: number, body: IDataObject): IWebhookResponseData {
-	res.status(status).json(body);
-	return { noWebhookResponse: true };
 }
 
 const eventOptions = EVENT_TYPES.map((value) => ({
@@ -158,99 +148,26 @@ export class IdentityVerificationTrigger implements INodeType {
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		const receivedAt = new Date();
-		const req = this.getRequestObject();
-		const res = this.getResponseObject();
 		const options = this.getNodeParameter('options', {}) as TriggerOptions;
 		const node = this.getNode();
 
-		// The signature covers the body bytes exactly as sent. n8n's raw body reader keeps them in
-		// `req.rawBody` (read before the node runs; `readRawBody()` reads them if not yet done).
-		// Never fall back to re-serialising the parsed body: without the raw bytes, refuse.
-		if (!Buffer.isBuffer(req.rawBody) && typeof req.readRawBody === 'function') {
-			await req.readRawBody();
-		}
-		const rawBody = req.rawBody;
-		if (!Buffer.isBuffer(rawBody)) {
-			this.logger.error(
-				`${node.name}: the raw request body is not available, so the webhook signature cannot be checked; the delivery was refused (500) and the service will retry it`,
-			);
-			return answer(res, 500, {
-				received: false,
-				error: 'The receiver could not read the request body',
-			});
-		}
-
-		if (options.verifySignature !== false) {
-			let signingKey: unknown;
-			try {
-				const credentials = await this.getCredentials(SIGNING_CREDENTIAL);
-				signingKey = credentials.signingSecret;
-			} catch (error) {
-				this.logger.error(
-					`${node.name}: no webhook signing key credential is set, so the delivery was refused (500). Select an "Identity Verification Webhook Signing API" credential on the node. (${(error as Error).message})`,
-				);
-				return answer(res, 500, {
-					received: false,
-					error: 'The receiver has no signing key configured',
-				});
-			}
-			const check = verifySignature(
-				rawBody,
-				req.headers[WEBHOOK_HEADERS.signature],
-				typeof signingKey === 'string' ? signingKey : '',
-			);
-			if (!check.valid) {
-				if (check.reason === 'noKey') {
-					this.logger.error(
-						`${node.name}: the webhook signing key credential is empty, so the delivery was refused (500). Enter the signing key in the credential.`,
-					);
-					return answer(res, 500, {
-						received: false,
-						error: 'The receiver has no signing key configured',
-					});
-				}
-				const error =
-					check.reason === 'missing'
-						? 'Missing Service-Signature header'
-						: 'Invalid Service-Signature: it does not match the body and the signing key';
-				this.logger.warn(`${node.name}: delivery refused (401): ${error}`);
-				return answer(res, 401, { received: false, error });
-			}
-		}
-
-		let body: unknown;
-		try {
-			const text = rawBody.toString('utf8');
-			body = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
-		} catch (error) {
-			this.logger.warn(
-				`${node.name}: delivery refused (400): the body is not JSON (${(error as Error).message})`,
-			);
-			return answer(res, 400, { received: false, error: 'The body is not valid JSON' });
-		}
-		if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-			this.logger.warn(`${node.name}: delivery refused (400): the body is JSON but not an object`);
-			return answer(res, 400, { received: false, error: 'The body must be a JSON object' });
-		}
-
-		const deliveryId = bodyHash(rawBody);
-		const event: IdentityVerificationEvent = buildEvent({
-			headerEventType: req.headers[WEBHOOK_HEADERS.eventType],
-			body: body as IDataObject,
-			deliveryId,
+		const received = await receiveDelivery.call(this, {
+			verifySignature: options.verifySignature !== false,
 			receivedAt,
 		});
+		if (!received.ok) return received.response;
+		const { event, deliveryId } = received;
 
 		const selected = this.getNodeParameter('events', []) as EventType[];
 		if (selected.length > 0 && !selected.includes(event.eventType)) {
-			return answer(res, 200, {
+			return answer.call(this, 200, {
 				received: true,
 				ignored: `event kind ${event.eventType} is not selected`,
 			});
 		}
 
 		if (options.onlyFinal === true && isNonFinal(event)) {
-			return answer(res, 200, { received: true, ignored: 'not a final result' });
+			return answer.call(this, 200, { received: true, ignored: 'not a final result' });
 		}
 
 		if (options.ignoreDuplicates !== false && this.getMode() !== 'manual') {
@@ -262,17 +179,18 @@ export class IdentityVerificationTrigger implements INodeType {
 				now: receivedAt.getTime(),
 			});
 			if (claim.kind === 'duplicate') {
-				return answer(res, 200, { received: true, ignored: 'duplicate delivery' });
+				return answer.call(this, 200, { received: true, ignored: 'duplicate delivery' });
 			}
 			if (claim.kind === 'inFlight') {
 				// Not 2xx: the service sends it again later, when the first copy has an outcome.
-				return answer(res, 409, {
+				return answer.call(this, 409, {
 					received: false,
 					error: 'The same delivery is still being started; send it again later',
 				});
 			}
 			// n8n answers 2xx only once the execution exists: then the delivery counts as seen.
 			// An error answer (n8n could not start it) or a dropped connection lets a retry run.
+			const res = this.getResponseObject();
 			res.once('finish', () => claim.settle(res.statusCode >= 200 && res.statusCode < 300));
 			res.once('close', () => claim.settle(false));
 		}

@@ -210,7 +210,7 @@ function classifyEvent(
 	return { eventType: fromHeader, source: 'header' };
 }
 
-function isIdentificationEvent(eventType: EventType): boolean {
+export function isIdentificationEvent(eventType: EventType): boolean {
 	return IDENTIFICATION_EVENT_TYPES.includes(eventType);
 }
 

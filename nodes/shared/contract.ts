@@ -41,6 +41,260 @@ export const BANK_COUNTRIES = [
 	'SE',
 ] as const;
 
+/** The 250 country codes of the contract (ISO 3166-1 alpha-2 style, plus XK for Kosovo). */
+const COUNTRIES = [
+	'AF',
+	'AX',
+	'AL',
+	'DZ',
+	'AS',
+	'AD',
+	'AO',
+	'AI',
+	'AQ',
+	'AG',
+	'AR',
+	'AM',
+	'AW',
+	'AU',
+	'AT',
+	'AZ',
+	'BS',
+	'BH',
+	'BD',
+	'BB',
+	'BY',
+	'BE',
+	'BZ',
+	'BJ',
+	'BM',
+	'BT',
+	'BO',
+	'BQ',
+	'BA',
+	'BW',
+	'BV',
+	'BR',
+	'IO',
+	'BN',
+	'BG',
+	'BF',
+	'BI',
+	'CV',
+	'KH',
+	'CM',
+	'CA',
+	'KY',
+	'CF',
+	'TD',
+	'CL',
+	'CN',
+	'CX',
+	'CC',
+	'CO',
+	'KM',
+	'CG',
+	'CK',
+	'CR',
+	'CI',
+	'HR',
+	'CU',
+	'CW',
+	'CY',
+	'CZ',
+	'CD',
+	'DK',
+	'DJ',
+	'DM',
+	'DO',
+	'EC',
+	'EG',
+	'SV',
+	'GQ',
+	'ER',
+	'EE',
+	'SZ',
+	'ET',
+	'FK',
+	'FO',
+	'FJ',
+	'FI',
+	'FR',
+	'GF',
+	'PF',
+	'TF',
+	'GA',
+	'GM',
+	'GE',
+	'DE',
+	'GH',
+	'GI',
+	'GR',
+	'GL',
+	'GD',
+	'GP',
+	'GU',
+	'GT',
+	'GG',
+	'GN',
+	'GW',
+	'GY',
+	'HT',
+	'HM',
+	'HN',
+	'HK',
+	'HU',
+	'IS',
+	'IN',
+	'ID',
+	'IR',
+	'IQ',
+	'IE',
+	'IM',
+	'IL',
+	'IT',
+	'JM',
+	'JP',
+	'JE',
+	'JO',
+	'KZ',
+	'KE',
+	'KI',
+	'XK',
+	'KW',
+	'KG',
+	'LA',
+	'LV',
+	'LB',
+	'LS',
+	'LR',
+	'LY',
+	'LI',
+	'LT',
+	'LU',
+	'MO',
+	'MG',
+	'MW',
+	'MY',
+	'MV',
+	'ML',
+	'MT',
+	'MH',
+	'MQ',
+	'MR',
+	'MU',
+	'YT',
+	'MX',
+	'FM',
+	'MD',
+	'MC',
+	'MN',
+	'ME',
+	'MS',
+	'MA',
+	'MZ',
+	'MM',
+	'NA',
+	'NR',
+	'NP',
+	'NL',
+	'NC',
+	'NZ',
+	'NI',
+	'NE',
+	'NG',
+	'NU',
+	'NF',
+	'KP',
+	'MK',
+	'MP',
+	'NO',
+	'OM',
+	'PK',
+	'PW',
+	'PS',
+	'PA',
+	'PG',
+	'PY',
+	'PE',
+	'PH',
+	'PN',
+	'PL',
+	'PT',
+	'PR',
+	'QA',
+	'RE',
+	'RO',
+	'RU',
+	'RW',
+	'BL',
+	'SH',
+	'KN',
+	'LC',
+	'MF',
+	'PM',
+	'VC',
+	'WS',
+	'SM',
+	'ST',
+	'SA',
+	'SN',
+	'RS',
+	'SC',
+	'SL',
+	'SG',
+	'SX',
+	'SK',
+	'SI',
+	'SB',
+	'SO',
+	'ZA',
+	'GS',
+	'KR',
+	'SS',
+	'ES',
+	'LK',
+	'SD',
+	'SR',
+	'SJ',
+	'SE',
+	'CH',
+	'SY',
+	'TW',
+	'TJ',
+	'TZ',
+	'TH',
+	'TL',
+	'TG',
+	'TK',
+	'TO',
+	'TT',
+	'TN',
+	'TR',
+	'TM',
+	'TC',
+	'TV',
+	'UG',
+	'UA',
+	'AE',
+	'GB',
+	'UM',
+	'US',
+	'UY',
+	'UZ',
+	'VU',
+	'VA',
+	'VE',
+	'VN',
+	'VG',
+	'VI',
+	'WF',
+	'EH',
+	'YE',
+	'ZM',
+	'ZW',
+] as const;
+
 export const RISK_LEVELS = [
 	'VERY_LOW',
 	'LOW',
@@ -66,6 +320,10 @@ export const LIMITS = {
 	 * only two free-text fields of the request are the provided name and address. */
 	poaTextMaxLength: 255,
 	webhookTimeoutSeconds: 10,
+	clientIdMaxLength: 100,
+	externalRefMaxLength: 40,
+	tokenExpiryTime: { min: 0, max: 2592000 },
+	tokenSessionLength: { min: 60, max: 3600 },
 } as const;
 
 // ---------------------------------------------------------------------------------------------
@@ -75,6 +333,11 @@ export const LIMITS = {
 export const bankCountrySchema = z.enum(BANK_COUNTRIES, {
 	errorMap: () => ({
 		message: `must be one of the 28 bank countries: ${BANK_COUNTRIES.join(', ')}`,
+	}),
+});
+const countrySchema = z.enum(COUNTRIES, {
+	errorMap: () => ({
+		message: 'must be a two-letter country code from the contract (ISO 3166-1 alpha-2 or XK)',
 	}),
 });
 
@@ -103,9 +366,84 @@ export const uuidSchema = z
 // Identification (KYC)
 // ---------------------------------------------------------------------------------------------
 
-/** POST /api/v2/token. Only clientId is shown; other fields pass through unchanged. */
+/** Whether YYYY-MM-DD names a real day (not 1990-02-30). */
+function isCalendarDate(value: string): boolean {
+	const date = new Date(`${value}T00:00:00Z`);
+	return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value);
+}
+
+const urlField = z
+	.string()
+	.trim()
+	.url({ message: 'must be a full web address starting with https:// or http://' })
+	.refine((value) => /^https?:\/\//i.test(value), {
+		message: 'must be a full web address starting with https:// or http://',
+	});
+
+const wholeSeconds = (min: number, max: number, hint: string) =>
+	z
+		.number({ invalid_type_error: 'must be a whole number of seconds' })
+		.int({ message: 'must be a whole number of seconds' })
+		.min(min, { message: `must be at least ${min} seconds` })
+		.max(max, { message: `must be at most ${max} seconds (${hint})` });
+
+/**
+ * POST /api/v2/token. The typed optional fields and their limits; any other field passes through
+ * unchanged (the service accepts more settings than the node names).
+ */
 export const verificationTokenRequestSchema = z
-	.object({ clientId: nonEmpty('Client ID') })
+	.object({
+		clientId: nonEmpty('Client ID').pipe(
+			z.string().max(LIMITS.clientIdMaxLength, {
+				message: `must be at most ${LIMITS.clientIdMaxLength} characters`,
+			}),
+		),
+		firstName: z.string().trim().min(1, { message: 'must not be empty' }).optional(),
+		lastName: z.string().trim().min(1, { message: 'must not be empty' }).optional(),
+		externalRef: z
+			.string()
+			.trim()
+			.min(1, { message: 'must not be empty' })
+			.max(LIMITS.externalRefMaxLength, {
+				message: `must be at most ${LIMITS.externalRefMaxLength} characters`,
+			})
+			.optional(),
+		successUrl: urlField.optional(),
+		errorUrl: urlField.optional(),
+		unverifiedUrl: urlField.optional(),
+		callbackUrl: urlField.optional(),
+		locale: z
+			.string()
+			.trim()
+			.regex(/^[A-Za-z]{2,3}([-_][A-Za-z0-9]{2,8})?$/, {
+				message: 'must be a language code such as en, de or pt-BR',
+			})
+			.optional(),
+		country: countrySchema.optional(),
+		expiryTime: wholeSeconds(
+			LIMITS.tokenExpiryTime.min,
+			LIMITS.tokenExpiryTime.max,
+			'30 days',
+		).optional(),
+		sessionLength: wholeSeconds(
+			LIMITS.tokenSessionLength.min,
+			LIMITS.tokenSessionLength.max,
+			'1 hour',
+		).optional(),
+		documents: z
+			.array(z.string().trim().min(1, { message: 'must not contain an empty document type' }), {
+				invalid_type_error: 'must be a list of document types',
+			})
+			.min(1, { message: 'must name at least one document type' })
+			.optional(),
+		dateOfBirth: z
+			.string()
+			.regex(/^\d{4}-\d{2}-\d{2}$/, { message: 'must be a date written YYYY-MM-DD' })
+			.refine(isCalendarDate, {
+				message: 'must be a real calendar date (YYYY-MM-DD)',
+			})
+			.optional(),
+	})
 	.passthrough();
 
 export const verificationTokenResponseSchema = z

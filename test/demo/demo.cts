@@ -52,6 +52,59 @@ const isTriggerWorkflow = (w: DemoWorkflow) =>
 	w.workflow.nodes.some((n) => n.type === NODE_TYPES.trigger);
 const triggerNodeOf = (w: DemoWorkflow) =>
 	w.workflow.nodes.find((n) => n.type === NODE_TYPES.trigger)!;
+/** Workflows started by n8n's Webhook node (a sign-up form posting to n8n): published, not run by the CLI. */
+const signupNodeOf = (w: DemoWorkflow) =>
+	w.workflow.nodes.find((n) => n.type === 'n8n-nodes-base.webhook');
+const isSignupWorkflow = (w: DemoWorkflow) => signupNodeOf(w) !== undefined;
+const signupUrl = (stack: Stack, w: DemoWorkflow) =>
+	`${stack.n8n.url}/webhook/${signupNodeOf(w)!.parameters.path as string}`;
+
+/**
+ * The one-workflow onboarding: a customer signs up, the execution waits for the result, the sandbox
+ * approves the verification and delivers the result to the token's callback URL (the resume URL).
+ */
+async function runSignup(stack: Stack, w: DemoWorkflow): Promise<Row> {
+	const started = Date.now();
+	const row = (status: Row['status'], items: Row['items'], note?: string): Row => ({
+		workflow: `${w.workflow.name} (sign-up → wait → result)`,
+		status,
+		items,
+		ms: Date.now() - started,
+		note,
+	});
+	try {
+		const before = new Set((await stack.rest.listExecutions(w.workflow.id)).map((e) => e.id));
+		await fetch(signupUrl(stack, w), {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({ customerId: 'demo-customer-7', email: 'demo@example.com' }),
+		});
+		let waiting: string | undefined;
+		for (let i = 0; i < 120 && !waiting; i++) {
+			await new Promise((r) => setTimeout(r, 250));
+			const list = await stack.rest.listExecutions(w.workflow.id);
+			waiting = list.find((e) => !before.has(e.id) && e.status === 'waiting')?.id;
+		}
+		if (!waiting) return row('FAILED', '-', 'no execution started waiting');
+		const exec = await stack.rest.getExecution(waiting);
+		const token = exec.data.resultData.runData['Create Verification Token'][0].data.main[0][0];
+		await stack.sandbox.kyc.autoFinish(token.json.scanRef, { final: true, overall: 'APPROVED' });
+		for (let i = 0; i < 120; i++) {
+			const done = await stack.rest.getExecution(waiting);
+			if (!['new', 'running', 'waiting'].includes(done.status)) {
+				const ran = Object.keys(done.data.resultData.runData);
+				const end = ran[ran.length - 1];
+				return done.status === 'success'
+					? { ...row('success', 1), workflow: `${w.workflow.name} (→ ${end})` }
+					: row('FAILED', '-', `execution ${waiting} ended ${done.status}`);
+			}
+			await new Promise((r) => setTimeout(r, 250));
+		}
+		return row('FAILED', '-', `execution ${waiting} still waiting after the result`);
+	} catch (error) {
+		return row('FAILED', '-', (error as Error).message);
+	}
+}
 
 /** Items the workflow's last node produced (what a user sees at the end of the canvas). */
 function itemsOf(result: ExecuteResult): number {
@@ -82,9 +135,26 @@ function printTable(rows: Row[]): void {
 	for (const r of rows.filter((x) => x.note)) console.log(`  ${r.workflow}: ${r.note}`);
 }
 
+/** Waits until n8n serves the sign-up webhook (n8n activates published workflows asynchronously). */
+async function waitForSignup(url: string): Promise<void> {
+	for (let i = 0; i < 240; i++) {
+		// With an Origin header n8n answers a CORS preflight 204 only for a registered webhook (404 otherwise).
+		const status = await fetch(url, {
+			method: 'OPTIONS',
+			headers: { origin: 'http://127.0.0.1' },
+		}).then(
+			(r) => r.status,
+			() => 0,
+		);
+		if (status !== 404 && status !== 0) return;
+		await new Promise((r) => setTimeout(r, 250));
+	}
+	throw new Error(`n8n did not register the sign-up webhook ${url}`);
+}
+
 async function runHeadless(stack: Stack, workflows: DemoWorkflow[]): Promise<Row[]> {
 	const rows: Row[] = [];
-	for (const w of workflows.filter((x) => !isTriggerWorkflow(x))) {
+	for (const w of workflows.filter((x) => !isTriggerWorkflow(x) && !isSignupWorkflow(x))) {
 		const started = Date.now();
 		const result = await execute(stack.userFolder, w.workflow.id);
 		rows.push({
@@ -134,6 +204,7 @@ async function runHeadless(stack: Stack, workflows: DemoWorkflow[]): Promise<Row
 		}
 		rows.push(row);
 	}
+	for (const w of workflows.filter(isSignupWorkflow)) rows.push(await runSignup(stack, w));
 	return rows;
 }
 
@@ -157,7 +228,9 @@ async function main(): Promise<number> {
 		n8nPort: flagValue(args, '--port') ?? 5678,
 		sandboxPort: flagValue(args, '--sandbox-port') ?? 8787,
 		workflows: workflows.map((w) => w.workflow),
-		publish: triggerWorkflows.map((w) => w.workflow.id),
+		publish: workflows
+			.filter((w) => isTriggerWorkflow(w) || isSignupWorkflow(w))
+			.map((w) => w.workflow.id),
 		log: (m) => console.log(`[demo] ${m}`),
 	});
 	let stopping = false;
@@ -173,6 +246,7 @@ async function main(): Promise<number> {
 			stack.sandbox.webhooks.configure({ url, signingKey: stack.sandbox.credentials.signingKey });
 			await waitForWebhook(url);
 		}
+		for (const w of workflows.filter(isSignupWorkflow)) await waitForSignup(signupUrl(stack, w));
 		const setupSeconds = ((Date.now() - started) / 1000).toFixed(1);
 		const timings = Object.entries(stack.timings)
 			.map(([k, v]) => `${k} ${v.toFixed(1)} s`)
@@ -202,7 +276,9 @@ async function main(): Promise<number> {
 		for (const w of workflows) {
 			const extra = isTriggerWorkflow(w)
 				? `  [active; the sandbox sends webhooks to ${productionWebhookUrl(stack.n8n.url, triggerNodeOf(w) as { webhookId: string })}]`
-				: '';
+				: isSignupWorkflow(w)
+					? `  [active; sign-up URL ${signupUrl(stack, w)}]`
+					: '';
 			console.log(`    ${stack.n8n.url}/workflow/${w.workflow.id}  ${w.workflow.name}${extra}`);
 		}
 		console.log('');
@@ -210,6 +286,18 @@ async function main(): Promise<number> {
 		console.log(
 			`    curl -s -X POST ${stack.sandbox.url}/__sandbox/webhooks/send -H 'content-type: application/json' -d '{"eventType":"IDENTIFICATION_AUTO_FINISHED"}'`,
 		);
+		const signup = workflows.find(isSignupWorkflow);
+		if (signup) {
+			console.log(
+				'  Onboarding in one workflow: sign a customer up, then finish their verification:',
+			);
+			console.log(
+				`    curl -s -X POST ${signupUrl(stack, signup)} -H 'content-type: application/json' -d '{"customerId":"customer-1","email":"c1@example.com"}'`,
+			);
+			console.log(
+				`    curl -s -X POST ${stack.sandbox.url}/__sandbox/kyc/sessions/<scanRef from the execution>/auto-finish -H 'content-type: application/json' -d '{"final":true,"overall":"APPROVED"}'`,
+			);
+		}
 		console.log('');
 		console.log(
 			`  n8n folder: ${stack.userFolder} (kept between runs; npm run demo -- --fresh starts empty)`,

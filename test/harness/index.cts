@@ -14,6 +14,7 @@ import path from 'node:path';
 
 import type {
 	ICredentialDataDecryptedObject,
+	IConnections,
 	ICredentials,
 	ICredentialsDecrypted,
 	ICredentialTestFunction,
@@ -362,6 +363,8 @@ export interface RunNodeOptions {
 	typeVersion?: number;
 	/** Name of the node in the workflow (default: the node type's default name). */
 	nodeName?: string;
+	/** Nodes of the same type chained after the node (they run too), e.g. a later Wait for Result. */
+	after?: Array<{ name: string; parameters: INodeParameters }>;
 }
 
 export interface RunNodeResult {
@@ -443,13 +446,26 @@ export async function runNode(opts: RunNodeOptions): Promise<RunNodeResult> {
 		credentials: nodeCredentials,
 		...(opts.continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
 	};
-	const connections = {
-		[startNode.name]: { main: [[{ node: node.name, type: 'main' as const, index: 0 }]] },
-	};
+	const later: INode[] = (opts.after ?? []).map((entry, index) => ({
+		id: `harness-after-${index}`,
+		name: entry.name,
+		type: typeName,
+		typeVersion,
+		position: [440 + 220 * index, 0],
+		parameters: entry.parameters,
+		credentials: nodeCredentials,
+	}));
+	const chain = [startNode, node, ...later];
+	const connections: IConnections = {};
+	for (let i = 0; i < chain.length - 1; i++) {
+		connections[chain[i].name] = {
+			main: [[{ node: chain[i + 1].name, type: 'main' as const, index: 0 }]],
+		};
+	}
 	const workflow = new Workflow({
 		id: 'harness-workflow',
 		name: 'Harness workflow',
-		nodes: [startNode, node],
+		nodes: chain,
 		connections,
 		active: false,
 		nodeTypes: runNodeTypes,
@@ -460,7 +476,7 @@ export async function runNode(opts: RunNodeOptions): Promise<RunNodeResult> {
 		name: 'Harness workflow',
 		active: false,
 		isArchived: false,
-		nodes: [startNode, node],
+		nodes: chain,
 		connections,
 		settings: { executionOrder: 'v1' },
 		createdAt: new Date(),

@@ -142,7 +142,7 @@ export function ensureN8n(opts: { log?: Log; version?: string } = {}): string {
 }
 
 /** A module from n8n's own install (e.g. flatted, to read execution data as n8n stores it). */
-function requireFromN8n<T = unknown>(id: string): T {
+export function requireFromN8n<T = unknown>(id: string): T {
 	return createRequire(path.join(n8nHome(), 'node_modules', 'n8n', 'package.json'))(id) as T;
 }
 

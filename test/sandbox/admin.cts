@@ -184,7 +184,10 @@ export async function handleAdmin(core: SandboxCore, req: Req): Promise<Reply> {
 		case 'POST /kyc/sessions': {
 			const b = body();
 			if (typeof b.clientId !== 'string' || !b.clientId) throw bad('clientId (string) is required');
-			const session = core.kyc.createSession(b.clientId);
+			const session = core.kyc.createSession(
+				b.clientId,
+				typeof b.callbackUrl === 'string' ? { callbackUrl: b.callbackUrl } : {},
+			);
 			return json(201, { scanRef: session.scanRef, authToken: session.authToken });
 		}
 		case 'GET /webhooks/samples':

@@ -30,7 +30,10 @@ export class SandboxCore {
 
 	constructor(readonly credentials: SandboxCredentials) {
 		this.webhooks = new WebhookSender(credentials.signingKey, sampleBody);
-		this.kyc = new KycDriver((eventType, body) => this.webhooks.send(eventType, body));
+		this.kyc = new KycDriver(
+			(eventType, body, to) => this.webhooks.send(eventType, body, to),
+			() => this.webhooks.configured,
+		);
 	}
 
 	/** The manual review of a submitted KYB form decides, and the review result webhook is sent. */

@@ -81,8 +81,8 @@ export async function startSandbox(opts: StartSandboxOptions = {}): Promise<Sand
 			sampleBody: (eventType) => sampleBody(eventType),
 		},
 		kyc: {
-			createSession: (clientId) => {
-				const s = core.kyc.createSession(clientId);
+			createSession: (clientId, request) => {
+				const s = core.kyc.createSession(clientId, request);
 				return { scanRef: s.scanRef, authToken: s.authToken };
 			},
 			autoFinish: (scanRef, o) => core.kyc.autoFinish(scanRef, o),

@@ -9,12 +9,16 @@ import { identificationBody } from './bodies.cjs';
 import { conflict, notFound } from './http.cjs';
 import type { Delivery, KycSession, KycState } from './types.cjs';
 
-type Send = (eventType: EventType, body: unknown) => Promise<Delivery>;
+/** Sends a signed webhook: to the dashboard URL, or to `to` (a token's own callback URL). */
+type Send = (eventType: EventType, body: unknown, to?: string) => Promise<Delivery>;
 
 export class KycDriver {
 	readonly sessions = new Map<string, KycSession>();
 
-	constructor(private readonly send: Send) {}
+	constructor(
+		private readonly send: Send,
+		private readonly dashboardConfigured: () => boolean = () => true,
+	) {}
 
 	reset(): void {
 		this.sessions.clear();
@@ -30,6 +34,7 @@ export class KycDriver {
 			request: { ...request, clientId },
 			events: [],
 		};
+		if (typeof request.callbackUrl === 'string') session.callbackUrl = request.callbackUrl;
 		this.sessions.set(session.scanRef, session);
 		return session;
 	}
@@ -49,7 +54,7 @@ export class KycDriver {
 		return session;
 	}
 
-	private emit(
+	private async emit(
 		session: KycSession,
 		eventType: EventType,
 		final: boolean,
@@ -57,16 +62,19 @@ export class KycDriver {
 		manual: boolean,
 	) {
 		session.events.push(eventType);
-		return this.send(
-			eventType,
-			identificationBody(eventType, {
-				scanRef: session.scanRef,
-				clientId: session.clientId,
-				final,
-				overall,
-				manual,
-			}),
-		);
+		const body = identificationBody(eventType, {
+			scanRef: session.scanRef,
+			clientId: session.clientId,
+			final,
+			overall,
+			manual,
+		});
+		if (session.callbackUrl === undefined) return this.send(eventType, body);
+		// A token with its own callback URL: its results go there and, when one is configured, to the
+		// dashboard URL too (the same bytes, so both carry the same signature and deliveryId).
+		const deliveries = [this.send(eventType, body, session.callbackUrl)];
+		if (this.dashboardConfigured()) deliveries.push(this.send(eventType, body));
+		return (await Promise.all(deliveries))[0];
 	}
 
 	/** Automated review: final true closes the case; final false waits for a manual review. */

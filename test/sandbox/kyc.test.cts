@@ -1,5 +1,5 @@
-import type { Sandbox } from './index.cjs';
-import { call, withSandboxAndReceiver } from './test-helpers.cjs';
+import { sign, startSandbox, type Sandbox } from './index.cjs';
+import { call, startReceiver, withSandboxAndReceiver } from './test-helpers.cjs';
 import type { Receiver } from './test-helpers.cjs';
 
 describe('sandbox KYC', () => {
@@ -52,6 +52,81 @@ describe('sandbox KYC', () => {
 				expect(res.status).toBe(400);
 				expect(Object.keys(res.json.errors)).toEqual(['clientId']);
 			}
+		});
+	});
+
+	describe("a token's own callbackUrl", () => {
+		let own: Receiver;
+		beforeAll(async () => {
+			own = await startReceiver();
+		});
+		afterAll(async () => {
+			await own.close();
+		});
+		beforeEach(() => {
+			own.received.length = 0;
+			own.answers.length = 0;
+		});
+
+		const createToken = async (callbackUrl: string) => {
+			const res = await call(sb, 'POST', '/api/v2/token', {
+				body: { clientId: 'user-cb', callbackUrl },
+			});
+			expect(res.status).toBe(201);
+			expect(res.json.callbackUrl).toBe(callbackUrl);
+			return res.json.scanRef as string;
+		};
+
+		it('gets the results of that verification, signed, with the same bytes as the dashboard URL', async () => {
+			const scanRef = await createToken(`${own.url}?signature=abc`);
+			const delivery = await sb.kyc.autoFinish(scanRef, { final: true, overall: 'APPROVED' });
+			expect(delivery).toMatchObject({
+				status: 'delivered',
+				target: `${own.url}?signature=abc`,
+			});
+			expect(own.received).toHaveLength(1);
+			expect(receiver.received).toHaveLength(1);
+			const [mine] = own.received;
+			expect(mine.json).toMatchObject({ scanRef, final: true });
+			expect(mine.headers['service-signature']).toBe(
+				sign(mine.raw, sb.credentials.signingKey, 'hexLower'),
+			);
+			expect(mine.raw.equals(receiver.received[0].raw)).toBe(true);
+		});
+
+		it('is retried with the configured rules when it does not answer 2xx', async () => {
+			sb.webhooks.configure({ url: receiver.url, retryDelaysMs: [10, 10] });
+			const scanRef = await createToken(own.url);
+			own.answers.push(500, 503);
+			const delivery = await sb.kyc.autoFinish(scanRef, { final: true });
+			expect(delivery.attempts.map((a) => a.statusCode)).toEqual([500, 503, 200]);
+			expect(own.received).toHaveLength(3);
+		});
+
+		it('gets the results even when no dashboard URL is configured', async () => {
+			sb.reset();
+			const fresh = await startSandbox();
+			try {
+				const res = await call(fresh, 'POST', '/api/v2/token', {
+					body: { clientId: 'user-cb2', callbackUrl: own.url },
+				});
+				const delivery = await fresh.kyc.expire(res.json.scanRef);
+				expect(delivery.status).toBe('delivered');
+				expect(own.received[0].json).toMatchObject({ scanRef: res.json.scanRef });
+				expect(own.received[0].headers['service-signature']).toBe(
+					sign(own.received[0].raw, fresh.credentials.signingKey),
+				);
+			} finally {
+				await fresh.close();
+			}
+		});
+
+		it('refuses a callbackUrl that is not a web address (400 naming the field)', async () => {
+			const res = await call(sb, 'POST', '/api/v2/token', {
+				body: { clientId: 'user-cb3', callbackUrl: 'not a url' },
+			});
+			expect(res.status).toBe(400);
+			expect(Object.keys(res.json.errors)).toEqual(['callbackUrl']);
 		});
 	});
 

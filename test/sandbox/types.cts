@@ -79,6 +79,8 @@ export interface Delivery {
 	createdAt: number;
 	/** Set on a delivery created by `resend`: the id of the original delivery. */
 	resendOf?: string;
+	/** Set on a delivery to a token's own `callbackUrl` (not the dashboard URL): that URL. */
+	target?: string;
 }
 
 export type KycState =
@@ -97,6 +99,8 @@ export interface KycSession {
 	createdAt: number;
 	/** Everything the token request carried (echoed on the token response). */
 	request: Record<string, unknown>;
+	/** The token's own callback URL: its results go there too (signed, with the same retries). */
+	callbackUrl?: string;
 	/** Event types sent for this session, in order. */
 	events: EventType[];
 }
@@ -156,7 +160,10 @@ export interface Sandbox {
 		sampleBody(eventType: EventType): unknown;
 	};
 	kyc: {
-		createSession(clientId: string): { scanRef: string; authToken: string };
+		createSession(
+			clientId: string,
+			request?: Record<string, unknown>,
+		): { scanRef: string; authToken: string };
 		autoFinish(scanRef: string, opts: { final: boolean; overall?: string }): Promise<Delivery>;
 		manualFinish(scanRef: string, opts?: { overall?: string }): Promise<Delivery>;
 		requestInformation(scanRef: string): void;

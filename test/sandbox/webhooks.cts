@@ -105,8 +105,33 @@ export class WebhookSender {
 		return this.config;
 	}
 
-	/** `body`: an object (serialised with JSON.stringify), or a string/Buffer sent byte for byte. */
-	async send(eventType: EventType, body?: unknown): Promise<Delivery> {
+	/** Whether a dashboard webhook URL is configured. */
+	get configured(): boolean {
+		return this.config !== undefined;
+	}
+
+	/**
+	 * Signing key, retries and timeout for a delivery: the configured ones, or the defaults for a
+	 * token's own callback URL when no dashboard URL is configured.
+	 */
+	private rules(): ResolvedConfig {
+		return (
+			this.config ?? {
+				url: '',
+				signingKey: this.defaultSigningKey,
+				retryDelaysMs: DEFAULT_RETRY_DELAYS_MS,
+				timeoutMs: DEFAULT_TIMEOUT_MS,
+				signatureEncoding: 'hexLower',
+				omitEventTypeHeaderFor: DEFAULT_OMIT_EVENT_TYPE_HEADER_FOR,
+			}
+		);
+	}
+
+	/**
+	 * `body`: an object (serialised with JSON.stringify), or a string/Buffer sent byte for byte.
+	 * `to`: a token's own callback URL instead of the dashboard URL (signed and retried the same way).
+	 */
+	async send(eventType: EventType, body?: unknown, to?: string): Promise<Delivery> {
 		if (!EVENT_TYPES.includes(eventType))
 			throw new Error(`unknown event type ${String(eventType)}; one of ${EVENT_TYPES.join(', ')}`);
 		const value = body === undefined || body === null ? this.sample(eventType) : body;
@@ -115,17 +140,25 @@ export class WebhookSender {
 			: typeof value === 'string'
 				? value
 				: JSON.stringify(value);
-		return this.deliver(this.newDelivery(eventType, payload));
+		if (to !== undefined) assertLoopback(to);
+		return this.deliver(this.newDelivery(eventType, payload, undefined, to));
 	}
 
 	async resend(deliveryId: string): Promise<Delivery> {
 		const original = this.log.find((d) => d.id === deliveryId);
 		if (!original) throw notFound(`No delivery ${deliveryId}.`);
-		return this.deliver(this.newDelivery(original.eventType, original.payload, original.id));
+		return this.deliver(
+			this.newDelivery(original.eventType, original.payload, original.id, original.target),
+		);
 	}
 
-	private newDelivery(eventType: EventType, payload: string, resendOf?: string): Delivery {
-		const config = this.requireConfig();
+	private newDelivery(
+		eventType: EventType,
+		payload: string,
+		resendOf?: string,
+		target?: string,
+	): Delivery {
+		const config = target === undefined ? this.requireConfig() : this.rules();
 		const headers: Record<string, string> = {
 			'Content-Type': 'application/json',
 			'User-Agent': USER_AGENT,
@@ -140,7 +173,8 @@ export class WebhookSender {
 		const delivery: Delivery = {
 			id: randomUUID(),
 			eventType,
-			url: config.url,
+			url: target ?? config.url,
+			...(target !== undefined ? { target } : {}),
 			payload,
 			headers,
 			attempts: [],
@@ -153,7 +187,7 @@ export class WebhookSender {
 	}
 
 	private async deliver(delivery: Delivery): Promise<Delivery> {
-		const config = this.requireConfig();
+		const config = this.rules();
 		const bytes = Buffer.from(delivery.payload, 'utf8');
 		const generation = this.generation;
 		for (let attempt = 0; ; attempt++) {

@@ -19,13 +19,49 @@ describe('Identity Verification node description', () => {
 		);
 		expect(description.credentials?.map((c) => c.name)).toEqual([
 			'identityVerificationApi',
+			'identityVerificationWebhookSigningApi',
 			'identityVerificationKybFormTokenApi',
 		]);
 	});
 
+	it('asks for the signing key on Wait for Result only, and for no API key there (it sends no request)', () => {
+		const byName = Object.fromEntries(description.credentials!.map((c) => [c.name, c]));
+		expect(byName.identityVerificationWebhookSigningApi.displayOptions).toEqual({
+			show: { operation: ['waitForResult'] },
+		});
+		expect(byName.identityVerificationApi.displayOptions?.hide?.operation).toEqual([
+			'waitForResult',
+		]);
+		// n8n's editor treats a parameter a credential lists under `show` as the main auth field when
+		// it is named `authentication`, or when every value of it is listed: neither may happen here.
+		for (const credential of description.credentials!) {
+			const shown = credential.displayOptions?.show ?? {};
+			expect(Object.keys(shown)).not.toContain('authentication');
+			for (const [field, values] of Object.entries(shown)) {
+				for (const property of description.properties.filter((p) => p.name === field)) {
+					const all = (property.options as INodePropertyOptions[]).map((o) => o.value);
+					expect(all.every((value) => values!.includes(value))).toBe(false);
+				}
+			}
+		}
+	});
+
+	it("does not offer Wait for Result in the AI tool variant (n8n's @tool display option)", () => {
+		const selectors = description.properties.filter(
+			(p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes('identification'),
+		);
+		const forTool = selectors.find((p) => p.displayOptions?.show?.['@tool']?.[0] === true)!;
+		const forCanvas = selectors.find((p) => p.displayOptions?.show?.['@tool']?.[0] === false)!;
+		const values = (p: INodeProperties) =>
+			(p.options as INodePropertyOptions[]).map((o) => o.value);
+		expect(values(forCanvas)).toContain('waitForResult');
+		expect(values(forTool)).not.toContain('waitForResult');
+		expect(values(forTool)).toHaveLength(values(forCanvas).length - 1);
+	});
+
 	it('lists every operation of the contract as an action with a sentence', () => {
 		const expected: Record<string, string[]> = {
-			identification: ['createVerificationToken', 'requestInformation'],
+			identification: ['createVerificationToken', 'requestInformation', 'waitForResult'],
 			bank: ['createToken', 'listTransactions'],
 			proofOfAddress: ['createCheck'],
 			aml: ['downloadProfilePdf'],
@@ -46,7 +82,7 @@ describe('Identity Verification node description', () => {
 		const unexplained: string[] = [];
 		const walk = (props: INodeProperties[]) => {
 			for (const p of props) {
-				if (['resource', 'operation'].includes(p.name)) continue;
+				if (['resource', 'operation'].includes(p.name) || p.type === 'notice') continue;
 				if (p.type === 'collection') {
 					walk(p.options as INodeProperties[]);
 					continue;

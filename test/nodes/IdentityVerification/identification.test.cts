@@ -4,6 +4,11 @@ import type { AddressInfo } from 'node:net';
 import { expectError, expectPaired, serviceRequests, useSandbox } from './util.cjs';
 
 const ctx = useSandbox();
+/** A later step that waits for the result (what "Send the Result to This Workflow" needs). */
+const WAIT_STEP = {
+	name: 'Wait for the result',
+	parameters: { resource: 'identification', operation: 'waitForResult' },
+};
 
 /** A loopback receiver for the sandbox's webhooks (the KYC flow emits one when a check finishes). */
 let receiver: http.Server;
@@ -117,6 +122,162 @@ describe('Identification (KYC)', () => {
 		});
 		expect(error).toBeUndefined();
 		expect(items[0].json).toEqual({ scanRef, requested: true });
+	});
+
+	it('sends the typed token fields with their types (numbers, a list of documents, upper-case country)', async () => {
+		const { items, error } = await ctx.run({
+			resource: 'identification',
+			operation: 'createVerificationToken',
+			clientId: 'customer-46',
+			tokenFields: {
+				firstName: 'Jonas',
+				lastName: 'Jonaitis',
+				externalRef: 'order-7',
+				successUrl: 'https://example.com/ok',
+				errorUrl: 'https://example.com/error',
+				unverifiedUrl: 'https://example.com/later',
+				callbackUrl: 'https://example.com/kyc',
+				locale: 'lt',
+				country: 'lt',
+				expiryTime: '={{ "1800" }}',
+				sessionLength: 900,
+				documents: 'ID_CARD, PASSPORT',
+				dateOfBirth: '1990-12-31',
+			},
+		});
+		expect(error).toBeUndefined();
+		expect(ctx.sb.kyc.get(String(items[0].json.scanRef))?.request).toEqual({
+			clientId: 'customer-46',
+			firstName: 'Jonas',
+			lastName: 'Jonaitis',
+			externalRef: 'order-7',
+			successUrl: 'https://example.com/ok',
+			errorUrl: 'https://example.com/error',
+			unverifiedUrl: 'https://example.com/later',
+			callbackUrl: 'https://example.com/kyc',
+			locale: 'lt',
+			country: 'LT',
+			expiryTime: 1800,
+			sessionLength: 900,
+			documents: ['ID_CARD', 'PASSPORT'],
+			dateOfBirth: '1990-12-31',
+		});
+	});
+
+	it.each([
+		['clientId', 'x'.repeat(101), 'Client ID', 'at most 100 characters'],
+		['externalRef', 'x'.repeat(41), 'External Reference', 'at most 40 characters'],
+		['expiryTime', 2592001, 'Expiry Time (Seconds)', 'at most 2592000 seconds'],
+		['expiryTime', -1, 'Expiry Time (Seconds)', 'at least 0 seconds'],
+		['sessionLength', 59, 'Session Length (Seconds)', 'at least 60 seconds'],
+		['sessionLength', 3601, 'Session Length (Seconds)', 'at most 3600 seconds'],
+		['successUrl', 'example.com/ok', 'Success URL', 'full web address'],
+		['callbackUrl', 'ftp://example.com', 'Callback URL', 'full web address'],
+		['country', 'Lithuania', 'Country', 'two-letter country code'],
+		['dateOfBirth', '31.12.1990', 'Date of Birth', 'YYYY-MM-DD'],
+		['dateOfBirth', '1990-02-30', 'Date of Birth', 'real calendar date'],
+		['locale', 'english please', 'Language', 'language code'],
+	])(
+		'refuses %s = %j with an error naming the field, before any request',
+		async (name, value, label, rule) => {
+			const parameters =
+				name === 'clientId'
+					? { clientId: value }
+					: { clientId: 'customer-47', tokenFields: { [name]: value } };
+			const result = await ctx.run({
+				resource: 'identification',
+				operation: 'createVerificationToken',
+				...parameters,
+			});
+			const error = expectError(result, label, rule);
+			expect(
+				error.message.startsWith(name === 'clientId' ? 'Client ID' : 'Additional Fields › '),
+			).toBe(true);
+			expect(serviceRequests(ctx.sb)).toBe(0);
+		},
+	);
+
+	it('keeps free-form Custom Fields for settings the node does not name; typed fields win', async () => {
+		const { items, error } = await ctx.run({
+			resource: 'identification',
+			operation: 'createVerificationToken',
+			clientId: 'customer-48',
+			tokenFields: { locale: 'de' },
+			additionalFields: {
+				field: [
+					{ name: 'tokenType', value: 'DOCUMENT' },
+					{ name: 'locale', value: 'en' },
+				],
+			},
+		});
+		expect(error).toBeUndefined();
+		expect(ctx.sb.kyc.get(String(items[0].json.scanRef))?.request).toMatchObject({
+			tokenType: 'DOCUMENT',
+			locale: 'de',
+		});
+	});
+
+	it('"Send the Result to This Workflow" sets the callback URL to the execution\'s resume URL', async () => {
+		const { items, error } = await ctx.run(
+			{
+				resource: 'identification',
+				operation: 'createVerificationToken',
+				clientId: 'customer-49',
+				sendResultToWorkflow: true,
+			},
+			{ after: [WAIT_STEP] },
+		);
+		expect(error).toBeUndefined();
+		const callbackUrl = ctx.sb.kyc.get(String(items[0].json.scanRef))?.request.callbackUrl;
+		expect(callbackUrl).toMatch(/^https?:\/\/[^/]+\/webhook-waiting\/[^/?]+/);
+	});
+
+	it('refuses "Send the Result to This Workflow" together with a Callback URL', async () => {
+		const result = await ctx.run(
+			{
+				resource: 'identification',
+				operation: 'createVerificationToken',
+				clientId: 'customer-50',
+				sendResultToWorkflow: true,
+				tokenFields: { callbackUrl: 'https://example.com/kyc' },
+			},
+			{ after: [WAIT_STEP] },
+		);
+		expectError(result, 'Send the Result to This Workflow', 'Callback URL');
+		expect(serviceRequests(ctx.sb)).toBe(0);
+	});
+
+	it('refuses "Send the Result to This Workflow" when no later step waits for the result', async () => {
+		const result = await ctx.run({
+			resource: 'identification',
+			operation: 'createVerificationToken',
+			clientId: 'customer-52',
+			sendResultToWorkflow: true,
+		});
+		expectError(result, 'Send the Result to This Workflow', 'Wait for Result');
+		expect(serviceRequests(ctx.sb)).toBe(0);
+	});
+
+	it('Simplify returns the fields a workflow routes on; off returns the whole answer', async () => {
+		const full = await ctx.run({
+			resource: 'identification',
+			operation: 'createVerificationToken',
+			clientId: 'customer-51',
+			tokenFields: { externalRef: 'order-9', firstName: 'Ona', lastName: 'Onaite', locale: 'lt' },
+		});
+		expect(Object.keys(full.items[0].json).length).toBeGreaterThan(10);
+		const simple = await ctx.run({
+			resource: 'identification',
+			operation: 'createVerificationToken',
+			clientId: 'customer-51',
+			tokenFields: { externalRef: 'order-9', firstName: 'Ona', lastName: 'Onaite', locale: 'lt' },
+			simplify: true,
+		});
+		expect(simple.error).toBeUndefined();
+		expect(Object.keys(simple.items[0].json).sort()).toEqual(
+			['authToken', 'clientId', 'expiryTime', 'externalRef', 'scanRef', 'sessionLength'].sort(),
+		);
+		expectPaired(simple.items);
 	});
 
 	it('explains an unknown scanRef clearly (404)', async () => {

@@ -3,7 +3,7 @@ import type { IBinaryData, INodeExecutionData, INodeParameters } from 'n8n-workf
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { runNode, sandboxCredentials } from '../../harness/index.cjs';
-import type { RunNodeResult } from '../../harness/index.cjs';
+import type { RunNodeOptions, RunNodeResult } from '../../harness/index.cjs';
 import { startSandbox } from '../../sandbox/index.cjs';
 import type { Sandbox } from '../../sandbox/index.cjs';
 
@@ -17,6 +17,8 @@ interface RunOpts {
 	baseUrl?: string;
 	/** Use this KYB form token instead of the sandbox's. */
 	formToken?: string;
+	/** Steps of the node chained after it (see runNode's `after`). */
+	after?: RunNodeOptions['after'];
 }
 
 export interface Ctx {
@@ -54,6 +56,7 @@ export function useSandbox(): Ctx {
 				credentials,
 				input: opts.input,
 				continueOnFail: opts.continueOnFail,
+				after: opts.after,
 			});
 		};
 	});

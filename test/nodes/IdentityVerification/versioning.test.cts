@@ -58,9 +58,12 @@ describe('workflows saved with version 1', () => {
 		for (const node of actions) expect(node.typeVersion).toBe(1);
 	});
 
-	// Nodes whose parameters read another node of their workflow (`$('…')`) need that workflow
-	// around them: the end-to-end tests run those.
-	const standalone = actions.filter((node) => !JSON.stringify(node.parameters).includes("$('"));
+	// Nodes whose parameters read another node of their workflow (`$('…')`), or that send the result
+	// to a later Wait for Result step, need that workflow around them: the end-to-end tests run those.
+	const standalone = actions.filter((node) => {
+		const saved = JSON.stringify(node.parameters);
+		return !saved.includes("$('") && !saved.includes('"sendResultToWorkflow":true');
+	});
 
 	test.each(standalone.map((node) => [`${node.file}: ${node.name}`, node] as const))(
 		'%s runs as version 1 with its saved parameters',

@@ -6,10 +6,142 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { verificationTokenRequestSchema } from '../../../shared/contract';
+import { LIMITS, verificationTokenRequestSchema } from '../../../shared/contract';
 import { apiRequest } from '../../transport';
 import { toItems } from '../../helpers/response';
-import { invalidInput, validateInput } from '../../helpers/validation';
+import { simplifyOption, simplifyItems } from '../../helpers/simplify';
+import {
+	invalidInput,
+	numberFromText,
+	validateInput,
+	type FieldLabels,
+} from '../../helpers/validation';
+
+/** What Simplify keeps of the token answer: what the link, the wait and the routing need. */
+const SIMPLIFIED_TOKEN_FIELDS = [
+	'authToken',
+	'scanRef',
+	'clientId',
+	'externalRef',
+	'expiryTime',
+	'sessionLength',
+	'redirectUrl',
+	'callbackUrl',
+];
+
+const TYPED_FIELDS: INodeProperties[] = [
+	{
+		displayName: 'Callback URL',
+		name: 'callbackUrl',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. https://example.com/kyc-result',
+		description:
+			'Where the service sends the results of this one verification (signed like every webhook), in addition to the dashboard webhook URL. To continue this workflow with the result, turn on "Send the Result to This Workflow" instead.',
+	},
+	{
+		displayName: 'Country',
+		name: 'country',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. LT',
+		description: "Two-letter country code of the person's document (ISO 3166-1 alpha-2)",
+	},
+	{
+		displayName: 'Date of Birth',
+		name: 'dateOfBirth',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. 1990-12-31',
+		description: 'The date of birth the person is expected to have, written YYYY-MM-DD',
+	},
+	{
+		displayName: 'Documents',
+		name: 'documents',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. ID_CARD, PASSPORT',
+		description:
+			'Document types the person may use, separated by commas, as your account names them',
+	},
+	{
+		displayName: 'Error URL',
+		name: 'errorUrl',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. https://example.com/verification-failed',
+		description: 'Where the verification screen sends the person when the verification fails',
+	},
+	{
+		displayName: 'Expiry Time (Seconds)',
+		name: 'expiryTime',
+		type: 'number',
+		default: 3600,
+		typeOptions: { minValue: LIMITS.tokenExpiryTime.min, maxValue: LIMITS.tokenExpiryTime.max },
+		description:
+			'How long the link stays valid, from 0 to 2,592,000 seconds (30 days). When it runs out the verification ends as expired.',
+	},
+	{
+		displayName: 'External Reference',
+		name: 'externalRef',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. order-2024-0042',
+		description: 'A second reference of your own (at most 40 characters), returned with the result',
+	},
+	{
+		displayName: 'First Name',
+		name: 'firstName',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. Jonas',
+		description: 'The first name the person is expected to have',
+	},
+	{
+		displayName: 'Language',
+		name: 'locale',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. en',
+		description: 'Language of the verification screen, as a language code such as en, de or lt',
+	},
+	{
+		displayName: 'Last Name',
+		name: 'lastName',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. Jonaitis',
+		description: 'The last name the person is expected to have',
+	},
+	{
+		displayName: 'Session Length (Seconds)',
+		name: 'sessionLength',
+		type: 'number',
+		default: 600,
+		typeOptions: {
+			minValue: LIMITS.tokenSessionLength.min,
+			maxValue: LIMITS.tokenSessionLength.max,
+		},
+		description:
+			'How long the person has to finish once they start, from 60 to 3,600 seconds (1 hour)',
+	},
+	{
+		displayName: 'Success URL',
+		name: 'successUrl',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. https://example.com/thank-you',
+		description: 'Where the verification screen sends the person after a successful verification',
+	},
+	{
+		displayName: 'Unverified URL',
+		name: 'unverifiedUrl',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. https://example.com/try-again',
+		description: 'Where the verification screen sends the person when they leave without finishing',
+	},
+];
 
 const properties: INodeProperties[] = [
 	{
@@ -20,17 +152,34 @@ const properties: INodeProperties[] = [
 		default: '',
 		placeholder: 'e.g. customer-12345',
 		description:
-			'Your own reference for the person being verified, such as a customer number. It comes back in the webhook so you can match the result to the person.',
+			'Your own reference for the person being verified (at most 100 characters), such as a customer number. It comes back in the webhook so you can match the result to the person.',
+	},
+	{
+		displayName: 'Send the Result to This Workflow',
+		name: 'sendResultToWorkflow',
+		type: 'boolean',
+		default: false,
+		displayOptions: { hide: { '@tool': [true] } },
+		description:
+			"Whether the service sends this verification's result back to this execution, so that a later Identity Verification step with Wait for Result continues with it. Sets the token's Callback URL to this execution's resume address.",
 	},
 	{
 		displayName: 'Additional Fields',
+		name: 'tokenFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		options: TYPED_FIELDS,
+	},
+	{
+		displayName: 'Custom Fields',
 		name: 'additionalFields',
 		type: 'fixedCollection',
-		placeholder: 'Add Field',
+		placeholder: 'Add Custom Field',
 		default: {},
 		typeOptions: { multipleValues: true },
 		description:
-			'Other token settings supported by your account (for example a language or a redirect address), sent unchanged with the request',
+			'Other token settings supported by your account that are not under Additional Fields, sent unchanged with the request',
 		options: [
 			{
 				displayName: 'Field',
@@ -41,7 +190,7 @@ const properties: INodeProperties[] = [
 						name: 'name',
 						type: 'string',
 						default: '',
-						placeholder: 'e.g. locale',
+						placeholder: 'e.g. tokenType',
 						description: 'Name of the setting exactly as the service documents it',
 					},
 					{
@@ -49,7 +198,7 @@ const properties: INodeProperties[] = [
 						name: 'value',
 						type: 'string',
 						default: '',
-						placeholder: 'e.g. en',
+						placeholder: 'e.g. IDENTIFICATION',
 						description:
 							'Value of the setting. An expression that returns a number, true/false or an object is sent as that type.',
 					},
@@ -57,6 +206,9 @@ const properties: INodeProperties[] = [
 			},
 		],
 	},
+	...simplifyOption(
+		'Whether to return only authToken, scanRef, clientId, externalRef, expiryTime, sessionLength and, when present, redirectUrl and callbackUrl instead of the whole answer',
+	),
 ];
 
 const displayOptions = {
@@ -65,23 +217,62 @@ const displayOptions = {
 
 export const description = updateDisplayOptions(displayOptions, properties);
 
-export async function execute(
-	this: IExecuteFunctions,
-	itemIndex: number,
-): Promise<INodeExecutionData[]> {
-	const clientId = this.getNodeParameter('clientId', itemIndex, '') as string;
-	const additional = this.getNodeParameter('additionalFields.field', itemIndex, []) as Array<{
+/** Display names and fixes of the request fields, for error messages. */
+const FIELD_LABELS: FieldLabels = {
+	clientId: {
+		label: 'Client ID',
+		fix: 'Enter your own reference for the person (at most 100 characters), for example a customer number.',
+	},
+	...Object.fromEntries(
+		TYPED_FIELDS.map((field) => [
+			field.name,
+			{ label: `Additional Fields › ${field.displayName}` },
+		]),
+	),
+	callbackUrl: {
+		label: 'Additional Fields › Callback URL',
+		fix: 'Enter a full https:// address, or turn on "Send the Result to This Workflow" instead.',
+	},
+};
+
+/** A list of document types from "ID_CARD, PASSPORT" (or a list an expression gave). */
+function documentList(value: unknown): unknown {
+	if (typeof value !== 'string') return value;
+	return value
+		.split(',')
+		.map((entry) => entry.trim())
+		.filter((entry) => entry !== '');
+}
+
+/** The typed fields the user set, with empty text fields left out. */
+function typedFields(this: IExecuteFunctions, itemIndex: number): IDataObject {
+	const set = this.getNodeParameter('tokenFields', itemIndex, {}) as IDataObject;
+	const body: IDataObject = {};
+	for (const [name, value] of Object.entries(set)) {
+		if (value === '' || value === undefined || value === null) continue;
+		if (name === 'documents') body.documents = documentList(value) as IDataObject[string];
+		else if (name === 'expiryTime' || name === 'sessionLength')
+			body[name] = numberFromText(value) as IDataObject[string];
+		else if (name === 'country' && typeof value === 'string')
+			body.country = value.trim().toUpperCase();
+		else body[name] = value;
+	}
+	return body;
+}
+
+/** The free-form Custom Fields; a name that a typed field already covers is refused. */
+function customFields(this: IExecuteFunctions, itemIndex: number): IDataObject {
+	const entries = this.getNodeParameter('additionalFields.field', itemIndex, []) as Array<{
 		name?: string;
 		value?: unknown;
 	}>;
-
 	const body: IDataObject = {};
-	for (const [position, entry] of additional.entries()) {
+	for (const [position, entry] of entries.entries()) {
 		const name = (entry.name ?? '').trim();
 		if (!name) {
 			throw invalidInput.call(
 				this,
-				'Additional Fields',
+				'Custom Fields',
 				`field ${position + 1} has no name`,
 				'Enter the setting name in "Name", or remove the empty field.',
 				itemIndex,
@@ -90,26 +281,72 @@ export async function execute(
 		if (name === 'clientId') {
 			throw invalidInput.call(
 				this,
-				'Additional Fields',
+				'Custom Fields',
 				'"clientId" is set by the Client ID field',
-				'Remove "clientId" from Additional Fields and use the Client ID field instead.',
+				'Remove "clientId" from Custom Fields and use the Client ID field instead.',
 				itemIndex,
 			);
 		}
 		body[name] = entry.value as IDataObject[string];
 	}
-	body.clientId = clientId;
+	return body;
+}
+
+/**
+ * Whether a later, enabled step of this node waits for the result. Without one the execution ends
+ * here, and the service would send the result to an execution that no longer waits (n8n answers 409).
+ */
+function hasLaterWaitStep(this: IExecuteFunctions): boolean {
+	const node = this.getNode();
+	return this.getChildNodes(node.name, { includeNodeParameters: true }).some(
+		(child) =>
+			child.type === node.type &&
+			!child.disabled &&
+			child.parameters?.operation === 'waitForResult',
+	);
+}
+
+/** This execution's resume address, as n8n's Wait node and send-and-wait operations use it. */
+function resumeUrl(this: IExecuteFunctions, itemIndex: number): string {
+	return String(this.evaluateExpression('{{ $execution.resumeUrl }}', itemIndex));
+}
+
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
+	const body: IDataObject = {
+		...customFields.call(this, itemIndex),
+		...typedFields.call(this, itemIndex),
+		clientId: this.getNodeParameter('clientId', itemIndex, '') as string,
+	};
+	if (this.getNodeParameter('sendResultToWorkflow', itemIndex, false) === true) {
+		if (body.callbackUrl !== undefined) {
+			throw invalidInput.call(
+				this,
+				'Send the Result to This Workflow',
+				'cannot be combined with a Callback URL',
+				'Remove the Callback URL (under Additional Fields or Custom Fields), or turn this option off.',
+				itemIndex,
+			);
+		}
+		if (!hasLaterWaitStep.call(this)) {
+			throw invalidInput.call(
+				this,
+				'Send the Result to This Workflow',
+				'needs a later Identity Verification step with the operation Wait for Result',
+				'Add Identity Verification → Wait for Result after the step that sends the link, or turn this option off: without it the result would go to an execution that has already ended.',
+				itemIndex,
+			);
+		}
+		body.callbackUrl = resumeUrl.call(this, itemIndex);
+	}
 
 	const request = validateInput.call(
 		this,
 		verificationTokenRequestSchema,
 		body,
-		{
-			clientId: {
-				label: 'Client ID',
-				fix: 'Enter your own reference for the person, for example a customer number.',
-			},
-		},
+		FIELD_LABELS,
 		itemIndex,
 	);
 
@@ -119,5 +356,9 @@ export async function execute(
 		body: request as IDataObject,
 		itemIndex,
 	});
-	return toItems(response.body);
+	const items = toItems(response.body);
+	if (this.getNodeParameter('simplify', itemIndex, false) === true) {
+		return simplifyItems(items, SIMPLIFIED_TOKEN_FIELDS);
+	}
+	return items;
 }

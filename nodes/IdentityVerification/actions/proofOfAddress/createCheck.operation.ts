@@ -16,6 +16,7 @@ import {
 	leadingBytes,
 } from '../../helpers/jsonBody';
 import { isNonEmptyObject } from '../../helpers/response';
+import { simplifyItems, simplifyOption } from '../../helpers/simplify';
 import { invalidInput, validateInput } from '../../helpers/validation';
 
 const properties: INodeProperties[] = [
@@ -50,6 +51,9 @@ const properties: INodeProperties[] = [
 		hint: 'At most 255 characters',
 		description: "The person's address, compared with the address on the document",
 	},
+	...simplifyOption(
+		'Whether to return only the fields a workflow routes on (id, overallStatus, nameMatch, addressMatch, dateValid, isScreenshot, documentType, country, issueDate) instead of the whole answer',
+	),
 	{
 		displayName: 'Options',
 		name: 'options',
@@ -68,6 +72,19 @@ const properties: INodeProperties[] = [
 			},
 		],
 	},
+];
+
+/** What Simplify keeps of the POA check: the verdict, the three checks and what the document is. */
+const SIMPLIFIED_POA_FIELDS = [
+	'id',
+	'overallStatus',
+	'nameMatch',
+	'addressMatch',
+	'dateValid',
+	'isScreenshot',
+	'documentType',
+	'country',
+	'issueDate',
 ];
 
 const displayOptions = { show: { resource: ['proofOfAddress'], operation: ['createCheck'] } };
@@ -103,6 +120,17 @@ export async function execute(
 		itemIndex,
 	);
 
+	// Checked here rather than only by n8n's assertBinaryData, which fails without a readable
+	// message where the input has no file at all (e.g. when an AI agent calls the node as a tool).
+	if (this.getInputData()[itemIndex]?.binary?.[binaryPropertyName] === undefined) {
+		throw invalidInput.call(
+			this,
+			'Input Binary Field',
+			`the input item has no file in the binary field "${binaryPropertyName}"`,
+			'Add a step before this one that provides the document as a file (for example Read Files From Disk, a form upload or an e-mail attachment), or enter the name of the binary field that holds it.',
+			itemIndex,
+		);
+	}
 	const binary = this.helpers.assertBinaryData(itemIndex, binaryPropertyName);
 	const fields = { providedName: text.providedName, providedAddress: text.providedAddress };
 	// n8n's default binary mode keeps the file as base64 in the item: use that text as is instead
@@ -148,7 +176,11 @@ export async function execute(
 		body,
 		itemIndex,
 	});
-	return [{ json: withoutEchoedFile(response.body, sizeBytes) }];
+	const check = withoutEchoedFile(response.body, sizeBytes);
+	if (this.getNodeParameter('simplify', itemIndex, false) === true) {
+		return simplifyItems([{ json: check }], SIMPLIFIED_POA_FIELDS);
+	}
+	return [{ json: check }];
 }
 
 function megabytes(bytes: number): string {

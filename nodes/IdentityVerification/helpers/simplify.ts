@@ -1,0 +1,31 @@
+import type { IDataObject, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+/**
+ * The "Simplify" switch of operations whose answer has more than ten fields. Two declarations of
+ * one parameter, told apart by n8n's `@tool` display option: off by default on the canvas (the
+ * whole answer, as before), on by default in the AI tool variant (a model reads fewer fields).
+ */
+export function simplifyOption(description: string): INodeProperties[] {
+	const base: INodeProperties = {
+		displayName: 'Simplify',
+		name: 'simplify',
+		type: 'boolean',
+		default: false,
+		description,
+	};
+	return [
+		{ ...base, displayOptions: { show: { '@tool': [false] } } },
+		{ ...base, default: true, displayOptions: { show: { '@tool': [true] } } },
+	];
+}
+
+/** Each item with only the named fields that the answer has (in the order named). */
+export function simplifyItems(items: INodeExecutionData[], fields: string[]): INodeExecutionData[] {
+	return items.map((item) => {
+		const json: IDataObject = {};
+		for (const field of fields) {
+			if (item.json[field] !== undefined) json[field] = item.json[field];
+		}
+		return { ...item, json };
+	});
+}

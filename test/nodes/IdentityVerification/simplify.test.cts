@@ -1,0 +1,69 @@
+/**
+ * "Simplify" on the operations whose answer has more than ten fields (POA check, verification
+ * token): off by default on the canvas, on by default in the AI tool variant (n8n's `@tool`).
+ */
+import { NodeHelpers, type INode, type INodeProperties } from 'n8n-workflow';
+import { IdentityVerification } from '../../../nodes/IdentityVerification/IdentityVerification.node';
+import { SEED } from '../../sandbox/index.cjs';
+import { binaryItem, expectPaired, useSandbox } from './util.cjs';
+
+const ctx = useSandbox();
+const PNG = Buffer.concat([
+	Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'),
+	Buffer.alloc(64, 1),
+]);
+const poa = (extra: Record<string, unknown> = {}) => ({
+	resource: 'proofOfAddress',
+	operation: 'createCheck',
+	providedName: SEED.poa.name,
+	providedAddress: SEED.poa.address,
+	...extra,
+});
+
+describe('Simplify', () => {
+	it('POA check: off returns the whole answer (more than ten fields), on the fields a workflow routes on', async () => {
+		const input = [binaryItem(PNG, 'scan.png', 'image/png')];
+		const full = await ctx.run(poa(), { input });
+		expect(full.error).toBeUndefined();
+		expect(Object.keys(full.items[0].json).length).toBeGreaterThan(10);
+		const simple = await ctx.run(poa({ simplify: true }), { input });
+		expect(simple.error).toBeUndefined();
+		expect(Object.keys(simple.items[0].json).length).toBeLessThanOrEqual(10);
+		expect(simple.items[0].json).toMatchObject({
+			overallStatus: full.items[0].json.overallStatus,
+			nameMatch: full.items[0].json.nameMatch,
+			addressMatch: full.items[0].json.addressMatch,
+			id: expect.any(String),
+		});
+		expect(simple.items[0].json).not.toHaveProperty('providedName');
+		expectPaired(simple.items);
+	});
+
+	it.each([
+		['proofOfAddress', 'createCheck'],
+		['identification', 'createVerificationToken'],
+	])('%s / %s: default off on the canvas, on in the AI tool variant', (resource, operation) => {
+		const { description } = new IdentityVerification();
+		const defaultsFor = (name: string) => {
+			const node: INode = {
+				id: 'n',
+				name: 'n',
+				type: `n8n-nodes-identity-verification.${name}`,
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: { resource, operation },
+			};
+			const typeDescription = { ...description, name };
+			return NodeHelpers.getNodeParameters(
+				description.properties as INodeProperties[],
+				node.parameters,
+				true,
+				false,
+				node,
+				typeDescription,
+			);
+		};
+		expect(defaultsFor('identityVerification')?.simplify).toBe(false);
+		expect(defaultsFor('identityVerificationTool')?.simplify).toBe(true);
+	});
+});

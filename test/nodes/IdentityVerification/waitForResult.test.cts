@@ -1,0 +1,171 @@
+/**
+ * Identification → Wait for Result: the execute side (the execution is put to wait, the API key
+ * credential is not used) and the resume request through n8n-core's real WebhookContext (signed
+ * like the trigger's deliveries; non-final, other verifications and forgeries keep it waiting).
+ */
+import { IdentityVerification } from '../../../nodes/IdentityVerification/IdentityVerification.node';
+import { WAIT_INDEFINITELY } from 'n8n-workflow';
+import { runNode } from '../../harness/index.cjs';
+import { startTriggerHost, type TriggerHost } from '../../harness/webhook.cjs';
+import { postSigned } from '../IdentityVerificationTrigger/util.cjs';
+
+const KEY = 'wait-for-result-signing-key';
+const SCAN_REF = '3af8e5b2-5a7c-11ee-8c99-0242ac120002';
+
+const identification = (overrides: Record<string, unknown> = {}) => ({
+	scanRef: SCAN_REF,
+	clientId: 'customer-1',
+	final: true,
+	status: { overall: 'APPROVED' },
+	...overrides,
+});
+
+const hosts: TriggerHost[] = [];
+async function host(parameters: Record<string, unknown> = {}): Promise<TriggerHost> {
+	const h = await startTriggerHost({
+		nodeType: new IdentityVerification(),
+		parameters: {
+			resource: 'identification',
+			operation: 'waitForResult',
+			scanRef: SCAN_REF,
+			...parameters,
+		},
+		credentials: { identityVerificationWebhookSigningApi: { signingSecret: KEY } },
+	});
+	hosts.push(h);
+	return h;
+}
+afterAll(async () => {
+	await Promise.all(hosts.map(async (h) => await h.close()));
+});
+
+describe('Wait for Result: the resume request', () => {
+	it('resumes with the same typed event the trigger emits for a signed final result', async () => {
+		const h = await host();
+		const res = await postSigned(h.url, identification(), {
+			key: KEY,
+			eventType: 'IDENTIFICATION_MANUAL_FINISHED',
+		});
+		expect(res.status).toBe(200);
+		expect(h.emitted).toHaveLength(1);
+		expect(h.emitted[0][0].json).toMatchObject({
+			eventType: 'IDENTIFICATION_MANUAL_FINISHED',
+			eventTypeSource: 'header',
+			final: true,
+			overallStatus: 'APPROVED',
+			scanRef: SCAN_REF,
+			deliveryId: expect.stringMatching(/^[0-9a-f]{64}$/),
+		});
+	});
+
+	it('answers 401 and does not resume for a forged or missing signature', async () => {
+		const h = await host();
+		const forged = await postSigned(h.url, identification(), {
+			key: 'not-the-key',
+			eventType: 'IDENTIFICATION_AUTO_FINISHED',
+		});
+		expect(forged.status).toBe(401);
+		const unsigned = await postSigned(h.url, identification(), {
+			key: KEY,
+			headers: { 'service-signature': '' },
+		});
+		expect(unsigned.status).toBe(401);
+		expect(h.emitted).toHaveLength(0);
+	});
+
+	it('acknowledges a non-final result (2xx) and keeps waiting, then resumes on the final one', async () => {
+		const h = await host();
+		const first = await postSigned(h.url, identification({ final: false }), {
+			key: KEY,
+			eventType: 'IDENTIFICATION_AUTO_FINISHED',
+		});
+		expect(first.status).toBe(200);
+		expect(first.json).toMatchObject({ received: true, waiting: expect.stringContaining('final') });
+		expect(h.emitted).toHaveLength(0);
+		await postSigned(h.url, identification({ status: { overall: 'DENIED' } }), {
+			key: KEY,
+			eventType: 'IDENTIFICATION_MANUAL_FINISHED',
+		});
+		expect(h.emitted).toHaveLength(1);
+		expect(h.emitted[0][0].json).toMatchObject({ overallStatus: 'DENIED', final: true });
+	});
+
+	it('resumes on a non-final result when "Result to Wait For" is First Result', async () => {
+		const h = await host({ waitOptions: { resultToWaitFor: 'first' } });
+		await postSigned(h.url, identification({ final: false }), {
+			key: KEY,
+			eventType: 'IDENTIFICATION_AUTO_FINISHED',
+		});
+		expect(h.emitted).toHaveLength(1);
+		expect(h.emitted[0][0].json).toMatchObject({ final: false });
+	});
+
+	it('resumes on an expired session as IDENTIFICATION_EXPIRED (an outcome, not a preliminary result)', async () => {
+		const h = await host();
+		await postSigned(h.url, identification({ final: undefined, status: { overall: 'EXPIRED' } }), {
+			key: KEY,
+			eventType: 'IDENTIFICATION_EXPIRED',
+		});
+		expect(h.emitted[0][0].json).toMatchObject({ eventType: 'IDENTIFICATION_EXPIRED' });
+	});
+
+	it('acknowledges and ignores results of another verification and non-identification events', async () => {
+		const h = await host();
+		const other = await postSigned(h.url, identification({ scanRef: 'another-scan' }), {
+			key: KEY,
+			eventType: 'IDENTIFICATION_AUTO_FINISHED',
+		});
+		expect(other.status).toBe(200);
+		const bank = await postSigned(
+			h.url,
+			{ id: 'x', accounts: [], riskLevel: 'LOW' },
+			{ key: KEY, eventType: 'BANK_VERIFICATION' },
+		);
+		expect(bank.status).toBe(200);
+		expect(h.emitted).toHaveLength(0);
+	});
+
+	it('takes any verification when Scan Reference is empty', async () => {
+		const h = await host({ scanRef: '' });
+		await postSigned(h.url, identification({ scanRef: 'whatever' }), {
+			key: KEY,
+			eventType: 'IDENTIFICATION_AUTO_FINISHED',
+		});
+		expect(h.emitted).toHaveLength(1);
+	});
+});
+
+describe('Wait for Result: putting the execution to wait', () => {
+	it('puts the execution to wait without a time limit, sending no request and needing no API key', async () => {
+		const { run, error } = await runNode({
+			node: 'identityVerification',
+			parameters: { resource: 'identification', operation: 'waitForResult', scanRef: SCAN_REF },
+			input: [{ json: { sent: true } }],
+		});
+		expect(error).toBeUndefined();
+		expect(run.status).toBe('waiting');
+		expect(run.waitTill?.getTime()).toBe(WAIT_INDEFINITELY.getTime());
+	});
+
+	it('waits until the time limit, and what it then outputs is { timedOut: true, scanRef }', async () => {
+		const before = Date.now();
+		const { run, error } = await runNode({
+			node: 'identityVerification',
+			parameters: {
+				resource: 'identification',
+				operation: 'waitForResult',
+				scanRef: SCAN_REF,
+				waitOptions: { limitWaitTime: { values: { resumeAmount: 2, resumeUnit: 'hours' } } },
+			},
+		});
+		expect(error).toBeUndefined();
+		const waitTill = run.waitTill!.getTime();
+		expect(waitTill).toBeGreaterThanOrEqual(before + 2 * 3600_000);
+		expect(waitTill).toBeLessThan(before + 2 * 3600_000 + 60_000);
+		// n8n resumes a timed-out wait by passing the waiting step's stack entry through.
+		const entry = run.data.executionData!.nodeExecutionStack[0];
+		expect(entry.data.main[0]).toEqual([
+			{ json: { timedOut: true, scanRef: SCAN_REF }, pairedItem: { item: 0 } },
+		]);
+	});
+});
