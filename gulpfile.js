@@ -1,20 +1,12 @@
-// Asset steps that `n8n-node build` does not do. Runs after it (`npm run build`).
+// The build step that `n8n-node build` does not do. Runs after it (`npm run build`). Icons need no
+// step here: `n8n-node build` copies every *.png/*.svg (and the codex *.node.json comes with tsc).
 //
-//  - icons: copies node and credential icons into dist/ (n8n-node build copies *.svg/*.png too; this
-//    keeps the step explicit and also covers themed variants added later).
 //  - schemas: writes the output schema of every operation, generated from the zod contract, to
 //    dist/nodes/<Node>/__schema__/v<version>/<resource>/<operation>.json (JSON Schema, the format and
 //    path n8n's editor reads for its schema preview, see n8n-core's output-schema-resolver).
-const { src, dest, series } = require('gulp');
+const { series } = require('gulp');
 const fs = require('node:fs');
 const path = require('node:path');
-
-function icons() {
-	return src(['nodes/**/*.{png,svg}', 'credentials/**/*.{png,svg}'], {
-		base: '.',
-		encoding: false,
-	}).pipe(dest('dist'));
-}
 
 /** zod (v3) to JSON Schema, for the subset the contract uses. */
 function toJsonSchema(schema) {
@@ -109,7 +101,6 @@ function schemas(done) {
 	done();
 }
 
-exports.icons = icons;
 exports.schemas = schemas;
-exports.build = series(icons, schemas);
+exports.build = series(schemas);
 exports.default = exports.build;
