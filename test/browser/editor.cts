@@ -83,12 +83,7 @@ export async function openWorkflow(
 		? `/workflow/${workflowId}/executions/${executionId}`
 		: `/workflow/${workflowId}`;
 	await editor.page.goto(`${editor.baseUrl}${route}`);
-	await canvasOf(editor.page).getByTestId('canvas-node').first().waitFor();
-}
-
-/** The canvas: the execution view renders it inside an iframe. */
-function canvasOf(page: Page): Page | ReturnType<Page['frameLocator']> {
-	return page.url().includes('/executions/') ? page.frameLocator('iframe') : page;
+	await editor.page.getByTestId('canvas-node').first().waitFor();
 }
 
 /** Opens the nodes panel and searches for the text. */
@@ -134,9 +129,7 @@ export function ndv(page: Page): Locator {
 
 /** Opens a node of the canvas by its name. */
 export async function openNode(editor: Editor, name: string): Promise<void> {
-	await canvasOf(editor.page)
-		.locator(`[data-test-id="canvas-node"][data-node-name="${name}"]`)
-		.dblclick();
+	await editor.page.locator(`[data-test-id="canvas-node"][data-node-name="${name}"]`).dblclick();
 	await ndv(editor.page).waitFor();
 }
 

@@ -5,8 +5,11 @@
 //    tool variant offers the same credential;
 //  - issue 12: `npm run screenshots` (test/browser/screenshots.cts) runs here too, into a temporary
 //    folder, and fails when the nodes are not listed, an icon does not load or a workflow errors.
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { Browser } from 'playwright-core';
-import { CREDENTIALS, NODE_TYPES, demoWorkflows, startStack, type Stack } from '../n8n/stack.cjs';
+import { CREDENTIALS, NODE_TYPES, startStack, type Stack } from '../n8n/stack.cjs';
 import {
 	addActionFromPanel,
 	closeNode,
@@ -20,6 +23,11 @@ import {
 	setOption,
 	type Editor,
 } from '../browser/editor.cjs';
+import {
+	connectTriggerWorkflow,
+	screenshotStackOptions,
+	takeScreenshots,
+} from '../browser/screenshots.cjs';
 
 const API = `${CREDENTIALS.api.name} (Identity Verification API)`;
 const FORM_TOKEN = `${CREDENTIALS.kybFormToken.name} (Identity Verification KYB Form Token API)`;
@@ -72,10 +80,13 @@ let editor: Editor;
 
 beforeAll(async () => {
 	browser = await launchBrowser();
+	const demo = screenshotStackOptions();
 	stack = await startStack({
-		workflows: [...demoWorkflows().map((w) => w.workflow), TOOL_WORKFLOW],
+		workflows: [...(demo.workflows ?? []), TOOL_WORKFLOW],
+		publish: demo.publish,
 		log: (m) => process.stderr.write(`[editor e2e] ${m}\n`),
 	});
+	await connectTriggerWorkflow(stack);
 	editor = await openEditor(browser, stack.n8n.url, stack.owner);
 }, 20 * 60_000);
 
@@ -136,4 +147,43 @@ describe('credentials in the editor (issue 18)', () => {
 		expect(more).toEqual([]);
 		expect(slot.offered).toEqual([API]);
 	}, 180_000);
+});
+
+describe('what users see (issue 12)', () => {
+	test(
+		'npm run screenshots: nodes panel with icons, action, trigger, credential test, every example workflow run without error',
+		async () => {
+			const dir = mkdtempSync(path.join(tmpdir(), 'idv-screenshots-'));
+			try {
+				const pictures = await takeScreenshots(stack, editor, dir);
+				expect(pictures.map((p) => p.file)).toEqual([
+					'nodes-panel.png',
+					'action-list-transactions.png',
+					'trigger-node.png',
+					'schema-view-sample-event.png',
+					'credential-api-tested.png',
+					'workflow-01-onboarding-create-verification-token.png',
+					'workflow-02-onboarding-route-verification-results.png',
+					'workflow-03-bank-scheduled-transaction-pull.png',
+					'workflow-04-aml-download-profile-pdf.png',
+					'workflow-05-proof-of-address-check-file.png',
+					'workflow-06-kyb-answers-then-submit.png',
+				]);
+				expect(readdirSync(dir).sort()).toEqual(pictures.map((p) => p.file).sort());
+				expect(editor.brokenIcons).toEqual([]);
+			} finally {
+				rmSync(dir, { recursive: true, force: true });
+			}
+		},
+		15 * 60_000,
+	);
+
+	test("n8n serves the trigger's output schema where its /schemas route looks for a node without resource/operation", async () => {
+		const res = await fetch(`${stack.n8n.url}/schemas/${NODE_TYPES.trigger}/1.0.0.json`);
+		expect(res.status).toBe(200);
+		const schema = (await res.json()) as { properties: Record<string, unknown> };
+		expect(Object.keys(schema.properties)).toEqual(
+			expect.arrayContaining(['eventType', 'final', 'overallStatus', 'scanRef', 'body']),
+		);
+	});
 });
