@@ -30,7 +30,7 @@ import {
 } from './editor.cjs';
 
 export const IMAGES_DIR = path.join(ROOT, 'docs', 'images');
-/** The trigger's documented sample event (README, "What it looks like"), pinned for the schema view. */
+/** The trigger's documented sample event, as n8n's mock data editor takes it (a list of items). */
 export const SAMPLE_EVENT_FILE = path.join(ROOT, 'docs', 'sample-event.json');
 
 const ACTION_NAMES = [
@@ -226,7 +226,7 @@ async function schemaView(stack: Stack, editor: Editor, dir: string): Promise<Pi
 		id: undefined,
 		name: `${demo.workflow.name} (sample event pinned)`,
 		nodes: demo.workflow.nodes.map((n: any) => ({ ...n, webhookId: undefined })),
-		pinData: { [trigger.name]: [{ json: sample }] },
+		pinData: { [trigger.name]: sample.map((json: object) => ({ json })) },
 	} as any);
 	await openWorkflow(editor, id);
 	await openNode(editor, 'Final result?');
