@@ -80,7 +80,8 @@ async function save(
 ): Promise<Picture> {
 	const broken = [...(await brokenPackageImages(editor.page)), ...editor.brokenIcons];
 	check(broken.length === 0, `icons of the package did not load for ${file}: ${broken.join(', ')}`);
-	await (only ?? editor.page).screenshot({ path: path.join(dir, file) });
+	// Finished transitions (panels sliding in, toasts), not a frame in the middle of one.
+	await (only ?? editor.page).screenshot({ path: path.join(dir, file), animations: 'disabled' });
 	return { file, shows };
 }
 
