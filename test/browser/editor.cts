@@ -7,14 +7,14 @@
 import { existsSync } from 'node:fs';
 import { chromium, selectors, type Browser, type Locator, type Page } from 'playwright-core';
 
-export const CHROMIUM = '/usr/bin/chromium';
-export const INSTALL_CHROMIUM = 'apt-get update && apt-get install -y chromium';
+const CHROMIUM = '/usr/bin/chromium';
+const INSTALL_CHROMIUM = 'apt-get update && apt-get install -y chromium';
 
 /** Generous for a loaded 2-core machine; each wait ends as soon as the element is there. */
 const STEP_TIMEOUT_MS = 60_000;
 
 /** Fails with the one command that installs the browser when it is missing. */
-export function requireChromium(): void {
+function requireChromium(): void {
 	if (!existsSync(CHROMIUM)) {
 		throw new Error(`Chromium is missing (${CHROMIUM}). Install it with: ${INSTALL_CHROMIUM}`);
 	}

@@ -29,9 +29,9 @@ import {
 	type Editor,
 } from './editor.cjs';
 
-export const IMAGES_DIR = path.join(ROOT, 'docs', 'images');
+const IMAGES_DIR = path.join(ROOT, 'docs', 'images');
 /** The trigger's documented sample event, as n8n's mock data editor takes it (a list of items). */
-export const SAMPLE_EVENT_FILE = path.join(ROOT, 'docs', 'sample-event.json');
+const SAMPLE_EVENT_FILE = path.join(ROOT, 'docs', 'sample-event.json');
 
 const ACTION_NAMES = [
 	'Create a verification token',
