@@ -1,20 +1,13 @@
-// Asset steps that `n8n-node build` does not do. Runs after it (`npm run build`).
+// The build step that `n8n-node build` does not do. Runs after it (`npm run build`). Icons need no
+// step here: `n8n-node build` copies every *.png/*.svg (and the codex *.node.json comes with tsc).
 //
-//  - icons: copies node and credential icons into dist/ (n8n-node build copies *.svg/*.png too; this
-//    keeps the step explicit and also covers themed variants added later).
 //  - schemas: writes the output schema of every operation, generated from the zod contract, to
 //    dist/nodes/<Node>/__schema__/v<version>/<resource>/<operation>.json (JSON Schema, the format and
-//    path n8n's editor reads for its schema preview, see n8n-core's output-schema-resolver).
-const { src, dest, series } = require('gulp');
+//    path n8n's editor reads for its schema preview, see n8n-core's output-schema-resolver), and the
+//    trigger's per event kind (n8n 2.40.7's editor shows no schema preview for triggers; README).
+const { series } = require('gulp');
 const fs = require('node:fs');
 const path = require('node:path');
-
-function icons() {
-	return src(['nodes/**/*.{png,svg}', 'credentials/**/*.{png,svg}'], {
-		base: '.',
-		encoding: false,
-	}).pipe(dest('dist'));
-}
 
 /** zod (v3) to JSON Schema, for the subset the contract uses. */
 function toJsonSchema(schema) {
@@ -71,6 +64,22 @@ function toJsonSchema(schema) {
 	}
 }
 
+/** One object schema with every property of the given ones (nested objects merged the same way). */
+function mergeObjectSchemas(list) {
+	const properties = {};
+	for (const schema of list) {
+		for (const [key, value] of Object.entries(schema.properties ?? {})) {
+			const seen = properties[key];
+			properties[key] =
+				seen?.properties && value.properties ? mergeObjectSchemas([seen, value]) : (seen ?? value);
+		}
+	}
+	const required = list
+		.map((schema) => schema.required ?? [])
+		.reduce((common, names) => common.filter((name) => names.includes(name)));
+	return { type: 'object', properties, ...(required.length ? { required } : {}) };
+}
+
 function schemas(done) {
 	const contract = require('./dist/nodes/shared/contract.js');
 	const { z } = require('zod');
@@ -101,6 +110,41 @@ function schemas(done) {
 			'kyb/submitForm': z.object({ id: z.string().optional() }).passthrough(),
 		},
 	};
+	// The trigger has no resource/operation: one schema per event kind (the item the trigger emits,
+	// see nodes/IdentityVerificationTrigger/events.ts), and at __schema__/v1.0.0.json, the path n8n's
+	// /schemas route resolves for a node without them, any of the kinds.
+	const events = {};
+	for (const eventType of contract.EVENT_TYPES) {
+		const identification = contract.IDENTIFICATION_EVENT_TYPES.includes(eventType);
+		events[`events/${eventType}`] = z.object({
+			eventType: z.literal(eventType),
+			eventTypeSource: z.enum(['header', 'body']),
+			receivedAt: z.string(),
+			deliveryId: z.string(),
+			...(identification
+				? { final: z.boolean().optional(), overallStatus: z.string().optional() }
+				: {}),
+			scanRef: z.string().optional(),
+			clientId: z.string().optional(),
+			body: contract.webhookBodySchemas[eventType],
+			validationIssues: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+		});
+	}
+	byNode.IdentityVerificationTrigger = events;
+	const triggerBase = path.join('dist', 'nodes', 'IdentityVerificationTrigger', '__schema__');
+	fs.mkdirSync(triggerBase, { recursive: true });
+	// Identification kinds first: where kinds share a field name (e.g. `status`), theirs is kept.
+	const kinds = [...contract.EVENT_TYPES].sort(
+		(a, b) =>
+			contract.IDENTIFICATION_EVENT_TYPES.includes(b) -
+			contract.IDENTIFICATION_EVENT_TYPES.includes(a),
+	);
+	const merged = mergeObjectSchemas(kinds.map((kind) => toJsonSchema(events[`events/${kind}`])));
+	merged.properties.eventType = { type: 'string', enum: [...contract.EVENT_TYPES] };
+	fs.writeFileSync(
+		path.join(triggerBase, 'v1.0.0.json'),
+		JSON.stringify(merged, null, '\t') + '\n',
+	);
 	for (const [node, operations] of Object.entries(byNode)) {
 		const base = path.join('dist', 'nodes', node, '__schema__', 'v1.0.0');
 		for (const [key, schema] of Object.entries(operations)) {
@@ -112,7 +156,6 @@ function schemas(done) {
 	done();
 }
 
-exports.icons = icons;
 exports.schemas = schemas;
-exports.build = series(icons, schemas);
+exports.build = series(schemas);
 exports.default = exports.build;

@@ -153,6 +153,11 @@ const TASKS = {
 		buildTests();
 		runBuilt('bench/bench.cjs', args);
 	},
+	screenshots: (args) => {
+		buildPackage();
+		buildTests();
+		runBuilt('browser/screenshots.cjs', args);
+	},
 	n8n: (args) => {
 		buildPackage();
 		buildTests();

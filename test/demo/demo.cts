@@ -20,8 +20,12 @@ import {
 import {
 	NODE_TYPES,
 	demoWorkflows,
+	isSignupWorkflow,
 	productionWebhookUrl,
+	runSignupApproved,
+	signupUrl,
 	startStack,
+	waitForSignup,
 	type Stack,
 } from '../n8n/stack.cjs';
 
@@ -52,17 +56,7 @@ const isTriggerWorkflow = (w: DemoWorkflow) =>
 	w.workflow.nodes.some((n) => n.type === NODE_TYPES.trigger);
 const triggerNodeOf = (w: DemoWorkflow) =>
 	w.workflow.nodes.find((n) => n.type === NODE_TYPES.trigger)!;
-/** Workflows started by n8n's Webhook node (a sign-up form posting to n8n): published, not run by the CLI. */
-const signupNodeOf = (w: DemoWorkflow) =>
-	w.workflow.nodes.find((n) => n.type === 'n8n-nodes-base.webhook');
-const isSignupWorkflow = (w: DemoWorkflow) => signupNodeOf(w) !== undefined;
-const signupUrl = (stack: Stack, w: DemoWorkflow) =>
-	`${stack.n8n.url}/webhook/${signupNodeOf(w)!.parameters.path as string}`;
-
-/**
- * The one-workflow onboarding: a customer signs up, the execution waits for the result, the sandbox
- * approves the verification and delivers the result to the token's callback URL (the resume URL).
- */
+/** The one-workflow onboarding, run once: sign-up → wait → the sandbox approves → result. */
 async function runSignup(stack: Stack, w: DemoWorkflow): Promise<Row> {
 	const started = Date.now();
 	const row = (status: Row['status'], items: Row['items'], note?: string): Row => ({
@@ -73,34 +67,12 @@ async function runSignup(stack: Stack, w: DemoWorkflow): Promise<Row> {
 		note,
 	});
 	try {
-		const before = new Set((await stack.rest.listExecutions(w.workflow.id)).map((e) => e.id));
-		await fetch(signupUrl(stack, w), {
-			method: 'POST',
-			headers: { 'content-type': 'application/json' },
-			body: JSON.stringify({ customerId: 'demo-customer-7', email: 'demo@example.com' }),
-		});
-		let waiting: string | undefined;
-		for (let i = 0; i < 120 && !waiting; i++) {
-			await new Promise((r) => setTimeout(r, 250));
-			const list = await stack.rest.listExecutions(w.workflow.id);
-			waiting = list.find((e) => !before.has(e.id) && e.status === 'waiting')?.id;
-		}
-		if (!waiting) return row('FAILED', '-', 'no execution started waiting');
-		const exec = await stack.rest.getExecution(waiting);
-		const token = exec.data.resultData.runData['Create Verification Token'][0].data.main[0][0];
-		await stack.sandbox.kyc.autoFinish(token.json.scanRef, { final: true, overall: 'APPROVED' });
-		for (let i = 0; i < 120; i++) {
-			const done = await stack.rest.getExecution(waiting);
-			if (!['new', 'running', 'waiting'].includes(done.status)) {
-				const ran = Object.keys(done.data.resultData.runData);
-				const end = ran[ran.length - 1];
-				return done.status === 'success'
-					? { ...row('success', 1), workflow: `${w.workflow.name} (→ ${end})` }
-					: row('FAILED', '-', `execution ${waiting} ended ${done.status}`);
-			}
-			await new Promise((r) => setTimeout(r, 250));
-		}
-		return row('FAILED', '-', `execution ${waiting} still waiting after the result`);
+		const done = await runSignupApproved(stack, w, 'demo-customer-7');
+		const ran = Object.keys(done.data.resultData.runData);
+		const end = ran[ran.length - 1];
+		return done.status === 'success'
+			? { ...row('success', 1), workflow: `${w.workflow.name} (→ ${end})` }
+			: row('FAILED', '-', `execution ${done.id} ended ${done.status}`);
 	} catch (error) {
 		return row('FAILED', '-', (error as Error).message);
 	}
@@ -133,23 +105,6 @@ function printTable(rows: Row[]): void {
 	console.log(widths.map((w) => '-'.repeat(w)).join('  '));
 	for (const c of cells) console.log(line(c));
 	for (const r of rows.filter((x) => x.note)) console.log(`  ${r.workflow}: ${r.note}`);
-}
-
-/** Waits until n8n serves the sign-up webhook (n8n activates published workflows asynchronously). */
-async function waitForSignup(url: string): Promise<void> {
-	for (let i = 0; i < 240; i++) {
-		// With an Origin header n8n answers a CORS preflight 204 only for a registered webhook (404 otherwise).
-		const status = await fetch(url, {
-			method: 'OPTIONS',
-			headers: { origin: 'http://127.0.0.1' },
-		}).then(
-			(r) => r.status,
-			() => 0,
-		);
-		if (status !== 404 && status !== 0) return;
-		await new Promise((r) => setTimeout(r, 250));
-	}
-	throw new Error(`n8n did not register the sign-up webhook ${url}`);
 }
 
 async function runHeadless(stack: Stack, workflows: DemoWorkflow[]): Promise<Row[]> {

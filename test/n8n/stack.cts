@@ -115,6 +115,70 @@ export function productionWebhookUrl(
 	return `${n8nUrl}/webhook/${node.webhookId}/${webhookPath}`;
 }
 
+interface SavedWorkflow {
+	workflow: { id: string; nodes: Array<{ name: string; type: string; parameters?: any }> };
+}
+
+/** A workflow started by n8n's Webhook node (the one-workflow onboarding's sign-up form). */
+const signupNodeOf = (w: SavedWorkflow) =>
+	w.workflow.nodes.find((n) => n.type === 'n8n-nodes-base.webhook');
+export const isSignupWorkflow = (w: SavedWorkflow) => signupNodeOf(w) !== undefined;
+export const signupUrl = (stack: Pick<Stack, 'n8n'>, w: SavedWorkflow) =>
+	`${stack.n8n.url}/webhook/${signupNodeOf(w)!.parameters.path as string}`;
+
+const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Waits until n8n serves the sign-up webhook (n8n activates published workflows asynchronously). */
+export async function waitForSignup(url: string): Promise<void> {
+	for (let i = 0; i < 240; i++) {
+		// With an Origin header n8n answers a CORS preflight 204 only for a registered webhook (404 otherwise).
+		const status = await fetch(url, {
+			method: 'OPTIONS',
+			headers: { origin: 'http://127.0.0.1' },
+		}).then(
+			(r) => r.status,
+			() => 0,
+		);
+		if (status !== 404 && status !== 0) return;
+		await pause(250);
+	}
+	throw new Error(`n8n did not register the sign-up webhook ${url}`);
+}
+
+/**
+ * One run of the one-workflow onboarding: a customer signs up, the execution waits for the result,
+ * the sandbox approves the verification and delivers the result to the token's callback URL (the
+ * resume URL). Resolves with the finished execution (throws when it never waits or never ends).
+ */
+export async function runSignupApproved(
+	stack: Pick<Stack, 'n8n' | 'rest' | 'sandbox'>,
+	w: SavedWorkflow,
+	customerId: string,
+): Promise<{ id: string; status: string; data: any }> {
+	const before = new Set((await stack.rest.listExecutions(w.workflow.id)).map((e) => e.id));
+	await fetch(signupUrl(stack, w), {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify({ customerId, email: `${customerId}@example.com` }),
+	});
+	let waiting: string | undefined;
+	for (let i = 0; i < 240 && !waiting; i++) {
+		await pause(250);
+		const list = await stack.rest.listExecutions(w.workflow.id);
+		waiting = list.find((e) => !before.has(e.id) && e.status === 'waiting')?.id;
+	}
+	if (!waiting) throw new Error('no execution started waiting');
+	const exec = await stack.rest.getExecution(waiting);
+	const token = exec.data.resultData.runData['Create Verification Token'][0].data.main[0][0];
+	await stack.sandbox.kyc.autoFinish(token.json.scanRef, { final: true, overall: 'APPROVED' });
+	for (let i = 0; i < 240; i++) {
+		const done = await stack.rest.getExecution(waiting);
+		if (!['new', 'running', 'waiting'].includes(done.status)) return done;
+		await pause(250);
+	}
+	throw new Error(`execution ${waiting} still waiting after the result`);
+}
+
 export interface Stack {
 	sandbox: Sandbox;
 	n8n: N8nInstance;

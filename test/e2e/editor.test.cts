@@ -1,0 +1,193 @@
+// The package in n8n's real editor (Debian's Chromium through playwright-core, see
+// test/browser/editor.cts), one n8n for the whole file:
+//  - issue 18: every action added from the nodes panel offers the credential types its operation
+//    uses and selects the existing credential; saved workflows show the credential by name; the AI
+//    tool variant offers the same credential;
+//  - issue 12: `npm run screenshots` (test/browser/screenshots.cts) runs here too, into a temporary
+//    folder, and fails when the nodes are not listed, an icon does not load or a workflow errors.
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Browser } from 'playwright-core';
+import { CREDENTIALS, NODE_TYPES, startStack, type Stack } from '../n8n/stack.cjs';
+import {
+	addActionFromPanel,
+	closeNode,
+	launchBrowser,
+	newWorkflow,
+	openEditor,
+	openNode,
+	openWorkflow,
+	readCredentialSlots,
+	selectCredential,
+	setOption,
+	type Editor,
+} from '../browser/editor.cjs';
+import {
+	connectTriggerWorkflow,
+	screenshotStackOptions,
+	takeScreenshots,
+} from '../browser/screenshots.cjs';
+
+const API = `${CREDENTIALS.api.name} (Identity Verification API)`;
+const FORM_TOKEN = `${CREDENTIALS.kybFormToken.name} (Identity Verification KYB Form Token API)`;
+const SIGNING = `${CREDENTIALS.webhookSigning.name} (Identity Verification Webhook Signing API)`;
+
+/** The actions as the nodes panel names them, and the credential each offers by default. */
+const ACTIONS: Array<[action: string, offered: string]> = [
+	['Create a verification token', API],
+	['Request more information for a verification', API],
+	// It sends no request: it only checks the signature of the result that resumes it.
+	['Wait for the verification result', SIGNING],
+	['Create a bank token', API],
+	['List bank transactions', API],
+	['Create a proof of address check', API],
+	['Download an AML profile PDF', API],
+	['Get questionnaire answers', API],
+	['Delete questionnaire answers', API],
+	['Submit a KYB form', API],
+];
+
+const TOOL_WORKFLOW = {
+	id: 'idvEditorToolTest',
+	name: 'Editor test: AI agent with the Identity Verification tool',
+	nodes: [
+		{
+			id: 'a1',
+			name: 'AI Agent',
+			type: '@n8n/n8n-nodes-langchain.agent',
+			typeVersion: 3.1,
+			position: [400, 300],
+			parameters: {},
+		},
+		{
+			id: 'a2',
+			name: 'List Transactions Tool',
+			type: NODE_TYPES.tool,
+			typeVersion: 1,
+			position: [480, 520],
+			parameters: { resource: 'bank', operation: 'listTransactions' },
+		},
+	],
+	connections: {
+		'List Transactions Tool': {
+			ai_tool: [[{ node: 'AI Agent', type: 'ai_tool', index: 0 }]],
+		},
+	},
+	settings: { executionOrder: 'v1' },
+};
+
+let stack: Stack;
+let browser: Browser;
+let editor: Editor;
+
+beforeAll(async () => {
+	browser = await launchBrowser();
+	const demo = screenshotStackOptions();
+	stack = await startStack({
+		workflows: [...(demo.workflows ?? []), TOOL_WORKFLOW],
+		publish: demo.publish,
+		log: (m) => process.stderr.write(`[editor e2e] ${m}\n`),
+	});
+	await connectTriggerWorkflow(stack);
+	editor = await openEditor(browser, stack.n8n.url, stack.owner);
+}, 20 * 60_000);
+
+afterAll(async () => {
+	await browser?.close();
+	await stack?.stop();
+}, 60_000);
+
+describe('credentials in the editor (issue 18)', () => {
+	test.each(ACTIONS)(
+		'"%s" added from the nodes panel offers and selects %s',
+		async (action, credential) => {
+			await newWorkflow(editor);
+			await addActionFromPanel(editor, action);
+			expect(await readCredentialSlots(editor)).toEqual([
+				{ selected: credential.replace(/ \(.*\)$/, ''), offered: [credential] },
+			]);
+		},
+		180_000,
+	);
+
+	test('KYB with Authentication = KYB Form Token offers only the form token credential, API Key only the API key', async () => {
+		await newWorkflow(editor);
+		await addActionFromPanel(editor, 'Get questionnaire answers');
+		await setOption(editor, 'authentication', 'KYB Form Token');
+		// n8n selects a credential by itself only when a node is added, not when its auth changes.
+		const [formToken, ...more] = await readCredentialSlots(editor);
+		expect(more).toEqual([]);
+		expect(formToken.offered).toEqual([FORM_TOKEN]);
+		await selectCredential(editor, CREDENTIALS.kybFormToken.name);
+		expect(await readCredentialSlots(editor)).toEqual([
+			{ selected: CREDENTIALS.kybFormToken.name, offered: [FORM_TOKEN] },
+		]);
+		await setOption(editor, 'authentication', 'API Key');
+		const [apiKey, ...others] = await readCredentialSlots(editor);
+		expect(others).toEqual([]);
+		expect(apiKey.offered).toEqual([API]);
+	}, 180_000);
+
+	test('saved demo workflows show their credential by name, not by id', async () => {
+		await openWorkflow(editor, 'idvDemoTransactions');
+		await openNode(editor, 'List Transactions');
+		expect(await readCredentialSlots(editor)).toEqual([
+			{ selected: CREDENTIALS.api.name, offered: [API] },
+		]);
+		await closeNode(editor);
+		await openWorkflow(editor, 'idvDemoKybSubmit');
+		await openNode(editor, 'Submit Form');
+		expect(await readCredentialSlots(editor)).toEqual([
+			{ selected: CREDENTIALS.kybFormToken.name, offered: [FORM_TOKEN] },
+		]);
+	}, 180_000);
+
+	test('the AI tool variant offers the API credential', async () => {
+		await openWorkflow(editor, TOOL_WORKFLOW.id);
+		await openNode(editor, 'List Transactions Tool');
+		const [slot, ...more] = await readCredentialSlots(editor);
+		expect(more).toEqual([]);
+		expect(slot.offered).toEqual([API]);
+	}, 180_000);
+});
+
+describe('what users see (issue 12)', () => {
+	test(
+		'npm run screenshots: nodes panel with icons, action, trigger, credential test, every example workflow run without error',
+		async () => {
+			const dir = mkdtempSync(path.join(tmpdir(), 'idv-screenshots-'));
+			try {
+				const pictures = await takeScreenshots(stack, editor, dir);
+				expect(pictures.map((p) => p.file)).toEqual([
+					'nodes-panel.png',
+					'action-list-transactions.png',
+					'trigger-node.png',
+					'schema-view-sample-event.png',
+					'credential-api-tested.png',
+					'workflow-01-onboarding-create-verification-token.png',
+					'workflow-02-onboarding-route-verification-results.png',
+					'workflow-03-bank-scheduled-transaction-pull.png',
+					'workflow-04-aml-download-profile-pdf.png',
+					'workflow-05-proof-of-address-check-file.png',
+					'workflow-06-kyb-answers-then-submit.png',
+					'workflow-07-onboarding-in-one-workflow.png',
+				]);
+				expect(readdirSync(dir).sort()).toEqual(pictures.map((p) => p.file).sort());
+				expect(editor.brokenIcons).toEqual([]);
+			} finally {
+				rmSync(dir, { recursive: true, force: true });
+			}
+		},
+		15 * 60_000,
+	);
+
+	test("n8n serves the trigger's output schema where its /schemas route looks for a node without resource/operation", async () => {
+		const res = await fetch(`${stack.n8n.url}/schemas/${NODE_TYPES.trigger}/1.0.0.json`);
+		expect(res.status).toBe(200);
+		const schema = (await res.json()) as { properties: Record<string, unknown> };
+		expect(Object.keys(schema.properties)).toEqual(
+			expect.arrayContaining(['eventType', 'final', 'overallStatus', 'scanRef', 'body']),
+		);
+	});
+});
