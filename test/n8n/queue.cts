@@ -215,6 +215,9 @@ export function queueEnv(opts: {
 		DB_POSTGRESDB_DATABASE: 'postgres',
 		DB_POSTGRESDB_USER: 'postgres',
 		DB_POSTGRESDB_PASSWORD: '',
+		// n8n's default is 2 connections per process: under a burst, webhook requests then wait for
+		// a connection and fail after 20 s ("timeout exceeded when trying to connect").
+		DB_POSTGRESDB_POOL_SIZE: '10',
 		// Binary data in Postgres: a file a webhook process or worker writes is readable by every
 		// other process (n8n's default in queue mode; `filesystem` would need a shared disk).
 		N8N_DEFAULT_BINARY_DATA_MODE: 'database',
@@ -271,9 +274,12 @@ export async function startQueueStack(opts: QueueStackOptions = {}): Promise<Que
 	const { pgBin, redisServer } = ensureQueueServices(log);
 	const base = mkdtempSync(path.join(tmpdir(), 'idv-queue-'));
 	chmodSync(base, 0o755); // the postgres user must reach its data folder inside
+	// Stopped in reverse order of start; the n8n processes all at once (each may take seconds).
 	const stops: Array<() => Promise<unknown>> = [];
+	const n8nStops: Array<() => Promise<unknown>> = [];
 	const stopAll = async () => {
-		for (const stop of stops.reverse()) await stop().catch(() => undefined);
+		await Promise.allSettled(n8nStops.splice(0).map((stop) => stop()));
+		for (const stop of stops.splice(0).reverse()) await stop().catch(() => undefined);
 		if (process.env.IDV_KEEP_N8N !== '1') rmSync(base, { recursive: true, force: true });
 	};
 	try {
@@ -348,7 +354,7 @@ export async function startQueueStack(opts: QueueStackOptions = {}): Promise<Que
 		settled.forEach((s, i) => {
 			if (s.status === 'fulfilled') {
 				started.push({ ...specs[i], instance: s.value });
-				stops.push(() => s.value.stop());
+				n8nStops.push(() => s.value.stop());
 			}
 		});
 		const failed = settled.find((s) => s.status === 'rejected') as PromiseRejectedResult;
@@ -366,7 +372,7 @@ export async function startQueueStack(opts: QueueStackOptions = {}): Promise<Que
 			database: 'postgres',
 			max: 2,
 		});
-		stops.splice(3, 0, () => pool.end());
+		stops.push(() => pool.end());
 		const workers = byName('worker-');
 		return {
 			sandbox,

@@ -3,15 +3,16 @@
 // Throughput of the trigger in n8n's queue mode, side by side in one run on one stack (Postgres,
 // Redis, main, two `n8n webhook` processes, two workers; see test/n8n/queue.cts):
 //
-//   rate    deliveries per second and p99 time to answer, 200 unique signed deliveries at 50 in
+//   rate    deliveries per second and p99 time to answer, 100 unique signed deliveries at 50 in
 //           flight, sent to one webhook process, then alternating between two; this trigger and
 //           n8n's own Webhook node (answering when the execution is queued) on the same bodies.
-//   burst   the largest burst of simultaneous deliveries (50, 100, 200, 400, ... sent at once) that
+//   burst   the largest burst of simultaneous deliveries (5, 10, 20, 40, ... sent at once) that
 //           is answered entirely with 200 within 10 s, the service's time limit, in each setup.
 //
 // Between measurements the workers finish every queued execution, so each one starts from an
 // empty queue. A measuring script, not a test: it asserts nothing and prints a table (plus JSON).
 import { writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import { Pool } from 'undici';
 import { sampleBody, sign } from '../sandbox/index.cjs';
 import { N8N_VERSION, waitForWebhook } from '../n8n/runtime.cjs';
@@ -20,6 +21,8 @@ import { startQueueStack, type QueueStack } from '../n8n/queue.cjs';
 import { plainWebhook, triggerOnly } from './workflows.cjs';
 
 const TRIGGER = { id: 'idvBenchQTrigger', webhookId: '6b2e1d4f-8c3a-4d9e-8f1b-2c3d4e5f6a71' };
+// Diagnostic (rate only): the trigger with its duplicate memory off, so no static data is written.
+const NO_MEMORY = { id: 'idvBenchQTrigNoM', webhookId: '6b2e1d4f-8c3a-4d9e-8f1b-2c3d4e5f6a72' };
 const PLAIN = { id: 'idvBenchQPlainWh', path: 'bench-queue-plain' };
 const DEADLINE_MS = 10_000;
 
@@ -122,17 +125,25 @@ async function main(): Promise<void> {
 	const quick = argv.includes('--quick');
 	const jsonAt = argv.indexOf('--json');
 	const jsonFile = jsonAt >= 0 ? argv[jsonAt + 1] : undefined;
-	const rounds = quick ? 1 : 3;
-	const perRound = 200;
+	const rounds = quick ? 1 : 2;
+	const perRound = 100;
 	const inFlight = 50;
-	const maxBurst = quick ? 400 : 1600;
+	const maxBurst = quick ? 160 : 1280;
 
 	const stack = await startQueueStack({
-		workflows: [triggerOnly(TRIGGER.id, TRIGGER.webhookId), plainWebhook(PLAIN.id, PLAIN.path)],
-		publish: [TRIGGER.id, PLAIN.id],
+		workflows: [
+			triggerOnly(TRIGGER.id, TRIGGER.webhookId),
+			triggerOnly(NO_MEMORY.id, NO_MEMORY.webhookId, undefined, { ignoreDuplicates: false }),
+			plainWebhook(PLAIN.id, PLAIN.path),
+		],
+		publish: [TRIGGER.id, NO_MEMORY.id, PLAIN.id],
 		log,
 	});
 	const pools: Pool[] = [];
+	// Ctrl-C / a CI timeout: stop the n8n processes, Redis and Postgres before leaving.
+	for (const signal of ['SIGINT', 'SIGTERM'] as const)
+		process.once(signal, () => void stack.stop().finally(() => process.exit(130)));
+	const loadBefore = loadavg()[0];
 	try {
 		const triggerPath = new URL(productionWebhookUrl('http://x', TRIGGER)).pathname;
 		const plainPath = `/webhook/${PLAIN.path}`;
@@ -172,6 +183,16 @@ async function main(): Promise<void> {
 				],
 			},
 		];
+		const noMemoryPath = new URL(productionWebhookUrl('http://x', NO_MEMORY)).pathname;
+		for (const w of stack.webhooks) await waitForWebhook(`${w.url}${noMemoryPath}`, 120_000);
+		const diagnostic: Setup = {
+			key: 'diagnostic.triggerNoMemory.2',
+			label: 'diagnostic: trigger with its duplicate memory off, 2 webhook processes',
+			targets: [
+				{ pool: p1, path: noMemoryPath },
+				{ pool: p2, path: noMemoryPath },
+			],
+		};
 		const key = stack.sandbox.credentials.signingKey;
 
 		// Warm-up: every process has loaded the workflows and opened its connections.
@@ -181,10 +202,8 @@ async function main(): Promise<void> {
 		const rates: Record<string, number[]> = {};
 		const latencies: Record<string, number[]> = {};
 		for (let round = 0; round < rounds; round++) {
-			const order = [
-				...setups.slice(round % setups.length),
-				...setups.slice(0, round % setups.length),
-			];
+			const all = [...setups, diagnostic];
+			const order = [...all.slice(round % all.length), ...all.slice(0, round % all.length)];
 			for (const s of order) {
 				const result = await blast(s.targets, deliveries(perRound, key), inFlight);
 				if (result.ok !== perRound)
@@ -202,7 +221,7 @@ async function main(): Promise<void> {
 		for (const s of setups) {
 			let largest = 0;
 			const tried: string[] = [];
-			for (let size = 50; size <= maxBurst; size *= 2) {
+			for (let size = 5; size <= maxBurst; size *= 2) {
 				const result = await blast(s.targets, deliveries(size, key), size);
 				const slowest = Math.max(...result.latencies);
 				tried.push(`${size}: ${result.ok} ok, slowest ${(slowest / 1000).toFixed(1)} s`);
@@ -223,8 +242,14 @@ async function main(): Promise<void> {
 		const out = {
 			n8n: N8N_VERSION,
 			stack: `${stack.webhooks.length} webhook processes, ${stack.workers.length} workers, Postgres, Redis, binary data in the database`,
-			method: `${rounds} rounds of ${perRound} unique signed deliveries at ${inFlight} in flight (median rate, p99 over all rounds); bursts doubling from 50 up to ${maxBurst}`,
+			machine: `${cpus().length} cores, load average ${loadBefore.toFixed(1)} at the start and ${loadavg()[0].toFixed(1)} at the end`,
+			method: `${rounds} rounds of ${perRound} unique signed deliveries at ${inFlight} in flight (median rate, p99 over all rounds); bursts doubling from 5 up to ${maxBurst}`,
 			summary,
+			diagnostic: {
+				setup: diagnostic.label,
+				perSec: Math.round(median(rates[diagnostic.key]) * 10) / 10,
+				p99Ms: Math.round(percentile(latencies[diagnostic.key], 99)),
+			},
 			rates,
 			bursts,
 		};

@@ -39,14 +39,14 @@ function workflow(id: string, name: string, nodes: Node[]): Workflow {
 	return { id, name, nodes, connections, settings: { executionOrder: 'v1' } };
 }
 
-function trigger(webhookId: string): Node {
+function trigger(webhookId: string, options: Record<string, unknown> = {}): Node {
 	return {
 		id: nodeId(),
 		name: TRIGGER,
 		type: NODE_TYPES.trigger,
 		typeVersion: 1,
 		position: [0, 0],
-		parameters: { options: {} },
+		parameters: { options },
 		credentials: credentialRef('webhookSigning'),
 		webhookId,
 	};
@@ -69,12 +69,18 @@ function reportTo(sinkUrl: string, label: string): Node {
 }
 
 /**
- * The trigger with its default options (signature check and duplicate suppression on), then the
- * report to the sink when one is given (the bench measures the trigger alone).
+ * The trigger with its default options (signature check and duplicate suppression on) unless
+ * `options` says otherwise, then the report to the sink when one is given (the bench measures the
+ * trigger alone).
  */
-export function triggerOnly(id: string, webhookId: string, sinkUrl?: string): Workflow {
+export function triggerOnly(
+	id: string,
+	webhookId: string,
+	sinkUrl?: string,
+	options: Record<string, unknown> = {},
+): Workflow {
 	return workflow(id, 'Queue: trigger alone', [
-		trigger(webhookId),
+		trigger(webhookId, options),
 		...(sinkUrl ? [reportTo(sinkUrl, 'trigger')] : []),
 	]);
 }
