@@ -261,6 +261,8 @@ export interface QueueStackOptions {
 	/** More credentials to import besides the three sandbox ones. */
 	credentials?: (services: { redisPort: number; postgresPort: number }) => CredentialImport[];
 	log?: Log;
+	/** Extra environment for every n8n process (diagnostics, e.g. N8N_EXPRESSION_ENGINE=legacy). */
+	env?: Record<string, string>;
 }
 
 /**
@@ -298,11 +300,14 @@ export async function startQueueStack(opts: QueueStackOptions = {}): Promise<Que
 		const userFolder = path.join(base, 'main');
 		log('Installing the packed package (as n8n installs community packages)...');
 		installPackage(userFolder, { tarball: packPackage({ destination: base }), log });
-		const env = queueEnv({
-			postgresPort: postgres.port,
-			redisPort: redis.port,
-			encryptionKey: encryptionKey(userFolder),
-		});
+		const env = {
+			...queueEnv({
+				postgresPort: postgres.port,
+				redisPort: redis.port,
+				encryptionKey: encryptionKey(userFolder),
+			}),
+			...(opts.env ?? {}),
+		};
 		// The first CLI command creates n8n's tables in Postgres, before any process starts.
 		await importCredentials(
 			userFolder,

@@ -1,4 +1,4 @@
-// `npm run bench:queue [-- --quick] [-- --json FILE]`
+// `npm run bench:queue [-- --quick] [-- --json FILE] [-- --n8n-env K=V]`
 //
 // Throughput of the trigger in n8n's queue mode, side by side in one run on one stack (Postgres,
 // Redis, main, two `n8n webhook` processes, two workers; see test/n8n/queue.cts):
@@ -129,6 +129,13 @@ async function main(): Promise<void> {
 	const perRound = 100;
 	const inFlight = 50;
 	const maxBurst = quick ? 160 : 1280;
+	// --n8n-env K=V (repeatable): diagnostics with other n8n settings on every process.
+	const n8nEnv: Record<string, string> = {};
+	argv.forEach((a, i) => {
+		if (a !== '--n8n-env') return;
+		const [k, ...v] = (argv[i + 1] ?? '').split('=');
+		n8nEnv[k] = v.join('=');
+	});
 
 	const stack = await startQueueStack({
 		workflows: [
@@ -137,6 +144,7 @@ async function main(): Promise<void> {
 			plainWebhook(PLAIN.id, PLAIN.path),
 		],
 		publish: [TRIGGER.id, NO_MEMORY.id, PLAIN.id],
+		env: n8nEnv,
 		log,
 	});
 	const pools: Pool[] = [];
@@ -242,6 +250,7 @@ async function main(): Promise<void> {
 		const out = {
 			n8n: N8N_VERSION,
 			stack: `${stack.webhooks.length} webhook processes, ${stack.workers.length} workers, Postgres, Redis, binary data in the database`,
+			n8nEnv,
 			machine: `${cpus().length} cores, load average ${loadBefore.toFixed(1)} at the start and ${loadavg()[0].toFixed(1)} at the end`,
 			method: `${rounds} rounds of ${perRound} unique signed deliveries at ${inFlight} in flight (median rate, p99 over all rounds); bursts doubling from 5 up to ${maxBurst}`,
 			summary,
