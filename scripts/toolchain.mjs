@@ -139,6 +139,16 @@ const TASKS = {
 		buildTests();
 		npx('jest', ['--config', 'jest.e2e.config.cjs', ...args]);
 	},
+	'test:queue': (args) => {
+		buildPackage();
+		buildTests();
+		npx('jest', ['--config', 'jest.queue.config.cjs', ...args]);
+	},
+	'bench:queue': (args) => {
+		buildPackage();
+		buildTests();
+		runBuilt('queue/bench.cjs', args);
+	},
 	sandbox: (args) => {
 		buildTests();
 		runBuilt('sandbox/cli.cjs', args);

@@ -87,7 +87,7 @@ export async function openWorkflow(
 }
 
 /** Opens the nodes panel and searches for the text. */
-export async function searchNodesPanel(editor: Editor, text: string): Promise<Locator> {
+async function searchNodesPanel(editor: Editor, text: string): Promise<Locator> {
 	const { page } = editor;
 	await page.getByTestId('node-creator-plus-button').click();
 	const panel = page.getByTestId('node-creator');

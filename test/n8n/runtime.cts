@@ -250,7 +250,7 @@ function runQuiet(
 // ---------------------------------------------------------------------------------------------
 
 /** A fixed encryption key per user folder (created once, kept in the folder). */
-function encryptionKey(userFolder: string): string {
+export function encryptionKey(userFolder: string): string {
 	const file = path.join(userFolder, '.idv-encryption-key');
 	if (!existsSync(file)) {
 		mkdirSync(userFolder, { recursive: true });
@@ -336,13 +336,30 @@ export interface N8nInstance {
 	stop(): Promise<void>;
 }
 
+/**
+ * The n8n process kind: `start` (the main process: editor, REST API, webhooks unless turned off),
+ * and in queue mode `webhook` (production webhooks only) and `worker` (runs queued executions).
+ */
+type N8nCommand = 'start' | 'webhook' | 'worker';
+
 export interface StartOptions {
 	userFolder: string;
 	port?: number; // default: a free port
 	env?: Record<string, string>;
 	log?: Log;
 	timeoutMs?: number; // default 180 s
+	/** Which n8n command to run (default `start`). */
+	command?: N8nCommand;
+	/** Log file name inside the user folder (default `n8n.log`). */
+	logName?: string;
 }
+
+/** The line each command logs once it serves requests (the health check is asked as well). */
+const READY_LINE: Record<N8nCommand, string> = {
+	start: 'Editor is now accessible via',
+	webhook: 'Webhook listener waiting for requests.',
+	worker: 'n8n worker is now ready',
+};
 
 /** Port clashes n8n reports at start (its own port or the task broker's). */
 const PORT_IN_USE = /port \d+ is already in use|EADDRINUSE/i;
@@ -366,18 +383,29 @@ export async function startN8n(opts: StartOptions): Promise<N8nInstance> {
 
 async function startN8nOnce(opts: StartOptions): Promise<N8nInstance> {
 	ensureN8n({ log: opts.log });
+	const command = opts.command ?? 'start';
 	const port = opts.port ?? (await freePort());
 	const brokerPort = await freePort();
 	mkdirSync(opts.userFolder, { recursive: true });
-	const logFile = path.join(opts.userFolder, 'n8n.log');
+	const logFile = path.join(opts.userFolder, opts.logName ?? 'n8n.log');
 	const fd = openSync(logFile, 'a');
+	// A worker serves no HTTP on N8N_PORT; its health check listens on QUEUE_HEALTH_CHECK_PORT.
+	const workerHealth: Record<string, string> =
+		command === 'worker'
+			? {
+					QUEUE_HEALTH_CHECK_ACTIVE: 'true',
+					QUEUE_HEALTH_CHECK_PORT: String(port),
+					N8N_WORKER_SERVER_ADDRESS: '127.0.0.1',
+				}
+			: {};
 	const env = n8nEnv(opts.userFolder, port, {
 		N8N_RUNNERS_BROKER_PORT: String(brokerPort),
+		...workerHealth,
 		...(opts.env ?? {}),
 	});
 	// Own process group, so Ctrl-C in a terminal reaches us (and we stop n8n cleanly), and a final
 	// kill reaches n8n's task-runner children too.
-	const child = spawn(process.execPath, [n8nBin(), 'start'], {
+	const child = spawn(process.execPath, [n8nBin(), command], {
 		cwd: opts.userFolder,
 		env,
 		stdio: ['ignore', fd, fd],
@@ -441,9 +469,7 @@ async function startN8nOnce(opts: StartOptions): Promise<N8nInstance> {
 			);
 		}
 		const ready =
-			readFileSync(logFile, 'utf8')
-				.slice(startLogOffset)
-				.includes('Editor is now accessible via') &&
+			readFileSync(logFile, 'utf8').slice(startLogOffset).includes(READY_LINE[command]) &&
 			(await fetch(`${url}/healthz/readiness`).then(
 				(r) => r.ok,
 				() => false,
@@ -508,8 +534,17 @@ async function n8nCliOnce(
 	});
 }
 
-async function cliOrThrow(userFolder: string, args: string[]): Promise<CliResult> {
-	const res = await n8nCli(userFolder, args);
+/** Extra environment for the CLI commands below (e.g. the database of a queue-mode stack). */
+export interface CliOptions {
+	env?: Record<string, string>;
+}
+
+async function cliOrThrow(
+	userFolder: string,
+	args: string[],
+	opts: CliOptions = {},
+): Promise<CliResult> {
+	const res = await n8nCli(userFolder, args, opts);
 	if (res.status !== 0 || /^Error/m.test(res.stderr)) {
 		throw new Error(
 			`n8n ${args.join(' ')} failed (exit ${res.status}):\n${tail(res.stdout + '\n' + res.stderr, 40)}`,
@@ -529,6 +564,7 @@ export interface CredentialImport {
 export async function importCredentials(
 	userFolder: string,
 	credentials: CredentialImport[],
+	opts: CliOptions = {},
 ): Promise<void> {
 	const file = path.join(userFolder, `credentials-import-${Date.now()}.json`);
 	writeFileSync(
@@ -540,7 +576,7 @@ export async function importCredentials(
 		),
 	);
 	try {
-		await cliOrThrow(userFolder, ['import:credentials', `--input=${file}`]);
+		await cliOrThrow(userFolder, ['import:credentials', `--input=${file}`], opts);
 	} finally {
 		rmSync(file, { force: true });
 	}
@@ -550,11 +586,12 @@ export async function importCredentials(
 export async function importWorkflow(
 	userFolder: string,
 	workflow: object | object[],
+	opts: CliOptions = {},
 ): Promise<void> {
 	const file = path.join(userFolder, `workflow-import-${Date.now()}.json`);
 	writeFileSync(file, JSON.stringify(workflow, null, 2));
 	try {
-		await cliOrThrow(userFolder, ['import:workflow', `--input=${file}`]);
+		await cliOrThrow(userFolder, ['import:workflow', `--input=${file}`], opts);
 	} finally {
 		rmSync(file, { force: true });
 	}
@@ -565,8 +602,12 @@ export async function importWorkflow(
  * version (`update:workflow --active=true` is deprecated and only forwards to it). It takes effect
  * when n8n (re)starts, so publish before startN8n; for a running n8n use RestClient.activate.
  */
-export async function publishWorkflow(userFolder: string, id: string): Promise<void> {
-	await cliOrThrow(userFolder, ['publish:workflow', `--id=${id}`]);
+export async function publishWorkflow(
+	userFolder: string,
+	id: string,
+	opts: CliOptions = {},
+): Promise<void> {
+	await cliOrThrow(userFolder, ['publish:workflow', `--id=${id}`], opts);
 }
 
 /** `n8n unpublish:workflow --id=<id>` (a no-op for an unknown id). Needed before re-importing a published workflow. */

@@ -82,7 +82,7 @@ export function credentialRef(
 	return { [c.type]: { id: c.id, name: c.name } };
 }
 
-function sandboxCredentialImports(
+export function sandboxCredentialImports(
 	sandbox: Sandbox,
 	overrides: Partial<Sandbox['credentials']> = {},
 ): CredentialImport[] {
