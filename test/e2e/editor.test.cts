@@ -105,7 +105,7 @@ describe('credentials in the editor (issue 18)', () => {
 			await newWorkflow(editor);
 			await addActionFromPanel(editor, action);
 			expect(await readCredentialSlots(editor)).toEqual([
-				{ selected: credential.replace(/ \(.*\)$/, ''), offered: [credential] },
+				{ selected: credential.replace(/ \([^()]*\)$/, ''), offered: [credential] },
 			]);
 		},
 		180_000,
