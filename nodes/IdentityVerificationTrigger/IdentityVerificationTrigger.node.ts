@@ -15,7 +15,7 @@ import { EVENT_TYPES, WEBHOOK_HEADERS, type EventType } from '../shared/contract
 import { checkSigningKey } from './credentialTest';
 import { dedupeKey, seenBefore } from './dedupe';
 import { EVENT_TYPE_NAMES, buildEvent, isNonFinal, type IdentityVerificationEvent } from './events';
-import { bodyHash, verifySignature } from './signature';
+import { bodyHash, signatureHeaderProblem, signatureRefusal, verifySignature } from './signature';
 
 export type { IdentityVerificationEvent } from './events';
 
@@ -193,6 +193,14 @@ export class IdentityVerificationTrigger implements INodeType {
 		}
 
 		if (options.verifySignature !== false) {
+			// Refuse a header that cannot be a signature before reading the signing key: in n8n each
+			// read is a database query, a decryption and a fresh expression isolate.
+			const headerProblem = signatureHeaderProblem(req.headers[WEBHOOK_HEADERS.signature]);
+			if (headerProblem !== undefined) {
+				const error = signatureRefusal(headerProblem);
+				this.logger.warn(`${node.name}: delivery refused (401): ${error}`);
+				return answer(res, 401, { received: false, error });
+			}
 			let signingKey: unknown;
 			try {
 				const credentials = await this.getCredentials(SIGNING_CREDENTIAL);
@@ -221,10 +229,7 @@ export class IdentityVerificationTrigger implements INodeType {
 						error: 'The receiver has no signing key configured',
 					});
 				}
-				const error =
-					check.reason === 'missing'
-						? 'Missing Service-Signature header'
-						: 'Invalid Service-Signature: it does not match the body and the signing key';
+				const error = signatureRefusal(check.reason);
 				this.logger.warn(`${node.name}: delivery refused (401): ${error}`);
 				return answer(res, 401, { received: false, error });
 			}
