@@ -292,12 +292,21 @@ async function benchMemory(
 			],
 			['poa20MB', { ...base, fileBytes: 20 * MB }],
 		];
+		// Diagnostic (full runs): the node reading one page at a time, like HTTP Request does.
+		if (!opts.quick)
+			cases.splice(2, 0, [
+				'transactions100kOneAtATime',
+				{ ...base, ...account, perPage: 500, maxParallelRequests: 1 },
+			]);
 		const runs = opts.quick ? 1 : 3;
 		const results: Record<string, MemoryRun[]> = Object.fromEntries(cases.map(([n]) => [n, []]));
 		// Rounds: every case once per round (the node and the HTTP Request node side by side).
 		for (let i = 0; i < runs; i++) {
 			for (const [name, args] of cases) {
-				const r = await runMemoryChild(name, args);
+				const r = await runMemoryChild(
+					name === 'transactions100kOneAtATime' ? 'transactions100k' : name,
+					args,
+				);
 				results[name].push(r);
 				log(
 					`memory ${name} run ${i + 1}/${runs}: payload ${(r.payloadBytes / MB).toFixed(1)} MiB, peak +${(r.peakDeltaBytes / MB).toFixed(1)} MiB ` +
@@ -320,6 +329,7 @@ async function benchMemory(
 		};
 		const ours = figure('transactions100k');
 		const http = figure('transactions100kHttpRequest');
+		if (results.transactions100kOneAtATime) figure('transactions100kOneAtATime');
 		const retained = median(results.transactions100k.map((r) => r.retainedAfterGcBytes));
 		const out: NonNullable<Results['memory']> = {
 			transactions100k: {
@@ -983,16 +993,26 @@ async function benchTriggerN8n(
 			const order = [...measured.slice(shift), ...measured.slice(0, shift)];
 			const line: string[] = [];
 			for (const v of order) {
-				const deliveries =
-					v.kind === 'signed' ? signed : deliveriesOf(v.kind, perRound, signingKey);
-				const base = await quiesce(stack.rest, v.workflowId);
-				const result = await blast(pool, v.path, deliveries, concurrency);
-				if ((result.statuses[v.status] ?? 0) !== perRound)
-					throw new Error(
-						`${v.label}: expected ${perRound} answers ${v.status}, got ${JSON.stringify(result.statuses)}`,
-					);
-				// Every accepted delivery must have become exactly one execution, a refused one none.
-				await settle(stack.rest, v.workflowId, base + (v.status === 200 ? perRound : 0));
+				let result: Blast | undefined;
+				// n8n answers 503 while its database is unreachable (it happens on a loaded machine):
+				// such a round is logged and sent again with fresh bodies, at most twice.
+				for (let attempt = 1; attempt <= 3 && !result; attempt++) {
+					const deliveries =
+						v.kind === 'signed' && attempt === 1
+							? signed
+							: deliveriesOf(v.kind, perRound, signingKey);
+					const base = await quiesce(stack.rest, v.workflowId);
+					const got = await blast(pool, v.path, deliveries, concurrency);
+					// Every accepted delivery must have become exactly one execution, a refused one none.
+					const accepted = v.status === 200 ? (got.statuses[200] ?? 0) : 0;
+					await settle(stack.rest, v.workflowId, base + accepted);
+					if ((got.statuses[v.status] ?? 0) === perRound) result = got;
+					else
+						log(
+							`${v.label}: expected ${perRound} answers ${v.status}, got ${JSON.stringify(got.statuses)}${attempt < 3 ? '; sending the round again' : ''}`,
+						);
+				}
+				if (!result) throw new Error(`${v.label}: three rounds in a row got unexpected answers`);
 				const rate = (perRound / result.elapsedMs) * 1000;
 				line.push(`${v.label} ${rate.toFixed(1)}/s`);
 				if (i < 0) continue;
@@ -1041,16 +1061,22 @@ async function benchTriggerN8n(
 
 const BURST_LIMIT_MS = 10_000;
 
-/** One burst: `size` signed deliveries sent at once, each on its own connection. */
+/**
+ * One burst: `size` signed deliveries sent at once, each on its own connection. Returns the slowest
+ * answer, or Infinity when any delivery was not accepted (200): the service would send it again.
+ */
 async function burstOnce(stack: Stack, v: TriggerVariant, size: number): Promise<number> {
 	const deliveries = makeDeliveries(size, stack.sandbox.credentials.signingKey);
 	const base = await quiesce(stack.rest, v.workflowId);
 	const pool = new Pool(stack.n8n.url, { connections: size, pipelining: 1 });
 	try {
 		const result = await blast(pool, v.path, deliveries, size);
-		if ((result.statuses[200] ?? 0) !== size)
-			throw new Error(`${v.label} burst of ${size}: answers ${JSON.stringify(result.statuses)}`);
-		await settle(stack.rest, v.workflowId, base + size, 600_000);
+		const accepted = result.statuses[200] ?? 0;
+		await settle(stack.rest, v.workflowId, base + accepted, 600_000);
+		if (accepted !== size) {
+			log(`${v.label} burst of ${size}: answers ${JSON.stringify(result.statuses)}`);
+			return Infinity;
+		}
 		return Math.max(...result.latencies);
 	} finally {
 		await pool.close();
@@ -1164,7 +1190,6 @@ function rows(r: Results): Row[] {
 		{ key: 'trigger.verifyMicros.100KB', value: r.trigger.verifyMicros?.['100KB'], unit: 'µs' },
 		{ key: 'trigger.verifyMicros.1MB', value: r.trigger.verifyMicros?.['1MB'], unit: 'µs' },
 		{ key: 'trigger.n8n.triggerPerSec', value: r.trigger.n8n?.triggerPerSec, unit: '/s' },
-		{ key: 'trigger.n8n.webhookNodePerSec', value: r.trigger.n8n?.webhookNodePerSec, unit: '/s' },
 		{ key: 'trigger.n8n.nullTriggerPerSec', value: r.trigger.n8n?.nullTriggerPerSec, unit: '/s' },
 		{
 			key: 'trigger.n8n.workflowCheckPerSec',
@@ -1183,6 +1208,7 @@ function rows(r: Results): Row[] {
 			unit: 'x',
 			target: { op: '>=', value: 1.0 },
 		},
+		{ key: 'trigger.n8n.webhookNodePerSec', value: r.trigger.n8n?.webhookNodePerSec, unit: '/s' },
 		{ key: 'trigger.n8n.ratio', value: r.trigger.n8n?.ratio, unit: 'x' },
 		{
 			key: 'trigger.n8n.p99AckMs',

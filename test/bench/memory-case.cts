@@ -24,12 +24,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { INodeExecutionData, INodeParameters } from 'n8n-workflow';
+import type { ICredentialType, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 const storage = mkdtempSync(path.join(os.tmpdir(), 'idv-bench-binary-'));
 process.env.N8N_USER_FOLDER ??= storage;
 
-import { registerNodeType, runNode } from '../harness/index.cjs';
+import { credentialTypes, registerNodeType, runNode } from '../harness/index.cjs';
 import { requireFromN8n } from '../n8n/runtime.cjs';
 import { BinaryDataService } from 'n8n-core';
 
@@ -45,6 +45,8 @@ interface CaseArgs {
 	verificationId?: string;
 	accountId?: string;
 	perPage?: number;
+	/** List Transactions' Max Parallel Requests (a diagnostic sets 1; default: the node's). */
+	maxParallelRequests?: number;
 	checkId?: string;
 	profileId?: string;
 	password?: string;
@@ -155,14 +157,22 @@ async function main(): Promise<void> {
 			verificationId: args.verificationId,
 			accountId: args.accountId,
 			returnAll: true,
-			options: { perPage: args.perPage ?? 500 },
+			options: {
+				perPage: args.perPage ?? 500,
+				...(args.maxParallelRequests ? { maxParallelRequests: args.maxParallelRequests } : {}),
+			},
 		};
 	} else if (name === 'transactions100kHttpRequest') {
 		const { HttpRequest } = requireFromN8n<{ HttpRequest: new () => never }>(
 			'n8n-nodes-base/dist/nodes/HttpRequest/HttpRequest.node.js',
 		);
-		registerNodeType('httpRequest', new HttpRequest());
-		node = 'httpRequest';
+		const { HttpBasicAuth } = requireFromN8n<{ HttpBasicAuth: new () => ICredentialType }>(
+			'n8n-nodes-base/dist/credentials/HttpBasicAuth.credentials.js',
+		);
+		credentialTypes().set('httpBasicAuth', new HttpBasicAuth());
+		// Under its own type name: n8n-core gives it (and only it) any credential type.
+		registerNodeType('n8n-nodes-base.httpRequest', new HttpRequest());
+		node = 'n8n-nodes-base.httpRequest';
 		typeVersion = 4.2;
 		credentials = {
 			httpBasicAuth: { user: args.credentials.apiKey, password: args.credentials.apiSecret },

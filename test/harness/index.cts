@@ -151,6 +151,8 @@ export function registerNodeType(name: string, type: AnyNodeType): void {
 	const short = name.includes('.') ? name.slice(name.lastIndexOf('.') + 1) : name;
 	nodeRegistry.set(short, type);
 	nodeRegistry.set(`${PACKAGE_NAME}.${short}`, type);
+	// A full name of another package (the bench runs n8n-nodes-base.httpRequest) is kept as given.
+	if (name.includes('.')) nodeRegistry.set(name, type);
 }
 
 let packageNodesLoaded = false;
