@@ -400,6 +400,21 @@ async function createActive(rest: RestClient, workflow: Workflow): Promise<strin
 	return id;
 }
 
+/**
+ * n8n answers 503 ("Database is not ready!") while its database ping times out, which happens on a
+ * loaded machine: ask again, once a second, for at most 30 s.
+ */
+async function whileBusy<T>(fn: () => Promise<T>): Promise<T> {
+	for (let attempt = 1; ; attempt++) {
+		try {
+			return await fn();
+		} catch (error) {
+			if (attempt >= 30 || !/\b503\b/.test(String((error as Error)?.message))) throw error;
+			await sleep(1000);
+		}
+	}
+}
+
 /** Number of executions n8n has stored for a workflow (any status). */
 async function executionCount(rest: RestClient, workflowId: string): Promise<number> {
 	const filter = encodeURIComponent(JSON.stringify({ workflowId }));
@@ -431,7 +446,7 @@ async function runMeasured(
 	body: unknown,
 	countPath: string,
 ): Promise<MeasuredRun> {
-	const before = await newestExecutionId(stack.rest, workflowId);
+	const before = await whileBusy(() => newestExecutionId(stack.rest, workflowId));
 	const requestsBefore = stack.sandbox.count({ path: countPath });
 	const registeredBy = Date.now() + 30_000;
 	let res: Response;
@@ -449,12 +464,12 @@ async function runMeasured(
 	if (res.status >= 400) throw new Error(`webhook ${webhookPath} answered ${res.status}`);
 	const deadline = Date.now() + 120_000;
 	for (;;) {
-		const list = await stack.rest.listExecutions(workflowId, 5);
+		const list = await whileBusy(() => stack.rest.listExecutions(workflowId, 5));
 		const done = list.find(
 			(e) => Number(e.id) > before && !['new', 'running', 'waiting'].includes(e.status),
 		);
 		if (done) {
-			const execution = await stack.rest.getExecution(done.id);
+			const execution = await whileBusy(() => stack.rest.getExecution(done.id));
 			const task = execution.data?.resultData?.runData?.[nodeName]?.[0];
 			if (execution.status !== 'success' || !task) {
 				const error = execution.data?.resultData?.error;
@@ -764,9 +779,9 @@ async function settle(
 ): Promise<void> {
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
-		const count = await executionCount(rest, workflowId);
+		const count = await whileBusy(() => executionCount(rest, workflowId));
 		if (count >= expected) {
-			const recent = await rest.listExecutions(workflowId, 100);
+			const recent = await whileBusy(() => rest.listExecutions(workflowId, 100));
 			if (!recent.some((e) => ['new', 'running', 'waiting'].includes(e.status))) {
 				if (count > expected)
 					throw new Error(`workflow ${workflowId} has ${count} executions, expected ${expected}`);
@@ -789,8 +804,8 @@ async function quiesce(rest: RestClient, workflowId: string, timeoutMs = 180_000
 	const deadline = Date.now() + timeoutMs;
 	let last = -1;
 	for (;;) {
-		const count = await executionCount(rest, workflowId);
-		const recent = await rest.listExecutions(workflowId, 100);
+		const count = await whileBusy(() => executionCount(rest, workflowId));
+		const recent = await whileBusy(() => rest.listExecutions(workflowId, 100));
 		const running = recent.some((e) => ['new', 'running', 'waiting'].includes(e.status));
 		if (!running && count === last) return count;
 		if (Date.now() > deadline)
@@ -863,8 +878,8 @@ async function checkWorkflowCheck(stack: Stack, v: TriggerVariant): Promise<void
 	});
 	await res.arrayBuffer();
 	await settle(stack.rest, v.workflowId, before + 1);
-	const [latest] = await stack.rest.listExecutions(v.workflowId, 1);
-	const execution = await stack.rest.getExecution(latest.id);
+	const [latest] = await whileBusy(() => stack.rest.listExecutions(v.workflowId, 1));
+	const execution = await whileBusy(() => stack.rest.getExecution(latest.id));
 	const matched = execution.data?.resultData?.runData?.['Signature Matches']?.[0]?.data?.main?.[0];
 	if (execution.status !== 'success' || matched?.length !== 1)
 		throw new Error(
