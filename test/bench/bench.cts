@@ -1046,6 +1046,8 @@ async function benchTriggerN8n(
 	const m = (k: string) => median(rates[k] ?? []);
 	const list = (k: string) => (rates[k] ?? []).map((r) => r.toFixed(1)).join(', ');
 	const p = (k: string, q: number) => percentile(latencies[k] ?? [], q).toFixed(0);
+	const perRound2 = (k: string) =>
+		rates.trigger.map((r, i) => (r / rates[k][i]).toFixed(2)).join(', ');
 	details.push(
 		`trigger.n8n: ${runs} rounds of ${perRound} unique deliveries at ${concurrency} in flight per variant, variants rotated each round, each waiting for n8n to finish the previous one's executions; ` +
 			measured
@@ -1053,17 +1055,20 @@ async function benchTriggerN8n(
 					(v) =>
 						`${v.label} ${list(v.key)}/s (median ${m(v.key).toFixed(1)}, answer p50/p99 ${p(v.key, 50)}/${p(v.key, 99)} ms)`,
 				)
-				.join('; '),
+				.join('; ') +
+			`; ratios per round: trigger / null ${perRound2('null')}, trigger / Webhook+Crypto+If ${perRound2('workflowCheck')}, trigger / Webhook node ${perRound2('plain')}`,
 	);
-	const triggerPerSec = m('trigger');
+	// Ratios: the median of each round's ratio, so that the load drifting between rounds on a busy
+	// machine cancels out within a round instead of skewing one side's median.
+	const ratio = (k: string) => median(rates.trigger.map((r, i) => r / rates[k][i]));
 	return {
-		triggerPerSec: round(triggerPerSec, 1),
+		triggerPerSec: round(m('trigger'), 1),
 		nullTriggerPerSec: round(m('null'), 1),
 		webhookNodePerSec: round(m('plain'), 1),
 		workflowCheckPerSec: round(m('workflowCheck'), 1),
-		toNull: round(triggerPerSec / m('null')),
-		vsWorkflowCheck: round(triggerPerSec / m('workflowCheck')),
-		ratio: round(triggerPerSec / m('plain')),
+		toNull: round(ratio('null')),
+		vsWorkflowCheck: round(ratio('workflowCheck')),
+		ratio: round(ratio('plain')),
 		p99AckMs: round(percentile(latencies.trigger, 99), 1),
 		signingKeyRead: {
 			refusedUnsignedPerSec: round(m('refusedUnsigned'), 1),
@@ -1169,10 +1174,10 @@ const REFERENCES: Record<string, string> = {
 	'trigger.n8n.triggerPerSec': 'this trigger, defaults',
 	'trigger.n8n.nullTriggerPerSec': 'null community trigger',
 	'trigger.n8n.workflowCheckPerSec': 'Webhook (Raw Body) + Crypto HMAC + If',
-	'trigger.n8n.toNull': 'triggerPerSec / nullTriggerPerSec',
-	'trigger.n8n.vsWorkflowCheck': 'triggerPerSec / workflowCheckPerSec',
+	'trigger.n8n.toNull': 'trigger / null trigger, median of the rounds',
+	'trigger.n8n.vsWorkflowCheck': 'trigger / Webhook+Crypto+If, median of the rounds',
 	'trigger.n8n.webhookNodePerSec': 'bare Webhook node (no check)',
-	'trigger.n8n.ratio': 'triggerPerSec / webhookNodePerSec (information)',
+	'trigger.n8n.ratio': 'trigger / bare Webhook node, median of the rounds (information)',
 	'trigger.n8n.p99AckMs': '50 deliveries in flight',
 	'trigger.n8n.refusedUnsignedPerSec': 'forged, no signature: refused before the key read',
 	'trigger.n8n.refusedWrongKeyPerSec': 'forged, wrong key: refused after the key read',
