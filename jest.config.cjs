@@ -4,7 +4,7 @@ module.exports = {
 	rootDir: '.build',
 	testEnvironment: 'node',
 	testMatch: ['<rootDir>/test/**/*.test.cjs'],
-	testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/e2e/'],
+	testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/e2e/', '<rootDir>/test/queue/'],
 	moduleFileExtensions: ['cjs', 'js', 'json'],
 	testTimeout: 60000,
 	maxWorkers: 2,

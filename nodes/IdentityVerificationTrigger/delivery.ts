@@ -8,7 +8,7 @@ import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-w
 
 import { WEBHOOK_HEADERS } from '../shared/contract';
 import { buildEvent, type IdentityVerificationEvent } from './events';
-import { bodyHash, verifySignature } from './signature';
+import { bodyHash, signatureHeaderProblem, signatureRefusal, verifySignature } from './signature';
 
 const SIGNING_CREDENTIAL = 'identityVerificationWebhookSigningApi';
 
@@ -56,6 +56,14 @@ export async function receiveDelivery(
 	}
 
 	if (opts.verifySignature) {
+		// Refuse a header that cannot be a signature before reading the signing key: in n8n each
+		// read is a database query, a decryption and a fresh expression isolate.
+		const headerProblem = signatureHeaderProblem(req.headers[WEBHOOK_HEADERS.signature]);
+		if (headerProblem !== undefined) {
+			const error = signatureRefusal(headerProblem);
+			this.logger.warn(`${node.name}: delivery refused (401): ${error}`);
+			return refuse(401, { received: false, error });
+		}
 		let signingKey: unknown;
 		try {
 			const credentials = await this.getCredentials(SIGNING_CREDENTIAL);
@@ -81,10 +89,7 @@ export async function receiveDelivery(
 					error: 'The receiver has no signing key configured',
 				});
 			}
-			const error =
-				check.reason === 'missing'
-					? 'Missing Service-Signature header'
-					: 'Invalid Service-Signature: it does not match the body and the signing key';
+			const error = signatureRefusal(check.reason);
 			this.logger.warn(`${node.name}: delivery refused (401): ${error}`);
 			return refuse(401, { received: false, error });
 		}

@@ -1,4 +1,4 @@
-// `npm run bench [-- --quick] [-- --json FILE] [-- --only pagination,memory,verify,trigger,overhead]`
+// `npm run bench [-- --quick] [-- --json FILE] [-- --only pagination,memory,verify,trigger,burst,overhead]`
 //
 // Measures this package against what a user would build instead, side by side in one run:
 //
@@ -10,33 +10,52 @@
 //   memory          peak (heap + external) above a GC'd baseline while the node runs, each case in
 //                   a fresh child process (see memory-case.cts), against the payload size.
 //   trigger.verify  the signature check alone for 1 KB, 100 KB and 1 MB bodies.
-//   trigger.n8n     deliveries per second through real n8n at 50 concurrent deliveries: this
-//                   trigger's production webhook against n8n's plain Webhook node, same bodies.
+//   trigger.n8n     deliveries per second through real n8n at 50 concurrent deliveries, same
+//                   bodies, variants rotated each round: this trigger's production webhook against
+//                   a null community trigger (test/bench/null-trigger, installed as n8n installs
+//                   community packages: the ceiling for any community trigger, since n8n skips the
+//                   expression isolate only for its own Webhook node), against Webhook (Raw Body) +
+//                   Crypto HMAC + If (what users build without this package), and against the bare
+//                   Webhook node (information). Also forged deliveries refused without a signature
+//                   header (no signing-key read) and with a wrong one (after the read).
+//   burst           trigger.n8n.maxBurstUnder10s: the largest burst of simultaneous deliveries whose
+//                   slowest answer stays under 10 s (the service's limit), for the trigger and the
+//                   bare Webhook node: doubling from 25, then bisecting; bounded in bursts and time.
 //   actionOverhead  ms per item of Create Bank Token (100 items per execution) against n8n's HTTP
 //                   Request node making the same call with the same credential values.
 //
 // Every figure is the median of several runs (5; 3 with --quick). Not a test: it asserts nothing,
 // it prints a table with each target and PASS/MISS and exits 0 (1 only when a run fails).
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { cpus, freemem, totalmem } from 'node:os';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, freemem, loadavg, tmpdir, totalmem } from 'node:os';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Pool } from 'undici';
 
 import { DEFAULT_MAX_PARALLEL } from '../../nodes/IdentityVerification/actions/bank/listTransactions.operation';
 import { verifySignature } from '../../nodes/IdentityVerificationTrigger/signature';
 import { sampleBody, sign, startSandbox, type Sandbox } from '../sandbox/index.cjs';
-import { N8N_VERSION, RestClient, waitForWebhook } from '../n8n/runtime.cjs';
+import {
+	N8N_VERSION,
+	ROOT,
+	RestClient,
+	installPackage,
+	makeUserFolder,
+	waitForWebhook,
+} from '../n8n/runtime.cjs';
 import { productionWebhookUrl, startStack, type Stack } from '../n8n/stack.cjs';
 import {
 	NAMES,
 	actionNode,
 	httpPaginationParameters,
 	httpRequestNode,
+	NULL_TRIGGER,
 	measuredWorkflow,
+	nullTriggerWorkflow,
 	plainWebhookWorkflow,
 	triggerWorkflow,
+	workflowCheckWorkflow,
 	type Workflow,
 } from './workflows.cjs';
 
@@ -44,7 +63,7 @@ import {
 // Options, output shape, statistics
 // ---------------------------------------------------------------------------------------------
 
-const SECTIONS = ['verify', 'memory', 'pagination', 'overhead', 'trigger'] as const;
+const SECTIONS = ['verify', 'memory', 'pagination', 'overhead', 'trigger', 'burst'] as const;
 type Section = (typeof SECTIONS)[number];
 
 interface Options {
@@ -82,7 +101,7 @@ function parseArgs(argv: string[]): Options {
 			opts.only = new Set(wanted);
 		} else if (arg === '--help' || arg === '-h') {
 			process.stdout.write(
-				'npm run bench [-- --quick] [-- --json FILE] [-- --markdown FILE] [-- --only verify,memory,pagination,overhead,trigger] [-- --n8n-env NAME=VALUE ...] [-- --package-tarball FILE]\n',
+				'npm run bench [-- --quick] [-- --json FILE] [-- --markdown FILE] [-- --only verify,memory,pagination,overhead,trigger,burst] [-- --n8n-env NAME=VALUE ...] [-- --package-tarball FILE]\n',
 			);
 			process.exit(0);
 		} else throw new Error(`unknown argument "${arg}"`);
@@ -98,6 +117,16 @@ interface MemoryFigure {
 	ratio: number;
 }
 
+interface TransactionsFigure extends MemoryFigure {
+	/** Peak delta of n8n's HTTP Request node paginating the same transactions (same measure). */
+	httpRequestNode: number;
+	/** ours / HTTP Request node, peak deltas. */
+	vsHttpRequestNode: number;
+	/** What the node's output holds after the run and two full GCs. */
+	retainedAfterGcBytes: number;
+	retainedAfterGcRatio: number;
+}
+
 interface Results {
 	pagination: {
 		sequentialMs: number;
@@ -107,7 +136,7 @@ interface Results {
 		toIdeal: number;
 	} | null;
 	memory: {
-		transactions100k: MemoryFigure | null;
+		transactions100k: TransactionsFigure | null;
 		amlPdf50MB: MemoryFigure | null;
 		poa20MB: MemoryFigure | null;
 	} | null;
@@ -115,10 +144,26 @@ interface Results {
 		verifyMicros: { '1KB': number; '100KB': number; '1MB': number } | null;
 		n8n: {
 			triggerPerSec: number;
+			nullTriggerPerSec: number;
 			webhookNodePerSec: number;
+			workflowCheckPerSec: number;
+			/** ours / the null community trigger (the ceiling for any community trigger). */
+			toNull: number;
+			/** ours / Webhook + Crypto + If (what users build without this package). */
+			vsWorkflowCheck: number;
+			/** ours / the bare Webhook node (information: n8n skips the isolate for it alone). */
 			ratio: number;
 			p99AckMs: number;
+			/** Forged deliveries refused without / after reading the key; diagnostics of full runs. */
+			signingKeyRead: {
+				refusedUnsignedPerSec: number;
+				refusedWrongKeyPerSec: number;
+				noCheckPerSec: number | null;
+				noDedupePerSec: number | null;
+			};
 		} | null;
+		/** Largest burst of simultaneous deliveries whose slowest answer stays under 10 s. */
+		maxBurstUnder10s: { trigger: number; webhookNode: number } | null;
 	};
 	actionOverhead: { nodeMs: number; httpRequestNodeMs: number; ratio: number } | null;
 }
@@ -195,6 +240,7 @@ function benchVerify(opts: Options): { '1KB': number; '100KB': number; '1MB': nu
 // ---------------------------------------------------------------------------------------------
 
 interface MemoryRun extends MemoryFigure {
+	retainedAfterGcBytes: number;
 	peakHeapDelta: number;
 	peakExternalDelta: number;
 	peakArrayBuffersDelta: number;
@@ -244,46 +290,65 @@ async function benchMemory(
 			sandboxUrl: sandbox.url,
 			credentials: { apiKey: sandbox.credentials.apiKey, apiSecret: sandbox.credentials.apiSecret },
 		};
-		const cases: Array<[keyof NonNullable<Results['memory']>, object]> = [
+		const cases: Array<[string, object]> = [
 			['transactions100k', { ...base, ...account, perPage: 500 }],
+			['transactions100kHttpRequest', { ...base, ...account, perPage: 500 }],
 			[
 				'amlPdf50MB',
 				{ ...base, ...pdf, warmCheckId: warmPdf.checkId, warmProfileId: warmPdf.profileId },
 			],
 			['poa20MB', { ...base, fileBytes: 20 * MB }],
 		];
+		// Diagnostic (full runs): the node reading one page at a time, like HTTP Request does.
+		if (!opts.quick)
+			cases.splice(2, 0, [
+				'transactions100kOneAtATime',
+				{ ...base, ...account, perPage: 500, maxParallelRequests: 1 },
+			]);
 		const runs = opts.quick ? 1 : 3;
-		const out: NonNullable<Results['memory']> = {
-			transactions100k: null,
-			amlPdf50MB: null,
-			poa20MB: null,
-		};
-		for (const [name, args] of cases) {
-			const results: MemoryRun[] = [];
-			for (let i = 0; i < runs; i++) {
-				const r = await runMemoryChild(name, args);
-				results.push(r);
+		const results: Record<string, MemoryRun[]> = Object.fromEntries(cases.map(([n]) => [n, []]));
+		// Rounds: every case once per round (the node and the HTTP Request node side by side).
+		for (let i = 0; i < runs; i++) {
+			for (const [name, args] of cases) {
+				const r = await runMemoryChild(
+					name === 'transactions100kOneAtATime' ? 'transactions100k' : name,
+					args,
+				);
+				results[name].push(r);
 				log(
 					`memory ${name} run ${i + 1}/${runs}: payload ${(r.payloadBytes / MB).toFixed(1)} MiB, peak +${(r.peakDeltaBytes / MB).toFixed(1)} MiB ` +
 						`(heap +${(r.peakHeapDelta / MB).toFixed(1)}, external +${(r.peakExternalDelta / MB).toFixed(1)} of which array buffers +${(r.peakArrayBuffersDelta / MB).toFixed(1)}), ` +
-						`ratio ${r.ratio.toFixed(2)}, ${Math.round(r.elapsedMs)} ms; ${r.check}`,
+						`ratio ${r.ratio.toFixed(2)}, retained after GC +${(r.retainedAfterGcBytes / MB).toFixed(1)} MiB, ${Math.round(r.elapsedMs)} ms; ${r.check}`,
 				);
 			}
-			const peak = median(results.map((r) => r.peakDeltaBytes));
-			const payloadBytes = results[0].payloadBytes;
-			out[name] = {
-				payloadBytes,
-				peakDeltaBytes: Math.round(peak),
-				ratio: round(peak / payloadBytes),
-			};
-			const mid = [...results].sort((a, b) => a.peakDeltaBytes - b.peakDeltaBytes)[
-				Math.floor(results.length / 2)
+		}
+		const figure = (name: string): MemoryFigure => {
+			const peak = median(results[name].map((r) => r.peakDeltaBytes));
+			const payloadBytes = results[name][0].payloadBytes;
+			const mid = [...results[name]].sort((a, b) => a.peakDeltaBytes - b.peakDeltaBytes)[
+				Math.floor(results[name].length / 2)
 			];
 			details.push(
-				`memory.${name}: heap +${(mid.peakHeapDelta / MB).toFixed(1)} MiB, external +${(mid.peakExternalDelta / MB).toFixed(1)} MiB ` +
-					`(array buffers +${(mid.peakArrayBuffersDelta / MB).toFixed(1)} MiB, inside external), node ran ${Math.round(mid.elapsedMs)} ms`,
+				`memory.${name}: peaks ${results[name].map((r) => (r.peakDeltaBytes / MB).toFixed(1)).join(', ')} MiB; median run heap +${(mid.peakHeapDelta / MB).toFixed(1)} MiB, external +${(mid.peakExternalDelta / MB).toFixed(1)} MiB ` +
+					`(array buffers +${(mid.peakArrayBuffersDelta / MB).toFixed(1)} MiB, inside external), retained after GC +${(mid.retainedAfterGcBytes / MB).toFixed(1)} MiB, node ran ${Math.round(mid.elapsedMs)} ms; ${mid.check}`,
 			);
-		}
+			return { payloadBytes, peakDeltaBytes: Math.round(peak), ratio: round(peak / payloadBytes) };
+		};
+		const ours = figure('transactions100k');
+		const http = figure('transactions100kHttpRequest');
+		if (results.transactions100kOneAtATime) figure('transactions100kOneAtATime');
+		const retained = median(results.transactions100k.map((r) => r.retainedAfterGcBytes));
+		const out: NonNullable<Results['memory']> = {
+			transactions100k: {
+				...ours,
+				httpRequestNode: http.peakDeltaBytes,
+				vsHttpRequestNode: round(ours.peakDeltaBytes / http.peakDeltaBytes),
+				retainedAfterGcBytes: Math.round(retained),
+				retainedAfterGcRatio: round(retained / ours.payloadBytes),
+			},
+			amlPdf50MB: figure('amlPdf50MB'),
+			poa20MB: figure('poa20MB'),
+		};
 		return out;
 	} finally {
 		await sandbox.close();
@@ -294,15 +359,71 @@ async function benchMemory(
 // Real n8n helpers
 // ---------------------------------------------------------------------------------------------
 
-/** The shared stack (test/n8n/stack.cts), with the diagnostic --n8n-env / --package-tarball if given. */
+/** `npm pack` of the null community trigger fixture (test/bench/null-trigger) into `destination`. */
+function packNullTrigger(destination: string): string {
+	const res = spawnSync('npm', ['pack', '--json', '--pack-destination', destination], {
+		cwd: path.join(ROOT, 'test', 'bench', 'null-trigger'),
+		encoding: 'utf8',
+	});
+	if (res.status !== 0) throw new Error(`npm pack of the null trigger failed:\n${res.stderr}`);
+	const [info] = JSON.parse(res.stdout) as Array<{ filename: string }>;
+	return path.join(destination, info.filename);
+}
+
+/**
+ * The shared stack (test/n8n/stack.cts), with the diagnostic --n8n-env / --package-tarball if
+ * given, and the null community trigger installed beside this package as n8n installs packages.
+ */
 async function startBenchStack(opts: Options): Promise<Stack> {
-	return await startStack({ log: (m) => log(m), n8nEnv: opts.n8nEnv, tarball: opts.tarball });
+	const userFolder = makeUserFolder('idv-bench-');
+	const removeFolder = () => {
+		if (process.env.IDV_KEEP_N8N !== '1') rmSync(userFolder, { recursive: true, force: true });
+	};
+	const packDir = mkdtempSync(path.join(tmpdir(), 'idv-bench-null-'));
+	try {
+		installPackage(userFolder, {
+			tarball: packNullTrigger(packDir),
+			name: NULL_TRIGGER.packageName,
+			log: (m) => log(m),
+		});
+		const stack = await startStack({
+			log: (m) => log(m),
+			// n8n answers every request 503 while a database ping takes over 5 s, which happens on a
+			// loaded machine with 50 deliveries in flight (SQLite's pool queues behind execution
+			// writes). A longer ping timeout keeps such rounds measurable; it is the same for every
+			// variant and changes nothing else.
+			n8nEnv: { DB_PING_TIMEOUT_MS: '60000', ...opts.n8nEnv },
+			tarball: opts.tarball,
+			userFolder,
+		});
+		return { ...stack, stop: async () => void (await stack.stop(), removeFolder()) };
+	} catch (error) {
+		removeFolder();
+		throw error;
+	} finally {
+		rmSync(packDir, { recursive: true, force: true });
+	}
 }
 
 async function createActive(rest: RestClient, workflow: Workflow): Promise<string> {
 	const id = await rest.createWorkflow(workflow as never);
 	await rest.activate(id);
 	return id;
+}
+
+/**
+ * n8n answers 503 ("Database is not ready!") while its database ping times out, which happens on a
+ * loaded machine: ask again, once a second, for at most 30 s.
+ */
+async function whileBusy<T>(fn: () => Promise<T>): Promise<T> {
+	for (let attempt = 1; ; attempt++) {
+		try {
+			return await fn();
+		} catch (error) {
+			if (attempt >= 30 || !/\b503\b/.test(String((error as Error)?.message))) throw error;
+			await sleep(1000);
+		}
+	}
 }
 
 /** Number of executions n8n has stored for a workflow (any status). */
@@ -336,7 +457,7 @@ async function runMeasured(
 	body: unknown,
 	countPath: string,
 ): Promise<MeasuredRun> {
-	const before = await newestExecutionId(stack.rest, workflowId);
+	const before = await whileBusy(() => newestExecutionId(stack.rest, workflowId));
 	const requestsBefore = stack.sandbox.count({ path: countPath });
 	const registeredBy = Date.now() + 30_000;
 	let res: Response;
@@ -354,12 +475,12 @@ async function runMeasured(
 	if (res.status >= 400) throw new Error(`webhook ${webhookPath} answered ${res.status}`);
 	const deadline = Date.now() + 120_000;
 	for (;;) {
-		const list = await stack.rest.listExecutions(workflowId, 5);
+		const list = await whileBusy(() => stack.rest.listExecutions(workflowId, 5));
 		const done = list.find(
 			(e) => Number(e.id) > before && !['new', 'running', 'waiting'].includes(e.status),
 		);
 		if (done) {
-			const execution = await stack.rest.getExecution(done.id);
+			const execution = await whileBusy(() => stack.rest.getExecution(done.id));
 			const task = execution.data?.resultData?.runData?.[nodeName]?.[0];
 			if (execution.status !== 'success' || !task) {
 				const error = execution.data?.resultData?.error;
@@ -669,9 +790,9 @@ async function settle(
 ): Promise<void> {
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
-		const count = await executionCount(rest, workflowId);
+		const count = await whileBusy(() => executionCount(rest, workflowId));
 		if (count >= expected) {
-			const recent = await rest.listExecutions(workflowId, 100);
+			const recent = await whileBusy(() => rest.listExecutions(workflowId, 100));
 			if (!recent.some((e) => ['new', 'running', 'waiting'].includes(e.status))) {
 				if (count > expected)
 					throw new Error(`workflow ${workflowId} has ${count} executions, expected ${expected}`);
@@ -694,8 +815,8 @@ async function quiesce(rest: RestClient, workflowId: string, timeoutMs = 180_000
 	const deadline = Date.now() + timeoutMs;
 	let last = -1;
 	for (;;) {
-		const count = await executionCount(rest, workflowId);
-		const recent = await rest.listExecutions(workflowId, 100);
+		const count = await whileBusy(() => executionCount(rest, workflowId));
+		const recent = await whileBusy(() => rest.listExecutions(workflowId, 100));
 		const running = recent.some((e) => ['new', 'running', 'waiting'].includes(e.status));
 		if (!running && count === last) return count;
 		if (Date.now() > deadline)
@@ -705,125 +826,319 @@ async function quiesce(rest: RestClient, workflowId: string, timeoutMs = 180_000
 	}
 }
 
+/** A Crypto credential holding the signing key (the workflow check's HMAC secret). */
+async function createCryptoCredential(stack: Stack): Promise<{ id: string; name: string }> {
+	const name = 'Signing key via Crypto (bench)';
+	const res = await stack.rest.request<{ id: string }>('POST', '/credentials', {
+		name,
+		type: 'crypto',
+		data: { hmacSecret: stack.sandbox.credentials.signingKey },
+	});
+	if (res.status >= 400 || !res.body?.id)
+		throw new Error(
+			`creating the Crypto credential failed: ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`,
+		);
+	return { id: String(res.body.id), name };
+}
+
+type DeliveryKind = 'signed' | 'unsigned' | 'wrongKey';
+
+/** Deliveries of one kind: signed with the key, without the signature header, or signed with another key. */
+function deliveriesOf(kind: DeliveryKind, count: number, signingKey: string): Delivery[] {
+	const out = makeDeliveries(count, kind === 'wrongKey' ? `${signingKey}-not` : signingKey);
+	if (kind === 'unsigned') for (const d of out) delete d.headers['service-signature'];
+	return out;
+}
+
+interface TriggerVariant {
+	key: string;
+	label: string;
+	workflowId: string;
+	path: string;
+	kind: DeliveryKind;
+	/** The answer every delivery must get; 200 starts one execution, 401 none. */
+	status: 200 | 401;
+	/** Measured in full runs only (diagnostics). */
+	fullOnly?: boolean;
+}
+
+/** Sends one signed delivery and checks the workflow check's If found the signature equal. */
+async function checkWorkflowCheck(stack: Stack, v: TriggerVariant): Promise<void> {
+	const before = await quiesce(stack.rest, v.workflowId);
+	const [d] = deliveriesOf('signed', 1, stack.sandbox.credentials.signingKey);
+	const res = await fetch(`${stack.n8n.url}${v.path}`, {
+		method: 'POST',
+		headers: d.headers,
+		body: d.body,
+	});
+	await res.arrayBuffer();
+	await settle(stack.rest, v.workflowId, before + 1);
+	const [latest] = await whileBusy(() => stack.rest.listExecutions(v.workflowId, 1));
+	const execution = await whileBusy(() => stack.rest.getExecution(latest.id));
+	const matched = execution.data?.resultData?.runData?.['Signature Matches']?.[0]?.data?.main?.[0];
+	if (execution.status !== 'success' || matched?.length !== 1)
+		throw new Error(
+			`the workflow check did not accept a correctly signed delivery (execution ${latest.id}: ${execution.status}, ${JSON.stringify(execution.data?.resultData?.error?.message ?? '')})`,
+		);
+}
+
+async function setUpTriggerVariants(stack: Stack): Promise<TriggerVariant[]> {
+	const triggerPath = (webhookId: string) =>
+		new URL(productionWebhookUrl(stack.n8n.url, { webhookId })).pathname;
+	const trigger = async (name: string, webhookId: string, options: Record<string, unknown>) => {
+		const workflowId = await createActive(stack.rest, triggerWorkflow(name, webhookId, options));
+		// A delivery with a malformed signature: 401 once the trigger is live (no execution); with
+		// the check off, an empty JSON body: 200 and one execution (counts start after it).
+		const status = await waitForWebhook(`${stack.n8n.url}${triggerPath(webhookId)}`, {
+			init: {
+				method: 'POST',
+				headers: { 'content-type': 'application/json', 'service-signature': 'sha256=00' },
+				body: '{}',
+			},
+		});
+		if (options.verifySignature !== false && status !== 401)
+			throw new Error(`the trigger answered a forged delivery with ${status}, expected 401`);
+		return { workflowId, path: triggerPath(webhookId) };
+	};
+	const webhook = async (workflow: Workflow, webhookPath: string) => {
+		const workflowId = await createActive(stack.rest, workflow);
+		await waitForWebhook(`${stack.n8n.url}/webhook/${webhookPath}`, {
+			init: {
+				method: 'POST',
+				headers: { 'content-type': 'application/json' },
+				body: '{"probe":true}',
+			},
+		});
+		return { workflowId, path: `/webhook/${webhookPath}` };
+	};
+
+	const ours = await trigger('Bench: trigger', '7c1e5b2a-3d4f-4a6b-8c9d-0e1f2a3b4c5d', {});
+	const nullId = '9e3a7d4c-5f6b-4c8d-8e1f-2a3b4c5d6e7f';
+	const nullWf = await createActive(
+		stack.rest,
+		nullTriggerWorkflow('Bench: null community trigger', nullId),
+	);
+	await waitForWebhook(`${stack.n8n.url}${triggerPath(nullId)}`, {
+		init: {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: '{"probe":true}',
+		},
+	});
+	const crypto = await createCryptoCredential(stack);
+	const variants: TriggerVariant[] = [
+		{ key: 'trigger', label: 'trigger', ...ours, kind: 'signed', status: 200 },
+		{
+			key: 'null',
+			label: 'null community trigger',
+			workflowId: nullWf,
+			path: triggerPath(nullId),
+			kind: 'signed',
+			status: 200,
+		},
+		{
+			key: 'plain',
+			label: 'Webhook node',
+			...(await webhook(
+				plainWebhookWorkflow('Bench: plain Webhook node', 'bench-plain-webhook'),
+				'bench-plain-webhook',
+			)),
+			kind: 'signed',
+			status: 200,
+		},
+		{
+			key: 'workflowCheck',
+			label: 'Webhook+Crypto+If',
+			...(await webhook(
+				workflowCheckWorkflow('Bench: Webhook + Crypto + If', 'bench-workflow-check', crypto),
+				'bench-workflow-check',
+			)),
+			kind: 'signed',
+			status: 200,
+		},
+		// Forged deliveries to the same trigger (nothing starts): without a signature header the
+		// trigger refuses before reading its signing key; with a wrong key it reads the key first.
+		{ key: 'refusedUnsigned', label: 'refused unsigned', ...ours, kind: 'unsigned', status: 401 },
+		{ key: 'refusedWrongKey', label: 'refused wrong key', ...ours, kind: 'wrongKey', status: 401 },
+		{
+			key: 'triggerNoCheck',
+			label: 'trigger, signature check off',
+			...(await trigger('Bench: trigger without check', '8d2f6c3b-4e5a-4b7c-9d0e-1f2a3b4c5d6e', {
+				verifySignature: false,
+			})),
+			kind: 'signed',
+			status: 200,
+			fullOnly: true,
+		},
+		{
+			key: 'triggerNoDedupe',
+			label: 'trigger, duplicate suppression off',
+			...(await trigger('Bench: trigger without dedupe', '6a0b4c2d-8e7f-4a1b-9c3d-5e6f7a8b9c0d', {
+				ignoreDuplicates: false,
+			})),
+			kind: 'signed',
+			status: 200,
+			fullOnly: true,
+		},
+	];
+	await checkWorkflowCheck(stack, variants.find((v) => v.key === 'workflowCheck')!);
+	return variants;
+}
+
 async function benchTriggerN8n(
 	stack: Stack,
+	variants: TriggerVariant[],
 	opts: Options,
 	details: string[],
 ): Promise<NonNullable<Results['trigger']['n8n']>> {
 	const concurrency = 50;
 	const perRound = 100;
 	const runs = opts.quick ? 3 : 5;
-	// A: the trigger as a user gets it (signature check and duplicate suppression on; every body is
-	// unique, so nothing is suppressed and every delivery starts a workflow). B: n8n's plain Webhook
-	// node on the same bodies, no check. C (diagnostic in full runs, not a target): the trigger with
-	// its signature check off, which skips its one credential read per delivery.
-	const all = [
-		{ key: 'trigger', webhookId: '7c1e5b2a-3d4f-4a6b-8c9d-0e1f2a3b4c5d', options: {} },
-		{ key: 'plain' },
-		{
-			key: 'triggerNoCheck',
-			webhookId: '8d2f6c3b-4e5a-4b7c-9d0e-1f2a3b4c5d6e',
-			options: { verifySignature: false },
-		},
-	] as const;
-	const variants = opts.quick ? all.slice(0, 2) : all;
-	const setup: Record<string, { workflowId: string; path: string }> = {};
-	for (const v of variants) {
-		if (v.key === 'plain') {
-			const webhookPath = 'bench-plain-webhook';
-			const workflowId = await createActive(
-				stack.rest,
-				plainWebhookWorkflow('Bench: plain Webhook node', webhookPath),
-			);
-			const urlPath = `/webhook/${webhookPath}`;
-			await waitForWebhook(`${stack.n8n.url}${urlPath}`);
-			setup[v.key] = { workflowId, path: urlPath };
-		} else {
-			const workflowId = await createActive(
-				stack.rest,
-				triggerWorkflow(`Bench: ${v.key}`, v.webhookId, v.options),
-			);
-			const urlPath = new URL(productionWebhookUrl(stack.n8n.url, { webhookId: v.webhookId }))
-				.pathname;
-			// A delivery with a wrong signature: 401 once the trigger is live, and no execution. With
-			// the check off, an empty JSON body: 200 and one execution (the count starts after it).
-			const checks = !('verifySignature' in v.options);
-			const status = await waitForWebhook(`${stack.n8n.url}${urlPath}`, {
-				init: {
-					method: 'POST',
-					headers: { 'content-type': 'application/json', 'service-signature': 'sha256=00' },
-					body: '{}',
-				},
-			});
-			if (checks && status !== 401)
-				throw new Error(`the trigger answered a forged delivery with ${status}, expected 401`);
-			setup[v.key] = { workflowId, path: urlPath };
-		}
-	}
+	const signingKey = stack.sandbox.credentials.signingKey;
+	// Every variant gets the same unique signed bodies each round (so no delivery is a duplicate and
+	// each accepted one starts a workflow), in an order rotated every round so that no variant always
+	// follows the same one; each waits for n8n to finish the previous variant's executions.
+	const measured = variants.filter((v) => !(opts.quick && v.fullOnly));
+	const rates: Record<string, number[]> = Object.fromEntries(measured.map((v) => [v.key, []]));
+	const latencies: Record<string, number[]> = Object.fromEntries(measured.map((v) => [v.key, []]));
 	const pool = new Pool(stack.n8n.url, { connections: concurrency, pipelining: 1 });
-	const rates: Record<string, number[]> = { trigger: [], plain: [], triggerNoCheck: [] };
-	const ackLatencies: number[] = [];
-	const plainLatencies: number[] = [];
 	try {
 		for (let i = -1; i < runs; i++) {
-			const deliveries = makeDeliveries(perRound, stack.sandbox.credentials.signingKey);
-			// Rotate the order every round so that no side always follows the same one.
-			const keys = variants.map((v) => v.key);
-			const shift = ((i % keys.length) + keys.length) % keys.length;
-			const order = [...keys.slice(shift), ...keys.slice(0, shift)];
-			const got: Record<string, Blast> = {};
-			for (const which of order) {
-				const { workflowId, path: urlPath } = setup[which];
-				// Everything from earlier rounds (and the probe) has finished: count from here.
-				const base = await quiesce(stack.rest, workflowId);
-				// Each trigger variant sees each body once (bodies are unique, duplicates never occur).
-				const result = await blast(pool, urlPath, deliveries, concurrency);
-				got[which] = result;
-				if ((result.statuses[200] ?? 0) !== perRound) {
-					throw new Error(
-						`${which}: expected ${perRound} answers 200, got ${JSON.stringify(result.statuses)}`,
-					);
+			const signed = makeDeliveries(perRound, signingKey);
+			const shift = (((i + 1) % measured.length) + measured.length) % measured.length;
+			const order = [...measured.slice(shift), ...measured.slice(0, shift)];
+			const line: string[] = [];
+			for (const v of order) {
+				let result: Blast | undefined;
+				// n8n answers 503 while its database is unreachable (it happens on a loaded machine):
+				// such a round is logged and sent again with fresh bodies, at most twice.
+				for (let attempt = 1; attempt <= 3 && !result; attempt++) {
+					const deliveries =
+						v.kind === 'signed' && attempt === 1
+							? signed
+							: deliveriesOf(v.kind, perRound, signingKey);
+					const base = await quiesce(stack.rest, v.workflowId);
+					const got = await blast(pool, v.path, deliveries, concurrency);
+					// Every accepted delivery must have become exactly one execution, a refused one none.
+					const accepted = v.status === 200 ? (got.statuses[200] ?? 0) : 0;
+					await settle(stack.rest, v.workflowId, base + accepted);
+					if ((got.statuses[v.status] ?? 0) === perRound) result = got;
+					else
+						log(
+							`${v.label}: expected ${perRound} answers ${v.status}, got ${JSON.stringify(got.statuses)}${attempt < 3 ? '; sending the round again' : ''}`,
+						);
 				}
-				// Let n8n finish the executions it acknowledged before the next side starts; every
-				// delivery must have become exactly one execution.
-				await settle(stack.rest, workflowId, base + perRound);
+				if (!result) throw new Error(`${v.label}: three rounds in a row got unexpected answers`);
+				const rate = (perRound / result.elapsedMs) * 1000;
+				line.push(`${v.label} ${rate.toFixed(1)}/s`);
+				if (i < 0) continue;
+				rates[v.key].push(rate);
+				latencies[v.key].push(...result.latencies);
 			}
-			const rate = (k: string) => (perRound / got[k].elapsedMs) * 1000;
-			const label = i < 0 ? 'warm-up' : `run ${i + 1}/${runs}`;
-			log(
-				`trigger.n8n ${label}: trigger ${rate('trigger').toFixed(1)}/s (p99 ${percentile(got.trigger.latencies, 99).toFixed(0)} ms), ` +
-					`Webhook node ${rate('plain').toFixed(1)}/s (p99 ${percentile(got.plain.latencies, 99).toFixed(0)} ms), ` +
-					(got.triggerNoCheck
-						? `trigger without signature check ${rate('triggerNoCheck').toFixed(1)}/s; `
-						: '') +
-					`${perRound} deliveries each`,
-			);
-			if (i < 0) continue;
-			for (const k of keys) rates[k].push(rate(k));
-			ackLatencies.push(...got.trigger.latencies);
-			plainLatencies.push(...got.plain.latencies);
+			log(`trigger.n8n ${i < 0 ? 'warm-up' : `run ${i + 1}/${runs}`}: ${line.join(', ')}`);
 		}
 	} finally {
 		await pool.close();
 	}
-	const triggerPerSec = median(rates.trigger);
-	const webhookNodePerSec = median(rates.plain);
-	const noCheck = median(rates.triggerNoCheck);
-	const list = (k: string) => rates[k].map((r) => r.toFixed(1)).join(', ');
+	const m = (k: string) => median(rates[k] ?? []);
+	const list = (k: string) => (rates[k] ?? []).map((r) => r.toFixed(1)).join(', ');
+	const p = (k: string, q: number) => percentile(latencies[k] ?? [], q).toFixed(0);
+	const perRound2 = (k: string) =>
+		rates.trigger.map((r, i) => (r / rates[k][i]).toFixed(2)).join(', ');
 	details.push(
-		`trigger.n8n: ${runs} rounds of ${perRound} unique signed deliveries at ${concurrency} in flight, each side waiting for n8n to finish the previous side's executions; ` +
-			`trigger ${list('trigger')}/s; Webhook node ${list('plain')}/s; ack p50/p99: trigger ${percentile(ackLatencies, 50).toFixed(0)}/${percentile(ackLatencies, 99).toFixed(0)} ms, ` +
-			`Webhook node ${percentile(plainLatencies, 50).toFixed(0)}/${percentile(plainLatencies, 99).toFixed(0)} ms` +
-			(rates.triggerNoCheck.length
-				? `; diagnostic: trigger with signature check off ${list('triggerNoCheck')}/s (median ${noCheck.toFixed(1)}/s, ratio to Webhook node ${(noCheck / webhookNodePerSec).toFixed(2)})`
-				: ''),
+		`trigger.n8n: ${runs} rounds of ${perRound} unique deliveries at ${concurrency} in flight per variant, variants rotated each round, each waiting for n8n to finish the previous one's executions; ` +
+			measured
+				.map(
+					(v) =>
+						`${v.label} ${list(v.key)}/s (median ${m(v.key).toFixed(1)}, answer p50/p99 ${p(v.key, 50)}/${p(v.key, 99)} ms)`,
+				)
+				.join('; ') +
+			`; ratios per round: trigger / null ${perRound2('null')}, trigger / Webhook+Crypto+If ${perRound2('workflowCheck')}, trigger / Webhook node ${perRound2('plain')}`,
 	);
+	// Ratios: the median of each round's ratio, so that the load drifting between rounds on a busy
+	// machine cancels out within a round instead of skewing one side's median.
+	const ratio = (k: string) => median(rates.trigger.map((r, i) => r / rates[k][i]));
 	return {
-		triggerPerSec: round(triggerPerSec, 1),
-		webhookNodePerSec: round(webhookNodePerSec, 1),
-		ratio: round(triggerPerSec / webhookNodePerSec),
-		p99AckMs: round(percentile(ackLatencies, 99), 1),
+		triggerPerSec: round(m('trigger'), 1),
+		nullTriggerPerSec: round(m('null'), 1),
+		webhookNodePerSec: round(m('plain'), 1),
+		workflowCheckPerSec: round(m('workflowCheck'), 1),
+		toNull: round(ratio('null')),
+		vsWorkflowCheck: round(ratio('workflowCheck')),
+		ratio: round(ratio('plain')),
+		p99AckMs: round(percentile(latencies.trigger, 99), 1),
+		signingKeyRead: {
+			refusedUnsignedPerSec: round(m('refusedUnsigned'), 1),
+			refusedWrongKeyPerSec: round(m('refusedWrongKey'), 1),
+			noCheckPerSec: rates.triggerNoCheck ? round(m('triggerNoCheck'), 1) : null,
+			noDedupePerSec: rates.triggerNoDedupe ? round(m('triggerNoDedupe'), 1) : null,
+		},
 	};
+}
+
+// ---------------------------------------------------------------------------------------------
+// trigger.n8n.maxBurstUnder10s: the largest burst whose slowest answer stays under 10 s
+// ---------------------------------------------------------------------------------------------
+
+const BURST_LIMIT_MS = 10_000;
+
+/**
+ * One burst: `size` signed deliveries sent at once, each on its own connection. Returns the slowest
+ * answer, or Infinity when any delivery was not accepted (200): the service would send it again.
+ */
+async function burstOnce(stack: Stack, v: TriggerVariant, size: number): Promise<number> {
+	const deliveries = makeDeliveries(size, stack.sandbox.credentials.signingKey);
+	const base = await quiesce(stack.rest, v.workflowId);
+	const pool = new Pool(stack.n8n.url, { connections: size, pipelining: 1 });
+	try {
+		const result = await blast(pool, v.path, deliveries, size);
+		const accepted = result.statuses[200] ?? 0;
+		await settle(stack.rest, v.workflowId, base + accepted, 600_000);
+		if (accepted !== size) {
+			log(`${v.label} burst of ${size}: answers ${JSON.stringify(result.statuses)}`);
+			return Infinity;
+		}
+		return Math.max(...result.latencies);
+	} finally {
+		await pool.close();
+	}
+}
+
+/**
+ * Doubles the burst from 25 until its slowest answer reaches 10 s, then bisects between the last
+ * burst under and the first over, to within 10 % (bounded: at most `maxProbes` bursts, `budgetMs`).
+ */
+async function maxBurst(
+	stack: Stack,
+	v: TriggerVariant,
+	opts: Options,
+	details: string[],
+): Promise<number> {
+	const maxProbes = opts.quick ? 6 : 8;
+	const budgetMs = opts.quick ? 240_000 : 360_000;
+	const largest = 3200;
+	const started = Date.now();
+	let good = 0;
+	let bad = Infinity;
+	const probes: string[] = [];
+	while (probes.length < maxProbes && Date.now() - started < budgetMs) {
+		let size: number;
+		if (bad === Infinity) size = good === 0 ? 25 : good * 2;
+		else if (bad - good <= Math.max(2, Math.ceil(good * 0.1))) break;
+		else size = Math.floor((good + bad) / 2);
+		if (size > largest) break;
+		const slowest = await burstOnce(stack, v, size);
+		probes.push(`${size}: ${(slowest / 1000).toFixed(1)} s`);
+		log(
+			`trigger.n8n burst ${v.label}: ${size} at once, slowest answer ${(slowest / 1000).toFixed(1)} s`,
+		);
+		if (slowest < BURST_LIMIT_MS) good = size;
+		else bad = size;
+	}
+	details.push(
+		`trigger.n8n.maxBurstUnder10s ${v.label}: bursts (size: slowest answer) ${probes.join(', ')}${bad === Infinity ? ` (never reached 10 s up to ${good})` : ''}`,
+	);
+	return good;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -835,9 +1150,45 @@ interface Row {
 	value: number | null | undefined;
 	unit: string;
 	target?: { op: '>=' | '<=' | '<'; value: number };
+	ref?: string;
 }
 
+/** What each figure is measured against (the table's reference column). */
+const REFERENCES: Record<string, string> = {
+	'pagination.sequentialMs': 'HTTP Request node, next-link pagination',
+	'pagination.concurrentMs': 'this node, Return All',
+	'pagination.idealMs': 'pages / Max Parallel Requests x latency',
+	'pagination.speedup': 'sequentialMs / concurrentMs',
+	'pagination.toIdeal': 'concurrentMs / idealMs',
+	'memory.transactions100k.ratio': 'peak / payload',
+	'memory.transactions100k.httpRequestNode': 'HTTP Request node, its pagination, same pages',
+	'memory.transactions100k.vsHttpRequestNode': 'peak / HTTP Request node peak',
+	'memory.transactions100k.retainedAfterGcBytes': 'output held after two full GCs',
+	'memory.transactions100k.retainedAfterGcRatio': 'retained / payload',
+	'memory.amlPdf50MB.ratio': 'peak / payload',
+	'memory.poa20MB.ratio': 'peak / payload',
+	'trigger.verifyMicros.1KB': 'signature check alone',
+	'trigger.n8n.triggerPerSec': 'this trigger, defaults',
+	'trigger.n8n.nullTriggerPerSec': 'null community trigger',
+	'trigger.n8n.workflowCheckPerSec': 'Webhook (Raw Body) + Crypto HMAC + If',
+	'trigger.n8n.toNull': 'trigger / null trigger, median of the rounds',
+	'trigger.n8n.vsWorkflowCheck': 'trigger / Webhook+Crypto+If, median of the rounds',
+	'trigger.n8n.webhookNodePerSec': 'bare Webhook node (no check)',
+	'trigger.n8n.ratio': 'trigger / bare Webhook node, median of the rounds (information)',
+	'trigger.n8n.p99AckMs': '50 deliveries in flight',
+	'trigger.n8n.refusedUnsignedPerSec': 'forged, no signature: refused before the key read',
+	'trigger.n8n.refusedWrongKeyPerSec': 'forged, wrong key: refused after the key read',
+	'trigger.n8n.maxBurstUnder10s.trigger': "slowest answer < 10 s (the service's limit)",
+	'trigger.n8n.maxBurstUnder10s.webhookNode': 'same, bare Webhook node',
+	'actionOverhead.httpRequestNodeMs': 'HTTP Request node, same call',
+	'actionOverhead.ratio': 'nodeMs / httpRequestNodeMs',
+};
+
 function rows(r: Results): Row[] {
+	return figureRows(r).map((row) => ({ ...row, ref: REFERENCES[row.key] ?? '' }));
+}
+
+function figureRows(r: Results): Row[] {
 	const mem = (name: keyof NonNullable<Results['memory']>, limit: number): Row[] => {
 		const m = r.memory?.[name];
 		return [
@@ -868,24 +1219,79 @@ function rows(r: Results): Row[] {
 			target: { op: '<=', value: 1.3 },
 		},
 		...mem('transactions100k', 3),
+		{
+			key: 'memory.transactions100k.httpRequestNode',
+			value: r.memory?.transactions100k?.httpRequestNode,
+			unit: 'B',
+		},
+		{
+			key: 'memory.transactions100k.vsHttpRequestNode',
+			value: r.memory?.transactions100k?.vsHttpRequestNode,
+			unit: 'x',
+			target: { op: '<=', value: 1.0 },
+		},
+		{
+			key: 'memory.transactions100k.retainedAfterGcBytes',
+			value: r.memory?.transactions100k?.retainedAfterGcBytes,
+			unit: 'B',
+		},
+		{
+			key: 'memory.transactions100k.retainedAfterGcRatio',
+			value: r.memory?.transactions100k?.retainedAfterGcRatio,
+			unit: 'x',
+			target: { op: '<=', value: 2.5 },
+		},
 		...mem('amlPdf50MB', 2.5),
 		...mem('poa20MB', 3.5),
 		{ key: 'trigger.verifyMicros.1KB', value: r.trigger.verifyMicros?.['1KB'], unit: 'µs' },
 		{ key: 'trigger.verifyMicros.100KB', value: r.trigger.verifyMicros?.['100KB'], unit: 'µs' },
 		{ key: 'trigger.verifyMicros.1MB', value: r.trigger.verifyMicros?.['1MB'], unit: 'µs' },
 		{ key: 'trigger.n8n.triggerPerSec', value: r.trigger.n8n?.triggerPerSec, unit: '/s' },
-		{ key: 'trigger.n8n.webhookNodePerSec', value: r.trigger.n8n?.webhookNodePerSec, unit: '/s' },
+		{ key: 'trigger.n8n.nullTriggerPerSec', value: r.trigger.n8n?.nullTriggerPerSec, unit: '/s' },
 		{
-			key: 'trigger.n8n.ratio',
-			value: r.trigger.n8n?.ratio,
+			key: 'trigger.n8n.workflowCheckPerSec',
+			value: r.trigger.n8n?.workflowCheckPerSec,
+			unit: '/s',
+		},
+		{
+			key: 'trigger.n8n.toNull',
+			value: r.trigger.n8n?.toNull,
 			unit: 'x',
 			target: { op: '>=', value: 0.9 },
 		},
+		{
+			key: 'trigger.n8n.vsWorkflowCheck',
+			value: r.trigger.n8n?.vsWorkflowCheck,
+			unit: 'x',
+			target: { op: '>=', value: 1.0 },
+		},
+		{ key: 'trigger.n8n.webhookNodePerSec', value: r.trigger.n8n?.webhookNodePerSec, unit: '/s' },
+		{ key: 'trigger.n8n.ratio', value: r.trigger.n8n?.ratio, unit: 'x' },
 		{
 			key: 'trigger.n8n.p99AckMs',
 			value: r.trigger.n8n?.p99AckMs,
 			unit: 'ms',
 			target: { op: '<', value: 1000 },
+		},
+		{
+			key: 'trigger.n8n.refusedUnsignedPerSec',
+			value: r.trigger.n8n?.signingKeyRead.refusedUnsignedPerSec,
+			unit: '/s',
+		},
+		{
+			key: 'trigger.n8n.refusedWrongKeyPerSec',
+			value: r.trigger.n8n?.signingKeyRead.refusedWrongKeyPerSec,
+			unit: '/s',
+		},
+		{
+			key: 'trigger.n8n.maxBurstUnder10s.trigger',
+			value: r.trigger.maxBurstUnder10s?.trigger,
+			unit: 'deliveries',
+		},
+		{
+			key: 'trigger.n8n.maxBurstUnder10s.webhookNode',
+			value: r.trigger.maxBurstUnder10s?.webhookNode,
+			unit: 'deliveries',
 		},
 		{ key: 'actionOverhead.nodeMs', value: r.actionOverhead?.nodeMs, unit: 'ms' },
 		{
@@ -921,10 +1327,11 @@ function table(r: Results): string {
 	const lines = rows(r).map((row) => [
 		row.key,
 		formatValue(row),
+		row.ref ?? '',
 		row.target ? `${row.target.op} ${row.target.value}` : '',
 		verdict(row),
 	]);
-	const head = ['figure', 'value', 'target', ''];
+	const head = ['figure', 'value', 'reference', 'target', ''];
 	const widths = head.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
 	const fmt = (cells: string[]) =>
 		cells
@@ -937,14 +1344,16 @@ function table(r: Results): string {
 function markdownTable(r: Results): string {
 	const lines = rows(r).map(
 		(row) =>
-			`| \`${row.key}\` | ${formatValue(row)} | ${row.target ? `${row.target.op.replace('<', '&lt;').replace('>', '&gt;')} ${row.target.value}` : ''} | ${verdict(row)} |`,
+			`| \`${row.key}\` | ${formatValue(row)} | ${row.ref ?? ''} | ${row.target ? `${row.target.op.replace('<', '&lt;').replace('>', '&gt;')} ${row.target.value}` : ''} | ${verdict(row)} |`,
 	);
-	return ['| Figure | Measured | Target | |', '|---|---|---|---|', ...lines].join('\n');
+	return ['| Figure | Measured | Reference | Target | |', '|---|---|---|---|---|', ...lines].join(
+		'\n',
+	);
 }
 
 function machine(): string {
 	const cpu = cpus();
-	return `${cpu.length} CPU (${cpu[0]?.model?.trim() ?? 'unknown'}), ${(totalmem() / 1024 ** 3).toFixed(1)} GiB RAM (${(freemem() / 1024 ** 3).toFixed(1)} GiB free at start), Node ${process.version}, n8n ${N8N_VERSION}`;
+	return `${cpu.length} CPU (${cpu[0]?.model?.trim() ?? 'unknown'}), ${(totalmem() / 1024 ** 3).toFixed(1)} GiB RAM (${(freemem() / 1024 ** 3).toFixed(1)} GiB free at start), load average ${loadavg()[0].toFixed(1)} at start, Node ${process.version}, n8n ${N8N_VERSION}`;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -963,7 +1372,7 @@ async function main(): Promise<number> {
 	const results: Results = {
 		pagination: null,
 		memory: null,
-		trigger: { verifyMicros: null, n8n: null },
+		trigger: { verifyMicros: null, n8n: null, maxBurstUnder10s: null },
 		actionOverhead: null,
 	};
 	const details: string[] = [];
@@ -985,7 +1394,9 @@ async function main(): Promise<number> {
 	if (opts.only.has('memory'))
 		await attempt('memory', async () => void (results.memory = await benchMemory(opts, details)));
 
-	const needsN8n = ['pagination', 'overhead', 'trigger'].some((s) => opts.only.has(s as Section));
+	const needsN8n = ['pagination', 'overhead', 'trigger', 'burst'].some((s) =>
+		opts.only.has(s as Section),
+	);
 	if (needsN8n) {
 		let stack: Stack | undefined;
 		await attempt('starting sandbox + n8n', async () => {
@@ -1023,11 +1434,28 @@ async function main(): Promise<number> {
 						async () => void (results.actionOverhead = await benchOverhead(s, b, opts, details)),
 					);
 				}
-				if (opts.only.has('trigger')) {
+				let variants: TriggerVariant[] | undefined;
+				if (opts.only.has('trigger') || opts.only.has('burst'))
+					await attempt(
+						'trigger workflows',
+						async () => void (variants = await setUpTriggerVariants(s)),
+					);
+				if (variants && opts.only.has('trigger')) {
+					const v = variants;
 					await attempt(
 						'trigger.n8n',
-						async () => void (results.trigger.n8n = await benchTriggerN8n(s, opts, details)),
+						async () => void (results.trigger.n8n = await benchTriggerN8n(s, v, opts, details)),
 					);
+				}
+				if (variants && opts.only.has('burst')) {
+					const v = variants;
+					await attempt('trigger.n8n.maxBurstUnder10s', async () => {
+						const pick = (key: string) => v.find((x) => x.key === key)!;
+						results.trigger.maxBurstUnder10s = {
+							trigger: await maxBurst(s, pick('trigger'), opts, details),
+							webhookNode: await maxBurst(s, pick('plain'), opts, details),
+						};
+					});
 				}
 			} finally {
 				await s.stop();
@@ -1036,9 +1464,11 @@ async function main(): Promise<number> {
 	}
 
 	const elapsed = Math.round((Date.now() - started) / 1000);
+	// Other work on the machine moves absolute figures (not much the side-by-side ratios): say how much.
+	const machineLineEnd = `${machineLine}; load average ${loadavg()[0].toFixed(1)} (1 min), ${loadavg()[2].toFixed(1)} (15 min) at the end`;
 	const out = [
 		'',
-		`Benchmark (${opts.quick ? '--quick' : 'full'}, ${elapsed} s) on ${machineLine}` +
+		`Benchmark (${opts.quick ? '--quick' : 'full'}, ${elapsed} s) on ${machineLineEnd}` +
 			(Object.keys(opts.n8nEnv).length
 				? ` — DIAGNOSTIC: n8n with ${JSON.stringify(opts.n8nEnv)}`
 				: '') +
@@ -1059,7 +1489,7 @@ async function main(): Promise<number> {
 		mkdirSync(path.dirname(path.resolve(opts.markdown)), { recursive: true });
 		writeFileSync(
 			opts.markdown,
-			`${markdownTable(results)}\n\nMeasured ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC (${opts.quick ? '--quick' : 'full run'}, ${elapsed} s) on ${machineLine}${Object.keys(opts.n8nEnv).length ? `; DIAGNOSTIC run, n8n with ${JSON.stringify(opts.n8nEnv)}` : ''}${opts.tarball ? `; DIAGNOSTIC run, package from ${opts.tarball}` : ''}.\n\n${details.map((d) => `- ${d}`).join('\n')}\n`,
+			`${markdownTable(results)}\n\nMeasured ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC (${opts.quick ? '--quick' : 'full run'}, ${elapsed} s) on ${machineLineEnd}${Object.keys(opts.n8nEnv).length ? `; DIAGNOSTIC run, n8n with ${JSON.stringify(opts.n8nEnv)}` : ''}${opts.tarball ? `; DIAGNOSTIC run, package from ${opts.tarball}` : ''}.\n\n${details.map((d) => `- ${d}`).join('\n')}\n`,
 		);
 		log(`markdown table written to ${opts.markdown}`);
 	}

@@ -13,23 +13,31 @@
 // unless queue mode), so this child switches the harness's BinaryDataService to that mode, as in
 // real n8n. The in-memory mode would keep a base64 copy of every file in the execution data.
 //
+// `retainedAfterGcBytes`: (heap + external) above the baseline after the run and two full GCs,
+// with the node's output still held: what the output really costs to keep.
+//
+// `transactions100kHttpRequest` runs n8n's own HTTP Request node (4.2, from the pinned n8n's
+// n8n-nodes-base) with its "Response Contains Next URL" pagination over the same transactions,
+// through the same harness and the same measure: what a user would run instead of Return All.
+//
 // Prints one line of JSON on stdout: { payloadBytes, peakDeltaBytes, ratio, ... }.
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { INodeExecutionData, INodeParameters } from 'n8n-workflow';
+import type { ICredentialType, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 const storage = mkdtempSync(path.join(os.tmpdir(), 'idv-bench-binary-'));
 process.env.N8N_USER_FOLDER ??= storage;
 
-import { runNode } from '../harness/index.cjs';
+import { credentialTypes, registerNodeType, runNode } from '../harness/index.cjs';
+import { requireFromN8n } from '../n8n/runtime.cjs';
 import { BinaryDataService } from 'n8n-core';
 
 const { Container } = require(
 	require.resolve('@n8n/di', { paths: [path.dirname(require.resolve('n8n-core'))] }),
 ) as typeof import('@n8n/di');
 
-type CaseName = 'transactions100k' | 'amlPdf50MB' | 'poa20MB';
+type CaseName = 'transactions100k' | 'transactions100kHttpRequest' | 'amlPdf50MB' | 'poa20MB';
 
 interface CaseArgs {
 	sandboxUrl: string;
@@ -37,6 +45,8 @@ interface CaseArgs {
 	verificationId?: string;
 	accountId?: string;
 	perPage?: number;
+	/** List Transactions' Max Parallel Requests (a diagnostic sets 1; default: the node's). */
+	maxParallelRequests?: number;
 	checkId?: string;
 	profileId?: string;
 	password?: string;
@@ -96,6 +106,12 @@ function warmParameters(
 	args: CaseArgs,
 ): Record<string, unknown> {
 	if (name === 'transactions100k') return { ...parameters, returnAll: false, limit: 5 };
+	if (name === 'transactions100kHttpRequest')
+		return {
+			...parameters,
+			url: String(parameters.url).replace(/perPage=\d+/, 'perPage=5'),
+			options: {},
+		};
 	if (name === 'amlPdf50MB')
 		return { ...parameters, checkId: args.warmCheckId, profileId: args.warmProfileId };
 	return parameters;
@@ -121,7 +137,9 @@ async function main(): Promise<void> {
 	const name = process.argv[2] as CaseName;
 	const args = JSON.parse(process.argv[3]) as CaseArgs;
 	const binary = await useFilesystemBinaryMode();
-	const credentials = {
+	let node = 'identityVerification';
+	let typeVersion: number | undefined;
+	let credentials: Record<string, Record<string, string>> = {
 		identityVerificationApi: {
 			apiKey: args.credentials.apiKey,
 			apiSecret: args.credentials.apiSecret,
@@ -139,7 +157,41 @@ async function main(): Promise<void> {
 			verificationId: args.verificationId,
 			accountId: args.accountId,
 			returnAll: true,
-			options: { perPage: args.perPage ?? 500 },
+			options: {
+				perPage: args.perPage ?? 500,
+				...(args.maxParallelRequests ? { maxParallelRequests: args.maxParallelRequests } : {}),
+			},
+		};
+	} else if (name === 'transactions100kHttpRequest') {
+		const { HttpRequest } = requireFromN8n<{ HttpRequest: new () => never }>(
+			'n8n-nodes-base/dist/nodes/HttpRequest/HttpRequest.node.js',
+		);
+		const { HttpBasicAuth } = requireFromN8n<{ HttpBasicAuth: new () => ICredentialType }>(
+			'n8n-nodes-base/dist/credentials/HttpBasicAuth.credentials.js',
+		);
+		credentialTypes().set('httpBasicAuth', new HttpBasicAuth());
+		// Under its own type name: n8n-core gives it (and only it) any credential type.
+		registerNodeType('n8n-nodes-base.httpRequest', new HttpRequest());
+		node = 'n8n-nodes-base.httpRequest';
+		typeVersion = 4.2;
+		credentials = {
+			httpBasicAuth: { user: args.credentials.apiKey, password: args.credentials.apiSecret },
+		};
+		parameters = {
+			method: 'GET',
+			url: `${args.sandboxUrl}/bank/verifications/${args.verificationId}/accounts/${args.accountId}/transactions/?perPage=${args.perPage ?? 500}`,
+			authentication: 'genericCredentialType',
+			genericAuthType: 'httpBasicAuth',
+			options: {
+				pagination: {
+					pagination: {
+						paginationMode: 'responseContainsNextURL',
+						nextURL: '={{ $response.body.next }}',
+						paginationCompleteWhen: 'other',
+						completeExpression: '={{ !$response.body.next }}',
+					},
+				},
+			},
 		};
 	} else if (name === 'amlPdf50MB') {
 		parameters = {
@@ -182,7 +234,8 @@ async function main(): Promise<void> {
 	// real run. So first a tiny run of the same operation (one small page / a small file), then two
 	// full GCs, then the baseline.
 	const warm = await runNode({
-		node: 'identityVerification',
+		node,
+		typeVersion,
 		parameters: warmParameters(name, parameters, args) as INodeParameters,
 		credentials,
 		input: warmInput(name, input),
@@ -206,7 +259,8 @@ async function main(): Promise<void> {
 	setImmediate(spin);
 	const started = process.hrtime.bigint();
 	const result = await runNode({
-		node: 'identityVerification',
+		node,
+		typeVersion,
 		parameters: parameters as INodeParameters,
 		credentials,
 		input,
@@ -218,10 +272,19 @@ async function main(): Promise<void> {
 
 	if (result.error)
 		throw new Error(`the node failed: ${result.error.message} ${result.error.description ?? ''}`);
+	// What the output holds once the run's garbage is gone (`result` is still referenced below).
+	gc!();
+	gc!();
+	const retainedAfterGcBytes = total(sample()) - total(baseline);
 	let check = '';
 	if (name === 'transactions100k') {
 		payloadBytes = Buffer.byteLength(JSON.stringify(result.items.map((i) => i.json)));
 		check = `${result.items.length} items`;
+	} else if (name === 'transactions100kHttpRequest') {
+		// One item per page; the payload counted is the transactions, as for the node.
+		const transactions = result.items.flatMap((i) => (i.json.results as unknown[]) ?? []);
+		payloadBytes = Buffer.byteLength(JSON.stringify(transactions));
+		check = `${result.items.length} page items, ${transactions.length} transactions`;
 	} else if (name === 'amlPdf50MB') {
 		const data = result.items[0]?.binary?.data;
 		payloadBytes = Number(data?.bytes ?? result.items[0]?.json?.fileSize ?? 0);
@@ -235,6 +298,7 @@ async function main(): Promise<void> {
 			payloadBytes,
 			peakDeltaBytes,
 			ratio: peakDeltaBytes / payloadBytes,
+			retainedAfterGcBytes,
 			peakHeapDelta: peak.heapUsed - baseline.heapUsed,
 			peakExternalDelta: peak.external - baseline.external,
 			peakArrayBuffersDelta: peak.arrayBuffers - baseline.arrayBuffers,

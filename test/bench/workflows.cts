@@ -148,3 +148,83 @@ export function plainWebhookWorkflow(name: string, webhookPath: string): Workflo
 		settings: { executionOrder: 'v1' },
 	};
 }
+
+/** The bench's null community trigger (test/bench/null-trigger), installed as a community package. */
+export const NULL_TRIGGER = {
+	packageName: 'n8n-nodes-bench-null-trigger',
+	type: 'n8n-nodes-bench-null-trigger.nullTrigger',
+} as const;
+
+/** The null community trigger alone: no credential, no parameter, the body as it is. */
+export function nullTriggerWorkflow(name: string, webhookId: string): Workflow {
+	return {
+		name,
+		nodes: [
+			{
+				id: nodeId(),
+				name: 'Bench Null Trigger',
+				type: NULL_TRIGGER.type,
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: {},
+				webhookId,
+			},
+		],
+		connections: {},
+		settings: { executionOrder: 'v1' },
+	};
+}
+
+/**
+ * What a user builds without this package: Webhook (Raw Body on, answering on receipt) → Crypto
+ * (HMAC-SHA256 of the raw body with a Crypto credential holding the signing key, hex) → If (the
+ * HMAC equals the Service-Signature header). Only the If's true branch would go on.
+ */
+export function workflowCheckWorkflow(
+	name: string,
+	webhookPath: string,
+	cryptoCredential: { id: string; name: string },
+): Workflow {
+	const webhook = webhookNode(webhookPath, 'onReceived');
+	webhook.parameters.options = { rawBody: true };
+	const crypto: WorkflowNode = {
+		id: nodeId(),
+		name: 'Crypto',
+		type: 'n8n-nodes-base.crypto',
+		typeVersion: 2,
+		position: [220, 0],
+		parameters: {
+			action: 'hmac',
+			binaryData: true,
+			binaryPropertyName: 'data',
+			type: 'SHA256',
+			dataPropertyName: 'signature',
+			encoding: 'hex',
+		},
+		credentials: { crypto: cryptoCredential },
+	};
+	const check: WorkflowNode = {
+		id: nodeId(),
+		name: 'Signature Matches',
+		type: 'n8n-nodes-base.if',
+		typeVersion: 2.2,
+		position: [440, 0],
+		parameters: {
+			conditions: {
+				options: { caseSensitive: true, leftValue: '', typeValidation: 'strict', version: 2 },
+				conditions: [
+					{
+						id: '5b0c2a6e-1f3d-4c8b-9a7e-2d4f6b8c0e1a',
+						leftValue: '={{ $json.signature }}',
+						rightValue: `={{ $('${NAMES.webhook}').item.json.headers['service-signature'] }}`,
+						operator: { type: 'string', operation: 'equals' },
+					},
+				],
+				combinator: 'and',
+			},
+			options: {},
+		},
+	};
+	const nodes = [webhook, crypto, check];
+	return { name, nodes, connections: chain(nodes), settings: { executionOrder: 'v1' } };
+}

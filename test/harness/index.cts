@@ -151,6 +151,8 @@ export function registerNodeType(name: string, type: AnyNodeType): void {
 	const short = name.includes('.') ? name.slice(name.lastIndexOf('.') + 1) : name;
 	nodeRegistry.set(short, type);
 	nodeRegistry.set(`${PACKAGE_NAME}.${short}`, type);
+	// A full name of another package (the bench runs n8n-nodes-base.httpRequest) is kept as given.
+	if (name.includes('.')) nodeRegistry.set(name, type);
 }
 
 let packageNodesLoaded = false;
@@ -210,7 +212,7 @@ const CREDENTIAL_FILES: Array<[file: string, exportName: string]> = [
 let credentialTypeMap: Map<string, ICredentialType> | undefined;
 
 /** Our credential classes by name (`identityVerificationApi`, ...). */
-function credentialTypes(): Map<string, ICredentialType> {
+export function credentialTypes(): Map<string, ICredentialType> {
 	if (!credentialTypeMap) {
 		credentialTypeMap = new Map();
 		for (const [file, exportName] of CREDENTIAL_FILES) {

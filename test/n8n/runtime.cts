@@ -181,12 +181,14 @@ export function packPackage(opts: { log?: Log; destination?: string } = {}): str
  */
 export function installPackage(
 	userFolder: string,
-	opts: { tarball?: string; log?: Log } = {},
+	/** `name`: the package's name when the tarball is another package (the bench's fixture). */
+	opts: { tarball?: string; log?: Log; name?: string } = {},
 ): string {
 	const tarball = opts.tarball ?? packPackage({ log: opts.log });
 	const packedHere = opts.tarball === undefined;
+	const name = opts.name ?? PACKAGE_NAME;
 	const nodesDir = path.join(userFolder, '.n8n', 'nodes');
-	const packageDir = path.join(nodesDir, 'node_modules', PACKAGE_NAME);
+	const packageDir = path.join(nodesDir, 'node_modules', name);
 	mkdirSync(nodesDir, { recursive: true });
 	const ledgerPath = path.join(nodesDir, 'package.json');
 	const ledger = existsSync(ledgerPath)
@@ -220,7 +222,7 @@ export function installPackage(
 			],
 			packageDir,
 		);
-		ledger.dependencies = { ...(ledger.dependencies ?? {}), [PACKAGE_NAME]: packageJson.version };
+		ledger.dependencies = { ...(ledger.dependencies ?? {}), [name]: packageJson.version };
 		writeFileSync(ledgerPath, JSON.stringify(ledger, null, 2), 'utf8');
 	} finally {
 		rmSync(localTarball, { force: true });
