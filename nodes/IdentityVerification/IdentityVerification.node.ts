@@ -1,9 +1,5 @@
 import type {
-	ICredentialsDecrypted,
-	ICredentialTestFunctions,
 	IExecuteFunctions,
-	IHookFunctions,
-	INodeCredentialTestResult,
 	INodeExecutionData,
 	INodeType,
 	INodeTypeDescription,
@@ -12,7 +8,10 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { checkSigningKey } from '../IdentityVerificationTrigger/credentialTest';
+import {
+	signingKeyCredentialTest,
+	webhookLifecycle,
+} from '../IdentityVerificationTrigger/delivery';
 import * as aml from './actions/aml';
 import * as bank from './actions/bank';
 import * as identification from './actions/identification';
@@ -118,33 +117,9 @@ export class IdentityVerification implements INodeType {
 		],
 	};
 
-	methods = {
-		credentialTest: {
-			async webhookSigningKeyTest(
-				this: ICredentialTestFunctions,
-				credential: ICredentialsDecrypted,
-			): Promise<INodeCredentialTestResult> {
-				return checkSigningKey(credential.data);
-			},
-		},
-	};
+	methods = { credentialTest: signingKeyCredentialTest };
 
-	// The resume webhook is not registered anywhere: n8n skips restart webhooks when it activates a
-	// workflow, so these are never called. They exist because n8n's community-package scanner asks
-	// every node that declares webhooks for the complete lifecycle.
-	webhookMethods = {
-		default: {
-			async checkExists(this: IHookFunctions): Promise<boolean> {
-				return true;
-			},
-			async create(this: IHookFunctions): Promise<boolean> {
-				return true;
-			},
-			async delete(this: IHookFunctions): Promise<boolean> {
-				return true;
-			},
-		},
-	};
+	webhookMethods = webhookLifecycle;
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		if (this.getNodeParameter('operation', 0) === 'waitForResult') {

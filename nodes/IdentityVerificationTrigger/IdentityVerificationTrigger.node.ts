@@ -1,10 +1,6 @@
 import {
 	NodeConnectionTypes,
-	type ICredentialsDecrypted,
-	type ICredentialTestFunctions,
 	type IDataObject,
-	type IHookFunctions,
-	type INodeCredentialTestResult,
 	type INodeType,
 	type INodeTypeDescription,
 	type IWebhookFunctions,
@@ -12,9 +8,8 @@ import {
 } from 'n8n-workflow';
 
 import { EVENT_TYPES, type EventType } from '../shared/contract';
-import { checkSigningKey } from './credentialTest';
 import { claimDelivery, dedupeKey } from './dedupe';
-import { answer, receiveDelivery } from './delivery';
+import { answer, receiveDelivery, signingKeyCredentialTest, webhookLifecycle } from './delivery';
 import { EVENT_TYPE_NAMES, isNonFinal } from './events';
 
 export type { IdentityVerificationEvent } from './events';
@@ -118,33 +113,9 @@ export class IdentityVerificationTrigger implements INodeType {
 		],
 	};
 
-	methods = {
-		credentialTest: {
-			async webhookSigningKeyTest(
-				this: ICredentialTestFunctions,
-				credential: ICredentialsDecrypted,
-			): Promise<INodeCredentialTestResult> {
-				return checkSigningKey(credential.data);
-			},
-		},
-	};
+	methods = { credentialTest: signingKeyCredentialTest };
 
-	// n8n 2.40.7 activates the workflow without these (its WebhookService skips missing methods), but
-	// n8n's community-node lint requires them (webhook-lifecycle-complete); the service has no API to
-	// register webhook URLs (the user pastes the URL into the dashboard), so each reports success.
-	webhookMethods = {
-		default: {
-			async checkExists(this: IHookFunctions): Promise<boolean> {
-				return true;
-			},
-			async create(this: IHookFunctions): Promise<boolean> {
-				return true;
-			},
-			async delete(this: IHookFunctions): Promise<boolean> {
-				return true;
-			},
-		},
-	};
+	webhookMethods = webhookLifecycle;
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		const receivedAt = new Date();

@@ -4,9 +4,18 @@
  * the action node's Wait for Result step (the resume request of a waiting execution), so both
  * accept and refuse exactly the same deliveries.
  */
-import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+import type {
+	ICredentialsDecrypted,
+	ICredentialTestFunctions,
+	IDataObject,
+	IHookFunctions,
+	INodeCredentialTestResult,
+	IWebhookFunctions,
+	IWebhookResponseData,
+} from 'n8n-workflow';
 
 import { WEBHOOK_HEADERS } from '../shared/contract';
+import { checkSigningKey } from './credentialTest';
 import { buildEvent, type IdentityVerificationEvent } from './events';
 import { bodyHash, signatureHeaderProblem, signatureRefusal, verifySignature } from './signature';
 
@@ -119,3 +128,33 @@ export async function receiveDelivery(
 	});
 	return { ok: true, event, deliveryId };
 }
+
+/** The Webhook Signing credential's test, for both nodes that receive deliveries. */
+export const signingKeyCredentialTest = {
+	async webhookSigningKeyTest(
+		this: ICredentialTestFunctions,
+		credential: ICredentialsDecrypted,
+	): Promise<INodeCredentialTestResult> {
+		return checkSigningKey(credential.data);
+	},
+};
+
+/**
+ * Webhook lifecycle of both nodes. The service has no API to register webhook URLs (the user pastes
+ * the trigger's URL into the dashboard; a token carries Wait for Result's resume URL), so there is
+ * nothing to check, create or delete. n8n 2.40.7 would activate without them, but n8n's
+ * community-node lint requires them (webhook-lifecycle-complete).
+ */
+export const webhookLifecycle = {
+	default: {
+		async checkExists(this: IHookFunctions): Promise<boolean> {
+			return true;
+		},
+		async create(this: IHookFunctions): Promise<boolean> {
+			return true;
+		},
+		async delete(this: IHookFunctions): Promise<boolean> {
+			return true;
+		},
+	},
+};
