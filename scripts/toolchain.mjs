@@ -158,6 +158,13 @@ const TASKS = {
 		buildTests();
 		runBuilt('n8n/cli.cjs', args);
 	},
+	// Mutation testing (stryker.config.mjs); Stryker compiles the mutated code itself in its sandbox.
+	'test:mutation': (args) =>
+		run(process.execPath, [
+			path.join(ROOT, 'node_modules', '@stryker-mutator', 'core', 'bin', 'stryker.js'),
+			'run',
+			...args,
+		]),
 	node: (args) => run(process.execPath, args),
 	// Only the set-up: Node 24 and dependencies (used by .ci/run as its install step).
 	deps: () => {},
