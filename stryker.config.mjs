@@ -3,6 +3,8 @@
 // ("survived") points at behaviour the tests do not pin. Reports: reports/mutation/ (HTML and JSON).
 // The TypeScript is mutated with mutant schemata (all mutants in one build), compiled once by tsc
 // into .build/ inside Stryker's sandbox, and jest runs the compiled tests from there.
+import { fileURLToPath } from 'node:url';
+
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
 	packageManager: 'npm',
@@ -24,7 +26,10 @@ export default {
 				'<rootDir>/test/demo/',
 				'<rootDir>/test/bench/',
 			],
-			testSequencer: '<rootDir>/../scripts/jest-stryker-sequencer.cjs',
+			testSequencer: fileURLToPath(new URL('scripts/jest-stryker-sequencer.cjs', import.meta.url)),
+			testEnvironment: fileURLToPath(
+				new URL('scripts/jest-stryker-environment.cjs', import.meta.url),
+			),
 		},
 	},
 	coverageAnalysis: 'perTest',

@@ -1,10 +1,13 @@
 // Jest test sequencer for mutation testing only (stryker.config.mjs). Stryker runs the tests that
 // cover a mutant by name (`testNamePattern`), but jest would still load every test file to find
 // them, and loading n8n's engine costs about a second per file. The full first run (no pattern)
-// records which file holds which test; every later run loads only the files with a matching test.
+// records which file holds which test and how long the file took; every later run loads only the
+// files with a matching test, fastest first (the first failure ends the run: see
+// jest-stryker-environment.cjs, whose per-run flag is reset here).
 const fs = require('node:fs');
 const path = require('node:path');
 const Sequencer = require('@jest/test-sequencer').default;
+const { RUN_STATE } = require('./jest-stryker-environment.cjs');
 
 const MAP_FILE = path.join(process.cwd(), '.stryker-test-names.json');
 
@@ -16,22 +19,27 @@ class MutationSequencer extends Sequencer {
 
 	sort(tests) {
 		if (!this.pattern || !fs.existsSync(MAP_FILE)) return super.sort(tests);
-		const namesByFile = JSON.parse(fs.readFileSync(MAP_FILE, 'utf8'));
+		globalThis[RUN_STATE] = { failed: false };
+		const files = JSON.parse(fs.readFileSync(MAP_FILE, 'utf8'));
 		const pattern = new RegExp(this.pattern, 'i');
 		const wanted = tests.filter((test) => {
-			const names = namesByFile[test.path];
-			return !names || names.some((name) => pattern.test(name));
+			const file = files[test.path];
+			return !file || file.names.some((name) => pattern.test(name));
 		});
-		return wanted.length > 0 ? wanted : tests;
+		const ms = (test) => files[test.path]?.ms ?? 0;
+		return (wanted.length > 0 ? wanted : tests).sort((a, b) => ms(a) - ms(b));
 	}
 
 	cacheResults(tests, results) {
 		if (!this.pattern) {
-			const namesByFile = {};
+			const files = {};
 			for (const file of results.testResults) {
-				namesByFile[file.testFilePath] = file.testResults.map((test) => test.fullName);
+				files[file.testFilePath] = {
+					names: file.testResults.map((test) => test.fullName),
+					ms: file.perfStats.end - file.perfStats.start,
+				};
 			}
-			fs.writeFileSync(MAP_FILE, JSON.stringify(namesByFile));
+			fs.writeFileSync(MAP_FILE, JSON.stringify(files));
 		}
 		super.cacheResults(tests, results);
 	}
