@@ -72,6 +72,7 @@ describe('serviceMessage', () => {
 		expect(serviceMessage({ detail: '  ', message: 'm' })).toBe('m');
 		expect(serviceMessage({ error: { message: 'nested' } })).toBe('nested');
 		expect(serviceMessage({ error: { code: 1 } })).toBeUndefined();
+		expect(serviceMessage({ error: { code: 1 }, title: 't' })).toBe('t');
 	});
 
 	test('quotes plain text but not an HTML page; nothing from other values', () => {
@@ -116,6 +117,16 @@ describe('fieldErrors', () => {
 		expect(fieldErrors('oops')).toEqual([]);
 		expect(fieldErrors(['a'])).toEqual([]);
 		expect(fieldErrors({ errors: [] })).toEqual([]);
+		expect(fieldErrors({ errors: ['not a field'] })).toEqual([]);
+		expect(fieldErrors(null)).toEqual([]);
+		expect(fieldErrors(undefined)).toEqual([]);
+	});
+
+	test('a list without text adds no empty entry; empty values add nothing', () => {
+		expect(fieldErrors({ errors: { owners: [{ name: ['required'] }] } })).toEqual([
+			'owners[0].name: required',
+		]);
+		expect(fieldErrors({ errors: { a: null, b: 5, c: [] } })).toEqual([]);
 	});
 });
 
