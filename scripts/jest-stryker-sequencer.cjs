@@ -18,8 +18,10 @@ class MutationSequencer extends Sequencer {
 	}
 
 	sort(tests) {
+		// Every mutant run starts without a failure, also the runs of all tests (static mutants).
+		if (process.env.__STRYKER_ACTIVE_MUTANT__ !== undefined)
+			globalThis[RUN_STATE] = { failed: false };
 		if (!this.pattern || !fs.existsSync(MAP_FILE)) return super.sort(tests);
-		globalThis[RUN_STATE] = { failed: false };
 		const files = JSON.parse(fs.readFileSync(MAP_FILE, 'utf8'));
 		const pattern = new RegExp(this.pattern, 'i');
 		const wanted = tests.filter((test) => {

@@ -77,6 +77,26 @@ describe('detectFileType', () => {
 		);
 	});
 
+	test.each([
+		...['heic', 'heix', 'hevc', 'hevx', 'hevm', 'hevs'].map((brand) => [brand, 'heic']),
+		...['heim', 'heis', 'mif1', 'msf1', 'mif2', 'heif'].map((brand) => [brand, 'heif']),
+		...['qt  ', 'M4V ', 'M4A ', 'isom', 'mp41', 'mp42', 'iso2', 'dash'].map((brand) => [
+			brand,
+			'video',
+		]),
+	])('the brand %s is %s', (brand, type) => {
+		expect(detectFileType(ftyp(brand)).type).toBe(type);
+		expect(detectFileType(ftyp('crx ', [brand])).type).toBe(type === 'video' ? 'iso-bmff' : type);
+	});
+
+	test('reads all four bytes of the box size and a box of exactly 12 bytes', () => {
+		// 0x00010010 and 0x00000110 are large boxes: the brand at offset 16 is inside them.
+		expect(detectFileType(ftyp('isom', ['heic'], 0x00010010)).type).toBe('heic');
+		expect(detectFileType(ftyp('isom', ['heic'], 0x00000110)).type).toBe('heic');
+		expect(detectFileType(ftyp('heic').subarray(0, 12)).type).toBe('heic');
+		expect(detectFileType(bytes('GIF87a', [1, 1])).type).toBe('gif');
+	});
+
 	test('finds HEIC/HEIF among the compatible brands, HEIC first', () => {
 		expect(detectFileType(ftyp('isom', ['mif1', 'heic'])).type).toBe('heic');
 		expect(detectFileType(ftyp('isom', ['msf1'])).type).toBe('heif');
