@@ -42,6 +42,7 @@ describe('Retry-After', () => {
 
 	test('seconds, with decimals and spaces, in milliseconds, capped at 60 s', () => {
 		expect(parseRetryAfter('1.5')).toBe(1500);
+		expect(parseRetryAfter('1.25')).toBe(1250);
 		expect(parseRetryAfter(' 2 ')).toBe(2000);
 		expect(parseRetryAfter('0.0004')).toBe(0);
 		expect(parseRetryAfter('60')).toBe(60_000);
