@@ -129,6 +129,34 @@ const buildPackage = () => run('npm', ['run', '--silent', 'build']);
 const runBuilt = (file, args) =>
 	run(process.execPath, [path.join(ROOT, '.build', 'test', file), ...args]);
 
+const stryker = (args) =>
+	run(process.execPath, [
+		path.join(ROOT, 'node_modules', '@stryker-mutator', 'core', 'bin', 'stryker.js'),
+		'run',
+		...args,
+	]);
+
+/** nodes/ and credentials/ .ts files changed since `base` that still exist (types files left out). */
+const MUTATION_CORE = [
+	'nodes/IdentityVerificationTrigger/signature.ts',
+	'nodes/IdentityVerification/transport/retry.ts',
+];
+
+function changedShippedFiles(base) {
+	const res = spawnSync('git', ['diff', '--name-only', base, '--', 'nodes', 'credentials'], {
+		cwd: ROOT,
+		encoding: 'utf8',
+	});
+	if (res.status !== 0) {
+		log(`git diff against ${base} failed: ${res.stderr.trim()}`);
+		process.exit(res.status ?? 1);
+	}
+	return res.stdout
+		.split('\n')
+		.filter((file) => /\.ts$/.test(file) && !/(^|\/)(types|node\.type)\.ts$/.test(file))
+		.filter((file) => existsSync(path.join(ROOT, file)));
+}
+
 const TASKS = {
 	test: (args) => {
 		buildTests();
@@ -177,6 +205,22 @@ const TASKS = {
 	verify: (args) => {
 		buildTests();
 		runBuilt('n8n/verify.cjs', args);
+	},
+	// Mutation testing (stryker.config.mjs); Stryker compiles the mutated code itself in its sandbox.
+	'test:mutation': (args) => stryker(args),
+	// The same on the shipped files a commit changed (default: the last one; or `-- <base>`), for CI:
+	// the whole run takes hours on a 2-core machine.
+	'test:mutation:changed': ([base = 'HEAD~1', ...args]) => {
+		// Without a changed shipped file, the core that every delivery and request goes through:
+		// the trigger's signature check and the transport's retry rules.
+		const changed = changedShippedFiles(base);
+		const files = changed.length > 0 ? changed : MUTATION_CORE;
+		log(
+			changed.length > 0
+				? `Mutation testing the files changed since ${base}: ${files.join(', ')}`
+				: `No shipped TypeScript changed since ${base}: mutation testing the core, ${files.join(', ')}`,
+		);
+		stryker(['--mutate', files.join(','), ...args]);
 	},
 	node: (args) => run(process.execPath, args),
 	// Only the set-up: Node 24 and dependencies (used by .ci/run as its install step).

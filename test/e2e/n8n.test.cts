@@ -2,9 +2,12 @@
 // community package, one n8n for the whole suite, every operation executed by n8n against the
 // sandbox, the credential tests run through n8n's API, and the trigger receiving the sandbox's signed
 // webhooks on n8n's production webhook URL.
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { EVENT_TYPES, type EventType } from '../../nodes/shared/contract';
+import { transactionsRange } from '../sandbox/data.cjs';
 import { SEED, sign } from '../sandbox/index.cjs';
 import {
 	execute,
@@ -30,6 +33,9 @@ const TRIGGER_WEBHOOK_ID = '0f6d7a52-1c3b-4e8f-9a2d-5b6c7d8e9f01';
 let stack: Stack;
 let triggerWorkflowId: string;
 let webhookUrl: string;
+/** Everything the `n8n execute` runs printed (their log lines), checked for secrets at the end. */
+const cliOutputs: string[] = [];
+const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
 /** Creates the workflow in n8n (as the editor saves it) and runs it with `n8n execute --id`. */
 async function run(
@@ -38,7 +44,9 @@ async function run(
 	opts: Parameters<typeof actionWorkflow>[2] = {},
 ): Promise<ExecuteResult> {
 	const id = await stack.rest.createWorkflow(actionWorkflow(name, parameters, opts));
-	return await execute(stack.userFolder, id);
+	const result = await execute(stack.userFolder, id);
+	cliOutputs.push(result.output);
+	return result;
 }
 
 function expectSuccess(result: ExecuteResult): void {
@@ -52,7 +60,11 @@ function expectSuccess(result: ExecuteResult): void {
 
 beforeAll(async () => {
 	// Cold machines install the pinned n8n first (minutes); warm ones start in well under a minute.
-	stack = await startStack({ log: (m) => process.stderr.write(`[e2e] ${m}\n`) });
+	stack = await startStack({
+		log: (m) => process.stderr.write(`[e2e] ${m}\n`),
+		// The most n8n ever logs, for the check that no secret reaches its log (last test).
+		n8nEnv: { N8N_LOG_LEVEL: 'debug' },
+	});
 	triggerWorkflowId = await stack.rest.createWorkflow(
 		triggerWorkflow('E2E trigger', TRIGGER_WEBHOOK_ID),
 	);
@@ -145,7 +157,7 @@ describe('every operation, executed by n8n against the sandbox', () => {
 		expect(item.json.clientId).toBe('customer-12345');
 		expect(typeof item.json.authToken).toBe('string');
 		expect(item.json.authToken.length).toBeGreaterThan(0);
-		expect(stack.sandbox.kyc.get(item.json.scanRef)).toBeDefined();
+		expect(stack.sandbox.kyc.get(item.json.scanRef)).toMatchObject({ clientId: 'customer-12345' });
 	});
 
 	test('Identification → Request Information reactivates a finished verification', async () => {
@@ -201,10 +213,10 @@ describe('every operation, executed by n8n against the sandbox', () => {
 		expectSuccess(result);
 		const items = nodeOutput(result, ACTION);
 		expect(items).toHaveLength(SEED.bank.transactions);
-		expect(items[0].json.transactionAmount).toEqual({
-			amount: expect.any(String),
-			currency: expect.any(String),
-		});
+		// Every transaction, in the service's order (pages fetched in parallel are put back in order).
+		expect(items.map((item) => item.json)).toEqual(
+			transactionsRange(SEED.bank.accountId, 0, SEED.bank.transactions),
+		);
 		expect(items[0].json.creditor).toHaveProperty('fullName');
 	});
 
@@ -282,7 +294,22 @@ describe('every operation, executed by n8n against the sandbox', () => {
 		expect(download.contentType).toMatch(/^application\/pdf/);
 		expect(download.disposition).toContain(encodeURIComponent(file!.fileName));
 		expect(download.bytes.subarray(0, 5).toString('latin1')).toBe('%PDF-');
-		expect(download.bytes.length).toBe(file!.bytes ?? download.bytes.length);
+		// The very bytes the service sends for this profile, asked for directly.
+		const direct = await fetch(
+			`${stack.sandbox.url}/aml/checks/${SEED.aml.checkId}/profiles/${SEED.aml.profileId}/pdf/`,
+			{
+				method: 'POST',
+				headers: {
+					authorization: `Basic ${Buffer.from(`${stack.sandbox.credentials.apiKey}:${stack.sandbox.credentials.apiSecret}`).toString('base64')}`,
+					'content-type': 'application/json',
+				},
+				body: JSON.stringify({ password: SEED.aml.password }),
+			},
+		);
+		expect(direct.status).toBe(200);
+		const sent = Buffer.from(await direct.arrayBuffer());
+		expect(download.bytes.length).toBe(sent.length);
+		expect(sha256(download.bytes)).toBe(sha256(sent));
 	});
 
 	test('KYB → Get Questionnaire Answers with the KYB form token returns the sections', async () => {
@@ -444,6 +471,33 @@ describe('the trigger, activated in n8n, receiving the sandbox’s signed webhoo
 		await stack.sandbox.webhooks.send('ACCOUNT_CHECK');
 		await newestTriggerItem(before + 2);
 		expect(await executionCount()).toBe(before + 2);
+	});
+});
+
+// Last in the file: by now every operation, the credential tests (with wrong secrets too) and the
+// trigger have run, so n8n's log and the CLI runs' output hold everything they would ever log.
+describe('logs', () => {
+	test("no secret ever appears in n8n's log or in the output of the workflow runs", () => {
+		const { apiKey, apiSecret, kybFormToken, signingKey } = stack.sandbox.credentials;
+		const secrets = {
+			apiSecret,
+			'base64 of key:secret': Buffer.from(`${apiKey}:${apiSecret}`).toString('base64'),
+			kybFormToken,
+			signingKey,
+			'a wrong API secret tried in a credential test': 'wrong-secret-123456',
+		};
+		const serverLog = readFileSync(stack.n8n.logFile, 'utf8');
+		expect(serverLog).toContain('Editor is now accessible');
+		// (needs the workflow runs above: run the whole file, not this test alone)
+		expect(cliOutputs.length).toBeGreaterThan(0);
+		const logs = { "n8n's log": serverLog, 'workflow runs': cliOutputs.join('\n') };
+		const leaks: string[] = [];
+		for (const [where, text] of Object.entries(logs)) {
+			for (const [name, secret] of Object.entries(secrets)) {
+				if (text.includes(secret)) leaks.push(`${name} in ${where}`);
+			}
+		}
+		expect(leaks).toEqual([]);
 	});
 });
 

@@ -44,6 +44,7 @@ describe('Identity Verification API credential', () => {
 		expect(result.status).toBe('Error');
 		expect(result.message).toMatch(/API key or API secret is wrong/);
 		expect(result.message).toMatch(/Settings → API Keys/);
+		expect(sb.requests.length).toBeGreaterThan(0);
 		expect(sb.requests.every((r) => r.status === 401)).toBe(true);
 	});
 

@@ -202,16 +202,31 @@ describe('errors never carry a secret', () => {
 		expectNoSecrets(echoed);
 	});
 
-	test('with Continue On Fail the error item carries no secret either', async () => {
-		const { items } = await runNode({
-			node: TRANSPORT_PROBE,
-			parameters: { path: TX },
+	test("with Continue On Fail the node's error items carry no secret either", async () => {
+		// The action node itself (its router makes the error items), not the transport fixture.
+		const result = await runNode({
+			node: 'identityVerification',
+			parameters: {
+				resource: 'bank',
+				operation: 'listTransactions',
+				verificationId: SEED.bank.verificationId,
+				accountId: SEED.bank.accountId,
+				limit: 1,
+			},
 			credentials: wrongSecret(),
+			input: [{ json: { n: 0 } }, { json: { n: 1 } }],
 			continueOnFail: true,
 		});
-		expect(items).toHaveLength(1);
-		const text = JSON.stringify(items);
-		expect(text).toMatch(/HTTP 401/);
-		for (const secret of FORBIDDEN) expect(text.includes(secret)).toBe(false);
+		expect(result.error).toBeUndefined();
+		expect(result.items).toHaveLength(2);
+		result.items.forEach((item, index) => {
+			expect(item.pairedItem).toEqual({ item: index });
+			expect(String(item.json.error)).toMatch(/HTTP 401/);
+			expect(item.json.httpCode).toBe('401');
+		});
+		const texts = [JSON.stringify(result.items), inspect(result.run.data, { depth: 20 })];
+		for (const text of texts) {
+			for (const secret of FORBIDDEN) expect(text.includes(secret)).toBe(false);
+		}
 	});
 });

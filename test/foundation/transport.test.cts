@@ -12,6 +12,7 @@ import type { ICredentialDataDecryptedObject, IDataObject, INodeParameters } fro
 import { joinUrl, parseRetryAfter, backoffDelay } from '../../nodes/IdentityVerification/transport';
 import { registerNodeType, runNode, sandboxCredentials } from '../harness/index.cjs';
 import { TRANSPORT_PROBE, TransportProbe } from '../harness/fixtures/transport-probe.node.cjs';
+import { transactionsRange } from '../sandbox/data.cjs';
 import { SEED, startSandbox } from '../sandbox/index.cjs';
 import type { Sandbox } from '../sandbox/index.cjs';
 
@@ -254,7 +255,7 @@ describe('URLs', () => {
 	test('an absolute link on the same origin is followed', async () => {
 		const { items, error } = await probe({ url: `${sb.url}${TX}?page=2&perPage=1` });
 		expect(error).toBeUndefined();
-		expect((items[0].json.body as IDataObject).previous).toBeDefined();
+		expect((items[0].json.body as IDataObject).previous).toBe(`${sb.url}${TX}?perPage=1`);
 		expect(sb.requests[0]).toMatchObject({ path: TX, query: { page: '2', perPage: '1' } });
 	});
 
@@ -354,16 +355,53 @@ describe('errors users see', () => {
 		expect(sb.count()).toBe(1);
 	});
 
-	test('with Continue On Fail the error becomes an item instead of stopping the workflow', async () => {
+	test("with Continue On Fail the node's router turns the failing item into an error item and goes on", async () => {
+		// The action node itself: 3 items, the middle one asks for an unknown account (404).
 		const { items, run } = await runNode({
-			node: TRANSPORT_PROBE,
-			parameters: { path: '/bank/verifications/nope/accounts/nope/transactions/' },
+			node: 'identityVerification',
+			parameters: {
+				resource: 'bank',
+				operation: 'listTransactions',
+				verificationId: SEED.bank.verificationId,
+				accountId: '={{ $json.accountId }}',
+				limit: 1,
+			},
 			credentials: creds,
+			input: [
+				{ json: { accountId: SEED.bank.accountId } },
+				{ json: { accountId: 'nope' } },
+				{ json: { accountId: SEED.bank.accountId } },
+			],
 			continueOnFail: true,
 		});
 		expect(run.data.resultData.error).toBeUndefined();
-		expect(items).toHaveLength(1);
-		expect(JSON.stringify(items[0].json)).toMatch(/Not found \(HTTP 404\)/);
+		expect(items).toHaveLength(3);
+		expect(items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+		const [firstTransaction] = transactionsRange(SEED.bank.accountId, 0, 1);
+		expect(items[0].json).toEqual(firstTransaction);
+		expect(items[2].json).toEqual(firstTransaction);
+		expect(String(items[1].json.error)).toMatch(/Not found \(HTTP 404\)/);
+		expect(items[1].json.httpCode).toBe('404');
+		expect(String(items[1].json.description)).toMatch(/Check the IDs/);
+		expect(sb.count({ path: '/bank/' })).toBe(3);
+	});
+
+	test('without Continue On Fail the first failing item stops the node, naming the item', async () => {
+		const { error, run } = await runNode({
+			node: 'identityVerification',
+			parameters: {
+				resource: 'bank',
+				operation: 'listTransactions',
+				verificationId: SEED.bank.verificationId,
+				accountId: '={{ $json.accountId }}',
+				limit: 1,
+			},
+			credentials: creds,
+			input: [{ json: { accountId: SEED.bank.accountId } }, { json: { accountId: 'nope' } }],
+		});
+		expect(run.data.resultData.error).toBeDefined();
+		expect(error?.message).toMatch(/Not found \(HTTP 404\)/);
+		expect(error?.context?.itemIndex).toBe(1);
 	});
 
 	test('an invalid Base URL is reported before anything is sent', async () => {

@@ -101,7 +101,7 @@ describe('sandbox webhook sender', () => {
 		expect(body.data).toMatchObject({ docFirstName: 'JONAS', docLastName: 'JONAITIS' });
 		expect(
 			(sb.webhooks.sampleBody('BANK_CARD_VERIFICATION_COMPLETED') as any).bankCardVerification,
-		).toBeDefined();
+		).toMatchObject({ status: 'APPROVED', cardLast4: '4242' });
 		expect(sb.webhooks.sampleBody('KYB_REVIEW_RESULT')).toMatchObject({
 			formId: 'form-001',
 			companyId: 'company-001',

@@ -43,7 +43,7 @@ export function parseJsonBody(body: unknown): unknown {
 }
 
 /** An error body as JSON, or its text trimmed and cut at 300 characters; undefined when empty. */
-function parseErrorBody(raw: unknown): unknown {
+export function parseErrorBody(raw: unknown): unknown {
 	const body = parseJsonBody(raw);
 	if (typeof body !== 'string') return body ?? undefined;
 	const text = body.trim();
@@ -51,7 +51,7 @@ function parseErrorBody(raw: unknown): unknown {
 }
 
 /** The service's own words: `detail` / `message` / `error` of the body. */
-function serviceMessage(body: unknown): string | undefined {
+export function serviceMessage(body: unknown): string | undefined {
 	if (typeof body === 'string') return body.startsWith('<') ? undefined : body;
 	if (!isPlainObject(body)) return undefined;
 	for (const key of ['detail', 'message', 'error', 'error_description', 'title']) {
@@ -82,7 +82,7 @@ function flattenFieldErrors(value: unknown, prefix: string, out: string[]): void
  * Field problems named by a 400 body: `{"errors": {"field": ["rule"]}}` or DRF's top-level
  * `{"field": ["rule"]}`. Returns e.g. `["lifetime: Ensure this value is less than or equal to 2592000."]`.
  */
-function fieldErrors(body: unknown): string[] {
+export function fieldErrors(body: unknown): string[] {
 	if (!isPlainObject(body)) return [];
 	const out: string[] = [];
 	if (isPlainObject(body.errors)) {

@@ -1,6 +1,14 @@
 /** AML resource: Download Profile PDF as n8n binary data. */
 import { SEED } from '../../sandbox/index.cjs';
-import { binaryBytes, expectError, expectPaired, serviceRequests, useSandbox } from './util.cjs';
+import {
+	binaryBytes,
+	expectError,
+	expectPaired,
+	serviceRequests,
+	sha256,
+	startCountingProxy,
+	useSandbox,
+} from './util.cjs';
 
 const ctx = useSandbox();
 const { checkId, profileId, password } = SEED.aml;
@@ -52,14 +60,24 @@ describe('AML: Download Profile PDF', () => {
 		expect(items[0].json.profileId).toBe('ofac/12 34:x');
 	});
 
-	it('keeps a large PDF byte-exact (2 MB)', async () => {
+	it('keeps a large PDF byte-exact (2 MB): the output holds the very bytes the service sent', async () => {
 		const big = ctx.sb.aml.seedProfile({ sizeBytes: 2 * 1024 * 1024 });
-		const { items, error } = await ctx.run(
-			params({ checkId: big.checkId, profileId: big.profileId }),
-		);
-		expect(error).toBeUndefined();
-		expect(items[0].json.fileSize).toBe(2 * 1024 * 1024);
-		expect(binaryBytes(items[0]).length).toBe(2 * 1024 * 1024);
+		const proxy = await startCountingProxy(ctx.sb.url);
+		try {
+			const { items, error } = await ctx.run(
+				params({ checkId: big.checkId, profileId: big.profileId }),
+				{ baseUrl: proxy.url },
+			);
+			expect(error).toBeUndefined();
+			expect(proxy.exchanges).toHaveLength(1);
+			const sent = proxy.exchanges[0].received;
+			expect(sent.length).toBe(2 * 1024 * 1024);
+			const output = binaryBytes(items[0]);
+			expect(sha256(output)).toBe(sha256(sent));
+			expect(items[0].json.fileSize).toBe(2 * 1024 * 1024);
+		} finally {
+			await proxy.close();
+		}
 	});
 
 	it('refuses an empty password (from an expression) before sending anything', async () => {

@@ -247,43 +247,52 @@ describe('Bank: List Transactions', () => {
 	});
 
 	it.each([
-		[2, undefined],
-		[4, 4],
-		[1, 1],
+		['the default (no option set)', 4, undefined],
+		['Max Parallel Requests 2', 2, 2],
+		['Max Parallel Requests 1', 1, 1],
 	])(
-		'never has more than %s page requests in flight (Max Parallel Requests %s)',
-		async (max, option) => {
+		'with %s, exactly %s page requests are in flight at the busiest moment',
+		async (_name, max, option) => {
 			const proxy = await startCountingProxy(ctx.sb.url);
 			try {
 				ctx.sb.faults.setLatency(20);
 				const options: Record<string, number> = { perPage: 50 };
 				if (option !== undefined) options.maxParallelRequests = option;
-				else options.maxParallelRequests = max;
 				const { items, error } = await ctx.run(listParams({ returnAll: true, options }), {
 					baseUrl: proxy.url,
 				});
 				expect(error).toBeUndefined();
 				expect(items.map((i) => i.json)).toEqual(expected);
-				expect(proxy.maxInFlight).toBeLessThanOrEqual(max);
-				if (max > 1) expect(proxy.maxInFlight).toBeGreaterThan(1);
+				// 20 pages after the first, 20 ms each: the pool fills every slot it is allowed
+				expect(proxy.maxInFlight).toBe(max);
 			} finally {
 				await proxy.close();
 			}
 		},
 	);
 
-	it('lowers the parallelism after a 429 and never goes above the option', async () => {
-		const proxy = await startCountingProxy(ctx.sb.url);
+	it('halves the parallelism after a 429 on a page: at most 2 of 4 requests in flight from then on', async () => {
+		// Pages 2-5 start together; the proxy answers page 3 with 429 once (Retry-After: 1).
+		const proxy = await startCountingProxy(ctx.sb.url, { rateLimitPage: 3 });
 		try {
 			ctx.sb.faults.setLatency(10);
-			ctx.sb.faults.add({ method: 'GET', path: TX_PATH, status: 429, retryAfter: 1, times: 1 });
 			const { items, error } = await ctx.run(
 				listParams({ returnAll: true, options: { perPage: 50, maxParallelRequests: 4 } }),
 				{ baseUrl: proxy.url },
 			);
 			expect(error).toBeUndefined();
 			expect(items.map((i) => i.json)).toEqual(expected);
-			expect(proxy.maxInFlight).toBeLessThanOrEqual(4);
+			expect(proxy.starts.filter((s) => s.page === 3)).toHaveLength(2);
+			// Every request started after that first batch (pages 6-21 and page 3 again): the pool
+			// allows 2, one of them held by page 3 while it waits. Without the throttle the three
+			// other slots keep going during that wait: 3 in flight.
+			const first429 = proxy.starts.findIndex((s) => s.page === 3);
+			const later = proxy.starts.filter(
+				(s, index) => s.page > 5 || (s.page === 3 && index > first429),
+			);
+			expect(later).toHaveLength(17);
+			expect(Math.max(...later.map((s) => s.inFlight))).toBeLessThanOrEqual(2);
+			expect(serviceRequests(ctx.sb, TX_PATH)).toBe(21);
 		} finally {
 			await proxy.close();
 		}

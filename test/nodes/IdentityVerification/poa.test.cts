@@ -1,6 +1,16 @@
 /** Proof of Address: Create Check from an n8n binary property; file type judged from the bytes. */
+import { randomBytes } from 'node:crypto';
+
 import { SEED } from '../../sandbox/index.cjs';
-import { binaryItem, expectError, expectPaired, serviceRequests, useSandbox } from './util.cjs';
+import {
+	binaryItem,
+	expectError,
+	expectPaired,
+	serviceRequests,
+	sha256,
+	startCountingProxy,
+	useSandbox,
+} from './util.cjs';
 
 const ctx = useSandbox();
 const params = (extra: Record<string, unknown> = {}) => ({
@@ -155,12 +165,22 @@ describe('Proof of Address: Create Check', () => {
 		expect(items[0].json.fileSizeBytes).toBe(PDF.length + 200_000);
 	});
 
-	it('sends a 3 MB file intact (base64 built in chunks)', async () => {
-		const big = Buffer.concat([PDF, Buffer.alloc(3 * 1024 * 1024 + 1, 0x41)]);
-		const { items, error } = await ctx.run(params(), {
-			input: [binaryItem(big, 'big.pdf', 'application/pdf')],
-		});
-		expect(error).toBeUndefined();
-		expect(items[0].json.fileSizeBytes).toBe(big.length);
+	it('sends a 3 MB file intact: the service receives the very bytes of the input (base64 built in chunks)', async () => {
+		// Varied bytes, so a chunk sent twice, dropped or out of order changes the hash.
+		const big = Buffer.concat([PDF, randomBytes(3 * 1024 * 1024 + 1)]);
+		const proxy = await startCountingProxy(ctx.sb.url);
+		try {
+			const { items, error } = await ctx.run(params(), {
+				input: [binaryItem(big, 'big.pdf', 'application/pdf')],
+				baseUrl: proxy.url,
+			});
+			expect(error).toBeUndefined();
+			expect(items[0].json.fileSizeBytes).toBe(big.length);
+			expect(proxy.exchanges).toHaveLength(1);
+			const body = JSON.parse(proxy.exchanges[0].sent.toString('utf8')) as { file: string };
+			expect(sha256(Buffer.from(body.file, 'base64'))).toBe(sha256(big));
+		} finally {
+			await proxy.close();
+		}
 	});
 });

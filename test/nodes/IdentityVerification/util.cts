@@ -1,5 +1,6 @@
 /** Shared setup of the action node's tests: a sandbox over real HTTP and runNode through n8n's engine. */
 import type { IBinaryData, INodeExecutionData, INodeParameters } from 'n8n-workflow';
+import { createHash } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { runNode, sandboxCredentials } from '../../harness/index.cjs';
@@ -119,20 +120,53 @@ export interface CountingProxy {
 	url: string;
 	/** Highest number of requests in flight at the same time. */
 	maxInFlight: number;
+	/** Every request in arrival order: its page number (`?page=`) and the requests in flight with it. */
+	starts: Array<{ page: number; inFlight: number }>;
+	/** What went through the proxy: each request's path and the exact bytes both ways. */
+	exchanges: Array<{ path: string; sent: Buffer; received: Buffer }>;
 	close(): Promise<void>;
+}
+
+export interface CountingProxyOptions {
+	/** Answer the first request for this page number (`?page=`) with 429 and `Retry-After: 1`. */
+	rateLimitPage?: number;
 }
 
 /**
  * A loopback HTTP proxy in front of the sandbox that counts requests in flight. The Host header is
  * passed on, so the sandbox writes its page links with the proxy's address.
  */
-export async function startCountingProxy(target: string): Promise<CountingProxy> {
+export async function startCountingProxy(
+	target: string,
+	options: CountingProxyOptions = {},
+): Promise<CountingProxy> {
 	const targetUrl = new URL(target);
 	let inFlight = 0;
-	const proxy: CountingProxy = { url: '', maxInFlight: 0, close: async () => undefined };
+	let rateLimited = false;
+	const proxy: CountingProxy = {
+		url: '',
+		maxInFlight: 0,
+		starts: [],
+		exchanges: [],
+		close: async () => undefined,
+	};
 	const server = http.createServer((req, res) => {
 		inFlight++;
 		proxy.maxInFlight = Math.max(proxy.maxInFlight, inFlight);
+		const page = Number(new URL(req.url ?? '/', 'http://proxy').searchParams.get('page'));
+		proxy.starts.push({ page, inFlight });
+		const exchange = { path: req.url ?? '/', sent: Buffer.alloc(0), received: Buffer.alloc(0) };
+		proxy.exchanges.push(exchange);
+		const sentChunks: Buffer[] = [];
+		req.on('data', (chunk: Buffer) => sentChunks.push(chunk));
+		req.on('end', () => (exchange.sent = Buffer.concat(sentChunks)));
+		if (!rateLimited && page === options.rateLimitPage) {
+			rateLimited = true;
+			inFlight--;
+			res.writeHead(429, { 'Retry-After': '1', 'Content-Type': 'application/json' });
+			res.end(JSON.stringify({ detail: 'Request was throttled.' }));
+			return;
+		}
 		let done = false;
 		const finish = () => {
 			if (!done) {
@@ -150,8 +184,13 @@ export async function startCountingProxy(target: string): Promise<CountingProxy>
 			},
 			(answer) => {
 				res.writeHead(answer.statusCode ?? 502, answer.headers);
+				const receivedChunks: Buffer[] = [];
+				answer.on('data', (chunk: Buffer) => receivedChunks.push(chunk));
 				answer.pipe(res);
-				answer.on('end', finish);
+				answer.on('end', () => {
+					exchange.received = Buffer.concat(receivedChunks);
+					finish();
+				});
 			},
 		);
 		upstream.on('error', () => {
@@ -170,6 +209,8 @@ export async function startCountingProxy(target: string): Promise<CountingProxy>
 		});
 	return proxy;
 }
+
+export const sha256 = (bytes: Buffer): string => createHash('sha256').update(bytes).digest('hex');
 
 /** The bytes of an output binary property (n8n's default binary mode keeps them as base64 in the item). */
 export function binaryBytes(item: INodeExecutionData, property = 'data'): Buffer {

@@ -80,6 +80,8 @@ describe('event kinds', () => {
 });
 
 describe('duplicate store', () => {
+	// Pinned here, not read from the product: a changed window must turn these tests red.
+	const DAY_MS = 24 * 60 * 60 * 1000;
 	let scopeCounter = 0;
 	const scope = () => `modules-test:${++scopeCounter}`;
 	/** The old question "seen before?": a new delivery is claimed and n8n answers 2xx at once. */
@@ -96,12 +98,9 @@ describe('duplicate store', () => {
 		const key = dedupeKey('BANK_VERIFICATION', 'a'.repeat(64));
 		const t0 = Date.UTC(2026, 10, 1);
 		expect(await seenBefore({ scope: s, key, staticData, now: t0 })).toBe(false);
-		expect(await seenBefore({ scope: s, key, staticData, now: t0 + DEDUPE_WINDOW_MS - 1 })).toBe(
-			true,
-		);
-		expect(await seenBefore({ scope: s, key, staticData, now: t0 + DEDUPE_WINDOW_MS + 1 })).toBe(
-			false,
-		);
+		expect(await seenBefore({ scope: s, key, staticData, now: t0 + DAY_MS - 1 })).toBe(true);
+		expect(await seenBefore({ scope: s, key, staticData, now: t0 + DAY_MS + 1 })).toBe(false);
+		expect(DEDUPE_WINDOW_MS).toBe(DAY_MS);
 	});
 
 	test('entries older than the window are dropped from the static data', async () => {
@@ -109,7 +108,7 @@ describe('duplicate store', () => {
 		const staticData: IDataObject = {};
 		const t0 = Date.UTC(2026, 10, 1);
 		await seenBefore({ scope: s, key: 'old', staticData, now: t0 });
-		await seenBefore({ scope: s, key: 'new', staticData, now: t0 + DEDUPE_WINDOW_MS + 10 });
+		await seenBefore({ scope: s, key: 'new', staticData, now: t0 + DAY_MS + 10 });
 		expect(Object.keys(staticData.seenDeliveries as object)).toEqual(['new']);
 	});
 

@@ -1,0 +1,313 @@
+/**
+ * The transport's error rules as pure functions: which message a status, a network failure or a
+ * service body leads to, what is quoted from the service, and that secrets are redacted. The engine
+ * tests (transport.test.cts) show the same errors end to end; these pin every branch cheaply.
+ */
+import type { INode } from 'n8n-workflow';
+
+import {
+	classifyNetworkError,
+	fieldErrors,
+	httpError,
+	makeRedactor,
+	networkError,
+	parseErrorBody,
+	serviceMessage,
+	unexpectedError,
+} from '../../nodes/IdentityVerification/transport/errors';
+
+const NODE: INode = {
+	id: 'node-1',
+	name: 'Identity Verification',
+	type: 'n8n-nodes-identity-verification.identityVerification',
+	typeVersion: 1,
+	position: [0, 0],
+	parameters: {},
+};
+const SECRET = 'S3cr3t-Value';
+const redact = makeRedactor([SECRET]);
+
+describe('makeRedactor', () => {
+	test('replaces every occurrence of every secret of 4 characters or more', () => {
+		const r = makeRedactor(['abcd', 'xyz', '', 'SECRET']);
+		expect(r('abcd-abcd SECRET xyz')).toBe('[redacted]-[redacted] [redacted] xyz');
+	});
+
+	test('ignores values that are not strings', () => {
+		const r = makeRedactor([undefined as unknown as string, 'abcd']);
+		expect(r('abcd undefined')).toBe('[redacted] undefined');
+	});
+});
+
+describe('parseErrorBody', () => {
+	test('parses JSON from text and from bytes', () => {
+		expect(parseErrorBody('{"detail":"x"}')).toEqual({ detail: 'x' });
+		expect(parseErrorBody(new Uint8Array(Buffer.from(' {"a":1} ')))).toEqual({ a: 1 });
+	});
+
+	test('blank text is no body; an object is kept as it is', () => {
+		expect(parseErrorBody('   ')).toBeUndefined();
+		const body = { detail: 'x' };
+		expect(parseErrorBody(body)).toBe(body);
+		expect(parseErrorBody(undefined)).toBeUndefined();
+	});
+
+	test('text that is not JSON is kept, cut to 300 characters with an ellipsis', () => {
+		expect(parseErrorBody(' Bad gateway ')).toBe('Bad gateway');
+		expect(parseErrorBody('x'.repeat(300))).toBe('x'.repeat(300));
+		expect(parseErrorBody('y'.repeat(301))).toBe(`${'y'.repeat(300)}…`);
+	});
+});
+
+describe('serviceMessage', () => {
+	test('takes detail, message, error, error_description or title, in that order', () => {
+		expect(serviceMessage({ title: 't', detail: ' d ', message: 'm' })).toBe('d');
+		expect(serviceMessage({ title: 't', message: 'm' })).toBe('m');
+		expect(serviceMessage({ title: 't', error: 'e' })).toBe('e');
+		expect(serviceMessage({ title: 't', error_description: 'ed' })).toBe('ed');
+		expect(serviceMessage({ title: 't' })).toBe('t');
+	});
+
+	test('skips blank values and reads a nested { message }', () => {
+		expect(serviceMessage({ detail: '  ', message: 'm' })).toBe('m');
+		expect(serviceMessage({ error: { message: 'nested' } })).toBe('nested');
+		expect(serviceMessage({ error: { code: 1 } })).toBeUndefined();
+		expect(serviceMessage({ error: { code: 1 }, title: 't' })).toBe('t');
+	});
+
+	test('quotes plain text but not an HTML page; nothing from other values', () => {
+		expect(serviceMessage('Service unavailable')).toBe('Service unavailable');
+		expect(serviceMessage('<html>502</html>')).toBeUndefined();
+		expect(serviceMessage(['detail'])).toBeUndefined();
+		expect(serviceMessage(null)).toBeUndefined();
+		expect(serviceMessage(42)).toBeUndefined();
+	});
+});
+
+describe('fieldErrors', () => {
+	test('reads {"errors": {...}} with nested fields and lists', () => {
+		expect(
+			fieldErrors({
+				errors: { lifetime: ['too big', 'not round'], address: { city: 'required' } },
+			}),
+		).toEqual(['lifetime: too big not round', 'address.city: required']);
+	});
+
+	test("reads DRF's top-level fields, leaving out detail/message/code/status/error", () => {
+		expect(
+			fieldErrors({
+				detail: ['not a field'],
+				message: ['no'],
+				code: ['no'],
+				status: ['no'],
+				error: ['no'],
+				country: ['unknown'],
+				note: 'plain strings at the top are not field lists',
+			}),
+		).toEqual(['country: unknown']);
+	});
+
+	test('names entries of a list of objects by their index', () => {
+		expect(
+			fieldErrors({ errors: { owners: [{ name: ['required'] }, 'bad', { age: 'x' }] } }),
+		).toEqual(['owners: bad', 'owners[0].name: required', 'owners[2].age: x']);
+	});
+
+	test('gives nothing for a body that is not an object', () => {
+		expect(fieldErrors('oops')).toEqual([]);
+		expect(fieldErrors(['a'])).toEqual([]);
+		expect(fieldErrors({ errors: [] })).toEqual([]);
+		expect(fieldErrors({ errors: ['not a field'] })).toEqual([]);
+		expect(fieldErrors(null)).toEqual([]);
+		expect(fieldErrors(undefined)).toEqual([]);
+	});
+
+	test('a list without text adds no empty entry; empty values add nothing', () => {
+		expect(fieldErrors({ errors: { owners: [{ name: ['required'] }] } })).toEqual([
+			'owners[0].name: required',
+		]);
+		expect(fieldErrors({ errors: { a: null, b: 5, c: [] } })).toEqual([]);
+	});
+});
+
+describe('httpError', () => {
+	const fail = (status: number, extra: Partial<Parameters<typeof httpError>[2]> = {}) =>
+		httpError(NODE, redact, {
+			status,
+			body: { detail: 'Said.' },
+			method: 'GET',
+			attempts: 1,
+			auth: 'apiKey',
+			itemIndex: 2,
+			...extra,
+		});
+
+	test('400 and 422 list the fields the service named, or say to check the values', () => {
+		for (const status of [400, 422]) {
+			const withFields = fail(status, { body: { errors: { lifetime: ['too big'] } } });
+			expect(withFields.message).toBe(
+				`The service rejected the request (HTTP ${status}): lifetime: too big`,
+			);
+			expect(withFields.description).toBe(
+				'Fix these fields in the node and run again: lifetime: too big.',
+			);
+			const without = fail(status);
+			expect(without.message).toBe(`The service rejected the request (HTTP ${status})`);
+			expect(without.description).toBe(
+				'The service said: "Said.". Check the values entered in the node and run again.',
+			);
+		}
+	});
+
+	test('401 and 403 speak of the credential that was used', () => {
+		expect(fail(401).message).toMatch(/API key and API secret/);
+		expect(fail(401).description).toMatch(/"Identity Verification API"/);
+		expect(fail(401, { auth: 'kybFormToken' }).message).toMatch(/KYB form token/);
+		expect(fail(401, { auth: 'kybFormToken' }).description).toMatch(
+			/"Identity Verification KYB Form Token API"/,
+		);
+		expect(fail(403).description).toMatch(/recognised but is not allowed/);
+		expect(fail(403, { auth: 'kybFormToken' }).description).toMatch(/only works for the form/);
+	});
+
+	test('404, 429 and other 4xx', () => {
+		expect(fail(404).message).toMatch(/^Not found \(HTTP 404\)/);
+		expect(fail(429).message).toMatch(/after 1 attempt$/);
+		expect(fail(429, { attempts: 4 }).message).toMatch(/after 4 attempts$/);
+		expect(fail(418).message).toBe('The service rejected the request (HTTP 418)');
+		expect(fail(418).description).toMatch(/Base URL of the credential/);
+	});
+
+	test('5xx: a POST was sent once and not repeated; a GET names its attempts', () => {
+		const post = fail(503, { method: 'POST', attempts: 1 });
+		expect(post.message).toBe('The service had an internal problem (HTTP 503)');
+		expect(post.description).toMatch(/not repeated/);
+		const get = fail(500, { attempts: 4 });
+		expect(get.message).toBe('The service had an internal problem (HTTP 500) on all 4 attempts');
+		expect(get.description).toMatch(/on the service side/);
+		expect(fail(599).message).toMatch(/HTTP 599/);
+		expect(fail(499).message).toBe('The service rejected the request (HTTP 499)');
+	});
+
+	test('carries the status, the item and the redacted body; never the secret', () => {
+		const error = fail(404, { body: { detail: `no such key ${SECRET}` } });
+		expect(error.httpCode).toBe('404');
+		expect(error.context.itemIndex).toBe(2);
+		expect(error.context.data).toEqual({ detail: 'no such key [redacted]' });
+		expect(error.description).toMatch(/^The service said: "no such key \[redacted\]"\. Check/);
+		expect(JSON.stringify(error)).not.toContain(SECRET);
+	});
+});
+
+describe('classifyNetworkError', () => {
+	test.each([
+		['ECONNREFUSED', 'refused'],
+		['EHOSTUNREACH', 'refused'],
+		['ENETUNREACH', 'refused'],
+		['ENETDOWN', 'refused'],
+		['ENOTFOUND', 'dns'],
+		['EAI_AGAIN', 'dns'],
+		['ECONNABORTED', 'timeout'],
+		['ETIMEDOUT', 'timeout'],
+		['ECONNRESET', 'reset'],
+		['EPIPE', 'reset'],
+		['CERT_HAS_EXPIRED', 'tls'],
+		['ERR_SSL_WRONG_VERSION_NUMBER', 'tls'],
+		['ERR_TLS_CERT_ALTNAME_INVALID', 'tls'],
+		['ERR_NETWORK', 'other'],
+		['ERR_BAD_RESPONSE', 'other'],
+	])('code %s is %s', (code, problem) => {
+		expect(classifyNetworkError({ code })).toEqual({ problem, code });
+	});
+
+	test('reads axios-style messages without a code', () => {
+		expect(classifyNetworkError(new Error('timeout of 30000ms exceeded'))).toEqual({
+			problem: 'timeout',
+			code: undefined,
+		});
+		expect(classifyNetworkError(new Error('socket hang up'))).toEqual({
+			problem: 'reset',
+			code: undefined,
+		});
+	});
+
+	test('follows the cause chain, stops on a loop, and ignores unknown codes', () => {
+		const inner = { code: 'ENOTFOUND' };
+		expect(classifyNetworkError({ code: 'EOTHER', cause: { cause: inner } })).toEqual({
+			problem: 'dns',
+			code: 'ENOTFOUND',
+		});
+		const loop: Record<string, unknown> = { code: 'EOTHER' };
+		loop.cause = loop;
+		expect(classifyNetworkError(loop)).toBeUndefined();
+		expect(classifyNetworkError(new Error('plain'))).toBeUndefined();
+		expect(classifyNetworkError('ECONNREFUSED')).toBeUndefined();
+		expect(classifyNetworkError({ code: 42 })).toBeUndefined();
+	});
+});
+
+describe('networkError', () => {
+	const fail = (
+		problem: Parameters<typeof networkError>[2]['problem'],
+		extra: Partial<Parameters<typeof networkError>[2]> = {},
+	) =>
+		networkError(NODE, redact, {
+			problem,
+			origin: 'https://ivs.example.com',
+			method: 'GET',
+			attempts: 1,
+			timeoutMs: 30_000,
+			itemIndex: 0,
+			...extra,
+		});
+
+	test('names the problem, the address and the attempts', () => {
+		expect(fail('refused').message).toBe(
+			'Could not connect to the service at https://ivs.example.com',
+		);
+		expect(fail('refused', { attempts: 4 }).message).toBe(
+			'Could not connect to the service at https://ivs.example.com after 4 attempts',
+		);
+		expect(fail('dns').message).toMatch(/could not be found \(https:\/\/ivs\.example\.com\)$/);
+		expect(fail('reset').message).toMatch(/closed before it answered$/);
+		expect(fail('tls').message).toMatch(/secure connection to https:\/\/ivs\.example\.com/);
+		expect(fail('other').message).toMatch(/failed without an answer$/);
+		expect(fail('refused').httpCode).toBeNull();
+	});
+
+	test('says how long it waited', () => {
+		expect(fail('timeout', { timeoutMs: 999 }).message).toBe(
+			'The service did not answer within 999 ms',
+		);
+		expect(fail('timeout', { timeoutMs: 1000 }).message).toMatch(/within 1 second$/);
+		expect(fail('timeout', { timeoutMs: 1500 }).message).toMatch(/within 1\.5 seconds$/);
+		expect(fail('timeout', { timeoutMs: 30_000 }).message).toMatch(/within 30 seconds$/);
+	});
+
+	test('a POST that may have been processed is said not to be repeated', () => {
+		for (const problem of ['timeout', 'reset', 'other'] as const) {
+			expect(fail(problem, { method: 'POST' }).description).toMatch(/not repeated/);
+			expect(fail(problem).description).not.toMatch(/not repeated/);
+		}
+		expect(fail('refused', { method: 'POST' }).description).not.toMatch(/not repeated/);
+		expect(fail('dns', { method: 'POST' }).description).not.toMatch(/not repeated/);
+	});
+
+	test('adds the network code when there is one', () => {
+		expect(fail('refused', { code: 'ECONNREFUSED' }).description).toMatch(
+			/ \(network code: ECONNREFUSED\)$/,
+		);
+		expect(fail('refused').description).not.toMatch(/network code/);
+	});
+});
+
+describe('unexpectedError', () => {
+	test('keeps only the redacted message of what was thrown', () => {
+		const error = unexpectedError(NODE, redact, new Error(`bad header ${SECRET}`), 3);
+		expect(error.message).toBe(
+			'The request to the service could not be sent: bad header [redacted]',
+		);
+		expect(error.context.itemIndex).toBe(3);
+		expect(unexpectedError(NODE, redact, 'text').message).toMatch(/could not be sent: text$/);
+	});
+});

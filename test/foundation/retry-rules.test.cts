@@ -1,0 +1,107 @@
+/**
+ * The retry rules as pure functions with exact values: which answers are retried for which method,
+ * how Retry-After is read, how the backoff ceiling grows, and how Max Retries is bounded.
+ */
+import {
+	backoffDelay,
+	isIdempotent,
+	isRetryableStatus,
+	normaliseMaxRetries,
+	parseRetryAfter,
+	retryDelay,
+} from '../../nodes/IdentityVerification/transport/retry';
+
+describe('what is retried', () => {
+	test('GET and DELETE are idempotent; POST, PUT and PATCH are not', () => {
+		expect(['GET', 'DELETE', 'POST', 'PUT', 'PATCH'].map((m) => isIdempotent(m as 'GET'))).toEqual([
+			true,
+			true,
+			false,
+			false,
+			false,
+		]);
+	});
+
+	test('429 for every method; 5xx (but 501 and 505) for GET and DELETE only', () => {
+		const row = (status: number) =>
+			(['GET', 'DELETE', 'POST'] as const).map((method) => isRetryableStatus(status, method));
+		expect(row(429)).toEqual([true, true, true]);
+		expect(row(500)).toEqual([true, true, false]);
+		expect(row(503)).toEqual([true, true, false]);
+		expect(row(599)).toEqual([true, true, false]);
+		expect(row(501)).toEqual([false, false, false]);
+		expect(row(505)).toEqual([false, false, false]);
+		expect(row(499)).toEqual([false, false, false]);
+		expect(row(404)).toEqual([false, false, false]);
+		expect(row(600)).toEqual([false, false, false]);
+	});
+});
+
+describe('Retry-After', () => {
+	const now = Date.parse('2026-11-22T20:00:00Z');
+
+	test('seconds, with decimals and spaces, in milliseconds, capped at 60 s', () => {
+		expect(parseRetryAfter('1.5')).toBe(1500);
+		expect(parseRetryAfter('1.25')).toBe(1250);
+		expect(parseRetryAfter(' 2 ')).toBe(2000);
+		expect(parseRetryAfter('0.0004')).toBe(0);
+		expect(parseRetryAfter('60')).toBe(60_000);
+		expect(parseRetryAfter('61')).toBe(60_000);
+	});
+
+	test('an HTTP date, counted from now, never negative, capped at 60 s', () => {
+		expect(parseRetryAfter('Sun, 22 Nov 2026 20:00:30 GMT', now)).toBe(30_000);
+		expect(parseRetryAfter('Sun, 22 Nov 2026 20:05:00 GMT', now)).toBe(60_000);
+		expect(parseRetryAfter('Sun, 22 Nov 2026 19:00:00 GMT', now)).toBe(0);
+	});
+
+	test('missing, blank or unreadable is no value', () => {
+		expect(parseRetryAfter(undefined)).toBeUndefined();
+		expect(parseRetryAfter('   ')).toBeUndefined();
+		expect(parseRetryAfter('in a moment')).toBeUndefined();
+		expect(parseRetryAfter('1.5s')).toBeUndefined();
+	});
+
+	test('wins over a shorter backoff, never shortens it', () => {
+		expect(retryDelay(5, '2', () => 0)).toBe(2000);
+		expect(retryDelay(1, '0', () => 0.5)).toBe(150);
+		expect(retryDelay(5, '2', () => 0.999999)).toBe(4799);
+		const fallback = retryDelay(1, 'soon');
+		expect(fallback).toBeGreaterThanOrEqual(0);
+		expect(fallback).toBeLessThan(300);
+	});
+});
+
+describe('backoff', () => {
+	test('the ceiling doubles from 300 ms per retry up to 10 s (full jitter below it)', () => {
+		const top = (n: number) => backoffDelay(n, () => 0.999999);
+		expect([1, 2, 3, 4, 5, 6, 7].map(top)).toEqual([299, 599, 1199, 2399, 4799, 9599, 9999]);
+		expect(top(30)).toBe(9999);
+		expect(top(0)).toBe(299);
+		expect(backoffDelay(3, () => 0.5)).toBe(600);
+		expect(backoffDelay(3, () => 0)).toBe(0);
+	});
+
+	test('uses Math.random by default', () => {
+		const delays = Array.from({ length: 20 }, () => backoffDelay(4));
+		for (const delay of delays) {
+			expect(Number.isInteger(delay)).toBe(true);
+			expect(delay).toBeGreaterThanOrEqual(0);
+			expect(delay).toBeLessThan(2400);
+		}
+		expect(new Set(delays).size).toBeGreaterThan(1);
+	});
+});
+
+describe('Max Retries', () => {
+	test('defaults to 3 and is a whole number from 0 to 10', () => {
+		expect(normaliseMaxRetries(undefined)).toBe(3);
+		expect(normaliseMaxRetries(Number.NaN)).toBe(3);
+		expect(normaliseMaxRetries(Number.POSITIVE_INFINITY)).toBe(3);
+		expect(normaliseMaxRetries(2.7)).toBe(2);
+		expect(normaliseMaxRetries(0)).toBe(0);
+		expect(normaliseMaxRetries(-1)).toBe(0);
+		expect(normaliseMaxRetries(10)).toBe(10);
+		expect(normaliseMaxRetries(11)).toBe(10);
+	});
+});

@@ -1,0 +1,85 @@
+/**
+ * The signature module's decoder against the shared vectors: it returns the very 32 bytes for every
+ * spelling the vectors use and it accepts (and nothing for near misses).
+ */
+import {
+	computeSignature,
+	decodeSignature,
+	verifySignature,
+} from '../../../nodes/IdentityVerificationTrigger/signature';
+import { loadVectors } from './util.cjs';
+
+const vectors = loadVectors();
+const v = vectors.valid[0];
+const body = Buffer.from(v.bodyBase64, 'base64');
+const digest = computeSignature(body, vectors.signingKey);
+const ENCODINGS = Object.keys(v.signatures) as Array<keyof typeof v.signatures>;
+
+describe('decodeSignature', () => {
+	test.each(ENCODINGS.map((encoding) => [encoding]))(
+		'%s decodes to the digest bytes',
+		(encoding) => {
+			expect(decodeSignature(v.signatures[encoding])?.equals(digest)).toBe(true);
+		},
+	);
+
+	test('URL-safe base64, no padding, a SHA256= prefix in any case and spaces around are fine', () => {
+		const b64 = digest.toString('base64');
+		const urlSafe = b64.replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+		for (const value of [
+			urlSafe,
+			` ${b64} `,
+			`SHA256=${digest.toString('hex')}`,
+			`Sha256=${b64}`,
+		]) {
+			expect(decodeSignature(value)?.equals(digest)).toBe(true);
+		}
+	});
+
+	test('refuses anything but a complete digest', () => {
+		const hex = digest.toString('hex');
+		const b64 = digest.toString('base64');
+		for (const value of [
+			hex.slice(1),
+			`${hex}0`,
+			`${hex.slice(0, 63)}g`,
+			b64.slice(1),
+			`${b64.slice(0, 42)}==`,
+			`x${hex}`,
+			`sha256:${hex}`,
+			'',
+			undefined,
+			42,
+		]) {
+			expect(decodeSignature(value)).toBeUndefined();
+		}
+	});
+
+	test('refuses non-canonical base64 (bits beyond the 32 bytes in the last character)', () => {
+		const b64 = digest.toString('base64').replace(/=+$/, '');
+		const last = b64[42];
+		// The last of 43 characters carries 4 bits of data and 2 zero bits: set one of those.
+		const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+		const tweaked = alphabet[alphabet.indexOf(last) | 1];
+		expect(tweaked).not.toBe(last);
+		expect(decodeSignature(`${b64.slice(0, 42)}${tweaked}`)).toBeUndefined();
+	});
+});
+
+describe('verifySignature reasons', () => {
+	test('no key, missing, malformed, two headers, mismatch', () => {
+		const good = v.signatures.hexLower;
+		expect(verifySignature(body, good, '')).toEqual({ valid: false, reason: 'noKey' });
+		expect(verifySignature(body, undefined, 'k')).toEqual({ valid: false, reason: 'missing' });
+		expect(verifySignature(body, '  ', 'k')).toEqual({ valid: false, reason: 'missing' });
+		expect(verifySignature(body, 'abc', 'k')).toEqual({ valid: false, reason: 'malformed' });
+		expect(verifySignature(body, [good, good], vectors.signingKey)).toEqual({
+			valid: false,
+			reason: 'malformed',
+		});
+		expect(
+			verifySignature(Buffer.concat([body, Buffer.from(' ')]), good, vectors.signingKey),
+		).toEqual({ valid: false, reason: 'mismatch' });
+		expect(verifySignature(body, good, vectors.signingKey)).toEqual({ valid: true });
+	});
+});
