@@ -35,14 +35,14 @@ afterAll(async () => {
 const TYPES = ['identityVerificationApi', 'identityVerificationKybFormTokenApi'] as const;
 
 describe.each(TYPES)('%s: the test passes only on an answer from this service', (type) => {
-	it('passes against the service (its JSON answer for the made-up id)', async () => {
+	test('passes against the service (its JSON answer for the made-up id)', async () => {
 		expect(await testCredential(type, creds[type])).toEqual({
 			status: 'OK',
 			message: 'Connection successful!',
 		});
 	});
 
-	it.each([
+	test.each([
 		[404, 'text/html', '<!DOCTYPE html><html><body><h1>Not Found</h1></body></html>'],
 		[200, 'text/html', '<html><body>Welcome to nginx!</body></html>'],
 		[404, 'application/json', '{"error":"no route"}'],
@@ -57,7 +57,7 @@ describe.each(TYPES)('%s: the test passes only on an answer from this service', 
 		expect(result.message).toMatch(/check the Base URL/);
 	});
 
-	it('refuses a plain http:// Base URL on another machine, saying why, without sending the secret', async () => {
+	test('refuses a plain http:// Base URL on another machine, saying why, without sending the secret', async () => {
 		const result = await testCredential(type, {
 			...creds[type],
 			baseUrl: 'http://ivs.example.com',
@@ -69,7 +69,7 @@ describe.each(TYPES)('%s: the test passes only on an answer from this service', 
 });
 
 describe('the node refuses a plain http:// Base URL on another machine before any request', () => {
-	it.each(['http://ivs.example.com', 'http://10.0.0.7:8787', 'http://gw.example.com/ivs'])(
+	test.each(['http://ivs.example.com', 'http://10.0.0.7:8787', 'http://gw.example.com/ivs'])(
 		'%s',
 		async (baseUrl) => {
 			const { error } = await runNode({
@@ -88,7 +88,7 @@ describe('the node refuses a plain http:// Base URL on another machine before an
 		},
 	);
 
-	it.each(['http://127.0.0.1', 'http://localhost'])(
+	test.each(['http://127.0.0.1', 'http://localhost'])(
 		'%s (this machine) is allowed',
 		async (host) => {
 			const port = new URL(sb.url).port;

@@ -11,7 +11,7 @@ import {
 const halfway = () => 0.5;
 
 describe('retry delay after a 429 or 5xx', () => {
-	it.each(['0', '-5', '-1.5', 'soon', '', 'Thu, 01 Jan 1970 00:00:00 GMT'])(
+	test.each(['0', '-5', '-1.5', 'soon', '', 'Thu, 01 Jan 1970 00:00:00 GMT'])(
 		'Retry-After %j waits the normal backoff, not less',
 		(header) => {
 			for (const retry of [1, 2, 3]) {
@@ -22,12 +22,12 @@ describe('retry delay after a 429 or 5xx', () => {
 		},
 	);
 
-	it('a Retry-After longer than the backoff is honoured', () => {
+	test('a Retry-After longer than the backoff is honoured', () => {
 		expect(retryDelay(1, '2', halfway)).toBe(2000);
 		expect(parseRetryAfter('2')).toBe(2000);
 	});
 
-	it('without Retry-After the backoff applies', () => {
+	test('without Retry-After the backoff applies', () => {
 		expect(retryDelay(3, undefined, halfway)).toBe(backoffDelay(3, halfway));
 	});
 });

@@ -28,7 +28,7 @@ describe('sandbox admin HTTP API', () => {
 		},
 	);
 
-	it('describes the sandbox and is not itself logged', async () => {
+	test('describes the sandbox and is not itself logged', async () => {
 		const info = await admin(sb, 'GET', '/');
 		expect(info.json).toMatchObject({
 			url: sb.url,
@@ -39,7 +39,7 @@ describe('sandbox admin HTTP API', () => {
 		expect((await admin(sb, 'GET', '/nope')).status).toBe(404);
 	});
 
-	it('reads, counts and clears the request log', async () => {
+	test('reads, counts and clears the request log', async () => {
 		await call(sb, 'POST', '/bank/tokens/', { body: {} });
 		await call(sb, 'POST', '/bank/tokens/', { auth: 'none' });
 		expect((await admin(sb, 'GET', '/requests?path=/bank/')).json).toEqual([
@@ -53,7 +53,7 @@ describe('sandbox admin HTTP API', () => {
 		expect(sb.requests).toHaveLength(0);
 	});
 
-	it('adds faults (times "Infinity"), lists and clears them', async () => {
+	test('adds faults (times "Infinity"), lists and clears them', async () => {
 		expect(
 			(
 				await admin(sb, 'POST', '/faults', {
@@ -76,7 +76,7 @@ describe('sandbox admin HTTP API', () => {
 		expect((await admin(sb, 'POST', '/faults', { path: '/bank/' })).status).toBe(400);
 	});
 
-	it('seeds bank accounts and switches page-link modes', async () => {
+	test('seeds bank accounts and switches page-link modes', async () => {
 		const ids = (await admin(sb, 'POST', '/bank/accounts', { transactions: 7, accountId: 'acc-7' }))
 			.json;
 		expect(ids.accountId).toBe('acc-7');
@@ -94,7 +94,7 @@ describe('sandbox admin HTTP API', () => {
 		expect((await admin(sb, 'POST', '/bank/page-links', { mode: 'sideways' })).status).toBe(400);
 	});
 
-	it('seeds AML profiles and KYB forms', async () => {
+	test('seeds AML profiles and KYB forms', async () => {
 		const p = (await admin(sb, 'POST', '/aml/profiles', { sizeBytes: 3000, profileId: 'p-3k' }))
 			.json;
 		const pdf = await call(sb, 'POST', `/aml/checks/${p.checkId}/profiles/p-3k/pdf/`, {
@@ -107,7 +107,7 @@ describe('sandbox admin HTTP API', () => {
 		).toBe(200);
 	});
 
-	it('configures webhooks, sends events, lists deliveries and resends', async () => {
+	test('configures webhooks, sends events, lists deliveries and resends', async () => {
 		const config = await admin(sb, 'POST', '/webhooks/config', {
 			url: receiver.url,
 			retryDelaysMs: [5],
@@ -145,7 +145,7 @@ describe('sandbox admin HTTP API', () => {
 		expect(Object.keys(samples)).toContain('BANK_CARD_VERIFICATION_COMPLETED');
 	});
 
-	it('drives a KYC session and reviews a KYB form', async () => {
+	test('drives a KYC session and reviews a KYB form', async () => {
 		await admin(sb, 'POST', '/webhooks/config', { url: receiver.url, retryDelaysMs: [] });
 		const { scanRef } = (await admin(sb, 'POST', '/kyc/sessions', { clientId: 'user-1' })).json;
 		expect(

@@ -29,7 +29,7 @@ describe('sandbox AML profile PDF', () => {
 	afterAll(() => sb.close());
 	beforeEach(() => sb.reset());
 
-	it('returns a real PDF naming the check and profile', async () => {
+	test('returns a real PDF naming the check and profile', async () => {
 		const res = await call(sb, 'POST', SEEDED, { body: { password: SEED.aml.password } });
 		expect(res.status).toBe(200);
 		expect(res.headers['content-type']).toBe('application/pdf');
@@ -45,11 +45,11 @@ describe('sandbox AML profile PDF', () => {
 		assertXref(res.body);
 	});
 
-	it('accepts any non-empty password (the sandbox does not encrypt the PDF)', async () => {
+	test('accepts any non-empty password (the sandbox does not encrypt the PDF)', async () => {
 		expect((await call(sb, 'POST', SEEDED, { body: { password: 'x' } })).status).toBe(200);
 	});
 
-	it.each([
+	test.each([
 		[{}, 'is required'],
 		[{ password: '' }, 'at least 1 character'],
 	])('answers 400 naming password for %j', async (body, rule) => {
@@ -58,7 +58,7 @@ describe('sandbox AML profile PDF', () => {
 		expect(res.json.errors.password.join(' ')).toContain(rule);
 	});
 
-	it('answers 400 naming id when the check id is not a UUID', async () => {
+	test('answers 400 naming id when the check id is not a UUID', async () => {
 		const res = await call(sb, 'POST', pdfPath('not-a-uuid', SEED.aml.profileId), {
 			body: { password: 'x' },
 		});
@@ -66,7 +66,7 @@ describe('sandbox AML profile PDF', () => {
 		expect(Object.keys(res.json.errors)).toEqual(['id']);
 	});
 
-	it('answers 404 for an unknown check or profile', async () => {
+	test('answers 404 for an unknown check or profile', async () => {
 		expect(
 			(
 				await call(sb, 'POST', pdfPath('00000000-0000-4000-8000-000000000000', 'prof-001'), {
@@ -80,7 +80,7 @@ describe('sandbox AML profile PDF', () => {
 		).toBe(404);
 	});
 
-	it.each([2000, 4096, 100000, 5 * 1024 * 1024 + 3])(
+	test.each([2000, 4096, 100000, 5 * 1024 * 1024 + 3])(
 		'pads a seeded profile to exactly %d bytes',
 		async (sizeBytes) => {
 			const p = sb.aml.seedProfile({ sizeBytes });
@@ -95,7 +95,7 @@ describe('sandbox AML profile PDF', () => {
 		},
 	);
 
-	it('streams a 50 MB PDF', async () => {
+	test('streams a 50 MB PDF', async () => {
 		const sizeBytes = 50 * 1024 * 1024;
 		const p = sb.aml.seedProfile({ sizeBytes, profileId: 'big' });
 		const res = await request(`${sb.url}${pdfPath(p.checkId, p.profileId)}`, {

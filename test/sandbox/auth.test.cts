@@ -13,7 +13,7 @@ describe('sandbox authentication', () => {
 	afterAll(() => sb.close());
 	beforeEach(() => sb.reset());
 
-	it('accepts the API key pair as HTTP Basic', async () => {
+	test('accepts the API key pair as HTTP Basic', async () => {
 		const res = await call(sb, 'GET', TX);
 		expect(res.status).toBe(200);
 		expect(sb.requests).toEqual([
@@ -27,7 +27,7 @@ describe('sandbox authentication', () => {
 		]);
 	});
 
-	it.each([
+	test.each([
 		['a wrong secret', basicHeader('sandbox-api-key', 'wrong')],
 		['a wrong key', basicHeader('other-key', 'sandbox-api-secret')],
 		['garbage after Basic', 'Basic !!!'],
@@ -43,13 +43,13 @@ describe('sandbox authentication', () => {
 		expect(sb.requests[0].authorized).toBe(false);
 	});
 
-	it('answers 401 when no Authorization header is sent, and logs the request', async () => {
+	test('answers 401 when no Authorization header is sent, and logs the request', async () => {
 		const res = await call(sb, 'POST', '/bank/tokens/', { auth: 'none', body: {} });
 		expect(res.status).toBe(401);
 		expect(sb.requests[0]).toMatchObject({ authScheme: 'none', authorized: false, status: 401 });
 	});
 
-	it('accepts the KYB form token as Bearer on KYB endpoints only', async () => {
+	test('accepts the KYB form token as Bearer on KYB endpoints only', async () => {
 		expect((await call(sb, 'GET', ANSWERS, { auth: 'bearer' })).status).toBe(200);
 		expect((await call(sb, 'GET', ANSWERS, { auth: 'basic' })).status).toBe(200);
 		expect((await call(sb, 'GET', ANSWERS, { auth: 'Bearer not-the-token' })).status).toBe(401);
@@ -63,7 +63,7 @@ describe('sandbox authentication', () => {
 		]);
 	});
 
-	it('uses the credentials it was started with', async () => {
+	test('uses the credentials it was started with', async () => {
 		const other = await startSandbox({ apiKey: 'k2', apiSecret: 's2' });
 		try {
 			expect((await call(other, 'GET', TX, { auth: basicHeader('k2', 's2') })).status).toBe(200);
@@ -79,7 +79,7 @@ describe('sandbox authentication', () => {
 		}
 	});
 
-	it('routes paths with and without the trailing slash, 404s unknown paths and 405s wrong methods', async () => {
+	test('routes paths with and without the trailing slash, 404s unknown paths and 405s wrong methods', async () => {
 		expect((await call(sb, 'GET', TX.replace(/\/$/, ''))).status).toBe(200);
 		const unknown = await call(sb, 'GET', '/bank/unknown/');
 		expect(unknown.status).toBe(404);
@@ -89,7 +89,7 @@ describe('sandbox authentication', () => {
 		expect(wrongMethod.headers.allow).toBe('GET');
 	});
 
-	it('counts requests by method and path prefix and resets the log', async () => {
+	test('counts requests by method and path prefix and resets the log', async () => {
 		await call(sb, 'GET', TX);
 		await call(sb, 'GET', `${TX}?page=2`);
 		await call(sb, 'POST', '/bank/tokens/', { body: {} });

@@ -15,7 +15,7 @@ describe('sandbox bank', () => {
 	beforeEach(() => sb.reset());
 
 	describe('POST /bank/tokens/', () => {
-		it('creates a token valid for the requested lifetime', async () => {
+		test('creates a token valid for the requested lifetime', async () => {
 			const before = Date.now();
 			const res = await call(sb, 'POST', '/bank/tokens/', {
 				body: { lifetime: 600, country: 'LT', bank: 'Swedbank', access: { transactions: true } },
@@ -33,14 +33,14 @@ describe('sandbox bank', () => {
 			expect(expiresIn).toBeLessThanOrEqual(600 * 1000 + 60000);
 		});
 
-		it('needs no field at all (lifetime defaults to 3600 s)', async () => {
+		test('needs no field at all (lifetime defaults to 3600 s)', async () => {
 			const res = await call(sb, 'POST', '/bank/tokens/');
 			expect(res.status).toBe(201);
 			expect(Date.parse(res.json.expiration) - Date.now()).toBeGreaterThan(3500 * 1000);
 			expect(res.json).toMatchObject({ country: null, bank: null });
 		});
 
-		it.each([
+		test.each([
 			[{ lifetime: LIMITS.bankTokenLifetime.max + 1 }, 'lifetime', 'at most 2592000'],
 			[{ lifetime: -1 }, 'lifetime', 'at least 0'],
 			[{ lifetime: 1.5 }, 'lifetime', 'whole number'],
@@ -55,7 +55,7 @@ describe('sandbox bank', () => {
 			expect(res.json.errors[field].join(' ')).toContain(rule);
 		});
 
-		it('accepts the limits themselves', async () => {
+		test('accepts the limits themselves', async () => {
 			const res = await call(sb, 'POST', '/bank/tokens/', {
 				body: { lifetime: 2592000, bank: 'x'.repeat(32) },
 			});
@@ -65,7 +65,7 @@ describe('sandbox bank', () => {
 			).toBe(false);
 		});
 
-		it('answers 400 for malformed JSON and for a body that is not an object', async () => {
+		test('answers 400 for malformed JSON and for a body that is not an object', async () => {
 			const bad = await call(sb, 'POST', '/bank/tokens/', { body: '{"lifetime":' });
 			expect(bad.status).toBe(400);
 			expect(bad.json.detail).toMatch(/JSON parse error/);
@@ -78,7 +78,7 @@ describe('sandbox bank', () => {
 	});
 
 	describe('GET transactions', () => {
-		it('pages through the 1,037 seeded transactions 50 at a time with absolute links', async () => {
+		test('pages through the 1,037 seeded transactions 50 at a time with absolute links', async () => {
 			const pages: any[] = [];
 			let url: string | null = `${sb.url}${TX}?perPage=50`;
 			while (url) {
@@ -100,7 +100,7 @@ describe('sandbox bank', () => {
 			for (const tx of all) expect(bankTransactionSchema.safeParse(tx).success).toBe(true);
 		});
 
-		it('generates contract-valid, deterministic and varied transactions', async () => {
+		test('generates contract-valid, deterministic and varied transactions', async () => {
 			const first = await call(sb, 'GET', `${TX}?perPage=500`);
 			const again = await call(sb, 'GET', `${TX}?perPage=500`);
 			expect(again.json.results).toEqual(first.json.results);
@@ -119,14 +119,14 @@ describe('sandbox bank', () => {
 			}
 		});
 
-		it('builds links from the Host header the client used', async () => {
+		test('builds links from the Host header the client used', async () => {
 			const res = await call(sb, 'GET', `${TX}?perPage=10`, {
 				headers: { host: 'proxy.test:4443' },
 			});
 			expect(res.json.next).toBe(`http://proxy.test:4443${TX}?perPage=10&page=2`);
 		});
 
-		it('defaults perPage to 50 and caps it at 500', async () => {
+		test('defaults perPage to 50 and caps it at 500', async () => {
 			expect((await call(sb, 'GET', TX)).json.results).toHaveLength(50);
 			expect((await call(sb, 'GET', `${TX}?perPage=0`)).json.results).toHaveLength(50);
 			expect((await call(sb, 'GET', `${TX}?perPage=abc`)).json.results).toHaveLength(50);
@@ -135,13 +135,13 @@ describe('sandbox bank', () => {
 			expect(capped.json.next).toContain('page=2');
 		});
 
-		it.each(['0', '-1', 'abc', '22'])('answers 404 "Invalid page." for page=%s', async (page) => {
+		test.each(['0', '-1', 'abc', '22'])('answers 404 "Invalid page." for page=%s', async (page) => {
 			const res = await call(sb, 'GET', `${TX}?perPage=50&page=${page}`);
 			expect(res.status).toBe(404);
 			expect(res.json).toEqual({ detail: 'Invalid page.' });
 		});
 
-		it('answers 404 for an unknown verification or account', async () => {
+		test('answers 404 for an unknown verification or account', async () => {
 			expect(
 				(await call(sb, 'GET', txPath('00000000-0000-4000-8000-000000000000', SEED.bank.accountId)))
 					.status,
@@ -149,7 +149,7 @@ describe('sandbox bank', () => {
 			expect((await call(sb, 'GET', txPath(SEED.bank.verificationId, 'nope'))).status).toBe(404);
 		});
 
-		it('serves seeded accounts, including empty and very large ones', async () => {
+		test('serves seeded accounts, including empty and very large ones', async () => {
 			const empty = sb.bank.seedAccount({ transactions: 0 });
 			const res = await call(sb, 'GET', txPath(empty.verificationId, empty.accountId));
 			expect(res.json).toEqual({ count: 0, next: null, previous: null, results: [] });
@@ -170,7 +170,7 @@ describe('sandbox bank', () => {
 	});
 
 	describe('misbehaving page links', () => {
-		it('loop: page 3 links back to page 2', async () => {
+		test('loop: page 3 links back to page 2', async () => {
 			sb.bank.setPageLinks('loop');
 			const p3 = await call(sb, 'GET', `${TX}?perPage=50&page=3`);
 			expect(p3.json.next).toBe(`${sb.url}${TX}?perPage=50&page=2`);
@@ -178,7 +178,7 @@ describe('sandbox bank', () => {
 			expect(p2.json.next).toBe(`${sb.url}${TX}?perPage=50&page=3`);
 		});
 
-		it('repeat: page N+1 returns page N again, still with a next link', async () => {
+		test('repeat: page N+1 returns page N again, still with a next link', async () => {
 			sb.bank.setPageLinks('repeat');
 			const p1 = await call(sb, 'GET', `${TX}?perPage=50`);
 			const p2 = await call(sb, 'GET', p1.json.next);
@@ -186,7 +186,7 @@ describe('sandbox bank', () => {
 			expect(p2.json.next).toBe(`${sb.url}${TX}?perPage=50&page=3`);
 		});
 
-		it('cross-host: next points to another origin', async () => {
+		test('cross-host: next points to another origin', async () => {
 			sb.bank.setPageLinks('cross-host', 'http://localhost:9');
 			const p1 = await call(sb, 'GET', `${TX}?perPage=50`);
 			expect(p1.json.next).toBe(`http://localhost:9${TX}?perPage=50&page=2`);
@@ -194,7 +194,7 @@ describe('sandbox bank', () => {
 			expect((await call(sb, 'GET', `${TX}?perPage=50`)).json.next.startsWith(sb.url)).toBe(false);
 		});
 
-		it('no-count: the count is omitted', async () => {
+		test('no-count: the count is omitted', async () => {
 			sb.bank.setPageLinks('no-count');
 			const p1 = await call(sb, 'GET', `${TX}?perPage=50`);
 			expect(p1.json).not.toHaveProperty('count');

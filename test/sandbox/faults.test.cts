@@ -13,7 +13,7 @@ describe('sandbox faults', () => {
 	afterAll(() => sb.close());
 	beforeEach(() => sb.reset());
 
-	it('answers 429 with Retry-After once, then normally', async () => {
+	test('answers 429 with Retry-After once, then normally', async () => {
 		sb.faults.add({ path: '/bank/', status: 429, retryAfter: 2 });
 		const first = await call(sb, 'GET', TX);
 		expect(first.status).toBe(429);
@@ -23,7 +23,7 @@ describe('sandbox faults', () => {
 		expect(sb.requests.map((r) => r.status)).toEqual([429, 200]);
 	});
 
-	it('sends Retry-After 1 on a 429 by default, an HTTP date when given, none when null', async () => {
+	test('sends Retry-After 1 on a 429 by default, an HTTP date when given, none when null', async () => {
 		sb.faults.add({ status: 429 });
 		expect((await call(sb, 'GET', TX)).headers['retry-after']).toBe('1');
 		sb.faults.add({ status: 429, retryAfter: 'Wed, 21 Oct 2026 07:28:00 GMT' });
@@ -36,7 +36,7 @@ describe('sandbox faults', () => {
 		expect(none.headers['retry-after']).toBeUndefined();
 	});
 
-	it('answers 500 and 503 (with a custom body) the given number of times', async () => {
+	test('answers 500 and 503 (with a custom body) the given number of times', async () => {
 		sb.faults.add({ method: 'GET', path: TX, status: 500, times: 2 });
 		expect((await call(sb, 'GET', TX)).status).toBe(500);
 		expect((await call(sb, 'GET', TX)).status).toBe(500);
@@ -47,7 +47,7 @@ describe('sandbox faults', () => {
 		expect(res.json).toEqual({ detail: 'Maintenance.' });
 	});
 
-	it('matches on method and path prefix only', async () => {
+	test('matches on method and path prefix only', async () => {
 		sb.faults.add({ method: 'POST', path: '/bank/tokens/', status: 500, times: Infinity });
 		expect((await call(sb, 'GET', TX)).status).toBe(200);
 		expect((await call(sb, 'POST', '/bank/tokens/', { body: {} })).status).toBe(500);
@@ -55,26 +55,26 @@ describe('sandbox faults', () => {
 		expect((await call(sb, 'POST', '/api/v2/token', { body: { clientId: 'c' } })).status).toBe(201);
 	});
 
-	it('keeps an Infinity rule until cleared', async () => {
+	test('keeps an Infinity rule until cleared', async () => {
 		sb.faults.add({ status: 500, times: Infinity });
 		for (let i = 0; i < 5; i++) expect((await call(sb, 'GET', TX)).status).toBe(500);
 		sb.faults.clear();
 		expect((await call(sb, 'GET', TX)).status).toBe(200);
 	});
 
-	it('applies before authentication (like a proxy in front of the service)', async () => {
+	test('applies before authentication (like a proxy in front of the service)', async () => {
 		sb.faults.add({ status: 503 });
 		expect((await call(sb, 'GET', TX, { auth: 'none' })).status).toBe(503);
 	});
 
-	it('drops the connection without an answer', async () => {
+	test('drops the connection without an answer', async () => {
 		sb.faults.add({ path: '/bank/', drop: true });
 		await expect(request(`${sb.url}${TX}`)).rejects.toThrow();
 		expect(sb.requests[0].status).toBe(0);
 		expect((await call(sb, 'GET', TX)).status).toBe(200);
 	});
 
-	it('adds latency per rule and globally, then answers normally', async () => {
+	test('adds latency per rule and globally, then answers normally', async () => {
 		sb.faults.add({ path: '/bank/', latencyMs: 50 });
 		expect((await call(sb, 'GET', TX)).status).toBe(200);
 		sb.faults.setLatency(20);
@@ -83,7 +83,7 @@ describe('sandbox faults', () => {
 		expect((await call(sb, 'GET', TX)).status).toBe(502);
 	});
 
-	it('refuses a rule that does nothing', () => {
+	test('refuses a rule that does nothing', () => {
 		expect(() => sb.faults.add({ path: '/bank/' })).toThrow(/status, drop or latencyMs/);
 		expect(() => sb.faults.add({ status: 500, times: 0 })).toThrow(/times/);
 	});

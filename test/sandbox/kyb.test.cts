@@ -21,7 +21,7 @@ describe('sandbox KYB forms', () => {
 		},
 	);
 
-	it('returns the questionnaire answers as sections', async () => {
+	test('returns the questionnaire answers as sections', async () => {
 		const res = await call(sb, 'GET', answers(), { auth: 'bearer' });
 		expect(res.status).toBe(200);
 		expect(questionnaireAnswersSchema.safeParse(res.json).success).toBe(true);
@@ -31,7 +31,7 @@ describe('sandbox KYB forms', () => {
 		expect(res.json.sections.companyDetails.answers.legalName).toBe('UAB Baltic Widgets');
 	});
 
-	it('deletes the answers with 204 and no body; a later GET returns empty sections', async () => {
+	test('deletes the answers with 204 and no body; a later GET returns empty sections', async () => {
 		const del = await call(sb, 'DELETE', answers(), { auth: 'bearer' });
 		expect(del.status).toBe(204);
 		expect(del.body.length).toBe(0);
@@ -40,13 +40,13 @@ describe('sandbox KYB forms', () => {
 		expect(res.json).toEqual({ sections: {} });
 	});
 
-	it('answers 404 for an unknown company or questionnaire', async () => {
+	test('answers 404 for an unknown company or questionnaire', async () => {
 		expect((await call(sb, 'GET', answers('company-404'))).status).toBe(404);
 		expect((await call(sb, 'DELETE', answers(SEED.kyb.companyId, 'q-404'))).status).toBe(404);
 		expect((await call(sb, 'POST', submit('form-404'))).status).toBe(404);
 	});
 
-	it('submits a form once; a second submit (and editing) is a 409', async () => {
+	test('submits a form once; a second submit (and editing) is a 409', async () => {
 		const res = await call(sb, 'POST', submit(), { auth: 'bearer' });
 		expect(res.status).toBe(200);
 		expect(res.json).toEqual({
@@ -62,7 +62,7 @@ describe('sandbox KYB forms', () => {
 		expect(sb.kyb.isSubmitted(SEED.kyb.formId)).toBe(true);
 	});
 
-	it('sends the KYB review result webhook after the manual review of a submitted form', async () => {
+	test('sends the KYB review result webhook after the manual review of a submitted form', async () => {
 		sb.webhooks.configure({ url: receiver.url, retryDelaysMs: [] });
 		await expect(sb.kyb.review(SEED.kyb.formId)).rejects.toThrow(/only a submitted form/);
 		await call(sb, 'POST', submit());
@@ -76,7 +76,7 @@ describe('sandbox KYB forms', () => {
 		});
 	});
 
-	it('lets a form be edited and resubmitted when additional information is requested', async () => {
+	test('lets a form be edited and resubmitted when additional information is requested', async () => {
 		sb.webhooks.configure({ url: receiver.url, retryDelaysMs: [] });
 		await call(sb, 'POST', submit());
 		await sb.kyb.review(SEED.kyb.formId, 'ADDITIONAL_INFO_REQUESTED');
@@ -84,7 +84,7 @@ describe('sandbox KYB forms', () => {
 		expect((await call(sb, 'POST', submit())).status).toBe(200);
 	});
 
-	it('seeds more forms with their own questionnaire', async () => {
+	test('seeds more forms with their own questionnaire', async () => {
 		const form = sb.kyb.seedForm();
 		expect((await call(sb, 'GET', answers(form.companyId, form.questionnaireId))).status).toBe(200);
 		expect((await call(sb, 'POST', submit(form.formId))).status).toBe(200);

@@ -25,7 +25,7 @@ describe('sandbox KYC', () => {
 		}));
 
 	describe('POST /api/v2/token', () => {
-		it('creates a session and echoes the request fields', async () => {
+		test('creates a session and echoes the request fields', async () => {
 			const res = await call(sb, 'POST', '/api/v2/token', {
 				body: { clientId: 'user-42', firstName: 'Jonas', locale: 'lt' },
 			});
@@ -46,7 +46,7 @@ describe('sandbox KYC', () => {
 			});
 		});
 
-		it('answers 400 naming clientId when it is missing or blank', async () => {
+		test('answers 400 naming clientId when it is missing or blank', async () => {
 			for (const body of [{}, { clientId: '  ' }]) {
 				const res = await call(sb, 'POST', '/api/v2/token/', { body });
 				expect(res.status).toBe(400);
@@ -77,7 +77,7 @@ describe('sandbox KYC', () => {
 			return res.json.scanRef as string;
 		};
 
-		it('gets the results of that verification, signed, with the same bytes as the dashboard URL', async () => {
+		test('gets the results of that verification, signed, with the same bytes as the dashboard URL', async () => {
 			const scanRef = await createToken(`${own.url}?signature=abc`);
 			const delivery = await sb.kyc.autoFinish(scanRef, { final: true, overall: 'APPROVED' });
 			expect(delivery).toMatchObject({
@@ -94,7 +94,7 @@ describe('sandbox KYC', () => {
 			expect(mine.raw.equals(receiver.received[0].raw)).toBe(true);
 		});
 
-		it('is retried with the configured rules when it does not answer 2xx', async () => {
+		test('is retried with the configured rules when it does not answer 2xx', async () => {
 			sb.webhooks.configure({ url: receiver.url, retryDelaysMs: [10, 10] });
 			const scanRef = await createToken(own.url);
 			own.answers.push(500, 503);
@@ -103,7 +103,7 @@ describe('sandbox KYC', () => {
 			expect(own.received).toHaveLength(3);
 		});
 
-		it('gets the results even when no dashboard URL is configured', async () => {
+		test('gets the results even when no dashboard URL is configured', async () => {
 			sb.reset();
 			const fresh = await startSandbox();
 			try {
@@ -121,7 +121,7 @@ describe('sandbox KYC', () => {
 			}
 		});
 
-		it('refuses a callbackUrl that is not a web address (400 naming the field)', async () => {
+		test('refuses a callbackUrl that is not a web address (400 naming the field)', async () => {
 			const res = await call(sb, 'POST', '/api/v2/token', {
 				body: { clientId: 'user-cb3', callbackUrl: 'not a url' },
 			});
@@ -133,7 +133,7 @@ describe('sandbox KYC', () => {
 	describe('POST /kyc/identifications/{scanRef}/request-information/', () => {
 		const path = (scanRef: string) => `/kyc/identifications/${scanRef}/request-information/`;
 
-		it('answers 404 for an unknown scanRef and 409 for an unfinished session', async () => {
+		test('answers 404 for an unknown scanRef and 409 for an unfinished session', async () => {
 			expect((await call(sb, 'POST', path('nope'))).status).toBe(404);
 			const { scanRef } = sb.kyc.createSession('c-1');
 			const res = await call(sb, 'POST', path(scanRef));
@@ -141,7 +141,7 @@ describe('sandbox KYC', () => {
 			expect(res.json.detail).toMatch(/finished/);
 		});
 
-		it('reactivates a finished session without any webhook', async () => {
+		test('reactivates a finished session without any webhook', async () => {
 			const { scanRef } = sb.kyc.createSession('c-1');
 			await sb.kyc.autoFinish(scanRef, { final: true });
 			const res = await call(sb, 'POST', path(scanRef));
@@ -153,7 +153,7 @@ describe('sandbox KYC', () => {
 		});
 	});
 
-	it('drives the full state table and the receiver sees the events in order', async () => {
+	test('drives the full state table and the receiver sees the events in order', async () => {
 		// 1. automated review is conclusive
 		const a = sb.kyc.createSession('client-a').scanRef;
 		await sb.kyc.autoFinish(a, { final: true });
@@ -203,7 +203,7 @@ describe('sandbox KYC', () => {
 		]);
 	});
 
-	it('refuses transitions the state table does not allow (409) and sends nothing', async () => {
+	test('refuses transitions the state table does not allow (409) and sends nothing', async () => {
 		const s = sb.kyc.createSession('c').scanRef;
 		await expect(sb.kyc.manualFinish(s)).rejects.toMatchObject({ status: 409 });
 		await expect(sb.kyc.userResubmits(s, { needsReview: false })).rejects.toMatchObject({
@@ -217,7 +217,7 @@ describe('sandbox KYC', () => {
 		expect(receiver.received).toHaveLength(1);
 	});
 
-	it('can leave a resubmission waiting for the reviewer', async () => {
+	test('can leave a resubmission waiting for the reviewer', async () => {
 		const s = sb.kyc.createSession('c').scanRef;
 		await sb.kyc.autoFinish(s, { final: true });
 		sb.kyc.requestInformation(s);

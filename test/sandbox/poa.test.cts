@@ -40,14 +40,14 @@ describe('sandbox proof-of-address check', () => {
 	});
 	afterAll(() => sb.close());
 
-	it.each(Object.keys(FILES))('accepts a %s file detected from its bytes', async (type) => {
+	test.each(Object.keys(FILES))('accepts a %s file detected from its bytes', async (type) => {
 		const res = await check(sb, valid({ file: FILES[type].toString('base64') }));
 		expect(res.status).toBe(201);
 		expect(res.json.file).toBe(FILES[type].toString('base64'));
 		expect(poaCheckSchema.safeParse(res.json).success).toBe(true);
 	});
 
-	it('answers 400 naming file for an unsupported type (a GIF) and for text that is not base64', async () => {
+	test('answers 400 naming file for an unsupported type (a GIF) and for text that is not base64', async () => {
 		const gif = await check(
 			sb,
 			valid({ file: Buffer.from('GIF89a\x01\x00\x01\x00').toString('base64') }),
@@ -60,7 +60,7 @@ describe('sandbox proof-of-address check', () => {
 		expect(text.json.errors.file[0]).toMatch(/base64/);
 	});
 
-	it('matches the seeded identity whatever the case, accents, punctuation and spacing', async () => {
+	test('matches the seeded identity whatever the case, accents, punctuation and spacing', async () => {
 		const res = await check(
 			sb,
 			valid({
@@ -79,7 +79,7 @@ describe('sandbox proof-of-address check', () => {
 		expect(accents.json.overallStatus).toBe('MATCH');
 	});
 
-	it('reports NO_MATCH with the flag of the field that differs, and echoes what was provided', async () => {
+	test('reports NO_MATCH with the flag of the field that differs, and echoes what was provided', async () => {
 		const res = await check(
 			sb,
 			valid({ providedAddress: 'Gedimino pr. 2, 01103 Vilnius, Lithuania' }),
@@ -105,7 +105,7 @@ describe('sandbox proof-of-address check', () => {
 		});
 	});
 
-	it.each([
+	test.each([
 		[{ providedName: undefined }, 'providedName'],
 		[{ providedAddress: '' }, 'providedAddress'],
 		[{ providedName: 'x'.repeat(256) }, 'providedName'],

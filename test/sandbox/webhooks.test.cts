@@ -22,7 +22,7 @@ describe('sandbox webhook sender', () => {
 		},
 	);
 
-	it('signs the exact raw body bytes with the signing key (lowercase hex by default)', async () => {
+	test('signs the exact raw body bytes with the signing key (lowercase hex by default)', async () => {
 		const delivery = await sb.webhooks.send('BANK_VERIFICATION');
 		expect(delivery.status).toBe('delivered');
 		const [got] = receiver.received;
@@ -35,7 +35,7 @@ describe('sandbox webhook sender', () => {
 		expect(got.raw.toString('utf8')).toBe(delivery.payload);
 	});
 
-	it('sends a string body byte for byte (whitespace and non-ASCII included)', async () => {
+	test('sends a string body byte for byte (whitespace and non-ASCII included)', async () => {
 		const raw =
 			'{\n  "final": true,\n  "scanRef": "ž-1",\n  "status": {"overall": "APPROVED"}\n}\n';
 		await sb.webhooks.send('IDENTIFICATION_AUTO_FINISHED', raw);
@@ -46,7 +46,7 @@ describe('sandbox webhook sender', () => {
 		);
 	});
 
-	it.each([
+	test.each([
 		['hexUpper', (mac: Buffer) => mac.toString('hex').toUpperCase()],
 		['base64', (mac: Buffer) => mac.toString('base64')],
 		['prefixedHex', (mac: Buffer) => `sha256=${mac.toString('hex')}`],
@@ -57,7 +57,7 @@ describe('sandbox webhook sender', () => {
 		expect(got.headers['service-signature']).toBe(expected(hmac(got.raw, 'k-2')));
 	});
 
-	it('omits Service-Event-Type for the legacy IDENTIFICATION event by default, and as configured', async () => {
+	test('omits Service-Event-Type for the legacy IDENTIFICATION event by default, and as configured', async () => {
 		await sb.webhooks.send('IDENTIFICATION');
 		await sb.webhooks.send('IDENTIFICATION_EXPIRED');
 		expect(receiver.received[0].headers).not.toHaveProperty('service-event-type');
@@ -72,7 +72,7 @@ describe('sandbox webhook sender', () => {
 		expect(receiver.received[3].headers['service-event-type']).toBe('IDENTIFICATION');
 	});
 
-	it.each(EVENT_TYPES)(
+	test.each(EVENT_TYPES)(
 		'sends a default %s body that the contract schema accepts',
 		async (eventType) => {
 			await sb.webhooks.send(eventType);
@@ -85,7 +85,7 @@ describe('sandbox webhook sender', () => {
 		},
 	);
 
-	it('has identification bodies with final, scanRef, clientId, status and document data', () => {
+	test('has identification bodies with final, scanRef, clientId, status and document data', () => {
 		const body = sb.webhooks.sampleBody('IDENTIFICATION_AUTO_FINISHED') as any;
 		expect(body).toMatchObject({
 			final: true,
@@ -109,7 +109,7 @@ describe('sandbox webhook sender', () => {
 		});
 	});
 
-	it('retries after a 500 and records both attempts in the delivery log', async () => {
+	test('retries after a 500 and records both attempts in the delivery log', async () => {
 		receiver.answers.push(500);
 		const delivery = await sb.webhooks.send('ACCOUNT_CHECK', {
 			scanRef: 's-1',
@@ -128,7 +128,7 @@ describe('sandbox webhook sender', () => {
 		});
 	});
 
-	it('retries after a timeout and after a reset connection (status 0 = no response)', async () => {
+	test('retries after a timeout and after a reset connection (status 0 = no response)', async () => {
 		receiver.answers.push('hang', 'reset');
 		const delivery = await sb.webhooks.send('BANK_VERIFICATION');
 		expect(delivery.attempts.map((a) => a.statusCode)).toEqual([0, 0, 200]);
@@ -136,14 +136,14 @@ describe('sandbox webhook sender', () => {
 		expect(delivery.status).toBe('delivered');
 	});
 
-	it('gives up after the schedule and marks the delivery failed', async () => {
+	test('gives up after the schedule and marks the delivery failed', async () => {
 		receiver.answers.push(503, 404, 500);
 		const delivery = await sb.webhooks.send('BANK_VERIFICATION');
 		expect(delivery.status).toBe('failed');
 		expect(delivery.attempts.map((a) => a.statusCode)).toEqual([503, 404, 500]);
 	});
 
-	it('records 0 when the receiver is unreachable', async () => {
+	test('records 0 when the receiver is unreachable', async () => {
 		const gone = await startReceiver();
 		await gone.close();
 		sb.webhooks.configure({ url: gone.url, retryDelaysMs: [] });
@@ -154,7 +154,7 @@ describe('sandbox webhook sender', () => {
 		]);
 	});
 
-	it('resends a delivery with the same bytes and signature as a new log entry', async () => {
+	test('resends a delivery with the same bytes and signature as a new log entry', async () => {
 		const first = await sb.webhooks.send('BANK_VERIFICATION');
 		const again = await sb.webhooks.resend(first.id);
 		expect(again.id).not.toBe(first.id);
@@ -167,7 +167,7 @@ describe('sandbox webhook sender', () => {
 		await expect(sb.webhooks.resend('nope')).rejects.toThrow(/No delivery/);
 	});
 
-	it('gives up pending retries when the sandbox closes', async () => {
+	test('gives up pending retries when the sandbox closes', async () => {
 		const other = await startSandbox();
 		other.webhooks.configure({ url: receiver.url, retryDelaysMs: [60000] });
 		receiver.answers.push(500);
@@ -179,7 +179,7 @@ describe('sandbox webhook sender', () => {
 		expect(delivery.attempts.map((a) => a.statusCode)).toEqual([500]);
 	});
 
-	it('only delivers to loopback addresses and needs a configured URL', async () => {
+	test('only delivers to loopback addresses and needs a configured URL', async () => {
 		expect(() => sb.webhooks.configure({ url: 'https://example.com/hook' })).toThrow(/loopback/);
 		const fresh = await startSandbox();
 		try {

@@ -90,7 +90,7 @@ function fakeContext(body: Readable) {
 }
 
 describe('AML: Download Profile PDF streams the file', () => {
-	it('asks for a stream and hands the still-unread stream to prepareBinaryData, bytes intact', async () => {
+	test('asks for a stream and hands the still-unread stream to prepareBinaryData, bytes intact', async () => {
 		const pdf = lazyPdf();
 		const { context, seen, lazy } = fakeContext(pdf.stream);
 		lazy.state = pdf.state;

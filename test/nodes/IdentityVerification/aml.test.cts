@@ -22,7 +22,7 @@ const params = (extra: Record<string, unknown> = {}) => ({
 });
 
 describe('AML: Download Profile PDF', () => {
-	it('outputs the PDF as binary data (mime, file name, %PDF- bytes) with ids and size in JSON', async () => {
+	test('outputs the PDF as binary data (mime, file name, %PDF- bytes) with ids and size in JSON', async () => {
 		const { items, error } = await ctx.run(params());
 		expect(error).toBeUndefined();
 		expect(items).toHaveLength(1);
@@ -44,13 +44,13 @@ describe('AML: Download Profile PDF', () => {
 		});
 	});
 
-	it('puts the file in the output field the user chose', async () => {
+	test('puts the file in the output field the user chose', async () => {
 		const { items } = await ctx.run(params({ binaryPropertyName: 'report' }));
 		expect(items[0].binary?.data).toBeUndefined();
 		expect(binaryBytes(items[0], 'report').subarray(0, 5).toString('latin1')).toBe('%PDF-');
 	});
 
-	it('makes a safe file name from a profile ID with unusual characters, and finds the profile', async () => {
+	test('makes a safe file name from a profile ID with unusual characters, and finds the profile', async () => {
 		const odd = ctx.sb.aml.seedProfile({ profileId: 'ofac/12 34:x' });
 		const { items, error } = await ctx.run(
 			params({ checkId: odd.checkId, profileId: odd.profileId }),
@@ -60,7 +60,7 @@ describe('AML: Download Profile PDF', () => {
 		expect(items[0].json.profileId).toBe('ofac/12 34:x');
 	});
 
-	it('keeps a large PDF byte-exact (2 MB): the output holds the very bytes the service sent', async () => {
+	test('keeps a large PDF byte-exact (2 MB): the output holds the very bytes the service sent', async () => {
 		const big = ctx.sb.aml.seedProfile({ sizeBytes: 2 * 1024 * 1024 });
 		const proxy = await startCountingProxy(ctx.sb.url);
 		try {
@@ -80,7 +80,7 @@ describe('AML: Download Profile PDF', () => {
 		}
 	});
 
-	it('refuses an empty password (from an expression) before sending anything', async () => {
+	test('refuses an empty password (from an expression) before sending anything', async () => {
 		const result = await ctx.run(params({ password: '={{ $json.password }}' }), {
 			input: [{ json: { password: '' } }],
 		});
@@ -89,14 +89,14 @@ describe('AML: Download Profile PDF', () => {
 		expect(serviceRequests(ctx.sb)).toBe(0);
 	});
 
-	it('an empty password typed in the field is flagged by n8n as a required parameter; nothing is sent', async () => {
+	test('an empty password typed in the field is flagged by n8n as a required parameter; nothing is sent', async () => {
 		await expect(ctx.run(params({ password: '' }))).rejects.toThrow(
 			'Parameter "Password" is required',
 		);
 		expect(serviceRequests(ctx.sb)).toBe(0);
 	});
 
-	it('Continue On Fail: the item with the empty password becomes an error item, the others get their PDF', async () => {
+	test('Continue On Fail: the item with the empty password becomes an error item, the others get their PDF', async () => {
 		const { items, error } = await ctx.run(params({ password: '={{ $json.password }}' }), {
 			continueOnFail: true,
 			input: [{ json: { password: 'a' } }, { json: { password: '' } }, { json: { password: 'b' } }],
@@ -111,20 +111,20 @@ describe('AML: Download Profile PDF', () => {
 		expect(serviceRequests(ctx.sb)).toBe(2);
 	});
 
-	it('refuses a Check ID that is not a UUID before sending anything', async () => {
+	test('refuses a Check ID that is not a UUID before sending anything', async () => {
 		ctx.sb.resetLog();
 		const result = await ctx.run(params({ checkId: 'check-1' }));
 		expectError(result, 'Check ID', 'must be a UUID');
 		expect(serviceRequests(ctx.sb)).toBe(0);
 	});
 
-	it('explains an unknown profile clearly (404)', async () => {
+	test('explains an unknown profile clearly (404)', async () => {
 		const result = await ctx.run(params({ profileId: 'no-such-profile' }));
 		const error = expectError(result, 'Not found', '404');
 		expect(error.description).toMatch(/check the ids/i);
 	});
 
-	it('errors clearly when the service answers with something that is not a PDF', async () => {
+	test('errors clearly when the service answers with something that is not a PDF', async () => {
 		ctx.sb.faults.add({
 			method: 'POST',
 			path: '/aml/',

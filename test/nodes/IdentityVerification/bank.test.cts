@@ -23,7 +23,7 @@ const listParams = (extra: Record<string, unknown> = {}) => ({
 });
 
 describe('Bank: Create Token', () => {
-	it('creates a token with the chosen country, bank and access and outputs the token as one item', async () => {
+	test('creates a token with the chosen country, bank and access and outputs the token as one item', async () => {
 		const { items, error } = await ctx.run({
 			resource: 'bank',
 			operation: 'createToken',
@@ -48,14 +48,14 @@ describe('Bank: Create Token', () => {
 		expect(lifetimeMs).toBeLessThanOrEqual(600_000);
 	});
 
-	it('sends no country when Any is chosen and uses the contract defaults', async () => {
+	test('sends no country when Any is chosen and uses the contract defaults', async () => {
 		const { items, error } = await ctx.run({ resource: 'bank', operation: 'createToken' });
 		expect(error).toBeUndefined();
 		expect(items[0].json.country).toBeNull();
 		expect(items[0].json.access).toEqual({ accounts: false, balances: false, transactions: false });
 	});
 
-	it.each([
+	test.each([
 		[
 			'lifetime 2592001',
 			{ lifetime: 2592001 },
@@ -90,7 +90,7 @@ describe('Bank: Create Token', () => {
 		},
 	);
 
-	it('takes a number given as text by an expression (e.g. "7200" from a previous node)', async () => {
+	test('takes a number given as text by an expression (e.g. "7200" from a previous node)', async () => {
 		const { items, error } = await ctx.run(
 			{ resource: 'bank', operation: 'createToken', lifetime: '={{ $json.seconds }}' },
 			{ input: [{ json: { seconds: '7200' } }] },
@@ -101,7 +101,7 @@ describe('Bank: Create Token', () => {
 		expect(lifetimeMs).toBeLessThanOrEqual(7200_000);
 	});
 
-	it('accepts the limits themselves (0 and 2592000 seconds, 32 characters)', async () => {
+	test('accepts the limits themselves (0 and 2592000 seconds, 32 characters)', async () => {
 		for (const extra of [{ lifetime: 0 }, { lifetime: 2592000, bank: 'B'.repeat(32) }]) {
 			const { error, items } = await ctx.run({
 				resource: 'bank',
@@ -113,7 +113,7 @@ describe('Bank: Create Token', () => {
 		}
 	});
 
-	it('Continue On Fail: 3 items with the middle one invalid give 3 items, the middle an error item paired to it', async () => {
+	test('Continue On Fail: 3 items with the middle one invalid give 3 items, the middle an error item paired to it', async () => {
 		ctx.sb.resetLog();
 		const { items, error } = await ctx.run(
 			{ resource: 'bank', operation: 'createToken', lifetime: '={{ $json.lifetime }}' },
@@ -137,7 +137,7 @@ describe('Bank: Create Token', () => {
 		expect(serviceRequests(ctx.sb, '/bank/tokens/')).toBe(2);
 	});
 
-	it('without Continue On Fail the run stops at the invalid item', async () => {
+	test('without Continue On Fail the run stops at the invalid item', async () => {
 		const result = await ctx.run(
 			{ resource: 'bank', operation: 'createToken', lifetime: '={{ $json.lifetime }}' },
 			{ input: [{ json: { lifetime: 60 } }, { json: { lifetime: 2592001 } }] },
@@ -149,7 +149,7 @@ describe('Bank: Create Token', () => {
 describe('Bank: List Transactions', () => {
 	const expected = transactionsRange(accountId, 0, SEED.bank.transactions);
 
-	it('Return All gives all 1,037 transactions as items, in order, each paired with its input item', async () => {
+	test('Return All gives all 1,037 transactions as items, in order, each paired with its input item', async () => {
 		const { items, error } = await ctx.run(
 			listParams({ returnAll: true, options: { perPage: 50 } }),
 		);
@@ -165,7 +165,7 @@ describe('Bank: List Transactions', () => {
 		expect([...pages].sort((a, b) => a - b)).toEqual(Array.from({ length: 21 }, (_, i) => i + 1));
 	});
 
-	it('Limit 120 at 50 per page gives 120 items and requests only 3 pages', async () => {
+	test('Limit 120 at 50 per page gives 120 items and requests only 3 pages', async () => {
 		const { items, error } = await ctx.run(
 			listParams({ returnAll: false, limit: 120, options: { perPage: 50 } }),
 		);
@@ -175,13 +175,13 @@ describe('Bank: List Transactions', () => {
 		expect(serviceRequests(ctx.sb, TX_PATH)).toBe(3);
 	});
 
-	it('Limit smaller than a page requests one page only', async () => {
+	test('Limit smaller than a page requests one page only', async () => {
 		const { items } = await ctx.run(listParams({ limit: 7, options: { perPage: 50 } }));
 		expect(items).toHaveLength(7);
 		expect(serviceRequests(ctx.sb, TX_PATH)).toBe(1);
 	});
 
-	it('follows `next` links one by one when the service gives no count', async () => {
+	test('follows `next` links one by one when the service gives no count', async () => {
 		ctx.sb.bank.setPageLinks('no-count');
 		const { items, error } = await ctx.run(
 			listParams({ returnAll: true, options: { perPage: 100 } }),
@@ -192,14 +192,14 @@ describe('Bank: List Transactions', () => {
 		expect(serviceRequests(ctx.sb, TX_PATH)).toBe(11);
 	});
 
-	it('with no count, Limit stops following links as soon as it has enough', async () => {
+	test('with no count, Limit stops following links as soon as it has enough', async () => {
 		ctx.sb.bank.setPageLinks('no-count');
 		const { items } = await ctx.run(listParams({ limit: 120, options: { perPage: 50 } }));
 		expect(items).toHaveLength(120);
 		expect(serviceRequests(ctx.sb, TX_PATH)).toBe(3);
 	});
 
-	it('with `count`, pages are read by number: a `next` link going back on page 3 is never followed', async () => {
+	test('with `count`, pages are read by number: a `next` link going back on page 3 is never followed', async () => {
 		ctx.sb.bank.setPageLinks('loop');
 		const { items, error } = await ctx.run(
 			listParams({ returnAll: true, options: { perPage: 50 } }),
@@ -209,7 +209,7 @@ describe('Bank: List Transactions', () => {
 		expect(serviceRequests(ctx.sb, TX_PATH)).toBe(21);
 	});
 
-	it('returns pages as the service sends them, even when a page holds the same transactions as the one before (transactions have no id, so that is no loop)', async () => {
+	test('returns pages as the service sends them, even when a page holds the same transactions as the one before (transactions have no id, so that is no loop)', async () => {
 		ctx.sb.bank.setPageLinks('repeat');
 		const { items, error } = await ctx.run(
 			listParams({ returnAll: true, options: { perPage: 50 } }),
@@ -220,7 +220,7 @@ describe('Bank: List Transactions', () => {
 		expect(items.slice(50, 100).map((i) => i.json)).toEqual(expected.slice(0, 50));
 	});
 
-	it('refuses a `next` link to another host: the other host never sees a request (nor the credentials)', async () => {
+	test('refuses a `next` link to another host: the other host never sees a request (nor the credentials)', async () => {
 		const other = await startSandbox();
 		try {
 			ctx.sb.bank.setPageLinks('cross-host', other.url);
@@ -235,7 +235,7 @@ describe('Bank: List Transactions', () => {
 		}
 	});
 
-	it('keeps going after a 429 (Retry-After honoured) and still returns every transaction in order', async () => {
+	test('keeps going after a 429 (Retry-After honoured) and still returns every transaction in order', async () => {
 		ctx.sb.faults.add({ method: 'GET', path: TX_PATH, status: 429, retryAfter: 1, times: 2 });
 		const { items, error } = await ctx.run(
 			listParams({ returnAll: true, options: { perPage: 100 } }),
@@ -246,7 +246,7 @@ describe('Bank: List Transactions', () => {
 		expect(ctx.sb.requests.filter((r) => r.status === 429)).toHaveLength(2);
 	});
 
-	it.each([
+	test.each([
 		['the default (no option set)', 4, undefined],
 		['Max Parallel Requests 2', 2, 2],
 		['Max Parallel Requests 1', 1, 1],
@@ -271,7 +271,7 @@ describe('Bank: List Transactions', () => {
 		},
 	);
 
-	it('halves the parallelism after a 429 on a page: at most 2 of 4 requests in flight from then on', async () => {
+	test('halves the parallelism after a 429 on a page: at most 2 of 4 requests in flight from then on', async () => {
 		// Pages 2-5 start together; the proxy answers page 3 with 429 once (Retry-After: 1).
 		const proxy = await startCountingProxy(ctx.sb.url, { rateLimitPage: 3 });
 		try {
@@ -298,13 +298,13 @@ describe('Bank: List Transactions', () => {
 		}
 	});
 
-	it('explains an unknown account clearly (404)', async () => {
+	test('explains an unknown account clearly (404)', async () => {
 		const result = await ctx.run(listParams({ accountId: 'does-not-exist', returnAll: true }));
 		const error = expectError(result, '404');
 		expect(error.description).toMatch(/check the ids/i);
 	});
 
-	it('refuses an empty Verification ID before sending anything', async () => {
+	test('refuses an empty Verification ID before sending anything', async () => {
 		const result = await ctx.run(listParams({ verificationId: '  ' }));
 		expectError(result, 'Verification ID', 'must not be empty');
 		expect(serviceRequests(ctx.sb)).toBe(0);

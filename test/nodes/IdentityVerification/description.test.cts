@@ -10,7 +10,7 @@ const operationsOf = (resource: string) =>
 	)!;
 
 describe('Identity Verification node description', () => {
-	it('is an action node usable as an AI tool, with the agreed name, subtitle and credentials', () => {
+	test('is an action node usable as an AI tool, with the agreed name, subtitle and credentials', () => {
 		expect(description.name).toBe('identityVerification');
 		expect(description.displayName).toBe('Identity Verification');
 		expect(description.usableAsTool).toBe(true);
@@ -24,7 +24,7 @@ describe('Identity Verification node description', () => {
 		]);
 	});
 
-	it('asks for the signing key on Wait for Result only, and for no API key there (it sends no request)', () => {
+	test('asks for the signing key on Wait for Result only, and for no API key there (it sends no request)', () => {
 		const byName = Object.fromEntries(description.credentials!.map((c) => [c.name, c]));
 		expect(byName.identityVerificationWebhookSigningApi.displayOptions).toEqual({
 			show: { operation: ['waitForResult'] },
@@ -46,7 +46,7 @@ describe('Identity Verification node description', () => {
 		}
 	});
 
-	it("does not offer Wait for Result in the AI tool variant (n8n's @tool display option)", () => {
+	test("does not offer Wait for Result in the AI tool variant (n8n's @tool display option)", () => {
 		const selectors = description.properties.filter(
 			(p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes('identification'),
 		);
@@ -59,7 +59,7 @@ describe('Identity Verification node description', () => {
 		expect(values(forTool)).toHaveLength(values(forCanvas).length - 1);
 	});
 
-	it('lists every operation of the contract as an action with a sentence', () => {
+	test('lists every operation of the contract as an action with a sentence', () => {
 		const expected: Record<string, string[]> = {
 			identification: ['createVerificationToken', 'requestInformation', 'waitForResult'],
 			bank: ['createToken', 'listTransactions'],
@@ -78,7 +78,7 @@ describe('Identity Verification node description', () => {
 		}
 	});
 
-	it('explains every field (a description or hint), including the fields inside Options', () => {
+	test('explains every field (a description or hint), including the fields inside Options', () => {
 		const unexplained: string[] = [];
 		const walk = (props: INodeProperties[]) => {
 			for (const p of props) {
@@ -94,7 +94,7 @@ describe('Identity Verification node description', () => {
 		expect(unexplained).toEqual([]);
 	});
 
-	it('offers the 28 bank countries by name plus Any', () => {
+	test('offers the 28 bank countries by name plus Any', () => {
 		const country = description.properties.find((p) => p.name === 'country')!;
 		const options = country.options as INodePropertyOptions[];
 		expect(options).toHaveLength(29);
@@ -108,7 +108,7 @@ describe('Identity Verification node description', () => {
 		expect(country.default).toBe('any');
 	});
 
-	it('has the documented defaults (lifetime 3600, limit 50, max parallel 4, binary field data)', () => {
+	test('has the documented defaults (lifetime 3600, limit 50, max parallel 4, binary field data)', () => {
 		const find = (name: string, resource: string) =>
 			description.properties.find(
 				(p) => p.name === name && p.displayOptions?.show?.resource?.includes(resource),

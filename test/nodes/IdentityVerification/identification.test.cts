@@ -26,7 +26,7 @@ afterAll(async () => {
 });
 
 describe('Identification (KYC)', () => {
-	it('creates a verification token and outputs the service answer (authToken, scanRef)', async () => {
+	test('creates a verification token and outputs the service answer (authToken, scanRef)', async () => {
 		const { items, error } = await ctx.run({
 			resource: 'identification',
 			operation: 'createVerificationToken',
@@ -41,7 +41,7 @@ describe('Identification (KYC)', () => {
 		expect(ctx.sb.kyc.get(String(items[0].json.scanRef))?.clientId).toBe('customer-42');
 	});
 
-	it('passes Additional Fields through unchanged, with the types expressions give them', async () => {
+	test('passes Additional Fields through unchanged, with the types expressions give them', async () => {
 		const { items, error } = await ctx.run({
 			resource: 'identification',
 			operation: 'createVerificationToken',
@@ -63,7 +63,7 @@ describe('Identification (KYC)', () => {
 		expect(items[0].json.expiryTime).toBe(900);
 	});
 
-	it('uses the Client ID of each item (expressions per item)', async () => {
+	test('uses the Client ID of each item (expressions per item)', async () => {
 		const { items, error } = await ctx.run(
 			{
 				resource: 'identification',
@@ -77,7 +77,7 @@ describe('Identification (KYC)', () => {
 		expectPaired(items, (i) => i);
 	});
 
-	it('refuses an empty Client ID before sending anything', async () => {
+	test('refuses an empty Client ID before sending anything', async () => {
 		const result = await ctx.run({
 			resource: 'identification',
 			operation: 'createVerificationToken',
@@ -88,7 +88,7 @@ describe('Identification (KYC)', () => {
 		expect(serviceRequests(ctx.sb)).toBe(0);
 	});
 
-	it('requests information for a finished verification', async () => {
+	test('requests information for a finished verification', async () => {
 		ctx.sb.webhooks.configure({ url: receiverUrl });
 		const { scanRef } = ctx.sb.kyc.createSession('customer-44');
 		await ctx.sb.kyc.autoFinish(scanRef, { final: true });
@@ -112,7 +112,7 @@ describe('Identification (KYC)', () => {
 		expect(`${againError.message} ${againError.description}`).toContain('already been requested');
 	});
 
-	it('outputs { scanRef, requested: true } when the service answers without a body', async () => {
+	test('outputs { scanRef, requested: true } when the service answers without a body', async () => {
 		const { scanRef } = ctx.sb.kyc.createSession('customer-45');
 		ctx.sb.faults.add({ method: 'POST', path: '/kyc/', status: 204 });
 		const { items, error } = await ctx.run({
@@ -124,7 +124,7 @@ describe('Identification (KYC)', () => {
 		expect(items[0].json).toEqual({ scanRef, requested: true });
 	});
 
-	it('sends the typed token fields with their types (numbers, a list of documents, upper-case country)', async () => {
+	test('sends the typed token fields with their types (numbers, a list of documents, upper-case country)', async () => {
 		const { items, error } = await ctx.run({
 			resource: 'identification',
 			operation: 'createVerificationToken',
@@ -164,7 +164,7 @@ describe('Identification (KYC)', () => {
 		});
 	});
 
-	it.each([
+	test.each([
 		['clientId', 'x'.repeat(101), 'Client ID', 'at most 100 characters'],
 		['externalRef', 'x'.repeat(41), 'External Reference', 'at most 40 characters'],
 		['expiryTime', 2592001, 'Expiry Time (Seconds)', 'at most 2592000 seconds'],
@@ -197,7 +197,7 @@ describe('Identification (KYC)', () => {
 		},
 	);
 
-	it('keeps free-form Custom Fields for settings the node does not name; typed fields win', async () => {
+	test('keeps free-form Custom Fields for settings the node does not name; typed fields win', async () => {
 		const { items, error } = await ctx.run({
 			resource: 'identification',
 			operation: 'createVerificationToken',
@@ -217,7 +217,7 @@ describe('Identification (KYC)', () => {
 		});
 	});
 
-	it('"Send the Result to This Workflow" sets the callback URL to the execution\'s resume URL', async () => {
+	test('"Send the Result to This Workflow" sets the callback URL to the execution\'s resume URL', async () => {
 		const { items, error } = await ctx.run(
 			{
 				resource: 'identification',
@@ -232,7 +232,7 @@ describe('Identification (KYC)', () => {
 		expect(callbackUrl).toMatch(/^https?:\/\/[^/]+\/webhook-waiting\/[^/?]+/);
 	});
 
-	it('refuses "Send the Result to This Workflow" together with a Callback URL', async () => {
+	test('refuses "Send the Result to This Workflow" together with a Callback URL', async () => {
 		const result = await ctx.run(
 			{
 				resource: 'identification',
@@ -247,7 +247,7 @@ describe('Identification (KYC)', () => {
 		expect(serviceRequests(ctx.sb)).toBe(0);
 	});
 
-	it('refuses "Send the Result to This Workflow" when no later step waits for the result', async () => {
+	test('refuses "Send the Result to This Workflow" when no later step waits for the result', async () => {
 		const result = await ctx.run({
 			resource: 'identification',
 			operation: 'createVerificationToken',
@@ -258,7 +258,7 @@ describe('Identification (KYC)', () => {
 		expect(serviceRequests(ctx.sb)).toBe(0);
 	});
 
-	it('Simplify returns the fields a workflow routes on; off returns the whole answer', async () => {
+	test('Simplify returns the fields a workflow routes on; off returns the whole answer', async () => {
 		const full = await ctx.run({
 			resource: 'identification',
 			operation: 'createVerificationToken',
@@ -280,7 +280,7 @@ describe('Identification (KYC)', () => {
 		expectPaired(simple.items);
 	});
 
-	it('explains an unknown scanRef clearly (404)', async () => {
+	test('explains an unknown scanRef clearly (404)', async () => {
 		const result = await ctx.run({
 			resource: 'identification',
 			operation: 'requestInformation',

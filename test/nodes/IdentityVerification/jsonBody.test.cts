@@ -13,7 +13,7 @@ const fields = {
 };
 
 describe('POA JSON body', () => {
-	it.each([0, 1, 2, 3, 4, 49151, 49152, 49153, 3 * 49152 + 2])(
+	test.each([0, 1, 2, 3, 4, 49151, 49152, 49153, 3 * 49152 + 2])(
 		'matches JSON.stringify for a %s-byte file',
 		(size) => {
 			const file = randomBytes(size);
@@ -25,7 +25,7 @@ describe('POA JSON body', () => {
 		},
 	);
 
-	it('only passes plain base64 through as text', () => {
+	test('only passes plain base64 through as text', () => {
 		expect(isPlainBase64(randomBytes(301).toString('base64'))).toBe(true);
 		expect(isPlainBase64('')).toBe(true);
 		expect(isPlainBase64('QUJD\r\nREVG')).toBe(false);
@@ -33,7 +33,7 @@ describe('POA JSON body', () => {
 		expect(isPlainBase64('QUJDRA')).toBe(false);
 	});
 
-	it('reads the leading bytes of base64 text', () => {
+	test('reads the leading bytes of base64 text', () => {
 		const file = randomBytes(1000);
 		expect(leadingBytes(file.toString('base64'))).toEqual(file.subarray(0, 258));
 	});

@@ -7,7 +7,7 @@ const { companyId, questionnaireId, formId } = SEED.kyb;
 const ANSWERS = `/kyb/forms/${companyId}/questionnaires/${questionnaireId}/answers/`;
 
 describe('KYB', () => {
-	it.each([
+	test.each([
 		['API key', 'apiKey', 'apiKeyOnly', 'basic'],
 		['KYB form token', 'kybFormToken', 'formTokenOnly', 'bearer'],
 	] as const)(
@@ -28,7 +28,7 @@ describe('KYB', () => {
 		},
 	);
 
-	it('deletes questionnaire answers and says so', async () => {
+	test('deletes questionnaire answers and says so', async () => {
 		const { items, error } = await ctx.run({
 			resource: 'kyb',
 			operation: 'deleteAnswers',
@@ -49,7 +49,7 @@ describe('KYB', () => {
 		expect(after.items[0].json.sections).toEqual({});
 	});
 
-	it('submits a form and outputs the service answer', async () => {
+	test('submits a form and outputs the service answer', async () => {
 		const { items, error } = await ctx.run({ resource: 'kyb', operation: 'submitForm', formId });
 		expect(error).toBeUndefined();
 		expect(items).toHaveLength(1);
@@ -57,13 +57,13 @@ describe('KYB', () => {
 		expect(ctx.sb.kyb.isSubmitted(formId)).toBe(true);
 	});
 
-	it('submitting twice gives a clear error from the service', async () => {
+	test('submitting twice gives a clear error from the service', async () => {
 		await ctx.run({ resource: 'kyb', operation: 'submitForm', formId });
 		const result = await ctx.run({ resource: 'kyb', operation: 'submitForm', formId });
 		expectError(result, '409');
 	});
 
-	it('explains an unknown company clearly (404)', async () => {
+	test('explains an unknown company clearly (404)', async () => {
 		const result = await ctx.run({
 			resource: 'kyb',
 			operation: 'getAnswers',
@@ -74,7 +74,7 @@ describe('KYB', () => {
 		expect(error.description).toMatch(/check the ids/i);
 	});
 
-	it('Continue On Fail: a service error (404) on the middle item becomes an error item with its details, no secrets', async () => {
+	test('Continue On Fail: a service error (404) on the middle item becomes an error item with its details, no secrets', async () => {
 		const { items, error } = await ctx.run(
 			{ resource: 'kyb', operation: 'getAnswers', companyId, questionnaireId: '={{ $json.q }}' },
 			{
@@ -103,7 +103,7 @@ describe('KYB', () => {
 		);
 	});
 
-	it('refuses an empty Form ID before sending anything', async () => {
+	test('refuses an empty Form ID before sending anything', async () => {
 		const result = await ctx.run(
 			{ resource: 'kyb', operation: 'submitForm', formId: '={{ $json.form }}' },
 			{ input: [{ json: { form: '' } }] },
@@ -112,7 +112,7 @@ describe('KYB', () => {
 		expect(serviceRequests(ctx.sb)).toBe(0);
 	});
 
-	it('a wrong form token is reported as a credential problem', async () => {
+	test('a wrong form token is reported as a credential problem', async () => {
 		const result = await ctx.run(
 			{
 				resource: 'kyb',

@@ -81,7 +81,7 @@ const run = (extra: Record<string, unknown> = {}) =>
 	});
 
 describe('List Transactions: following `next` links (no count)', () => {
-	it('follows relative links and returns every result in order', async () => {
+	test('follows relative links and returns every result in order', async () => {
 		script = (page) =>
 			page <= 3
 				? {
@@ -95,7 +95,7 @@ describe('List Transactions: following `next` links (no count)', () => {
 		expect(hits).toHaveLength(3);
 	});
 
-	it('stops with an error when a link goes back to an earlier page', async () => {
+	test('stops with an error when a link goes back to an earlier page', async () => {
 		script = (page) => ({
 			next: `${base}${PATH}?page=${page === 3 ? 2 : page + 1}&perPage=10`,
 			results: range((page - 1) * 10, page * 10),
@@ -105,7 +105,7 @@ describe('List Transactions: following `next` links (no count)', () => {
 		expect(hits).toHaveLength(3);
 	});
 
-	it('stops with an error when a link without page numbers comes back', async () => {
+	test('stops with an error when a link without page numbers comes back', async () => {
 		const cursor = (n: number) => `${base}${PATH}?cursor=c${n}`;
 		let served = 0;
 		script = () => {
@@ -120,7 +120,7 @@ describe('List Transactions: following `next` links (no count)', () => {
 		expect(hits).toHaveLength(3);
 	});
 
-	it('returns a page that repeats the previous one (no ids: only links decide a loop)', async () => {
+	test('returns a page that repeats the previous one (no ids: only links decide a loop)', async () => {
 		script = (page) =>
 			page <= 2
 				? { next: page < 2 ? `${base}${PATH}?page=2&perPage=10` : null, results: range(0, 10) }
@@ -131,7 +131,7 @@ describe('List Transactions: following `next` links (no count)', () => {
 		expect(hits).toHaveLength(2);
 	});
 
-	it('refuses a link to another host on a later page before requesting it', async () => {
+	test('refuses a link to another host on a later page before requesting it', async () => {
 		script = (page) => ({
 			next:
 				page === 2
@@ -147,7 +147,7 @@ describe('List Transactions: following `next` links (no count)', () => {
 });
 
 describe('List Transactions: fetching pages by number (count given)', () => {
-	it('uses the page size the service really returns when it caps Per Page', async () => {
+	test('uses the page size the service really returns when it caps Per Page', async () => {
 		// asked for 10 per page, the service gives 4; count 18 -> pages 1..5
 		script = (page) => {
 			if (page > 5) return undefined;
@@ -163,7 +163,7 @@ describe('List Transactions: fetching pages by number (count given)', () => {
 		expect(hits).toHaveLength(5);
 	});
 
-	it('with a Limit requests only the pages it needs', async () => {
+	test('with a Limit requests only the pages it needs', async () => {
 		script = (page) => ({
 			count: 100,
 			next: `${base}${PATH}?page=${page + 1}&perPage=10`,

@@ -50,7 +50,7 @@ const HEIC = ftyp('heic', ['mif1', 'heic']);
 const HEIF = ftyp('mif1', ['mif1']);
 
 describe('Proof of Address: Create Check', () => {
-	it.each([
+	test.each([
 		['PNG', PNG, 'scan.png', 'image/png'],
 		['JPEG', JPEG, 'bill.jpg', 'image/jpeg'],
 		['PDF', PDF, 'statement.pdf', 'application/pdf'],
@@ -75,7 +75,7 @@ describe('Proof of Address: Create Check', () => {
 		expect(items[0].json.fileSizeBytes).toBe(bytes.length);
 	});
 
-	it('judges the type by content: a PNG named .pdf is accepted, sent as the same bytes', async () => {
+	test('judges the type by content: a PNG named .pdf is accepted, sent as the same bytes', async () => {
 		const { items, error } = await ctx.run(params({ binaryPropertyName: 'upload' }), {
 			input: [binaryItem(PNG, 'renamed.pdf', 'application/pdf', 'upload')],
 		});
@@ -83,7 +83,7 @@ describe('Proof of Address: Create Check', () => {
 		expect(items[0].json.fileSizeBytes).toBe(PNG.length);
 	});
 
-	it.each([
+	test.each([
 		[
 			'a .txt file',
 			Buffer.from('Electricity bill\nJonas Jonaitis\n', 'utf8'),
@@ -133,7 +133,7 @@ describe('Proof of Address: Create Check', () => {
 		},
 	);
 
-	it('says which field is missing when the item has no such binary property', async () => {
+	test('says which field is missing when the item has no such binary property', async () => {
 		const result = await ctx.run(params({ binaryPropertyName: 'document' }), {
 			input: [binaryItem(PNG, 'scan.png', 'image/png', 'data')],
 		});
@@ -141,7 +141,7 @@ describe('Proof of Address: Create Check', () => {
 		expect(serviceRequests(ctx.sb)).toBe(0);
 	});
 
-	it.each([
+	test.each([
 		['Provided Name', { providedName: 'x'.repeat(256) }, 'at most 255 characters'],
 		['Provided Address', { providedAddress: 'y'.repeat(256) }, 'at most 255 characters'],
 		['Provided Name', { providedName: '={{ "  " }}' }, 'must not be empty'],
@@ -153,7 +153,7 @@ describe('Proof of Address: Create Check', () => {
 		expect(serviceRequests(ctx.sb)).toBe(0);
 	});
 
-	it('also reads a file whose base64 is wrapped in lines (decoded, then encoded in chunks)', async () => {
+	test('also reads a file whose base64 is wrapped in lines (decoded, then encoded in chunks)', async () => {
 		const item = binaryItem(
 			Buffer.concat([PDF, Buffer.alloc(200_000, 0x42)]),
 			'wrapped.pdf',
@@ -165,7 +165,7 @@ describe('Proof of Address: Create Check', () => {
 		expect(items[0].json.fileSizeBytes).toBe(PDF.length + 200_000);
 	});
 
-	it('sends a 3 MB file intact: the service receives the very bytes of the input (base64 built in chunks)', async () => {
+	test('sends a 3 MB file intact: the service receives the very bytes of the input (base64 built in chunks)', async () => {
 		// Varied bytes, so a chunk sent twice, dropped or out of order changes the hash.
 		const big = Buffer.concat([PDF, randomBytes(3 * 1024 * 1024 + 1)]);
 		const proxy = await startCountingProxy(ctx.sb.url);

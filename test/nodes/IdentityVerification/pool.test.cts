@@ -37,7 +37,7 @@ function controlledTasks(n: number) {
 }
 
 describe('mapWithConcurrency', () => {
-	it('runs at most the given number of tasks at once and keeps results in input order', async () => {
+	test('runs at most the given number of tasks at once and keeps results in input order', async () => {
 		const t = controlledTasks(10);
 		const done = mapWithConcurrency(t.inputs, 3, (i) => t.worker(i));
 		await t.tick();
@@ -52,7 +52,7 @@ describe('mapWithConcurrency', () => {
 		expect(Math.max(...t.activeAtStart)).toBe(3);
 	});
 
-	it('after throttle() runs fewer tasks at once, never below one', async () => {
+	test('after throttle() runs fewer tasks at once, never below one', async () => {
 		const t = controlledTasks(12);
 		let throttled = false;
 		const done = mapWithConcurrency(t.inputs, 4, (i, _index, control) => {
@@ -76,7 +76,7 @@ describe('mapWithConcurrency', () => {
 		expect(Math.max(...t.activeAtStart.slice(before))).toBeLessThanOrEqual(2);
 	});
 
-	it('throttle() never goes below one task', async () => {
+	test('throttle() never goes below one task', async () => {
 		const seen: number[] = [];
 		await mapWithConcurrency([1, 2, 3, 4, 5], 2, async (_i, _index, control) => {
 			control.throttle();
@@ -86,7 +86,7 @@ describe('mapWithConcurrency', () => {
 		expect(Math.min(...seen)).toBe(1);
 	});
 
-	it('on a failure starts nothing new, waits for the running tasks, then rejects with the failure', async () => {
+	test('on a failure starts nothing new, waits for the running tasks, then rejects with the failure', async () => {
 		const t = controlledTasks(6);
 		const done = mapWithConcurrency(t.inputs, 2, (i) => t.worker(i));
 		let settled = false;
@@ -101,7 +101,7 @@ describe('mapWithConcurrency', () => {
 		expect(t.started).toEqual([0, 1]);
 	});
 
-	it('handles an empty list', async () => {
+	test('handles an empty list', async () => {
 		expect(await mapWithConcurrency([], 4, async () => 1)).toEqual([]);
 	});
 });

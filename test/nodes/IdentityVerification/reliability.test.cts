@@ -23,7 +23,7 @@ const listParams = (ids: { verificationId: string; accountId: string }, extra = 
 });
 
 describe('Return All through faults on single pages (item 1)', () => {
-	it('2,345 transactions through a 429 (Retry-After 1), a 503 and a reset connection on different pages: complete, once each, in order', async () => {
+	test('2,345 transactions through a 429 (Retry-After 1), a 503 and a reset connection on different pages: complete, once each, in order', async () => {
 		const ids = ctx.sb.bank.seedAccount({ transactions: 2345 });
 		const path = `/bank/verifications/${ids.verificationId}/`;
 		ctx.sb.faults.add({ method: 'GET', path, query: { page: 7 }, status: 429, retryAfter: 1 });
@@ -48,7 +48,7 @@ describe('Return All through faults on single pages (item 1)', () => {
 });
 
 describe('a 429 on one page still halves the parallel pages (item 1)', () => {
-	it('after the 429 answer, no new page starts while more than one other is in flight (4 → 2)', async () => {
+	test('after the 429 answer, no new page starts while more than one other is in flight (4 → 2)', async () => {
 		const ids = ctx.sb.bank.seedAccount({ transactions: 1000 });
 		const target = new URL(ctx.sb.url);
 		// A loopback proxy that notes, for each request, how many others were in flight when it started.
@@ -106,7 +106,7 @@ describe('a 429 on one page still halves the parallel pages (item 1)', () => {
 });
 
 describe('Per Page is sent only when set (Also)', () => {
-	it('sends no perPage when the option is not set, and the one given when it is', async () => {
+	test('sends no perPage when the option is not set, and the one given when it is', async () => {
 		const ids = ctx.sb.bank.seedAccount({ transactions: 120 });
 		const { items } = await ctx.run(listParams(ids));
 		expect(items).toHaveLength(120);
@@ -187,7 +187,7 @@ const runScripted = (extra: Record<string, unknown> = {}, baseUrl = base) =>
 const link = (page: number) => `${base}${PATH}?page=${page}&perPage=2`;
 
 describe('`count` and `next` that disagree (item 3)', () => {
-	it('keeps following `next` past the pages `count` announced, and says the count changed', async () => {
+	test('keeps following `next` past the pages `count` announced, and says the count changed', async () => {
 		// page 1 says 4 results (2 pages); the links go on to 6 results, and later pages say 6
 		script = (page) =>
 			page <= 3
@@ -207,7 +207,7 @@ describe('`count` and `next` that disagree (item 3)', () => {
 		);
 	});
 
-	it('gives no hint when `count` stays the same', async () => {
+	test('gives no hint when `count` stays the same', async () => {
 		script = (page) =>
 			page <= 2
 				? {
@@ -221,7 +221,7 @@ describe('`count` and `next` that disagree (item 3)', () => {
 		expect(run.data.resultData.runData['Identity Verification']?.[0]?.hints ?? []).toEqual([]);
 	});
 
-	it(`stops with a clear error after ${MAX_PAGES} pages when \`next\` never ends`, async () => {
+	test(`stops with a clear error after ${MAX_PAGES} pages when \`next\` never ends`, async () => {
 		script = (page) => ({ next: link(page + 1), results: [tx(page)] });
 		const result = await runScripted({ options: { perPage: 1 } });
 		expectError(result, `stopped after ${MAX_PAGES} pages`);
@@ -232,7 +232,7 @@ describe('`count` and `next` that disagree (item 3)', () => {
 
 describe('identical transactions on consecutive pages are not a loop (item 4)', () => {
 	const same = tx(1);
-	it('following `next` (no count): two equal purchases on pages 1 and 2, perPage 1, both returned', async () => {
+	test('following `next` (no count): two equal purchases on pages 1 and 2, perPage 1, both returned', async () => {
 		script = (page) =>
 			page <= 3
 				? { next: page < 3 ? link(page + 1) : null, results: [page <= 2 ? same : tx(3)] }
@@ -242,7 +242,7 @@ describe('identical transactions on consecutive pages are not a loop (item 4)', 
 		expect(items.map((i) => i.json)).toEqual([same, same, tx(3)]);
 	});
 
-	it('by page number (count given): equal pages are all returned', async () => {
+	test('by page number (count given): equal pages are all returned', async () => {
 		script = (page) =>
 			page <= 3 ? { count: 3, next: page < 3 ? link(page + 1) : null, results: [same] } : undefined;
 		const { items, error } = await runScripted({ options: { perPage: 1 } });
@@ -250,7 +250,7 @@ describe('identical transactions on consecutive pages are not a loop (item 4)', 
 		expect(items.map((i) => i.json)).toEqual([same, same, same]);
 	});
 
-	it('a link back to a page already read is still a loop', async () => {
+	test('a link back to a page already read is still a loop', async () => {
 		script = (page) => ({ next: link(page === 3 ? 2 : page + 1), results: [tx(page)] });
 		const result = await runScripted({ options: { perPage: 1 } });
 		expectError(result, /loop/i, 'page 2');
@@ -262,7 +262,7 @@ describe('`next` links must stay under the Base URL path (item 7)', () => {
 	const gateway = () => `${base}/ivs`;
 	const under = (prefix: string, page: number) => `${base}${prefix}${PATH}?page=${page}`;
 
-	it('behind a gateway, a link to another path on the same host is refused before it is requested', async () => {
+	test('behind a gateway, a link to another path on the same host is refused before it is requested', async () => {
 		script = (page) => ({ next: under('/other', page + 1), results: [tx(page)] });
 		const result = await runScripted({}, gateway());
 		const error = expectError(result, 'Refused to follow a link', `${base}/other${PATH}`);
@@ -270,14 +270,14 @@ describe('`next` links must stay under the Base URL path (item 7)', () => {
 		expect(hits).toEqual([`/ivs${PATH}?page=1`]);
 	});
 
-	it('a path that only starts with the same letters (/ivsx) is refused too', async () => {
+	test('a path that only starts with the same letters (/ivsx) is refused too', async () => {
 		script = (page) => ({ next: under('/ivsx', page + 1), results: [tx(page)] });
 		const result = await runScripted({}, gateway());
 		expectError(result, 'Refused to follow a link');
 		expect(hits).toHaveLength(1);
 	});
 
-	it('links under the gateway path are followed', async () => {
+	test('links under the gateway path are followed', async () => {
 		script = (page) =>
 			page <= 2
 				? { next: page < 2 ? under('/ivs', page + 1) : null, results: [tx(page)] }
@@ -291,7 +291,7 @@ describe('`next` links must stay under the Base URL path (item 7)', () => {
 
 describe('ids that are only dots are refused before any request (item 6)', () => {
 	const AML_CHECK = '3b1f8c2e-6d4a-4f0b-8e21-7a9c5d3e1f42';
-	it.each([
+	test.each([
 		[
 			'Scan Reference',
 			{ resource: 'identification', operation: 'requestInformation', scanRef: '..' },
@@ -334,7 +334,7 @@ describe('ids that are only dots are refused before any request (item 6)', () =>
 		expect(ctx.sb.requests).toHaveLength(0);
 	});
 
-	it('the AML check id (a UUID in the contract) must be a UUID: ".." is refused as such', async () => {
+	test('the AML check id (a UUID in the contract) must be a UUID: ".." is refused as such', async () => {
 		const result = await ctx.run({
 			resource: 'aml',
 			operation: 'downloadProfilePdf',
@@ -346,7 +346,7 @@ describe('ids that are only dots are refused before any request (item 6)', () =>
 		expect(ctx.sb.requests).toHaveLength(0);
 	});
 
-	it('an id with dots inside is still accepted (only dot-only ids change the address)', async () => {
+	test('an id with dots inside is still accepted (only dot-only ids change the address)', async () => {
 		const result = await ctx.run({
 			resource: 'identification',
 			operation: 'requestInformation',
@@ -373,7 +373,7 @@ describe('Proof of Address: the echoed document never reaches the output (item 5
 		options,
 	});
 
-	it('the service echoes the file in base64: the output has its size instead, and the execution data no copy', async () => {
+	test('the service echoes the file in base64: the output has its size instead, and the execution data no copy', async () => {
 		const { items, error, run } = await ctx.run(poa(), {
 			input: [binaryItem(PNG, 'bill.png', 'image/png')],
 		});
@@ -385,7 +385,7 @@ describe('Proof of Address: the echoed document never reaches the output (item 5
 		expect(stored.split(PNG.toString('base64')).length - 1).toBe(0);
 	});
 
-	it('Max File Size refuses a larger file before it is uploaded, naming the file and both sizes', async () => {
+	test('Max File Size refuses a larger file before it is uploaded, naming the file and both sizes', async () => {
 		const big = Buffer.concat([PNG, Buffer.alloc(1024 * 1024, 1)]);
 		const result = await ctx.run(poa({ maxFileSizeMb: 1 }), {
 			input: [binaryItem(big, 'scan.png', 'image/png')],
@@ -394,7 +394,7 @@ describe('Proof of Address: the echoed document never reaches the output (item 5
 		expect(ctx.sb.requests).toHaveLength(0);
 	});
 
-	it('an AVIF image (ftyp avif, brands mif1 miaf) is refused, naming AVIF, before any request', async () => {
+	test('an AVIF image (ftyp avif, brands mif1 miaf) is refused, naming AVIF, before any request', async () => {
 		const head = Buffer.alloc(8);
 		head.writeUInt32BE(28, 0);
 		head.write('ftyp', 4, 'latin1');

@@ -7,7 +7,7 @@ import { expectError, serviceRequests, useSandbox } from './util.cjs';
 const ctx = useSandbox();
 
 describe('router', () => {
-	it('refuses an operation the node does not have, before sending anything', async () => {
+	test('refuses an operation the node does not have, before sending anything', async () => {
 		const result = await ctx.run({ resource: 'bank', operation: 'nope' });
 		expectError(result, 'The operation "nope" of "bank" is not supported');
 		expect(serviceRequests(ctx.sb)).toBe(0);

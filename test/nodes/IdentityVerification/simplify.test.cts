@@ -21,7 +21,7 @@ const poa = (extra: Record<string, unknown> = {}) => ({
 });
 
 describe('Simplify', () => {
-	it('POA check: off returns the whole answer (more than ten fields), on the fields a workflow routes on', async () => {
+	test('POA check: off returns the whole answer (more than ten fields), on the fields a workflow routes on', async () => {
 		const input = [binaryItem(PNG, 'scan.png', 'image/png')];
 		const full = await ctx.run(poa(), { input });
 		expect(full.error).toBeUndefined();
@@ -39,7 +39,7 @@ describe('Simplify', () => {
 		expectPaired(simple.items);
 	});
 
-	it.each([
+	test.each([
 		['proofOfAddress', 'createCheck'],
 		['identification', 'createVerificationToken'],
 	])('%s / %s: default off on the canvas, on in the AI tool variant', (resource, operation) => {

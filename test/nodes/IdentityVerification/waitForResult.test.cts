@@ -40,7 +40,7 @@ afterAll(async () => {
 });
 
 describe('Wait for Result: the resume request', () => {
-	it('resumes with the same typed event the trigger emits for a signed final result', async () => {
+	test('resumes with the same typed event the trigger emits for a signed final result', async () => {
 		const h = await host();
 		const res = await postSigned(h.url, identification(), {
 			key: KEY,
@@ -58,7 +58,7 @@ describe('Wait for Result: the resume request', () => {
 		});
 	});
 
-	it('answers 401 and does not resume for a forged or missing signature', async () => {
+	test('answers 401 and does not resume for a forged or missing signature', async () => {
 		const h = await host();
 		const forged = await postSigned(h.url, identification(), {
 			key: 'not-the-key',
@@ -73,7 +73,7 @@ describe('Wait for Result: the resume request', () => {
 		expect(h.emitted).toHaveLength(0);
 	});
 
-	it('acknowledges a non-final result (2xx) and keeps waiting, then resumes on the final one', async () => {
+	test('acknowledges a non-final result (2xx) and keeps waiting, then resumes on the final one', async () => {
 		const h = await host();
 		const first = await postSigned(h.url, identification({ final: false }), {
 			key: KEY,
@@ -90,7 +90,7 @@ describe('Wait for Result: the resume request', () => {
 		expect(h.emitted[0][0].json).toMatchObject({ overallStatus: 'DENIED', final: true });
 	});
 
-	it('resumes on a non-final result when "Result to Wait For" is First Result', async () => {
+	test('resumes on a non-final result when "Result to Wait For" is First Result', async () => {
 		const h = await host({ waitOptions: { resultToWaitFor: 'first' } });
 		await postSigned(h.url, identification({ final: false }), {
 			key: KEY,
@@ -100,7 +100,7 @@ describe('Wait for Result: the resume request', () => {
 		expect(h.emitted[0][0].json).toMatchObject({ final: false });
 	});
 
-	it('resumes on an expired session as IDENTIFICATION_EXPIRED (an outcome, not a preliminary result)', async () => {
+	test('resumes on an expired session as IDENTIFICATION_EXPIRED (an outcome, not a preliminary result)', async () => {
 		const h = await host();
 		await postSigned(h.url, identification({ final: undefined, status: { overall: 'EXPIRED' } }), {
 			key: KEY,
@@ -109,7 +109,7 @@ describe('Wait for Result: the resume request', () => {
 		expect(h.emitted[0][0].json).toMatchObject({ eventType: 'IDENTIFICATION_EXPIRED' });
 	});
 
-	it('acknowledges and ignores results of another verification and non-identification events', async () => {
+	test('acknowledges and ignores results of another verification and non-identification events', async () => {
 		const h = await host();
 		const other = await postSigned(h.url, identification({ scanRef: 'another-scan' }), {
 			key: KEY,
@@ -125,7 +125,7 @@ describe('Wait for Result: the resume request', () => {
 		expect(h.emitted).toHaveLength(0);
 	});
 
-	it('takes any verification when Scan Reference is empty', async () => {
+	test('takes any verification when Scan Reference is empty', async () => {
 		const h = await host({ scanRef: '' });
 		await postSigned(h.url, identification({ scanRef: 'whatever' }), {
 			key: KEY,
@@ -136,7 +136,7 @@ describe('Wait for Result: the resume request', () => {
 });
 
 describe('Wait for Result: putting the execution to wait', () => {
-	it('puts the execution to wait without a time limit, sending no request and needing no API key', async () => {
+	test('puts the execution to wait without a time limit, sending no request and needing no API key', async () => {
 		const { run, error } = await runNode({
 			node: 'identityVerification',
 			parameters: { resource: 'identification', operation: 'waitForResult', scanRef: SCAN_REF },
@@ -147,7 +147,7 @@ describe('Wait for Result: putting the execution to wait', () => {
 		expect(run.waitTill?.getTime()).toBe(WAIT_INDEFINITELY.getTime());
 	});
 
-	it('waits until the time limit, and what it then outputs is { timedOut: true, scanRef }', async () => {
+	test('waits until the time limit, and what it then outputs is { timedOut: true, scanRef }', async () => {
 		const before = Date.now();
 		const { run, error } = await runNode({
 			node: 'identityVerification',

@@ -167,7 +167,7 @@ const properties: INodeProperties[] = [
 		displayName: 'Additional Fields',
 		name: 'tokenFields',
 		type: 'collection',
-		placeholder: 'Add Field',
+		placeholder: 'Add field',
 		default: {},
 		options: TYPED_FIELDS,
 	},
@@ -175,7 +175,7 @@ const properties: INodeProperties[] = [
 		displayName: 'Custom Fields',
 		name: 'additionalFields',
 		type: 'fixedCollection',
-		placeholder: 'Add Custom Field',
+		placeholder: 'Add custom field',
 		default: {},
 		typeOptions: { multipleValues: true },
 		description:
