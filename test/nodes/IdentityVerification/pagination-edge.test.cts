@@ -6,6 +6,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { runNode } from '../../harness/index.cjs';
+import { transaction, transactions } from './util.cjs';
 
 interface Page {
 	count?: number;
@@ -22,15 +23,8 @@ let otherHits = 0;
 let script: (page: number, perPage: number) => Page | undefined;
 let hits: string[] = [];
 
-const tx = (n: number) => ({
-	creditor: { fullName: `Creditor ${n}` },
-	debtor: { fullName: 'Owner' },
-	bookingDate: '2026-01-01',
-	transactionDate: null,
-	transactionAmount: { amount: `${n}.00`, currency: 'EUR' },
-});
-const range = (from: number, to: number) =>
-	Array.from({ length: to - from }, (_, i) => tx(from + i));
+const tx = transaction;
+const range = transactions;
 
 beforeAll(async () => {
 	server = http.createServer((req, res) => {

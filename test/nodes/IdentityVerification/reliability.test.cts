@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { runNode } from '../../harness/index.cjs';
 import { transactionsRange } from '../../sandbox/data.cjs';
 import { MAX_PAGES } from '../../../nodes/IdentityVerification/helpers/pagination';
-import { binaryItem, expectError, useSandbox } from './util.cjs';
+import { binaryItem, expectError, transaction, transactions, useSandbox } from './util.cjs';
 
 const ctx = useSandbox();
 const TX_PATH = '/bank/verifications/';
@@ -136,15 +136,8 @@ let base: string;
 let script: (page: number, url: URL) => Page | undefined;
 let hits: string[] = [];
 
-const tx = (n: number) => ({
-	creditor: { fullName: `Creditor ${n}` },
-	debtor: { fullName: 'Owner' },
-	bookingDate: '2026-01-01',
-	transactionDate: null,
-	transactionAmount: { amount: `${n}.00`, currency: 'EUR' },
-});
-const range = (from: number, to: number) =>
-	Array.from({ length: to - from }, (_, i) => tx(from + i));
+const tx = transaction;
+const range = transactions;
 
 beforeAll(async () => {
 	server = http.createServer((req, res) => {

@@ -220,3 +220,16 @@ export function binaryBytes(item: INodeExecutionData, property = 'data'): Buffer
 		throw new Error(`binary property "${property}" is stored by id (${binary.id ?? '?'})`);
 	return Buffer.from(binary.data, 'base64');
 }
+
+/** A valid bank transaction numbered `n` (its amount is `n.00`, so order is visible). */
+export const transaction = (n: number) => ({
+	creditor: { fullName: `Creditor ${n}` },
+	debtor: { fullName: 'Owner' },
+	bookingDate: '2026-01-01',
+	transactionDate: null,
+	transactionAmount: { amount: `${n}.00`, currency: 'EUR' },
+});
+
+/** Transactions numbered `from` up to (not including) `to`. */
+export const transactions = (from: number, to: number) =>
+	Array.from({ length: to - from }, (_, i) => transaction(from + i));

@@ -3,31 +3,14 @@
  * whose first start fails is run by the service's retry exactly once, and the unsigned
  * `Service-Event-Type` header never outranks the signed body.
  */
-import {
-	SIGNING_CREDENTIAL,
-	startTriggerHost,
-	triggerOutput,
-	type TriggerHost,
-	type TriggerHostOptions,
-} from '../../harness/webhook.cjs';
+import { triggerOutput, type TriggerHost } from '../../harness/webhook.cjs';
 import { startSandbox } from '../../sandbox/index.cjs';
 import { BODIES } from './fixtures.cjs';
-import { postSigned } from './util.cjs';
+import { lastEvent, postSigned, useTriggerHosts } from './util.cjs';
 
 const KEY = 'whsec-reliability-key';
-const credentials = { [SIGNING_CREDENTIAL]: { signingSecret: KEY } };
-
-const hosts: TriggerHost[] = [];
-async function host(opts: TriggerHostOptions = {}): Promise<TriggerHost> {
-	const h = await startTriggerHost({ credentials, ...opts });
-	hosts.push(h);
-	return h;
-}
-afterAll(async () => {
-	await Promise.all(hosts.map(async (h) => await h.close()));
-});
-
-const last = (h: TriggerHost) => h.emitted[h.emitted.length - 1]?.[0]?.json as Record<string, any>;
+const host = useTriggerHosts(KEY);
+const last = lastEvent;
 
 describe('a delivery n8n failed to start is run by the retry, exactly once (item 2)', () => {
 	const body = BODIES.IDENTIFICATION_MANUAL_FINISHED;

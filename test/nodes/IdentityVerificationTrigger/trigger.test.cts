@@ -14,29 +14,16 @@ import {
 import {
 	n8nLogger,
 	SIGNING_CREDENTIAL,
-	startTriggerHost,
 	testSigningKeyCredential,
 	triggerOutput,
 	type TriggerHost,
-	type TriggerHostOptions,
 } from '../../harness/webhook.cjs';
 import { BODIES } from './fixtures.cjs';
-import { post, postSigned, sign } from './util.cjs';
+import { lastEvent, post, postSigned, sign, useTriggerHosts } from './util.cjs';
 
 const KEY = 'whsec-trigger-test-key';
-const credentials = { [SIGNING_CREDENTIAL]: { signingSecret: KEY } };
-
-const hosts: TriggerHost[] = [];
-async function host(opts: TriggerHostOptions = {}): Promise<TriggerHost> {
-	const h = await startTriggerHost({ credentials, ...opts });
-	hosts.push(h);
-	return h;
-}
-afterAll(async () => {
-	await Promise.all(hosts.map(async (h) => await h.close()));
-});
-
-const last = (h: TriggerHost) => h.emitted[h.emitted.length - 1]?.[0]?.json as Record<string, any>;
+const host = useTriggerHosts(KEY);
+const last = lastEvent;
 
 describe('signature', () => {
 	let h: TriggerHost;

@@ -4,6 +4,13 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { request } from 'undici';
 
+import {
+	SIGNING_CREDENTIAL,
+	startTriggerHost,
+	type TriggerHost,
+	type TriggerHostOptions,
+} from '../../harness/webhook.cjs';
+
 export type Encoding = 'hexLower' | 'hexUpper' | 'base64' | 'prefixedHex';
 export const ENCODINGS: Encoding[] = ['hexLower', 'hexUpper', 'base64', 'prefixedHex'];
 
@@ -93,3 +100,24 @@ export function loadVectors(): VectorFile {
 	);
 	return JSON.parse(readFileSync(file, 'utf8')) as VectorFile;
 }
+
+/**
+ * Starts trigger hosts whose signing credential holds `key`; every host started is closed after the
+ * test file. Call it at the top level of a test file.
+ */
+export function useTriggerHosts(key: string): (opts?: TriggerHostOptions) => Promise<TriggerHost> {
+	const credentials = { [SIGNING_CREDENTIAL]: { signingSecret: key } };
+	const hosts: TriggerHost[] = [];
+	afterAll(async () => {
+		await Promise.all(hosts.map(async (h) => await h.close()));
+	});
+	return async (opts = {}) => {
+		const h = await startTriggerHost({ credentials, ...opts });
+		hosts.push(h);
+		return h;
+	};
+}
+
+/** The newest event a trigger host emitted. */
+export const lastEvent = (h: TriggerHost) =>
+	h.emitted[h.emitted.length - 1]?.[0]?.json as Record<string, any>;
