@@ -7,7 +7,13 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { assertSafeToSend, failureRules, MADE_UP_ID, TEST_BASE_URL, testRules } from './common';
+import {
+	assertSafeToSend,
+	baseUrlProperty,
+	failureRules,
+	MADE_UP_ID,
+	readMadeUpResource,
+} from './common';
 
 /**
  * Reading the transactions of a verification that does not exist is harmless: a right key pair gets
@@ -52,16 +58,9 @@ export class IdentityVerificationApi implements ICredentialType {
 			description:
 				'Shown next to the API Key when you generate it (Settings → API Keys → Generate). Keep it private: anyone with it can act for your account.',
 		},
-		{
-			displayName: 'Base URL',
-			name: 'baseUrl',
-			type: 'string',
-			required: true,
-			default: 'https://ivs.example.com',
-			placeholder: 'https://ivs.example.com',
-			description:
-				'Address of the service, without a path such as /api/v2. The same address serves sandbox and production: your API key decides which one you use. For a local test service use e.g. http://127.0.0.1:8787.',
-		},
+		baseUrlProperty(
+			'The same address serves sandbox and production: your API key decides which one you use. For a local test service use e.g. http://127.0.0.1:8787.',
+		),
 	];
 
 	/**
@@ -84,19 +83,9 @@ export class IdentityVerificationApi implements ICredentialType {
 		};
 	}
 
-	test: ICredentialTestRequest = {
-		request: {
-			method: 'GET',
-			baseURL: TEST_BASE_URL,
-			url: `/bank/verifications/${MADE_UP_ID}/accounts/${MADE_UP_ID}/transactions/`,
-			qs: { page: 1, perPage: 1 },
-			// Any status passes except the failing ones, so the 404 a right key gets for the made-up id
-			// counts as success, while 401/403 (wrong key) and server errors are reported by `rules`.
-			ignoreHttpStatusErrors: {
-				ignore: true,
-				except: FAILURE_RULES.map((rule) => rule.properties.value),
-			},
-		},
-		rules: testRules(FAILURE_RULES),
-	};
+	test: ICredentialTestRequest = readMadeUpResource(
+		`/bank/verifications/${MADE_UP_ID}/accounts/${MADE_UP_ID}/transactions/`,
+		FAILURE_RULES,
+		{ page: 1, perPage: 1 },
+	);
 }

@@ -7,7 +7,13 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { assertSafeToSend, failureRules, MADE_UP_ID, TEST_BASE_URL, testRules } from './common';
+import {
+	assertSafeToSend,
+	baseUrlProperty,
+	failureRules,
+	MADE_UP_ID,
+	readMadeUpResource,
+} from './common';
 
 /** Reading the answers of a questionnaire that does not exist changes nothing. */
 const FAILURE_RULES = failureRules('token', {
@@ -38,16 +44,7 @@ export class IdentityVerificationKybFormTokenApi implements ICredentialType {
 			description:
 				'The tokenString the service returns when a KYB form token is generated for a company. It only works for KYB form operations (read or delete questionnaire answers, submit a form). For everything else use the Identity Verification API credential.',
 		},
-		{
-			displayName: 'Base URL',
-			name: 'baseUrl',
-			type: 'string',
-			required: true,
-			default: 'https://ivs.example.com',
-			placeholder: 'https://ivs.example.com',
-			description:
-				'Address of the service, without a path such as /api/v2. For a local test service use e.g. http://127.0.0.1:8787.',
-		},
+		baseUrlProperty('For a local test service use e.g. http://127.0.0.1:8787.'),
 	];
 
 	/** `Authorization: Bearer <tokenString>`; a function for the same reason as the API credential's. */
@@ -65,18 +62,12 @@ export class IdentityVerificationKybFormTokenApi implements ICredentialType {
 		};
 	}
 
-	test: ICredentialTestRequest = {
-		request: {
-			method: 'GET',
-			baseURL: TEST_BASE_URL,
-			url: `/kyb/forms/${MADE_UP_ID}/questionnaires/${MADE_UP_ID}/answers/`,
-			// A token the service knows gets 404 (no such form) or 403 (the token belongs to another
-			// form): both prove the token is valid. 401 means the service does not know the token.
-			ignoreHttpStatusErrors: {
-				ignore: true,
-				except: FAILURE_RULES.map((rule) => rule.properties.value),
-			},
-		},
-		rules: testRules(FAILURE_RULES),
-	};
+	/**
+	 * A token the service knows gets 404 (no such form) or 403 (the token belongs to another form):
+	 * both prove the token is valid. 401 means the service does not know the token.
+	 */
+	test: ICredentialTestRequest = readMadeUpResource(
+		`/kyb/forms/${MADE_UP_ID}/questionnaires/${MADE_UP_ID}/answers/`,
+		FAILURE_RULES,
+	);
 }

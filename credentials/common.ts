@@ -2,14 +2,54 @@ import type {
 	IAuthenticateRuleResponseCode,
 	IAuthenticateRuleResponseSuccessBody,
 	ICredentialTestRequest,
+	IDataObject,
 	IHttpRequestOptions,
+	INodeProperties,
 } from 'n8n-workflow';
 
 /** A made-up UUID: reading something that does not exist is harmless and creates nothing. */
 export const MADE_UP_ID = '00000000-0000-4000-8000-000000000000';
 
 /** The service's address as the credential test sends it: trimmed, without trailing slashes. */
-export const TEST_BASE_URL = '={{String($credentials.baseUrl).trim().replace(/\\/+$/, "")}}';
+const TEST_BASE_URL = '={{String($credentials.baseUrl).trim().replace(/\\/+$/, "")}}';
+
+/** The Base URL field of the credentials that call the service; `more` ends its description. */
+export function baseUrlProperty(more: string): INodeProperties {
+	return {
+		displayName: 'Base URL',
+		name: 'baseUrl',
+		type: 'string',
+		required: true,
+		default: 'https://ivs.example.com',
+		placeholder: 'https://ivs.example.com',
+		description: `Address of the service, without a path such as /api/v2. ${more}`,
+	};
+}
+
+/**
+ * A credential test that reads something made up (`url`, built with MADE_UP_ID). Any status passes
+ * except the failing ones, so the 404 a right credential gets counts as success, while the statuses
+ * of `failing` (wrong credential, rate limit, server error) are reported with their messages.
+ */
+export function readMadeUpResource(
+	url: string,
+	failing: IAuthenticateRuleResponseCode[],
+	qs?: IDataObject,
+): ICredentialTestRequest {
+	return {
+		request: {
+			method: 'GET',
+			baseURL: TEST_BASE_URL,
+			url,
+			...(qs ? { qs } : {}),
+			ignoreHttpStatusErrors: {
+				ignore: true,
+				except: failing.map((rule) => rule.properties.value),
+			},
+		},
+		rules: testRules(failing),
+	};
+}
 
 /**
  * The statuses that make a credential test fail, each with a message saying what to do: the
@@ -44,9 +84,7 @@ export function failureRules(
  * service. A right credential gets the service's JSON error (`{"detail": ...}`) for the made-up id;
  * a mistyped Base URL whose server answers with an HTML page, or nothing, has no `detail`.
  */
-export function testRules(
-	statusRules: IAuthenticateRuleResponseCode[],
-): ICredentialTestRequest['rules'] {
+function testRules(statusRules: IAuthenticateRuleResponseCode[]): ICredentialTestRequest['rules'] {
 	const notTheService: IAuthenticateRuleResponseSuccessBody = {
 		type: 'responseSuccessBody',
 		properties: {
