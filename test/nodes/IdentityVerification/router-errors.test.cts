@@ -1,0 +1,109 @@
+/**
+ * The router's error handling on its own, with a stub of n8n's execute context: which item an error
+ * names, what an error item holds, and that errors other than n8n's own are wrapped. The operations
+ * only throw node errors that already know their item, so only a stub can reach these branches.
+ */
+import type { IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import { router } from '../../../nodes/IdentityVerification/actions/router';
+
+const NODE: INode = {
+	id: 'n1',
+	name: 'Identity Verification',
+	type: 'n8n-nodes-identity-verification.identityVerification',
+	typeVersion: 1,
+	position: [0, 0],
+	parameters: {},
+};
+
+/**
+ * A context for KYB "Get Answers" over `failures.length` items, whose item i fails with
+ * `failures[i]()` when the operation reads its first field (before anything is sent).
+ */
+function stubContext(failures: Array<() => Error>, continueOnFail: boolean): IExecuteFunctions {
+	return {
+		getInputData: () => failures.map((): INodeExecutionData => ({ json: {} })),
+		getNode: () => NODE,
+		continueOnFail: () => continueOnFail,
+		getNodeParameter: (name: string, itemIndex: number) => {
+			if (name === 'resource') return 'kyb';
+			if (name === 'operation') return 'getAnswers';
+			throw failures[itemIndex]();
+		},
+		helpers: {
+			constructExecutionMetaData: (
+				items: INodeExecutionData[],
+				options: { itemData: { item: number } },
+			) => items.map((item) => ({ ...item, pairedItem: options.itemData })),
+		},
+	} as unknown as IExecuteFunctions;
+}
+
+const apiError = (itemIndex?: number) =>
+	new NodeApiError(
+		NODE,
+		{ message: 'Not found' },
+		{ httpCode: '404', message: 'No such form', description: 'Check the form ID', itemIndex },
+	);
+
+/** The error the router throws for this context (the test fails when it throws nothing). */
+async function thrownBy(context: IExecuteFunctions): Promise<NodeApiError | NodeOperationError> {
+	const outcome = await router.call(context).then(
+		() => undefined,
+		(error: unknown) => error,
+	);
+	if (!(outcome instanceof NodeApiError || outcome instanceof NodeOperationError)) {
+		throw new Error(`expected a node error, got ${String(outcome)}`);
+	}
+	return outcome;
+}
+
+describe('router errors', () => {
+	test('an error that is not a node error is wrapped in one that names the failing item', async () => {
+		const error = await thrownBy(stubContext([() => new Error('boom')], false));
+		expect(error).toBeInstanceOf(NodeOperationError);
+		expect(error.message).toBe('boom');
+		expect(error.context.itemIndex).toBe(0);
+	});
+
+	test('a node error without an item gets the failing item; one with an item keeps it', async () => {
+		const unnamed = await thrownBy(
+			stubContext([() => new NodeOperationError(NODE, 'no item named')], false),
+		);
+		expect(unnamed.message).toBe('no item named');
+		expect(unnamed.context.itemIndex).toBe(0);
+
+		const named = await thrownBy(stubContext([() => apiError(5)], false));
+		expect(named).toBeInstanceOf(NodeApiError);
+		expect(named.context.itemIndex).toBe(5);
+	});
+
+	test('with Continue On Fail every failing item becomes an error item paired with it, with only the details it has', async () => {
+		const [output] = await router.call(
+			stubContext(
+				[() => new Error('boom'), () => apiError(), () => new NodeOperationError(NODE, 'bad')],
+				true,
+			),
+		);
+		expect(output).toStrictEqual([
+			{ json: { error: 'boom' }, pairedItem: { item: 0 } },
+			{
+				json: { error: 'No such form', description: 'Check the form ID', httpCode: '404' },
+				pairedItem: { item: 1 },
+			},
+			{ json: { error: 'bad' }, pairedItem: { item: 2 } },
+		]);
+	});
+
+	test('without Continue On Fail the first failure stops the run', async () => {
+		const reached: number[] = [];
+		const fail = (index: number) => () => {
+			reached.push(index);
+			return new Error(`item ${index}`);
+		};
+		const error = await thrownBy(stubContext([fail(0), fail(1)], false));
+		expect(error.message).toBe('item 0');
+		expect(reached).toEqual([0]);
+	});
+});
