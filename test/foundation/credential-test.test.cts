@@ -4,6 +4,7 @@
  * message saying what to do, and the test never creates anything (only GETs reach the service).
  */
 
+import type { ICredentialType } from 'n8n-workflow';
 import { getCredentialType, sandboxCredentials, testCredential } from '../harness/index.cjs';
 import { freePort } from '../harness/net.cjs';
 import type { Sandbox } from '../sandbox/index.cjs';
@@ -142,6 +143,12 @@ describe('Identity Verification KYB Form Token API credential', () => {
 describe('credential definitions (what the user sees in n8n)', () => {
 	const field = (type: string, name: string) =>
 		getCredentialType(type).properties.find((p) => p.name === name);
+	/** What the credential's authenticate function makes of a request, called as n8n calls it. */
+	const authenticate = (type: ICredentialType, credentials: object, request: object) =>
+		(type.authenticate as unknown as (c: object, o: object) => Promise<Record<string, unknown>>)(
+			credentials,
+			request,
+		);
 
 	test('API key pair: masked key and secret, Base URL with the service default, HTTP Basic', async () => {
 		const type = getCredentialType('identityVerificationApi');
@@ -151,12 +158,9 @@ describe('credential definitions (what the user sees in n8n)', () => {
 		expect(field('identityVerificationApi', 'apiKey')?.description).toMatch(/Settings → API Keys/);
 		expect(field('identityVerificationApi', 'baseUrl')?.default).toBe('https://ivs.example.com');
 		expect(typeof type.authenticate).toBe('function');
-		const authenticate = type.authenticate as unknown as (
-			c: object,
-			o: object,
-		) => Promise<Record<string, unknown>>;
 		await expect(
 			authenticate(
+				type,
 				{ apiKey: 'k', apiSecret: 's', baseUrl: 'x' },
 				{ url: '/a/', headers: { Accept: 'application/json' } },
 			),
@@ -174,12 +178,9 @@ describe('credential definitions (what the user sees in n8n)', () => {
 			true,
 		);
 		expect(typeof type.authenticate).toBe('function');
-		const authenticate = type.authenticate as unknown as (
-			c: object,
-			o: object,
-		) => Promise<Record<string, unknown>>;
 		await expect(
 			authenticate(
+				type,
 				{ formToken: 't0k', baseUrl: 'x' },
 				{ url: '/a/', headers: { Accept: 'application/json' } },
 			),

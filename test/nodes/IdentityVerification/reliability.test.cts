@@ -4,6 +4,7 @@
  * disagree, identical transactions on consecutive pages, links outside the Base URL's path, and
  * the Per Page option. Through n8n's engine, against the sandbox or a small scripted service.
  */
+import type { INodeParameters } from 'n8n-workflow';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { transactionsRange } from '../../sandbox/data.cjs';
@@ -240,6 +241,11 @@ describe('`next` links must stay under the Base URL path (item 7)', () => {
 
 describe('ids that are only dots are refused before any request (item 6)', () => {
 	const AML_CHECK = '3b1f8c2e-6d4a-4f0b-8e21-7a9c5d3e1f42';
+	/** The run fails naming the field and the rule, and sends nothing. */
+	const expectRefused = async (parameters: INodeParameters, ...texts: string[]) => {
+		expectError(await ctx.run(parameters), ...texts);
+		expect(ctx.sb.requests).toHaveLength(0);
+	};
 	test.each([
 		[
 			'Scan Reference',
@@ -278,21 +284,21 @@ describe('ids that are only dots are refused before any request (item 6)', () =>
 			},
 		],
 	])('%s %j', async (field, parameters) => {
-		const result = await ctx.run(parameters);
-		expectError(result, field, 'only dots');
-		expect(ctx.sb.requests).toHaveLength(0);
+		await expectRefused(parameters, field, 'only dots');
 	});
 
 	test('the AML check id (a UUID in the contract) must be a UUID: ".." is refused as such', async () => {
-		const result = await ctx.run({
-			resource: 'aml',
-			operation: 'downloadProfilePdf',
-			checkId: '..',
-			profileId: 'prof-001',
-			password: 'report-password',
-		});
-		expectError(result, 'Check ID', 'must be a UUID');
-		expect(ctx.sb.requests).toHaveLength(0);
+		await expectRefused(
+			{
+				resource: 'aml',
+				operation: 'downloadProfilePdf',
+				checkId: '..',
+				profileId: 'prof-001',
+				password: 'report-password',
+			},
+			'Check ID',
+			'must be a UUID',
+		);
 	});
 
 	test('an id with dots inside is still accepted (only dot-only ids change the address)', async () => {
