@@ -14,7 +14,7 @@
 import { writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { Pool } from 'undici';
-import { sampleBody, sign } from '../sandbox/index.cjs';
+import { signedDelivery, type WebhookRequest } from '../sandbox/index.cjs';
 import { N8N_VERSION, waitForWebhook } from '../n8n/runtime.cjs';
 import { productionWebhookUrl } from '../n8n/stack.cjs';
 import { startQueueStack, type QueueStack } from '../n8n/queue.cjs';
@@ -38,23 +38,10 @@ const percentile = (values: number[], p: number) => {
 	return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))];
 };
 
-interface Delivery {
-	body: string;
-	headers: Record<string, string>;
-}
+type Delivery = WebhookRequest;
 
 function deliveries(count: number, signingKey: string): Delivery[] {
-	return Array.from({ length: count }, () => {
-		const body = JSON.stringify(sampleBody('IDENTIFICATION_AUTO_FINISHED'));
-		return {
-			body,
-			headers: {
-				'content-type': 'application/json',
-				'service-event-type': 'IDENTIFICATION_AUTO_FINISHED',
-				'service-signature': sign(body, signingKey),
-			},
-		};
-	});
+	return Array.from({ length: count }, () => signedDelivery(signingKey));
 }
 
 interface Target {
