@@ -1203,6 +1203,7 @@ function figureRows(r: Results): Row[] {
 			row(`memory.${name}.ratio`, m?.ratio, 'x', ['<=', limit]),
 		];
 	};
+	const t100k = r.memory?.transactions100k;
 	return [
 		row('pagination.sequentialMs', r.pagination?.sequentialMs, 'ms'),
 		row('pagination.concurrentMs', r.pagination?.concurrentMs, 'ms'),
@@ -1210,28 +1211,13 @@ function figureRows(r: Results): Row[] {
 		row('pagination.speedup', r.pagination?.speedup, 'x', ['>=', 3.5]),
 		row('pagination.toIdeal', r.pagination?.toIdeal, 'x', ['<=', 1.3]),
 		...mem('transactions100k', 3),
-		row(
-			'memory.transactions100k.httpRequestNode',
-			r.memory?.transactions100k?.httpRequestNode,
-			'B',
-		),
-		row(
-			'memory.transactions100k.vsHttpRequestNode',
-			r.memory?.transactions100k?.vsHttpRequestNode,
-			'x',
-			['<=', 1.0],
-		),
-		row(
-			'memory.transactions100k.retainedAfterGcBytes',
-			r.memory?.transactions100k?.retainedAfterGcBytes,
-			'B',
-		),
-		row(
-			'memory.transactions100k.retainedAfterGcRatio',
-			r.memory?.transactions100k?.retainedAfterGcRatio,
-			'x',
-			['<=', 2.5],
-		),
+		row('memory.transactions100k.httpRequestNode', t100k?.httpRequestNode, 'B'),
+		row('memory.transactions100k.vsHttpRequestNode', t100k?.vsHttpRequestNode, 'x', ['<=', 1.0]),
+		row('memory.transactions100k.retainedAfterGcBytes', t100k?.retainedAfterGcBytes, 'B'),
+		row('memory.transactions100k.retainedAfterGcRatio', t100k?.retainedAfterGcRatio, 'x', [
+			'<=',
+			2.5,
+		]),
 		...mem('amlPdf50MB', 2.5),
 		...mem('poa20MB', 3.5),
 		row('trigger.verifyMicros.1KB', r.trigger.verifyMicros?.['1KB'], 'µs'),

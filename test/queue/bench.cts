@@ -151,45 +151,27 @@ async function main(): Promise<void> {
 		};
 		const [p1, p2] = stack.webhooks.map((w) => pool(w.url));
 		const [q1, q2] = stack.webhooks.map((w) => pool(w.url));
+		/** Deliveries to `path` through the given pools (one per webhook process). */
+		const setup = (key: string, label: string, path: string, through: Pool[]): Setup => ({
+			key,
+			label,
+			targets: through.map((p) => ({ pool: p, path })),
+		});
 		const setups: Setup[] = [
-			{
-				key: 'trigger.1',
-				label: 'trigger, 1 webhook process',
-				targets: [{ pool: p1, path: triggerPath }],
-			},
-			{
-				key: 'trigger.2',
-				label: 'trigger, 2 webhook processes',
-				targets: [
-					{ pool: p1, path: triggerPath },
-					{ pool: p2, path: triggerPath },
-				],
-			},
-			{
-				key: 'webhook.1',
-				label: 'Webhook node, 1 webhook process',
-				targets: [{ pool: q1, path: plainPath }],
-			},
-			{
-				key: 'webhook.2',
-				label: 'Webhook node, 2 webhook processes',
-				targets: [
-					{ pool: q1, path: plainPath },
-					{ pool: q2, path: plainPath },
-				],
-			},
+			setup('trigger.1', 'trigger, 1 webhook process', triggerPath, [p1]),
+			setup('trigger.2', 'trigger, 2 webhook processes', triggerPath, [p1, p2]),
+			setup('webhook.1', 'Webhook node, 1 webhook process', plainPath, [q1]),
+			setup('webhook.2', 'Webhook node, 2 webhook processes', plainPath, [q1, q2]),
 		];
 		const noMemoryPath = new URL(productionWebhookUrl('http://x', NO_MEMORY)).pathname;
 		for (const w of stack.webhooks)
 			await waitForWebhook(`${w.url}${noMemoryPath}`, { timeoutMs: 120_000 });
-		const diagnostic: Setup = {
-			key: 'diagnostic.triggerNoMemory.2',
-			label: 'diagnostic: trigger with its duplicate memory off, 2 webhook processes',
-			targets: [
-				{ pool: p1, path: noMemoryPath },
-				{ pool: p2, path: noMemoryPath },
-			],
-		};
+		const diagnostic = setup(
+			'diagnostic.triggerNoMemory.2',
+			'diagnostic: trigger with its duplicate memory off, 2 webhook processes',
+			noMemoryPath,
+			[p1, p2],
+		);
 		const key = stack.sandbox.credentials.signingKey;
 
 		// Warm-up: every process has loaded the workflows and opened its connections.
