@@ -10,6 +10,15 @@ import { SCRIPTED_PATH as PATH, transactions as range, useScriptedService } from
 const service = useScriptedService();
 const run = (extra: Record<string, unknown> = {}) =>
 	service.list({ options: { perPage: 10 }, ...extra });
+/** The absolute link to a page of 10. */
+const pageLink = (page: number) => `${service.base}${PATH}?page=${page}&perPage=10`;
+/** Return All succeeds with exactly `expected`, after `requests` requests. */
+async function expectListed(expected: unknown[], requests: number): Promise<void> {
+	const { items, error } = await run();
+	expect(error).toBeUndefined();
+	expect(items.map((i) => i.json)).toEqual(expected);
+	expect(service.hits).toHaveLength(requests);
+}
 
 /** Another host, which a link must never lead to. */
 let otherHost: http.Server;
@@ -39,15 +48,12 @@ describe('List Transactions: following `next` links (no count)', () => {
 						results: range((page - 1) * 10, page * 10),
 					}
 				: undefined;
-		const { items, error } = await run();
-		expect(error).toBeUndefined();
-		expect(items.map((i) => i.json)).toEqual(range(0, 30));
-		expect(service.hits).toHaveLength(3);
+		await expectListed(range(0, 30), 3);
 	});
 
 	test('stops with an error when a link goes back to an earlier page', async () => {
 		service.script = (page) => ({
-			next: `${service.base}${PATH}?page=${page === 3 ? 2 : page + 1}&perPage=10`,
+			next: pageLink(page === 3 ? 2 : page + 1),
 			results: range((page - 1) * 10, page * 10),
 		});
 		const { error } = await run();
@@ -74,22 +80,16 @@ describe('List Transactions: following `next` links (no count)', () => {
 		service.script = (page) =>
 			page <= 2
 				? {
-						next: page < 2 ? `${service.base}${PATH}?page=2&perPage=10` : null,
+						next: page < 2 ? pageLink(2) : null,
 						results: range(0, 10),
 					}
 				: undefined;
-		const { items, error } = await run();
-		expect(error).toBeUndefined();
-		expect(items.map((i) => i.json)).toEqual([...range(0, 10), ...range(0, 10)]);
-		expect(service.hits).toHaveLength(2);
+		await expectListed([...range(0, 10), ...range(0, 10)], 2);
 	});
 
 	test('refuses a link to another host on a later page before requesting it', async () => {
 		service.script = (page) => ({
-			next:
-				page === 2
-					? `${otherBase}${PATH}?page=3&perPage=10`
-					: `${service.base}${PATH}?page=${page + 1}&perPage=10`,
+			next: page === 2 ? `${otherBase}${PATH}?page=3&perPage=10` : pageLink(page + 1),
 			results: range((page - 1) * 10, page * 10),
 		});
 		const { error } = await run();
@@ -106,20 +106,17 @@ describe('List Transactions: fetching pages by number (count given)', () => {
 			if (page > 5) return undefined;
 			return {
 				count: 18,
-				next: page < 5 ? `${service.base}${PATH}?page=${page + 1}&perPage=10` : null,
+				next: page < 5 ? pageLink(page + 1) : null,
 				results: range((page - 1) * 4, Math.min(page * 4, 18)),
 			};
 		};
-		const { items, error } = await run();
-		expect(error).toBeUndefined();
-		expect(items.map((i) => i.json)).toEqual(range(0, 18));
-		expect(service.hits).toHaveLength(5);
+		await expectListed(range(0, 18), 5);
 	});
 
 	test('with a Limit requests only the pages it needs', async () => {
 		service.script = (page) => ({
 			count: 100,
-			next: `${service.base}${PATH}?page=${page + 1}&perPage=10`,
+			next: pageLink(page + 1),
 			results: range((page - 1) * 10, page * 10),
 		});
 		const { items, error } = await run({ returnAll: false, limit: 25 });
