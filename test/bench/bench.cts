@@ -35,7 +35,14 @@ import { Pool } from 'undici';
 
 import { DEFAULT_MAX_PARALLEL } from '../../nodes/IdentityVerification/actions/bank/listTransactions.operation';
 import { verifySignature } from '../../nodes/IdentityVerificationTrigger/signature';
-import { sampleBody, sign, startSandbox, type Sandbox } from '../sandbox/index.cjs';
+import {
+	sampleBody,
+	sign,
+	signedDelivery,
+	startSandbox,
+	type Sandbox,
+	type WebhookRequest,
+} from '../sandbox/index.cjs';
 import {
 	N8N_VERSION,
 	ROOT,
@@ -501,20 +508,31 @@ async function runMeasured(
 	}
 }
 
-/** A generic Basic-auth credential holding the same key and secret as the package's credential. */
-async function createBasicAuthCredential(stack: Stack): Promise<{ id: string; name: string }> {
-	const name = 'Sandbox via Basic Auth (bench)';
+/** Creates a credential of one of n8n's own types; what a workflow node refers to it by. */
+async function createCredential(
+	stack: Stack,
+	name: string,
+	type: string,
+	data: Record<string, unknown>,
+): Promise<{ id: string; name: string }> {
 	const res = await stack.rest.request<{ id: string }>('POST', '/credentials', {
 		name,
-		type: 'httpBasicAuth',
-		data: { user: stack.sandbox.credentials.apiKey, password: stack.sandbox.credentials.apiSecret },
+		type,
+		data,
 	});
 	if (res.status >= 400 || !res.body?.id)
 		throw new Error(
-			`creating the Basic-auth credential failed: ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`,
+			`creating the ${type} credential failed: ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`,
 		);
 	return { id: String(res.body.id), name };
 }
+
+/** A generic Basic-auth credential holding the same key and secret as the package's credential. */
+const createBasicAuthCredential = (stack: Stack) =>
+	createCredential(stack, 'Sandbox via Basic Auth (bench)', 'httpBasicAuth', {
+		user: stack.sandbox.credentials.apiKey,
+		password: stack.sandbox.credentials.apiSecret,
+	});
 
 // ---------------------------------------------------------------------------------------------
 // pagination
@@ -724,26 +742,11 @@ async function benchOverhead(
 // trigger.n8n: deliveries per second at 50 concurrent deliveries
 // ---------------------------------------------------------------------------------------------
 
-interface Delivery {
-	body: string;
-	headers: Record<string, string>;
-}
+type Delivery = WebhookRequest;
 
 /** Signed deliveries with unique bodies (each a real event with its own scanRef). */
 function makeDeliveries(count: number, signingKey: string): Delivery[] {
-	const out: Delivery[] = [];
-	for (let i = 0; i < count; i++) {
-		const body = JSON.stringify(sampleBody('IDENTIFICATION_AUTO_FINISHED'));
-		out.push({
-			body,
-			headers: {
-				'content-type': 'application/json',
-				'service-event-type': 'IDENTIFICATION_AUTO_FINISHED',
-				'service-signature': sign(body, signingKey),
-			},
-		});
-	}
-	return out;
+	return Array.from({ length: count }, () => signedDelivery(signingKey));
 }
 
 interface Blast {
@@ -827,19 +830,10 @@ async function quiesce(rest: RestClient, workflowId: string, timeoutMs = 180_000
 }
 
 /** A Crypto credential holding the signing key (the workflow check's HMAC secret). */
-async function createCryptoCredential(stack: Stack): Promise<{ id: string; name: string }> {
-	const name = 'Signing key via Crypto (bench)';
-	const res = await stack.rest.request<{ id: string }>('POST', '/credentials', {
-		name,
-		type: 'crypto',
-		data: { hmacSecret: stack.sandbox.credentials.signingKey },
+const createCryptoCredential = (stack: Stack) =>
+	createCredential(stack, 'Signing key via Crypto (bench)', 'crypto', {
+		hmacSecret: stack.sandbox.credentials.signingKey,
 	});
-	if (res.status >= 400 || !res.body?.id)
-		throw new Error(
-			`creating the Crypto credential failed: ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`,
-		);
-	return { id: String(res.body.id), name };
-}
 
 type DeliveryKind = 'signed' | 'unsigned' | 'wrongKey';
 
@@ -1188,123 +1182,74 @@ function rows(r: Results): Row[] {
 	return figureRows(r).map((row) => ({ ...row, ref: REFERENCES[row.key] ?? '' }));
 }
 
+/** A figure of the table, with the target it must meet if it has one. */
+function row(
+	key: string,
+	value: number | null | undefined,
+	unit: string,
+	target?: [NonNullable<Row['target']>['op'], number],
+): Row {
+	return target
+		? { key, value, unit, target: { op: target[0], value: target[1] } }
+		: { key, value, unit };
+}
+
 function figureRows(r: Results): Row[] {
 	const mem = (name: keyof NonNullable<Results['memory']>, limit: number): Row[] => {
 		const m = r.memory?.[name];
 		return [
-			{ key: `memory.${name}.payloadBytes`, value: m?.payloadBytes, unit: 'B' },
-			{ key: `memory.${name}.peakDeltaBytes`, value: m?.peakDeltaBytes, unit: 'B' },
-			{
-				key: `memory.${name}.ratio`,
-				value: m?.ratio,
-				unit: 'x',
-				target: { op: '<=', value: limit },
-			},
+			row(`memory.${name}.payloadBytes`, m?.payloadBytes, 'B'),
+			row(`memory.${name}.peakDeltaBytes`, m?.peakDeltaBytes, 'B'),
+			row(`memory.${name}.ratio`, m?.ratio, 'x', ['<=', limit]),
 		];
 	};
+	const t100k = r.memory?.transactions100k;
 	return [
-		{ key: 'pagination.sequentialMs', value: r.pagination?.sequentialMs, unit: 'ms' },
-		{ key: 'pagination.concurrentMs', value: r.pagination?.concurrentMs, unit: 'ms' },
-		{ key: 'pagination.idealMs', value: r.pagination?.idealMs, unit: 'ms' },
-		{
-			key: 'pagination.speedup',
-			value: r.pagination?.speedup,
-			unit: 'x',
-			target: { op: '>=', value: 3.5 },
-		},
-		{
-			key: 'pagination.toIdeal',
-			value: r.pagination?.toIdeal,
-			unit: 'x',
-			target: { op: '<=', value: 1.3 },
-		},
+		row('pagination.sequentialMs', r.pagination?.sequentialMs, 'ms'),
+		row('pagination.concurrentMs', r.pagination?.concurrentMs, 'ms'),
+		row('pagination.idealMs', r.pagination?.idealMs, 'ms'),
+		row('pagination.speedup', r.pagination?.speedup, 'x', ['>=', 3.5]),
+		row('pagination.toIdeal', r.pagination?.toIdeal, 'x', ['<=', 1.3]),
 		...mem('transactions100k', 3),
-		{
-			key: 'memory.transactions100k.httpRequestNode',
-			value: r.memory?.transactions100k?.httpRequestNode,
-			unit: 'B',
-		},
-		{
-			key: 'memory.transactions100k.vsHttpRequestNode',
-			value: r.memory?.transactions100k?.vsHttpRequestNode,
-			unit: 'x',
-			target: { op: '<=', value: 1.0 },
-		},
-		{
-			key: 'memory.transactions100k.retainedAfterGcBytes',
-			value: r.memory?.transactions100k?.retainedAfterGcBytes,
-			unit: 'B',
-		},
-		{
-			key: 'memory.transactions100k.retainedAfterGcRatio',
-			value: r.memory?.transactions100k?.retainedAfterGcRatio,
-			unit: 'x',
-			target: { op: '<=', value: 2.5 },
-		},
+		row('memory.transactions100k.httpRequestNode', t100k?.httpRequestNode, 'B'),
+		row('memory.transactions100k.vsHttpRequestNode', t100k?.vsHttpRequestNode, 'x', ['<=', 1.0]),
+		row('memory.transactions100k.retainedAfterGcBytes', t100k?.retainedAfterGcBytes, 'B'),
+		row('memory.transactions100k.retainedAfterGcRatio', t100k?.retainedAfterGcRatio, 'x', [
+			'<=',
+			2.5,
+		]),
 		...mem('amlPdf50MB', 2.5),
 		...mem('poa20MB', 3.5),
-		{ key: 'trigger.verifyMicros.1KB', value: r.trigger.verifyMicros?.['1KB'], unit: 'µs' },
-		{ key: 'trigger.verifyMicros.100KB', value: r.trigger.verifyMicros?.['100KB'], unit: 'µs' },
-		{ key: 'trigger.verifyMicros.1MB', value: r.trigger.verifyMicros?.['1MB'], unit: 'µs' },
-		{ key: 'trigger.n8n.triggerPerSec', value: r.trigger.n8n?.triggerPerSec, unit: '/s' },
-		{ key: 'trigger.n8n.nullTriggerPerSec', value: r.trigger.n8n?.nullTriggerPerSec, unit: '/s' },
-		{
-			key: 'trigger.n8n.workflowCheckPerSec',
-			value: r.trigger.n8n?.workflowCheckPerSec,
-			unit: '/s',
-		},
-		{
-			key: 'trigger.n8n.toNull',
-			value: r.trigger.n8n?.toNull,
-			unit: 'x',
-			target: { op: '>=', value: 0.9 },
-		},
-		{
-			key: 'trigger.n8n.vsWorkflowCheck',
-			value: r.trigger.n8n?.vsWorkflowCheck,
-			unit: 'x',
-			target: { op: '>=', value: 1.0 },
-		},
-		{ key: 'trigger.n8n.webhookNodePerSec', value: r.trigger.n8n?.webhookNodePerSec, unit: '/s' },
-		{ key: 'trigger.n8n.ratio', value: r.trigger.n8n?.ratio, unit: 'x' },
-		{
-			key: 'trigger.n8n.p99AckMs',
-			value: r.trigger.n8n?.p99AckMs,
-			unit: 'ms',
-			target: { op: '<', value: 1000 },
-		},
-		{
-			key: 'trigger.n8n.refusedUnsignedPerSec',
-			value: r.trigger.n8n?.signingKeyRead.refusedUnsignedPerSec,
-			unit: '/s',
-		},
-		{
-			key: 'trigger.n8n.refusedWrongKeyPerSec',
-			value: r.trigger.n8n?.signingKeyRead.refusedWrongKeyPerSec,
-			unit: '/s',
-		},
-		{
-			key: 'trigger.n8n.maxBurstUnder10s.trigger',
-			value: r.trigger.maxBurstUnder10s?.trigger,
-			unit: 'deliveries',
-		},
-		{
-			key: 'trigger.n8n.maxBurstUnder10s.webhookNode',
-			value: r.trigger.maxBurstUnder10s?.webhookNode,
-			unit: 'deliveries',
-		},
-		{ key: 'actionOverhead.nodeMs', value: r.actionOverhead?.nodeMs, unit: 'ms' },
-		{
-			key: 'actionOverhead.httpRequestNodeMs',
-			value: r.actionOverhead?.httpRequestNodeMs,
-			unit: 'ms',
-		},
-		{
-			key: 'actionOverhead.ratio',
-			value: r.actionOverhead?.ratio,
-			unit: 'x',
-			target: { op: '<=', value: 1.1 },
-		},
+		row('trigger.verifyMicros.1KB', r.trigger.verifyMicros?.['1KB'], 'µs'),
+		row('trigger.verifyMicros.100KB', r.trigger.verifyMicros?.['100KB'], 'µs'),
+		row('trigger.verifyMicros.1MB', r.trigger.verifyMicros?.['1MB'], 'µs'),
+		row('trigger.n8n.triggerPerSec', r.trigger.n8n?.triggerPerSec, '/s'),
+		row('trigger.n8n.nullTriggerPerSec', r.trigger.n8n?.nullTriggerPerSec, '/s'),
+		row('trigger.n8n.workflowCheckPerSec', r.trigger.n8n?.workflowCheckPerSec, '/s'),
+		row('trigger.n8n.toNull', r.trigger.n8n?.toNull, 'x', ['>=', 0.9]),
+		row('trigger.n8n.vsWorkflowCheck', r.trigger.n8n?.vsWorkflowCheck, 'x', ['>=', 1.0]),
+		row('trigger.n8n.webhookNodePerSec', r.trigger.n8n?.webhookNodePerSec, '/s'),
+		row('trigger.n8n.ratio', r.trigger.n8n?.ratio, 'x'),
+		row('trigger.n8n.p99AckMs', r.trigger.n8n?.p99AckMs, 'ms', ['<', 1000]),
+		row(
+			'trigger.n8n.refusedUnsignedPerSec',
+			r.trigger.n8n?.signingKeyRead.refusedUnsignedPerSec,
+			'/s',
+		),
+		row(
+			'trigger.n8n.refusedWrongKeyPerSec',
+			r.trigger.n8n?.signingKeyRead.refusedWrongKeyPerSec,
+			'/s',
+		),
+		row('trigger.n8n.maxBurstUnder10s.trigger', r.trigger.maxBurstUnder10s?.trigger, 'deliveries'),
+		row(
+			'trigger.n8n.maxBurstUnder10s.webhookNode',
+			r.trigger.maxBurstUnder10s?.webhookNode,
+			'deliveries',
+		),
+		row('actionOverhead.nodeMs', r.actionOverhead?.nodeMs, 'ms'),
+		row('actionOverhead.httpRequestNodeMs', r.actionOverhead?.httpRequestNodeMs, 'ms'),
+		row('actionOverhead.ratio', r.actionOverhead?.ratio, 'x', ['<=', 1.1]),
 	];
 }
 

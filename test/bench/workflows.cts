@@ -1,7 +1,19 @@
 // Workflow JSON the bench creates in real n8n, written the way the editor saves them. Every
 // comparison pairs a workflow with this package's node and one with the n8n node a user would use
 // instead, identical apart from that node.
-import { NODE_TYPES, chain, credentialRef, nodeId, type WorkflowNode } from '../n8n/stack.cjs';
+import type { WorkflowNode } from '../n8n/stack.cjs';
+import {
+	ACTION,
+	TRIGGER,
+	ifNode,
+	lineUp,
+	node,
+	triggerNode,
+	webhookNode as n8nWebhookNode,
+} from '../n8n/workflow.cjs';
+
+// The package's action node (the sandbox API-key credential), as the bench measures it.
+export { actionNode } from '../n8n/workflow.cjs';
 
 export interface Workflow {
 	name: string;
@@ -13,9 +25,9 @@ export interface Workflow {
 export const NAMES = {
 	webhook: 'Webhook',
 	splitOut: 'Split Out',
-	action: 'Identity Verification',
+	action: ACTION,
 	httpRequest: 'HTTP Request',
-	trigger: 'Identity Verification Trigger',
+	trigger: TRIGGER,
 } as const;
 
 /**
@@ -24,21 +36,10 @@ export const NAMES = {
  * started, like the trigger does.
  */
 function webhookNode(webhookPath: string, responseMode: 'lastNode' | 'onReceived'): WorkflowNode {
-	return {
-		id: nodeId(),
-		name: NAMES.webhook,
-		type: 'n8n-nodes-base.webhook',
-		typeVersion: 2,
-		position: [0, 0],
-		parameters: {
-			httpMethod: 'POST',
-			path: webhookPath,
-			responseMode,
-			...(responseMode === 'lastNode' ? { responseData: 'noData' } : {}),
-			options: {},
-		},
-		webhookId: webhookPath,
-	};
+	return n8nWebhookNode(webhookPath, {
+		responseMode,
+		...(responseMode === 'lastNode' ? { responseData: 'noData' } : {}),
+	});
 }
 
 /** Webhook (waits for the end) → [Split Out body.items] → the measured node. */
@@ -50,30 +51,16 @@ export function measuredWorkflow(
 ): Workflow {
 	const nodes: WorkflowNode[] = [webhookNode(webhookPath, 'lastNode')];
 	if (opts.splitItems) {
-		nodes.push({
-			id: nodeId(),
-			name: NAMES.splitOut,
-			type: 'n8n-nodes-base.splitOut',
-			typeVersion: 1,
-			position: [220, 0],
-			parameters: { fieldToSplitOut: 'body.items', include: 'noOtherFields', options: {} },
-		});
+		nodes.push(
+			node(NAMES.splitOut, 'n8n-nodes-base.splitOut', 1, {
+				fieldToSplitOut: 'body.items',
+				include: 'noOtherFields',
+				options: {},
+			}),
+		);
 	}
-	nodes.push({ ...measured, position: [220 * nodes.length, 0] });
-	return { name, nodes, connections: chain(nodes), settings: { executionOrder: 'v1' } };
-}
-
-/** This package's action node with the sandbox API-key credential. */
-export function actionNode(parameters: Record<string, unknown>): WorkflowNode {
-	return {
-		id: nodeId(),
-		name: NAMES.action,
-		type: NODE_TYPES.action,
-		typeVersion: 1,
-		position: [0, 0],
-		parameters,
-		credentials: credentialRef('api'),
-	};
+	nodes.push({ ...measured });
+	return { name, nodes, connections: lineUp(nodes), settings: { executionOrder: 'v1' } };
 }
 
 /** n8n's HTTP Request node (4.2) with a generic Basic-auth credential. */
@@ -81,19 +68,13 @@ export function httpRequestNode(
 	parameters: Record<string, unknown>,
 	basicAuth: { id: string; name: string },
 ): WorkflowNode {
-	return {
-		id: nodeId(),
-		name: NAMES.httpRequest,
-		type: 'n8n-nodes-base.httpRequest',
-		typeVersion: 4.2,
-		position: [0, 0],
-		parameters: {
-			authentication: 'genericCredentialType',
-			genericAuthType: 'httpBasicAuth',
-			...parameters,
-		},
-		credentials: { httpBasicAuth: basicAuth },
-	};
+	return node(
+		NAMES.httpRequest,
+		'n8n-nodes-base.httpRequest',
+		4.2,
+		{ authentication: 'genericCredentialType', genericAuthType: 'httpBasicAuth', ...parameters },
+		{ credentials: { httpBasicAuth: basicAuth } },
+	);
 }
 
 /** HTTP Request following `next` links one page at a time (its "Response Contains Next URL" pagination). */
@@ -122,18 +103,7 @@ export function triggerWorkflow(
 ): Workflow {
 	return {
 		name,
-		nodes: [
-			{
-				id: nodeId(),
-				name: NAMES.trigger,
-				type: NODE_TYPES.trigger,
-				typeVersion: 1,
-				position: [0, 0],
-				parameters: { options },
-				credentials: credentialRef('webhookSigning'),
-				webhookId,
-			},
-		],
+		nodes: [triggerNode(webhookId, options)],
 		connections: {},
 		settings: { executionOrder: 'v1' },
 	};
@@ -159,17 +129,7 @@ export const NULL_TRIGGER = {
 export function nullTriggerWorkflow(name: string, webhookId: string): Workflow {
 	return {
 		name,
-		nodes: [
-			{
-				id: nodeId(),
-				name: 'Bench Null Trigger',
-				type: NULL_TRIGGER.type,
-				typeVersion: 1,
-				position: [0, 0],
-				parameters: {},
-				webhookId,
-			},
-		],
+		nodes: [node('Bench Null Trigger', NULL_TRIGGER.type, 1, {}, { webhookId })],
 		connections: {},
 		settings: { executionOrder: 'v1' },
 	};
@@ -187,13 +147,11 @@ export function workflowCheckWorkflow(
 ): Workflow {
 	const webhook = webhookNode(webhookPath, 'onReceived');
 	webhook.parameters.options = { rawBody: true };
-	const crypto: WorkflowNode = {
-		id: nodeId(),
-		name: 'Crypto',
-		type: 'n8n-nodes-base.crypto',
-		typeVersion: 2,
-		position: [220, 0],
-		parameters: {
+	const crypto = node(
+		'Crypto',
+		'n8n-nodes-base.crypto',
+		2,
+		{
 			action: 'hmac',
 			binaryData: true,
 			binaryPropertyName: 'data',
@@ -201,30 +159,14 @@ export function workflowCheckWorkflow(
 			dataPropertyName: 'signature',
 			encoding: 'hex',
 		},
-		credentials: { crypto: cryptoCredential },
-	};
-	const check: WorkflowNode = {
-		id: nodeId(),
-		name: 'Signature Matches',
-		type: 'n8n-nodes-base.if',
-		typeVersion: 2.2,
-		position: [440, 0],
-		parameters: {
-			conditions: {
-				options: { caseSensitive: true, leftValue: '', typeValidation: 'strict', version: 2 },
-				conditions: [
-					{
-						id: '5b0c2a6e-1f3d-4c8b-9a7e-2d4f6b8c0e1a',
-						leftValue: '={{ $json.signature }}',
-						rightValue: `={{ $('${NAMES.webhook}').item.json.headers['service-signature'] }}`,
-						operator: { type: 'string', operation: 'equals' },
-					},
-				],
-				combinator: 'and',
-			},
-			options: {},
-		},
-	};
+		{ credentials: { crypto: cryptoCredential } },
+	);
+	const check = ifNode('Signature Matches', {
+		id: '5b0c2a6e-1f3d-4c8b-9a7e-2d4f6b8c0e1a',
+		leftValue: '={{ $json.signature }}',
+		rightValue: `={{ $('${NAMES.webhook}').item.json.headers['service-signature'] }}`,
+		operator: { type: 'string', operation: 'equals' },
+	});
 	const nodes = [webhook, crypto, check];
-	return { name, nodes, connections: chain(nodes), settings: { executionOrder: 'v1' } };
+	return { name, nodes, connections: lineUp(nodes), settings: { executionOrder: 'v1' } };
 }

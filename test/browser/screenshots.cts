@@ -7,18 +7,19 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import type { Locator } from 'playwright-core';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { ROOT, waitForWebhook } from '../n8n/runtime.cjs';
+import { ROOT } from '../n8n/runtime.cjs';
 import {
 	NODE_TYPES,
+	connectTrigger,
+	demoStackOptions,
 	demoWorkflows,
 	isSignupWorkflow,
-	productionWebhookUrl,
+	isTriggerWorkflow,
 	runSignupApproved,
 	signupUrl,
 	startStack,
 	waitForSignup,
 	type Stack,
-	type StackOptions,
 } from '../n8n/stack.cjs';
 import {
 	brokenPackageImages,
@@ -60,19 +61,8 @@ interface DemoWorkflow {
 	workflow: { id: string; name: string; nodes: Array<{ name: string; type: string }> };
 }
 
-const isTriggerWorkflow = (w: DemoWorkflow) =>
-	w.workflow.nodes.some((n) => n.type === NODE_TYPES.trigger);
-
-/** Stack options the pictures need: the demo workflows, the trigger's workflow published. */
-export function screenshotStackOptions(): Pick<StackOptions, 'workflows' | 'publish'> {
-	const workflows = demoWorkflows() as DemoWorkflow[];
-	return {
-		workflows: workflows.map((w) => w.workflow),
-		publish: workflows
-			.filter((w) => isTriggerWorkflow(w) || isSignupWorkflow(w))
-			.map((w) => w.workflow.id),
-	};
-}
+/** Stack options the pictures need: the demo's (its workflows, the trigger's workflow published). */
+export const screenshotStackOptions = demoStackOptions;
 
 function check(condition: boolean, message: string): void {
 	if (!condition) throw new Error(message);
@@ -201,7 +191,7 @@ async function workflowPictures(stack: Stack, editor: Editor, dir: string): Prom
 	const pictures: Picture[] = [];
 	for (const { file, workflow } of demoWorkflows() as DemoWorkflow[]) {
 		const png = `workflow-${file.replace(/\.json$/, '')}.png`;
-		if (isTriggerWorkflow({ file, workflow })) {
+		if (isTriggerWorkflow({ workflow })) {
 			// A real signed delivery from the sandbox to the published workflow's production URL.
 			const before = (await stack.rest.listExecutions(workflow.id)).length;
 			const { scanRef } = stack.sandbox.kyc.createSession('demo-customer-42');
@@ -283,13 +273,7 @@ export async function takeScreenshots(
 
 /** Points the sandbox's webhook sender at the published trigger workflow and waits for it. */
 export async function connectTriggerWorkflow(stack: Stack): Promise<void> {
-	const demo = (demoWorkflows() as DemoWorkflow[]).find(isTriggerWorkflow)!;
-	const trigger = demo.workflow.nodes.find((n) => n.type === NODE_TYPES.trigger) as unknown as {
-		webhookId: string;
-	};
-	const url = productionWebhookUrl(stack.n8n.url, trigger);
-	stack.sandbox.webhooks.configure({ url, signingKey: stack.sandbox.credentials.signingKey });
-	await waitForWebhook(url);
+	await connectTrigger(stack, demoWorkflows().find(isTriggerWorkflow)!);
 }
 
 async function main(): Promise<number> {

@@ -10,21 +10,18 @@
 // Options: --headless, --fresh, --port N (n8n, default 5678 when free), --sandbox-port N (default 8787 when free).
 import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import { CACHE_DIR, N8N_VERSION, execute, type ExecuteResult } from '../n8n/runtime.cjs';
 import {
-	CACHE_DIR,
-	N8N_VERSION,
-	execute,
-	waitForWebhook,
-	type ExecuteResult,
-} from '../n8n/runtime.cjs';
-import {
-	NODE_TYPES,
+	connectTrigger,
+	demoStackOptions,
 	demoWorkflows,
 	isSignupWorkflow,
-	productionWebhookUrl,
+	isTriggerWorkflow,
 	runSignupApproved,
 	signupUrl,
 	startStack,
+	triggerNodeOf,
+	triggerUrl,
 	waitForSignup,
 	type Stack,
 } from '../n8n/stack.cjs';
@@ -52,10 +49,6 @@ function flagValue(args: string[], name: string): number | undefined {
 	return i >= 0 ? Number(args[i + 1]) : undefined;
 }
 
-const isTriggerWorkflow = (w: DemoWorkflow) =>
-	w.workflow.nodes.some((n) => n.type === NODE_TYPES.trigger);
-const triggerNodeOf = (w: DemoWorkflow) =>
-	w.workflow.nodes.find((n) => n.type === NODE_TYPES.trigger)!;
 /** The one-workflow onboarding, run once: sign-up → wait → the sandbox approves → result. */
 async function runSignup(stack: Stack, w: DemoWorkflow): Promise<Row> {
 	const started = Date.now();
@@ -136,7 +129,7 @@ async function runHeadless(stack: Stack, workflows: DemoWorkflow[]): Promise<Row
 			const done = await stack.rest.waitForExecutions(w.workflow.id, before + 1);
 			const exec = await stack.rest.getExecution(done[0].id);
 			const runData = exec.data?.resultData?.runData ?? {};
-			const triggerName = triggerNodeOf(w).name;
+			const triggerName = triggerNodeOf(w)!.name;
 			const emitted = runData[triggerName]?.[0]?.data?.main?.[0]?.length ?? 0;
 			// The end node the result was routed to (the nodes nothing follows).
 			const linked = new Set(Object.keys(w.workflow.connections ?? {}));
@@ -182,10 +175,7 @@ async function main(): Promise<number> {
 		userFolder,
 		n8nPort: flagValue(args, '--port') ?? 5678,
 		sandboxPort: flagValue(args, '--sandbox-port') ?? 8787,
-		workflows: workflows.map((w) => w.workflow),
-		publish: workflows
-			.filter((w) => isTriggerWorkflow(w) || isSignupWorkflow(w))
-			.map((w) => w.workflow.id),
+		...demoStackOptions(),
 		log: (m) => console.log(`[demo] ${m}`),
 	});
 	let stopping = false;
@@ -196,11 +186,7 @@ async function main(): Promise<number> {
 		await stack.stop();
 	};
 	try {
-		for (const w of triggerWorkflows) {
-			const url = productionWebhookUrl(stack.n8n.url, triggerNodeOf(w) as { webhookId: string });
-			stack.sandbox.webhooks.configure({ url, signingKey: stack.sandbox.credentials.signingKey });
-			await waitForWebhook(url);
-		}
+		for (const w of triggerWorkflows) await connectTrigger(stack, w);
 		for (const w of workflows.filter(isSignupWorkflow)) await waitForSignup(signupUrl(stack, w));
 		const setupSeconds = ((Date.now() - started) / 1000).toFixed(1);
 		const timings = Object.entries(stack.timings)
@@ -230,7 +216,7 @@ async function main(): Promise<number> {
 		console.log('  Example workflows:');
 		for (const w of workflows) {
 			const extra = isTriggerWorkflow(w)
-				? `  [active; the sandbox sends webhooks to ${productionWebhookUrl(stack.n8n.url, triggerNodeOf(w) as { webhookId: string })}]`
+				? `  [active; the sandbox sends webhooks to ${triggerUrl(stack, w)}]`
 				: isSignupWorkflow(w)
 					? `  [active; sign-up URL ${signupUrl(stack, w)}]`
 					: '';

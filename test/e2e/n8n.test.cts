@@ -9,13 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { EVENT_TYPES, type EventType } from '../../nodes/shared/contract';
 import { transactionsRange } from '../sandbox/data.cjs';
 import { SEED, sign } from '../sandbox/index.cjs';
-import {
-	execute,
-	exportNodes,
-	nodeOutput,
-	waitForWebhook,
-	type ExecuteResult,
-} from '../n8n/runtime.cjs';
+import { exportNodes, nodeOutput, waitForWebhook, type ExecuteResult } from '../n8n/runtime.cjs';
 import {
 	CREDENTIALS,
 	NODE_TYPES,
@@ -23,11 +17,9 @@ import {
 	startStack,
 	type Stack,
 } from '../n8n/stack.cjs';
-import { ACTION, TRIGGER, actionWorkflow, fileFromBase64, triggerWorkflow } from './workflows.cjs';
+import { expectSuccess, poaCheck, runAction, testApiCredential, withPng } from './helpers.cjs';
+import { ACTION, TRIGGER, triggerWorkflow } from './workflows.cjs';
 
-// An 8x8 PNG (a real image file, as a customer's scanned document would be).
-const PNG_BASE64 =
-	'iVBORw0KGgoAAAANSUhEUgAAAAgAAAAICAIAAABLbSncAAAAEUlEQVR4nGOQyzuBFTEMLQkADDdVAYyuhw4AAAAASUVORK5CYII=';
 const TRIGGER_WEBHOOK_ID = '0f6d7a52-1c3b-4e8f-9a2d-5b6c7d8e9f01';
 
 let stack: Stack;
@@ -37,25 +29,15 @@ let webhookUrl: string;
 const cliOutputs: string[] = [];
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
-/** Creates the workflow in n8n (as the editor saves it) and runs it with `n8n execute --id`. */
+/** Runs an action workflow (see runAction), keeping what `n8n execute` printed. */
 async function run(
 	name: string,
 	parameters: Record<string, unknown>,
-	opts: Parameters<typeof actionWorkflow>[2] = {},
+	opts?: Parameters<typeof runAction>[3],
 ): Promise<ExecuteResult> {
-	const id = await stack.rest.createWorkflow(actionWorkflow(name, parameters, opts));
-	const result = await execute(stack.userFolder, id);
+	const result = await runAction(stack, name, parameters, opts);
 	cliOutputs.push(result.output);
 	return result;
-}
-
-function expectSuccess(result: ExecuteResult): void {
-	if (!result.ok) {
-		const err = result.run?.data.resultData.error;
-		throw new Error(
-			`n8n execution failed: ${err?.message ?? ''} ${err?.description ?? ''}\n${result.output.slice(-3000)}`,
-		);
-	}
 }
 
 beforeAll(async () => {
@@ -92,27 +74,13 @@ describe('the package inside n8n', () => {
 
 describe('credential test through n8n (the editor’s Test button)', () => {
 	test('the sandbox API key pair passes', async () => {
-		const result = await stack.rest.testCredential({
-			...CREDENTIALS.api,
-			data: {
-				apiKey: stack.sandbox.credentials.apiKey,
-				apiSecret: stack.sandbox.credentials.apiSecret,
-				baseUrl: stack.sandbox.url,
-			},
-		});
+		const result = await testApiCredential(stack);
 		expect(result.status).toBe('OK');
 	});
 
 	test('a wrong API secret fails with a message that says what to check, without the secret', async () => {
 		const wrongSecret = 'wrong-secret-123456';
-		const result = await stack.rest.testCredential({
-			...CREDENTIALS.api,
-			data: {
-				apiKey: stack.sandbox.credentials.apiKey,
-				apiSecret: wrongSecret,
-				baseUrl: stack.sandbox.url,
-			},
-		});
+		const result = await testApiCredential(stack, { apiSecret: wrongSecret });
 		expect(result.status).toBe('Error');
 		expect(result.message).toMatch(/key|secret|credential/i);
 		expect(result.message).not.toContain(wrongSecret);
@@ -146,6 +114,16 @@ describe('credential test through n8n (the editor’s Test button)', () => {
 });
 
 describe('every operation, executed by n8n against the sandbox', () => {
+	/** List Transactions of the seeded account. */
+	const seededTransactions = (extra: Record<string, unknown>) => ({
+		resource: 'bank',
+		operation: 'listTransactions',
+		verificationId: SEED.bank.verificationId,
+		accountId: SEED.bank.accountId,
+		...extra,
+		options: {},
+	});
+
 	test('Identification → Create Verification Token returns the token for the client', async () => {
 		const result = await run('Create verification token', {
 			resource: 'identification',
@@ -202,14 +180,7 @@ describe('every operation, executed by n8n against the sandbox', () => {
 	});
 
 	test('Bank → List Transactions with Return All gives every transaction as its own item', async () => {
-		const result = await run('All transactions', {
-			resource: 'bank',
-			operation: 'listTransactions',
-			verificationId: SEED.bank.verificationId,
-			accountId: SEED.bank.accountId,
-			returnAll: true,
-			options: {},
-		});
+		const result = await run('All transactions', seededTransactions({ returnAll: true }));
 		expectSuccess(result);
 		const items = nodeOutput(result, ACTION);
 		expect(items).toHaveLength(SEED.bank.transactions);
@@ -221,31 +192,16 @@ describe('every operation, executed by n8n against the sandbox', () => {
 	});
 
 	test('Bank → List Transactions with a Limit stops there', async () => {
-		const result = await run('Some transactions', {
-			resource: 'bank',
-			operation: 'listTransactions',
-			verificationId: SEED.bank.verificationId,
-			accountId: SEED.bank.accountId,
-			returnAll: false,
-			limit: 7,
-			options: {},
-		});
+		const result = await run(
+			'Some transactions',
+			seededTransactions({ returnAll: false, limit: 7 }),
+		);
 		expectSuccess(result);
 		expect(nodeOutput(result, ACTION)).toHaveLength(7);
 	});
 
 	test('Proof of Address → Create Check uploads a file made in the workflow and reports a match', async () => {
-		const result = await run(
-			'POA check',
-			{
-				resource: 'proofOfAddress',
-				operation: 'createCheck',
-				binaryPropertyName: 'data',
-				providedName: SEED.poa.name,
-				providedAddress: SEED.poa.address,
-			},
-			{ before: fileFromBase64(PNG_BASE64, 'utility-bill.png', 'image/png') },
-		);
+		const result = await run('POA check', poaCheck(), withPng());
 		expectSuccess(result);
 		const [item] = nodeOutput(result, ACTION);
 		expect(item.json.overallStatus).toBe('MATCH');
@@ -255,17 +211,7 @@ describe('every operation, executed by n8n against the sandbox', () => {
 	});
 
 	test('Proof of Address → a different name is reported as NO_MATCH', async () => {
-		const result = await run(
-			'POA check, wrong name',
-			{
-				resource: 'proofOfAddress',
-				operation: 'createCheck',
-				binaryPropertyName: 'data',
-				providedName: 'Petras Petraitis',
-				providedAddress: SEED.poa.address,
-			},
-			{ before: fileFromBase64(PNG_BASE64, 'utility-bill.png', 'image/png') },
-		);
+		const result = await run('POA check, wrong name', poaCheck('Petras Petraitis'), withPng());
 		expectSuccess(result);
 		const [item] = nodeOutput(result, ACTION);
 		expect(item.json.nameMatch).toBe(false);

@@ -19,6 +19,7 @@ import {
 	credentialRef,
 	productionWebhookUrl,
 	startStack,
+	waitForSignup,
 	type Stack,
 } from '../n8n/stack.cjs';
 import { triggerWorkflow } from './workflows.cjs';
@@ -62,25 +63,6 @@ let triggerWorkflowId: string;
 let restarted: N8nInstance | undefined;
 
 const signupUrl = (p: string) => `${n8n.url}/webhook/${p}`;
-
-/** Waits until n8n serves a sign-up webhook: with an Origin header n8n answers a CORS preflight
- * 204 only for a registered webhook (404 otherwise), and nothing is executed. */
-async function waitForSignup(url: string): Promise<void> {
-	const deadline = Date.now() + 60_000;
-	for (;;) {
-		const status = await fetch(url, {
-			method: 'OPTIONS',
-			headers: { origin: 'http://127.0.0.1' },
-		}).then(
-			(r) => r.status,
-			() => 0,
-		);
-		if (status === 204) return;
-		if (Date.now() > deadline)
-			throw new Error(`n8n did not register ${url} (last answer ${status})`);
-		await new Promise((r) => setTimeout(r, 250));
-	}
-}
 
 async function signUp(workflow: any, customerId: string): Promise<{ id: string; scanRef: string }> {
 	const before = new Set((await rest.listExecutions(workflow.id)).map((e) => e.id));

@@ -6,31 +6,21 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { transactionsRange } from '../sandbox/data.cjs';
-import { SEED } from '../sandbox/index.cjs';
-import { execute, nodeOutput, type ExecuteResult } from '../n8n/runtime.cjs';
-import { CREDENTIALS, startStack, type Stack } from '../n8n/stack.cjs';
-import { ACTION, actionWorkflow, fileFromBase64 } from './workflows.cjs';
-
-const PNG_BASE64 =
-	'iVBORw0KGgoAAAANSUhEUgAAAAgAAAAICAIAAABLbSncAAAAEUlEQVR4nGOQyzuBFTEMLQkADDdVAYyuhw4AAAAASUVORK5CYII=';
+import { nodeOutput } from '../n8n/runtime.cjs';
+import { startStack, type Stack } from '../n8n/stack.cjs';
+import {
+	expectSuccess,
+	PNG_BASE64,
+	poaCheck,
+	runAction,
+	testApiCredential,
+	withPng,
+} from './helpers.cjs';
+import { ACTION } from './workflows.cjs';
 
 let stack: Stack;
 let htmlServer: Server;
 let htmlUrl: string;
-
-async function run(name: string, parameters: Record<string, unknown>, opts = {}) {
-	const id = await stack.rest.createWorkflow(actionWorkflow(name, parameters, opts));
-	return await execute(stack.userFolder, id);
-}
-
-function expectSuccess(result: ExecuteResult): void {
-	if (!result.ok) {
-		const err = result.run?.data.resultData.error;
-		throw new Error(
-			`n8n execution failed: ${err?.message ?? ''} ${err?.description ?? ''}\n${result.output.slice(-3000)}`,
-		);
-	}
-}
 
 beforeAll(async () => {
 	stack = await startStack({ log: (m) => process.stderr.write(`[e2e] ${m}\n`) });
@@ -57,7 +47,7 @@ describe('List Transactions, Return All, in n8n', () => {
 		sb.faults.add({ method: 'GET', path, query: { page: 18 }, status: 503 });
 		sb.faults.add({ method: 'GET', path, query: { page: 40 }, drop: true });
 
-		const result = await run('Return All through faults', {
+		const result = await runAction(stack, 'Return All through faults', {
 			resource: 'bank',
 			operation: 'listTransactions',
 			...ids,
@@ -81,16 +71,11 @@ describe('List Transactions, Return All, in n8n', () => {
 
 describe('Proof of Address in n8n', () => {
 	test('the output has the document size, never the echoed document', async () => {
-		const result = await run(
+		const result = await runAction(
+			stack,
 			'POA check without the echoed file',
-			{
-				resource: 'proofOfAddress',
-				operation: 'createCheck',
-				binaryPropertyName: 'data',
-				providedName: SEED.poa.name,
-				providedAddress: SEED.poa.address,
-			},
-			{ before: fileFromBase64(PNG_BASE64, 'utility-bill.png', 'image/png') },
+			poaCheck(),
+			withPng(),
 		);
 		expectSuccess(result);
 		const [item] = nodeOutput(result, ACTION);
@@ -102,22 +87,16 @@ describe('Proof of Address in n8n', () => {
 
 describe("credential tests through n8n's API", () => {
 	test('a server that is not the service (404 HTML) fails the test, pointing at the Base URL', async () => {
-		const result = await stack.rest.testCredential({
-			...CREDENTIALS.api,
-			data: {
-				apiKey: stack.sandbox.credentials.apiKey,
-				apiSecret: stack.sandbox.credentials.apiSecret,
-				baseUrl: htmlUrl,
-			},
-		});
+		const result = await testApiCredential(stack, { baseUrl: htmlUrl });
 		expect(result.status).toBe('Error');
 		expect(result.message).toMatch(/not like the identity verification service/);
 	});
 
 	test('plain http:// to another machine is refused, saying why', async () => {
-		const result = await stack.rest.testCredential({
-			...CREDENTIALS.api,
-			data: { apiKey: 'k', apiSecret: 's', baseUrl: 'http://ivs.example.com' },
+		const result = await testApiCredential(stack, {
+			apiKey: 'k',
+			apiSecret: 's',
+			baseUrl: 'http://ivs.example.com',
 		});
 		expect(result.status).toBe('Error');
 		expect(result.message).toMatch(/unencrypted/);

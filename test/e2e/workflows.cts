@@ -1,15 +1,10 @@
 // Workflow JSON the end-to-end tests create in n8n, written the way the editor saves them.
-import {
-	NODE_TYPES,
-	chain,
-	credentialRef,
-	nodeId,
-	type WorkflowNode as Node,
-} from '../n8n/stack.cjs';
+import type { WorkflowNode as Node } from '../n8n/stack.cjs';
+import { actionNode, lineUp, node, triggerNode } from '../n8n/workflow.cjs';
+
+export { ACTION, TRIGGER } from '../n8n/workflow.cjs';
 
 const MANUAL = 'When clicking ‘Execute workflow’';
-export const ACTION = 'Identity Verification';
-export const TRIGGER = 'Identity Verification Trigger';
 
 /**
  * Manual Trigger → [nodes before] → Identity Verification (one operation). The action node uses
@@ -20,57 +15,25 @@ export function actionWorkflow(
 	parameters: Record<string, unknown>,
 	opts: { before?: Node[] } = {},
 ): { name: string; nodes: Node[]; connections: Record<string, unknown> } {
-	const manual: Node = {
-		id: nodeId(),
-		name: MANUAL,
-		type: 'n8n-nodes-base.manualTrigger',
-		typeVersion: 1,
-		position: [0, 0],
-		parameters: {},
-	};
-	const action: Node = {
-		id: nodeId(),
-		name: ACTION,
-		type: NODE_TYPES.action,
-		typeVersion: 1,
-		position: [240 * ((opts.before?.length ?? 0) + 1), 0],
-		parameters,
-		credentials: credentialRef(
-			parameters.authentication === 'kybFormToken' ? 'kybFormToken' : 'api',
-		),
-	};
-	const nodes = [manual, ...(opts.before ?? []), action];
-	return { name, nodes, connections: chain(nodes) };
+	const manual = node(MANUAL, 'n8n-nodes-base.manualTrigger', 1, {});
+	const nodes = [manual, ...(opts.before ?? []), actionNode(parameters)];
+	return { name, nodes, connections: lineUp(nodes, 240) };
 }
 
 /** A Convert to File node that turns a base64 string into a binary file in field `data`. */
 export function fileFromBase64(base64: string, fileName: string, mimeType: string): Node[] {
-	const set: Node = {
-		id: nodeId(),
-		name: 'Example file',
-		type: 'n8n-nodes-base.set',
-		typeVersion: 3.4,
-		position: [240, 0],
-		parameters: {
-			assignments: {
-				assignments: [{ id: 'file', name: 'fileBase64', value: base64, type: 'string' }],
-			},
-			options: {},
+	const set = node('Example file', 'n8n-nodes-base.set', 3.4, {
+		assignments: {
+			assignments: [{ id: 'file', name: 'fileBase64', value: base64, type: 'string' }],
 		},
-	};
-	const convert: Node = {
-		id: nodeId(),
-		name: 'Convert to File',
-		type: 'n8n-nodes-base.convertToFile',
-		typeVersion: 1.1,
-		position: [480, 0],
-		parameters: {
-			operation: 'toBinary',
-			sourceProperty: 'fileBase64',
-			binaryPropertyName: 'data',
-			options: { fileName, mimeType },
-		},
-	};
+		options: {},
+	});
+	const convert = node('Convert to File', 'n8n-nodes-base.convertToFile', 1.1, {
+		operation: 'toBinary',
+		sourceProperty: 'fileBase64',
+		binaryPropertyName: 'data',
+		options: { fileName, mimeType },
+	});
 	return [set, convert];
 }
 
@@ -79,20 +42,5 @@ export function triggerWorkflow(
 	name: string,
 	webhookId: string,
 ): { name: string; nodes: Node[]; connections: Record<string, unknown> } {
-	return {
-		name,
-		nodes: [
-			{
-				id: nodeId(),
-				name: TRIGGER,
-				type: NODE_TYPES.trigger,
-				typeVersion: 1,
-				position: [0, 0],
-				parameters: { options: {} },
-				credentials: credentialRef('webhookSigning'),
-				webhookId,
-			},
-		],
-		connections: {},
-	};
+	return { name, nodes: [triggerNode(webhookId)], connections: {} };
 }

@@ -142,17 +142,13 @@ describe('bank transaction, party and account', () => {
 		balancesOverview: { bookedBalance: 1.5, availableBalance: null },
 		transactionsCount: 3,
 	};
-	test('bank account iban: 34 characters accepted, 35 rejected', () => {
-		ok(bankAccountSchema, { ...account, iban: chars(34) });
-		bad(bankAccountSchema, { ...account, iban: chars(35) });
-	});
-	test('bank account name: 128 accepted, 129 rejected', () => {
-		ok(bankAccountSchema, { ...account, name: chars(128) });
-		bad(bankAccountSchema, { ...account, name: chars(129) });
-	});
-	test('bank account currency: 3 accepted, 4 rejected', () => {
-		ok(bankAccountSchema, { ...account, currency: 'EUR' });
-		bad(bankAccountSchema, { ...account, currency: 'EURO' });
+	test.each([
+		['iban', '34 characters accepted, 35 rejected', chars(34), chars(35)],
+		['name', '128 accepted, 129 rejected', chars(128), chars(129)],
+		['currency', '3 accepted, 4 rejected', 'EUR', 'EURO'],
+	])('bank account %s: %s', (field, _limits, accepted, rejected) => {
+		ok(bankAccountSchema, { ...account, [field]: accepted });
+		bad(bankAccountSchema, { ...account, [field]: rejected });
 	});
 });
 
@@ -186,14 +182,13 @@ describe('proof of address request', () => {
 		providedName: 'Jonas Jonaitis',
 		providedAddress: 'Gedimino pr. 1',
 	};
-	test('providedName: 255 characters accepted, 256 rejected', () => {
-		ok(poaCheckRequestSchema, { ...poa, providedName: chars(255) });
-		bad(poaCheckRequestSchema, { ...poa, providedName: chars(256) });
-	});
-	test('providedAddress: 255 characters accepted, 256 rejected', () => {
-		ok(poaCheckRequestSchema, { ...poa, providedAddress: chars(255) });
-		bad(poaCheckRequestSchema, { ...poa, providedAddress: chars(256) });
-	});
+	test.each(['providedName', 'providedAddress'])(
+		'%s: 255 characters accepted, 256 rejected',
+		(field) => {
+			ok(poaCheckRequestSchema, { ...poa, [field]: chars(255) });
+			bad(poaCheckRequestSchema, { ...poa, [field]: chars(256) });
+		},
+	);
 	test('file, name and address must not be empty', () => {
 		bad(poaCheckRequestSchema, { ...poa, file: '' });
 		bad(poaCheckRequestSchema, { ...poa, providedName: '' });

@@ -4,25 +4,22 @@
  * message saying what to do, and the test never creates anything (only GETs reach the service).
  */
 
+import type { ICredentialType } from 'n8n-workflow';
 import { getCredentialType, sandboxCredentials, testCredential } from '../harness/index.cjs';
 import { freePort } from '../harness/net.cjs';
-import { startSandbox } from '../sandbox/index.cjs';
 import type { Sandbox } from '../sandbox/index.cjs';
+import { useSandboxCredentials } from './util.cjs';
 
 let sb: Sandbox;
 let creds: ReturnType<typeof sandboxCredentials>;
+useSandboxCredentials((s, c) => ([sb, creds] = [s, c]));
 
-beforeAll(async () => {
-	sb = await startSandbox();
-	creds = sandboxCredentials(sb);
-});
-afterAll(async () => {
-	await sb?.close();
-});
-beforeEach(() => {
-	sb.faults.clear();
-	sb.resetLog();
-});
+/** The service's 403 body. */
+const PERMISSION_DENIED = {
+	detail: 'You do not have permission to perform this action.',
+	code: 'permission_denied',
+};
+
 afterEach(() => {
 	// A credential test must never create or change anything on the service
 	expect(sb.requests.filter((r) => r.method !== 'GET')).toEqual([]);
@@ -36,10 +33,13 @@ describe('Identity Verification API credential', () => {
 		expect(sb.requests[0]).toMatchObject({ authScheme: 'basic', authorized: true, status: 404 });
 	});
 
-	test('fails for a wrong API secret, telling the user to copy the key pair again', async () => {
+	test.each([
+		['API secret', { apiSecret: 'not-the-secret' }],
+		['API key', { apiKey: 'someone-elses-key' }],
+	])('fails for a wrong %s, telling the user to copy the key pair again', async (_field, wrong) => {
 		const result = await testCredential('identityVerificationApi', {
 			...creds.identityVerificationApi,
-			apiSecret: 'not-the-secret',
+			...wrong,
 		});
 		expect(result.status).toBe('Error');
 		expect(result.message).toMatch(/API key or API secret is wrong/);
@@ -48,42 +48,23 @@ describe('Identity Verification API credential', () => {
 		expect(sb.requests.every((r) => r.status === 401)).toBe(true);
 	});
 
-	test('fails for a wrong API key', async () => {
-		const result = await testCredential('identityVerificationApi', {
-			...creds.identityVerificationApi,
-			apiKey: 'someone-elses-key',
-		});
-		expect(result.status).toBe('Error');
-		expect(result.message).toMatch(/API key or API secret is wrong/);
-	});
-
-	test('fails when the service refuses the key (403)', async () => {
-		sb.faults.add({
-			method: 'GET',
-			path: '/bank/',
-			status: 403,
-			body: {
-				detail: 'You do not have permission to perform this action.',
-				code: 'permission_denied',
-			},
-		});
+	test.each([
+		[
+			'the service refuses the key (403)',
+			{ status: 403, body: PERMISSION_DENIED },
+			/refused this API key/,
+		],
+		[
+			'the service has a server error',
+			{ status: 500, times: Infinity },
+			/internal problem \(HTTP 500\)/,
+		],
+		['rate limited', { status: 429, retryAfter: 1, times: Infinity }, /rate limiting/],
+	])('fails with a clear message when %s', async (_name, fault, message) => {
+		sb.faults.add({ method: 'GET', path: '/bank/', ...fault });
 		const result = await testCredential('identityVerificationApi', creds.identityVerificationApi);
 		expect(result.status).toBe('Error');
-		expect(result.message).toMatch(/refused this API key/);
-	});
-
-	test('fails with a clear message when the service has a server error', async () => {
-		sb.faults.add({ method: 'GET', path: '/bank/', status: 500, times: Infinity });
-		const result = await testCredential('identityVerificationApi', creds.identityVerificationApi);
-		expect(result.status).toBe('Error');
-		expect(result.message).toMatch(/internal problem \(HTTP 500\)/);
-	});
-
-	test('fails with a clear message when rate limited', async () => {
-		sb.faults.add({ method: 'GET', path: '/bank/', status: 429, retryAfter: 1, times: Infinity });
-		const result = await testCredential('identityVerificationApi', creds.identityVerificationApi);
-		expect(result.status).toBe('Error');
-		expect(result.message).toMatch(/rate limiting/);
+		expect(result.message).toMatch(message);
 	});
 
 	test('fails when nothing listens at the Base URL (n8n reports the network code)', async () => {
@@ -140,10 +121,7 @@ describe('Identity Verification KYB Form Token API credential', () => {
 			method: 'GET',
 			path: '/kyb/',
 			status: 403,
-			body: {
-				detail: 'You do not have permission to perform this action.',
-				code: 'permission_denied',
-			},
+			body: PERMISSION_DENIED,
 		});
 		const result = await testCredential(
 			'identityVerificationKybFormTokenApi',
@@ -165,6 +143,12 @@ describe('Identity Verification KYB Form Token API credential', () => {
 describe('credential definitions (what the user sees in n8n)', () => {
 	const field = (type: string, name: string) =>
 		getCredentialType(type).properties.find((p) => p.name === name);
+	/** What the credential's authenticate function makes of a request, called as n8n calls it. */
+	const authenticate = (type: ICredentialType, credentials: object, request: object) =>
+		(type.authenticate as unknown as (c: object, o: object) => Promise<Record<string, unknown>>)(
+			credentials,
+			request,
+		);
 
 	test('API key pair: masked key and secret, Base URL with the service default, HTTP Basic', async () => {
 		const type = getCredentialType('identityVerificationApi');
@@ -174,12 +158,9 @@ describe('credential definitions (what the user sees in n8n)', () => {
 		expect(field('identityVerificationApi', 'apiKey')?.description).toMatch(/Settings → API Keys/);
 		expect(field('identityVerificationApi', 'baseUrl')?.default).toBe('https://ivs.example.com');
 		expect(typeof type.authenticate).toBe('function');
-		const authenticate = type.authenticate as unknown as (
-			c: object,
-			o: object,
-		) => Promise<Record<string, unknown>>;
 		await expect(
 			authenticate(
+				type,
 				{ apiKey: 'k', apiSecret: 's', baseUrl: 'x' },
 				{ url: '/a/', headers: { Accept: 'application/json' } },
 			),
@@ -197,12 +178,9 @@ describe('credential definitions (what the user sees in n8n)', () => {
 			true,
 		);
 		expect(typeof type.authenticate).toBe('function');
-		const authenticate = type.authenticate as unknown as (
-			c: object,
-			o: object,
-		) => Promise<Record<string, unknown>>;
 		await expect(
 			authenticate(
+				type,
 				{ formToken: 't0k', baseUrl: 'x' },
 				{ url: '/a/', headers: { Accept: 'application/json' } },
 			),

@@ -7,12 +7,13 @@ import { inspect } from 'node:util';
 
 import type { ICredentialDataDecryptedObject, INodeParameters } from 'n8n-workflow';
 
-import { registerNodeType, runNode, sandboxCredentials } from '../harness/index.cjs';
+import { registerNodeType, runNode } from '../harness/index.cjs';
 import { freePort } from '../harness/net.cjs';
 import type { RunNodeResult } from '../harness/index.cjs';
 import { TRANSPORT_PROBE, TransportProbe } from '../harness/fixtures/transport-probe.node.cjs';
-import { SEED, startSandbox } from '../sandbox/index.cjs';
+import { SEED } from '../sandbox/index.cjs';
 import type { Sandbox } from '../sandbox/index.cjs';
+import { useSandboxCredentials } from './util.cjs';
 
 const API_KEY = 'key-ABCD-1234';
 const API_SECRET = 'S3cr3t-Value-9f8e7d';
@@ -36,17 +37,13 @@ const ANSWERS = `/kyb/forms/${SEED.kyb.companyId}/questionnaires/${SEED.kyb.ques
 let sb: Sandbox;
 let creds: Record<string, ICredentialDataDecryptedObject>;
 
-beforeAll(async () => {
+useSandboxCredentials((s, c) => ([sb, creds] = [s, c]), {
+	apiKey: API_KEY,
+	apiSecret: API_SECRET,
+	kybFormToken: FORM_TOKEN,
+});
+beforeAll(() => {
 	registerNodeType(TRANSPORT_PROBE, new TransportProbe());
-	sb = await startSandbox({ apiKey: API_KEY, apiSecret: API_SECRET, kybFormToken: FORM_TOKEN });
-	creds = sandboxCredentials(sb);
-});
-afterAll(async () => {
-	await sb?.close();
-});
-beforeEach(() => {
-	sb.faults.clear();
-	sb.resetLog();
 });
 
 /** Every view of the failure someone could get to see. */

@@ -10,11 +10,12 @@ import type { AddressInfo } from 'node:net';
 import type { ICredentialDataDecryptedObject, IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { joinUrl, parseRetryAfter, backoffDelay } from '../../nodes/IdentityVerification/transport';
-import { registerNodeType, runNode, sandboxCredentials } from '../harness/index.cjs';
+import { registerNodeType, runNode } from '../harness/index.cjs';
 import { TRANSPORT_PROBE, TransportProbe } from '../harness/fixtures/transport-probe.node.cjs';
 import { transactionsRange } from '../sandbox/data.cjs';
-import { SEED, startSandbox } from '../sandbox/index.cjs';
+import { SEED } from '../sandbox/index.cjs';
 import type { Sandbox } from '../sandbox/index.cjs';
+import { useSandboxCredentials } from './util.cjs';
 
 const TX = `/bank/verifications/${SEED.bank.verificationId}/accounts/${SEED.bank.accountId}/transactions/`;
 const TOKENS = '/bank/tokens/';
@@ -23,17 +24,9 @@ const ANSWERS = `/kyb/forms/${SEED.kyb.companyId}/questionnaires/${SEED.kyb.ques
 let sb: Sandbox;
 let creds: Record<string, ICredentialDataDecryptedObject>;
 
-beforeAll(async () => {
+useSandboxCredentials((s, c) => ([sb, creds] = [s, c]));
+beforeAll(() => {
 	registerNodeType(TRANSPORT_PROBE, new TransportProbe());
-	sb = await startSandbox();
-	creds = sandboxCredentials(sb);
-});
-afterAll(async () => {
-	await sb?.close();
-});
-beforeEach(() => {
-	sb.faults.clear();
-	sb.resetLog();
 });
 
 function probe(parameters: INodeParameters, credentials = creds) {
@@ -355,9 +348,9 @@ describe('errors users see', () => {
 		expect(sb.count()).toBe(1);
 	});
 
-	test("with Continue On Fail the node's router turns the failing item into an error item and goes on", async () => {
-		// The action node itself: 3 items, the middle one asks for an unknown account (404).
-		const { items, run } = await runNode({
+	/** The action node listing one transaction of each item's account (an unknown one answers 404). */
+	const firstTransactionOf = (accountIds: string[], continueOnFail?: boolean) =>
+		runNode({
 			node: 'identityVerification',
 			parameters: {
 				resource: 'bank',
@@ -367,13 +360,16 @@ describe('errors users see', () => {
 				limit: 1,
 			},
 			credentials: creds,
-			input: [
-				{ json: { accountId: SEED.bank.accountId } },
-				{ json: { accountId: 'nope' } },
-				{ json: { accountId: SEED.bank.accountId } },
-			],
-			continueOnFail: true,
+			input: accountIds.map((accountId) => ({ json: { accountId } })),
+			continueOnFail,
 		});
+
+	test("with Continue On Fail the node's router turns the failing item into an error item and goes on", async () => {
+		// The action node itself: 3 items, the middle one asks for an unknown account (404).
+		const { items, run } = await firstTransactionOf(
+			[SEED.bank.accountId, 'nope', SEED.bank.accountId],
+			true,
+		);
 		expect(run.data.resultData.error).toBeUndefined();
 		expect(items).toHaveLength(3);
 		expect(items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
@@ -387,18 +383,7 @@ describe('errors users see', () => {
 	});
 
 	test('without Continue On Fail the first failing item stops the node, naming the item', async () => {
-		const { error, run } = await runNode({
-			node: 'identityVerification',
-			parameters: {
-				resource: 'bank',
-				operation: 'listTransactions',
-				verificationId: SEED.bank.verificationId,
-				accountId: '={{ $json.accountId }}',
-				limit: 1,
-			},
-			credentials: creds,
-			input: [{ json: { accountId: SEED.bank.accountId } }, { json: { accountId: 'nope' } }],
-		});
+		const { error, run } = await firstTransactionOf([SEED.bank.accountId, 'nope']);
 		expect(run.data.resultData.error).toBeDefined();
 		expect(error?.message).toMatch(/Not found \(HTTP 404\)/);
 		expect(error?.context?.itemIndex).toBe(1);

@@ -568,26 +568,30 @@ export interface CredentialImport {
 	data: Record<string, unknown>; // plain; n8n encrypts it on import
 }
 
+/** `n8n import:<kind>` of `data`, through a JSON file in the user folder (removed afterwards). */
+async function importJson(
+	userFolder: string,
+	kind: 'credentials' | 'workflow',
+	data: unknown,
+	opts: CliOptions,
+): Promise<void> {
+	const file = path.join(userFolder, `${kind}-import-${Date.now()}.json`);
+	writeFileSync(file, JSON.stringify(data, null, 2));
+	try {
+		await cliOrThrow(userFolder, [`import:${kind}`, `--input=${file}`], opts);
+	} finally {
+		rmSync(file, { force: true });
+	}
+}
+
 /** `n8n import:credentials`: credentials with plain data (n8n encrypts them with the folder's key). */
 export async function importCredentials(
 	userFolder: string,
 	credentials: CredentialImport[],
 	opts: CliOptions = {},
 ): Promise<void> {
-	const file = path.join(userFolder, `credentials-import-${Date.now()}.json`);
-	writeFileSync(
-		file,
-		JSON.stringify(
-			credentials.map((c) => ({ ...c, isManaged: false })),
-			null,
-			2,
-		),
-	);
-	try {
-		await cliOrThrow(userFolder, ['import:credentials', `--input=${file}`], opts);
-	} finally {
-		rmSync(file, { force: true });
-	}
+	const unmanaged = credentials.map((c) => ({ ...c, isManaged: false }));
+	await importJson(userFolder, 'credentials', unmanaged, opts);
 }
 
 /** `n8n import:workflow`: one workflow object or an array (each should carry an `id`). */
@@ -596,13 +600,7 @@ export async function importWorkflow(
 	workflow: object | object[],
 	opts: CliOptions = {},
 ): Promise<void> {
-	const file = path.join(userFolder, `workflow-import-${Date.now()}.json`);
-	writeFileSync(file, JSON.stringify(workflow, null, 2));
-	try {
-		await cliOrThrow(userFolder, ['import:workflow', `--input=${file}`], opts);
-	} finally {
-		rmSync(file, { force: true });
-	}
+	await importJson(userFolder, 'workflow', workflow, opts);
 }
 
 /**

@@ -19,6 +19,7 @@ import {
 	publishWorkflow,
 	startN8n,
 	unpublishWorkflow,
+	waitForWebhook,
 	type CredentialImport,
 	type N8nInstance,
 } from './runtime.cjs';
@@ -116,7 +117,24 @@ export function productionWebhookUrl(
 }
 
 interface SavedWorkflow {
-	workflow: { id: string; nodes: Array<{ name: string; type: string; parameters?: any }> };
+	workflow: {
+		id: string;
+		nodes: Array<{ name: string; type: string; webhookId?: string; parameters?: any }>;
+	};
+}
+
+/** A workflow started by this package's trigger. */
+export const triggerNodeOf = (w: SavedWorkflow) =>
+	w.workflow.nodes.find((n) => n.type === NODE_TYPES.trigger);
+export const isTriggerWorkflow = (w: SavedWorkflow) => triggerNodeOf(w) !== undefined;
+export const triggerUrl = (stack: Pick<Stack, 'n8n'>, w: SavedWorkflow) =>
+	productionWebhookUrl(stack.n8n.url, triggerNodeOf(w) as { webhookId: string });
+
+/** Points the sandbox's webhook sender at a published trigger workflow and waits until n8n serves it. */
+export async function connectTrigger(stack: Stack, w: SavedWorkflow): Promise<void> {
+	const url = triggerUrl(stack, w);
+	stack.sandbox.webhooks.configure({ url, signingKey: stack.sandbox.credentials.signingKey });
+	await waitForWebhook(url);
 }
 
 /** A workflow started by n8n's Webhook node (the one-workflow onboarding's sign-up form). */
@@ -126,23 +144,38 @@ export const isSignupWorkflow = (w: SavedWorkflow) => signupNodeOf(w) !== undefi
 export const signupUrl = (stack: Pick<Stack, 'n8n'>, w: SavedWorkflow) =>
 	`${stack.n8n.url}/webhook/${signupNodeOf(w)!.parameters.path as string}`;
 
+/** Stack options for the demo (and its pictures): its workflows, those started by a webhook published. */
+export function demoStackOptions(): Pick<StackOptions, 'workflows' | 'publish'> {
+	const workflows = demoWorkflows();
+	return {
+		workflows: workflows.map((w) => w.workflow),
+		publish: workflows
+			.filter((w) => isTriggerWorkflow(w) || isSignupWorkflow(w))
+			.map((w) => w.workflow.id),
+	};
+}
+
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Waits until n8n serves the sign-up webhook (n8n activates published workflows asynchronously). */
+/**
+ * Waits (a minute at most) until n8n serves the sign-up webhook: n8n activates published workflows
+ * asynchronously. Nothing is executed: with an Origin header n8n answers a CORS preflight 204 only
+ * for a registered webhook (404 otherwise).
+ */
 export async function waitForSignup(url: string): Promise<void> {
+	let status = 0;
 	for (let i = 0; i < 240; i++) {
-		// With an Origin header n8n answers a CORS preflight 204 only for a registered webhook (404 otherwise).
-		const status = await fetch(url, {
+		status = await fetch(url, {
 			method: 'OPTIONS',
 			headers: { origin: 'http://127.0.0.1' },
 		}).then(
 			(r) => r.status,
 			() => 0,
 		);
-		if (status !== 404 && status !== 0) return;
+		if (status === 204) return;
 		await pause(250);
 	}
-	throw new Error(`n8n did not register the sign-up webhook ${url}`);
+	throw new Error(`n8n did not register the sign-up webhook ${url} (last answer ${status})`);
 }
 
 /**

@@ -14,7 +14,7 @@
 import { writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { Pool } from 'undici';
-import { sampleBody, sign } from '../sandbox/index.cjs';
+import { signedDelivery, type WebhookRequest } from '../sandbox/index.cjs';
 import { N8N_VERSION, waitForWebhook } from '../n8n/runtime.cjs';
 import { productionWebhookUrl } from '../n8n/stack.cjs';
 import { startQueueStack, type QueueStack } from '../n8n/queue.cjs';
@@ -38,23 +38,10 @@ const percentile = (values: number[], p: number) => {
 	return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))];
 };
 
-interface Delivery {
-	body: string;
-	headers: Record<string, string>;
-}
+type Delivery = WebhookRequest;
 
 function deliveries(count: number, signingKey: string): Delivery[] {
-	return Array.from({ length: count }, () => {
-		const body = JSON.stringify(sampleBody('IDENTIFICATION_AUTO_FINISHED'));
-		return {
-			body,
-			headers: {
-				'content-type': 'application/json',
-				'service-event-type': 'IDENTIFICATION_AUTO_FINISHED',
-				'service-signature': sign(body, signingKey),
-			},
-		};
-	});
+	return Array.from({ length: count }, () => signedDelivery(signingKey));
 }
 
 interface Target {
@@ -164,45 +151,27 @@ async function main(): Promise<void> {
 		};
 		const [p1, p2] = stack.webhooks.map((w) => pool(w.url));
 		const [q1, q2] = stack.webhooks.map((w) => pool(w.url));
+		/** Deliveries to `path` through the given pools (one per webhook process). */
+		const setup = (key: string, label: string, path: string, through: Pool[]): Setup => ({
+			key,
+			label,
+			targets: through.map((p) => ({ pool: p, path })),
+		});
 		const setups: Setup[] = [
-			{
-				key: 'trigger.1',
-				label: 'trigger, 1 webhook process',
-				targets: [{ pool: p1, path: triggerPath }],
-			},
-			{
-				key: 'trigger.2',
-				label: 'trigger, 2 webhook processes',
-				targets: [
-					{ pool: p1, path: triggerPath },
-					{ pool: p2, path: triggerPath },
-				],
-			},
-			{
-				key: 'webhook.1',
-				label: 'Webhook node, 1 webhook process',
-				targets: [{ pool: q1, path: plainPath }],
-			},
-			{
-				key: 'webhook.2',
-				label: 'Webhook node, 2 webhook processes',
-				targets: [
-					{ pool: q1, path: plainPath },
-					{ pool: q2, path: plainPath },
-				],
-			},
+			setup('trigger.1', 'trigger, 1 webhook process', triggerPath, [p1]),
+			setup('trigger.2', 'trigger, 2 webhook processes', triggerPath, [p1, p2]),
+			setup('webhook.1', 'Webhook node, 1 webhook process', plainPath, [q1]),
+			setup('webhook.2', 'Webhook node, 2 webhook processes', plainPath, [q1, q2]),
 		];
 		const noMemoryPath = new URL(productionWebhookUrl('http://x', NO_MEMORY)).pathname;
 		for (const w of stack.webhooks)
 			await waitForWebhook(`${w.url}${noMemoryPath}`, { timeoutMs: 120_000 });
-		const diagnostic: Setup = {
-			key: 'diagnostic.triggerNoMemory.2',
-			label: 'diagnostic: trigger with its duplicate memory off, 2 webhook processes',
-			targets: [
-				{ pool: p1, path: noMemoryPath },
-				{ pool: p2, path: noMemoryPath },
-			],
-		};
+		const diagnostic = setup(
+			'diagnostic.triggerNoMemory.2',
+			'diagnostic: trigger with its duplicate memory off, 2 webhook processes',
+			noMemoryPath,
+			[p1, p2],
+		);
 		const key = stack.sandbox.credentials.signingKey;
 
 		// Warm-up: every process has loaded the workflows and opened its connections.

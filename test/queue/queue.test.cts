@@ -7,7 +7,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { SEED, sampleBody, sign } from '../sandbox/index.cjs';
+import { SEED, signedDelivery, type WebhookRequest } from '../sandbox/index.cjs';
 import { transactionsRange } from '../sandbox/data.cjs';
 import { ROOT, waitForWebhook } from '../n8n/runtime.cjs';
 import { productionWebhookUrl } from '../n8n/stack.cjs';
@@ -91,22 +91,9 @@ function urls(flow: Flow): string[] {
 	return stack.webhooks.map((w) => productionWebhookUrl(w.url, FLOWS[flow]));
 }
 
-interface Delivery {
-	body: string;
-	headers: Record<string, string>;
-}
-
-function signedDelivery(key = stack.sandbox.credentials.signingKey): Delivery {
-	const body = JSON.stringify(sampleBody('IDENTIFICATION_AUTO_FINISHED'));
-	return {
-		body,
-		headers: {
-			'content-type': 'application/json',
-			'service-event-type': 'IDENTIFICATION_AUTO_FINISHED',
-			'service-signature': sign(body, key),
-		},
-	};
-}
+type Delivery = WebhookRequest;
+/** A fresh delivery signed with the stack's signing key, or `key`. */
+const signed = (key = stack.sandbox.credentials.signingKey) => signedDelivery(key);
 
 async function post(url: string, d: Delivery): Promise<number> {
 	const res = await fetch(url, { method: 'POST', headers: d.headers, body: d.body });
@@ -163,7 +150,7 @@ const count = (rows: ExecutionRow[], status: string) =>
 
 describe('the trigger across two webhook processes and two workers', () => {
 	test('200 distinct signed deliveries, alternating between the webhook processes, become 200 executions, all run by workers, none failed (trigger alone, and with the Redis claim)', async () => {
-		const deliveries = Array.from({ length: 200 }, () => signedDelivery());
+		const deliveries = Array.from({ length: 200 }, () => signed());
 		for (const flow of ['trigger', 'redis'] as const) {
 			const before = (await settle(FLOWS[flow].id)).length;
 			const statuses = await deliverAlternating(flow, deliveries);
@@ -211,7 +198,7 @@ describe('the trigger across two webhook processes and two workers', () => {
 		for (const flow of FLOW_NAMES) {
 			const before = (await settle(FLOWS[flow].id)).length;
 			const hitsBefore = sink.hits(flow).length;
-			const sent = Array.from({ length: rounds }, () => signedDelivery());
+			const sent = Array.from({ length: rounds }, () => signed());
 			for (const d of sent) {
 				// A retry racing the original: one copy to each webhook process at the same moment.
 				const statuses = await Promise.all(urls(flow).map((url) => post(url, d)));
@@ -242,7 +229,7 @@ describe('the trigger across two webhook processes and two workers', () => {
 		for (const flow of ['trigger', 'redis'] as const) {
 			const before = (await settle(FLOWS[flow].id)).length;
 			const hitsBefore = sink.hits(flow).length;
-			const sent = Array.from({ length: 20 }, () => signedDelivery());
+			const sent = Array.from({ length: 20 }, () => signed());
 			const [first, second] = urls(flow);
 			for (const d of sent) expect(await post(first, d)).toBe(200);
 			for (const d of sent) expect(await post(second, d)).toBe(200);
@@ -260,8 +247,8 @@ describe('the trigger across two webhook processes and two workers', () => {
 	test('forged and unsigned deliveries get 401 from either webhook process and start nothing', async () => {
 		const flow: Flow = 'trigger';
 		const before = (await settle(FLOWS[flow].id)).length;
-		const forged = signedDelivery('not-the-signing-key');
-		const unsigned = signedDelivery();
+		const forged = signed('not-the-signing-key');
+		const unsigned = signed();
 		delete unsigned.headers['service-signature'];
 		const statuses: number[] = [];
 		for (const url of urls(flow)) {
@@ -269,9 +256,7 @@ describe('the trigger across two webhook processes and two workers', () => {
 		}
 		expect(statuses).toEqual([401, 401, 401, 401]);
 		// Barrier: one good delivery per process; once they have run, only they may have started.
-		expect(await deliverAlternating(flow, [signedDelivery(), signedDelivery()])).toEqual([
-			200, 200,
-		]);
+		expect(await deliverAlternating(flow, [signed(), signed()])).toEqual([200, 200]);
 		expect((await settle(FLOWS[flow].id)).length).toBe(before + 2);
 	}, 300_000);
 });

@@ -1,17 +1,17 @@
 // Workflow JSON the queue-mode tests and `npm run bench:queue` import into n8n (fixed ids, so they
 // can be published before the processes start), written the way the editor saves them.
-import { NODE_TYPES, credentialRef } from '../n8n/stack.cjs';
+import type { WorkflowNode as Node } from '../n8n/stack.cjs';
+import {
+	TRIGGER,
+	actionNode as action,
+	ifNode,
+	lineUp,
+	node,
+	triggerNode as trigger,
+	webhookNode,
+} from '../n8n/workflow.cjs';
 
-interface Node {
-	id: string;
-	name: string;
-	type: string;
-	typeVersion: number;
-	position: [number, number];
-	parameters: Record<string, unknown>;
-	credentials?: Record<string, { id: string; name: string }>;
-	webhookId?: string;
-}
+export { ACTION } from '../n8n/workflow.cjs';
 
 export interface Workflow {
 	id: string;
@@ -21,51 +21,20 @@ export interface Workflow {
 	settings: Record<string, unknown>;
 }
 
-const TRIGGER = 'Identity Verification Trigger';
-export const ACTION = 'Identity Verification';
-
 /** A Redis credential for n8n's Redis node, pointing at the stack's Redis. */
 export const REDIS_CREDENTIAL = { id: 'idvQueueRedis001', name: 'Queue Redis', type: 'redis' };
 
-let counter = 0;
-const nodeId = () => `00000000-0000-4000-a000-${String(++counter).padStart(12, '0')}`;
-
 function workflow(id: string, name: string, nodes: Node[]): Workflow {
-	const connections: Record<string, unknown> = {};
-	for (let i = 0; i < nodes.length - 1; i++) {
-		connections[nodes[i].name] = { main: [[{ node: nodes[i + 1].name, type: 'main', index: 0 }]] };
-	}
-	nodes.forEach((n, i) => (n.position = [220 * i, 0]));
-	return { id, name, nodes, connections, settings: { executionOrder: 'v1' } };
-}
-
-function trigger(webhookId: string, options: Record<string, unknown> = {}): Node {
-	return {
-		id: nodeId(),
-		name: TRIGGER,
-		type: NODE_TYPES.trigger,
-		typeVersion: 1,
-		position: [0, 0],
-		parameters: { options },
-		credentials: credentialRef('webhookSigning'),
-		webhookId,
-	};
+	return { id, name, nodes, connections: lineUp(nodes), settings: { executionOrder: 'v1' } };
 }
 
 /** An HTTP Request node telling the test's sink which delivery reached the end of the workflow. */
 function reportTo(sinkUrl: string, label: string): Node {
-	return {
-		id: nodeId(),
-		name: 'Handle delivery',
-		type: 'n8n-nodes-base.httpRequest',
-		typeVersion: 4.2,
-		position: [0, 0],
-		parameters: {
-			method: 'GET',
-			url: `={{ '${sinkUrl}/${label}?delivery=' + $('${TRIGGER}').item.json.deliveryId }}`,
-			options: {},
-		},
-	};
+	return node('Handle delivery', 'n8n-nodes-base.httpRequest', 4.2, {
+		method: 'GET',
+		url: `={{ '${sinkUrl}/${label}?delivery=' + $('${TRIGGER}').item.json.deliveryId }}`,
+		options: {},
+	});
 }
 
 /**
@@ -96,18 +65,11 @@ export function triggerWithRemoveDuplicates(
 ): Workflow {
 	return workflow(id, 'Queue: trigger + Remove Duplicates', [
 		trigger(webhookId),
-		{
-			id: nodeId(),
-			name: 'Remove Duplicates',
-			type: 'n8n-nodes-base.removeDuplicates',
-			typeVersion: 2,
-			position: [0, 0],
-			parameters: {
-				operation: 'removeItemsSeenInPreviousExecutions',
-				dedupeValue: '={{ $json.deliveryId }}',
-				options: { scope: 'workflow' },
-			},
-		},
+		node('Remove Duplicates', 'n8n-nodes-base.removeDuplicates', 2, {
+			operation: 'removeItemsSeenInPreviousExecutions',
+			dedupeValue: '={{ $json.deliveryId }}',
+			options: { scope: 'workflow' },
+		}),
 		reportTo(sinkUrl, 'removeDuplicates'),
 	]);
 }
@@ -120,43 +82,24 @@ export function triggerWithRemoveDuplicates(
 export function triggerWithRedisClaim(id: string, webhookId: string, sinkUrl: string): Workflow {
 	const wf = workflow(id, 'Queue: trigger + Redis claim', [
 		trigger(webhookId),
-		{
-			id: nodeId(),
-			name: 'Claim delivery',
-			type: 'n8n-nodes-base.redis',
-			typeVersion: 1,
-			position: [0, 0],
-			parameters: {
+		node(
+			'Claim delivery',
+			'n8n-nodes-base.redis',
+			1,
+			{
 				operation: 'incr',
 				key: "={{ 'idv-delivery:' + $json.deliveryId }}",
 				expire: true,
 				ttl: 86400,
 			},
-			credentials: { redis: { id: REDIS_CREDENTIAL.id, name: REDIS_CREDENTIAL.name } },
-		},
-		{
-			id: nodeId(),
-			name: 'First copy?',
-			type: 'n8n-nodes-base.if',
-			typeVersion: 2.2,
-			position: [0, 0],
-			parameters: {
-				conditions: {
-					options: { caseSensitive: true, leftValue: '', typeValidation: 'strict', version: 2 },
-					conditions: [
-						{
-							id: 'first-copy',
-							leftValue:
-								"={{ $json['idv-delivery:' + $('" + TRIGGER + "').item.json.deliveryId] }}",
-							rightValue: 1,
-							operator: { type: 'number', operation: 'equals' },
-						},
-					],
-					combinator: 'and',
-				},
-				options: {},
-			},
-		},
+			{ credentials: { redis: { id: REDIS_CREDENTIAL.id, name: REDIS_CREDENTIAL.name } } },
+		),
+		ifNode('First copy?', {
+			id: 'first-copy',
+			leftValue: "={{ $json['idv-delivery:' + $('" + TRIGGER + "').item.json.deliveryId] }}",
+			rightValue: 1,
+			operator: { type: 'number', operation: 'equals' },
+		}),
 		reportTo(sinkUrl, 'redis'),
 	]);
 	// Only the If node's "true" output leads to the work.
@@ -166,28 +109,6 @@ export function triggerWithRedisClaim(id: string, webhookId: string, sinkUrl: st
 	return wf;
 }
 
-/** n8n's Webhook node, answering `responseMode` (as the bench's comparison and the action tests use it). */
-function webhookNode(
-	webhookPath: string,
-	response:
-		| { responseMode: 'onReceived' }
-		| {
-				responseMode: 'lastNode';
-				responseData: 'allEntries' | 'firstEntryJson' | 'firstEntryBinary';
-				responseBinaryPropertyName?: string;
-		  },
-): Node {
-	return {
-		id: nodeId(),
-		name: 'Webhook',
-		type: 'n8n-nodes-base.webhook',
-		typeVersion: 2,
-		position: [0, 0],
-		parameters: { httpMethod: 'POST', path: webhookPath, ...response, options: {} },
-		webhookId: webhookPath,
-	};
-}
-
 /** n8n's own Webhook node, answering as soon as the execution is queued (the bench's baseline). */
 export function plainWebhook(id: string, webhookPath: string): Workflow {
 	return workflow(id, 'Queue: plain Webhook node', [
@@ -195,50 +116,54 @@ export function plainWebhook(id: string, webhookPath: string): Workflow {
 	]);
 }
 
-function action(parameters: Record<string, unknown>): Node {
-	return {
-		id: nodeId(),
-		name: ACTION,
-		type: NODE_TYPES.action,
-		typeVersion: 1,
-		position: [0, 0],
-		parameters,
-		credentials: credentialRef('api'),
-	};
+/** Webhook answering with `answer` when the workflow has finished → this package's action node. */
+function webhookToAction(
+	id: string,
+	name: string,
+	webhookPath: string,
+	answer: Record<string, unknown>,
+	parameters: Record<string, unknown>,
+): Workflow {
+	return workflow(id, name, [
+		webhookNode(webhookPath, { responseMode: 'lastNode', ...answer }),
+		action(parameters),
+	]);
 }
 
 /** Webhook (body: verificationId, accountId) → List Transactions, Return All → every item answered. */
 export function allTransactions(id: string, webhookPath: string): Workflow {
-	return workflow(id, 'Queue: all transactions', [
-		webhookNode(webhookPath, { responseMode: 'lastNode', responseData: 'allEntries' }),
-		action({
+	return webhookToAction(
+		id,
+		'Queue: all transactions',
+		webhookPath,
+		{ responseData: 'allEntries' },
+		{
 			resource: 'bank',
 			operation: 'listTransactions',
 			verificationId: '={{ $json.body.verificationId }}',
 			accountId: '={{ $json.body.accountId }}',
 			returnAll: true,
 			options: {},
-		}),
-	]);
+		},
+	);
 }
 
 /** Webhook (body: checkId, profileId, password) → Download Profile PDF → the PDF as the answer. */
 export function amlPdf(id: string, webhookPath: string): Workflow {
-	return workflow(id, 'Queue: AML PDF', [
-		webhookNode(webhookPath, {
-			responseMode: 'lastNode',
-			responseData: 'firstEntryBinary',
-			responseBinaryPropertyName: 'report',
-		}),
-		action({
+	return webhookToAction(
+		id,
+		'Queue: AML PDF',
+		webhookPath,
+		{ responseData: 'firstEntryBinary', responseBinaryPropertyName: 'report' },
+		{
 			resource: 'aml',
 			operation: 'downloadProfilePdf',
 			checkId: '={{ $json.body.checkId }}',
 			profileId: '={{ $json.body.profileId }}',
 			password: '={{ $json.body.password }}',
 			binaryPropertyName: 'report',
-		}),
-	]);
+		},
+	);
 }
 
 /**
@@ -250,14 +175,17 @@ export function poaUpload(
 	webhookPath: string,
 	provided: { name: string; address: string },
 ): Workflow {
-	return workflow(id, 'Queue: POA upload', [
-		webhookNode(webhookPath, { responseMode: 'lastNode', responseData: 'firstEntryJson' }),
-		action({
+	return webhookToAction(
+		id,
+		'Queue: POA upload',
+		webhookPath,
+		{ responseData: 'firstEntryJson' },
+		{
 			resource: 'proofOfAddress',
 			operation: 'createCheck',
 			binaryPropertyName: 'data',
 			providedName: provided.name,
 			providedAddress: provided.address,
-		}),
-	]);
+		},
+	);
 }

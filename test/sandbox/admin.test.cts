@@ -1,7 +1,7 @@
 import { request } from 'undici';
 import { SEED } from './index.cjs';
 import type { Sandbox } from './index.cjs';
-import { call, withSandboxAndReceiver } from './test-helpers.cjs';
+import { call, useSandbox } from './test-helpers.cjs';
 import type { Receiver } from './test-helpers.cjs';
 
 /** The /__sandbox/* control API, used from other processes (no auth: loopback only). */
@@ -18,15 +18,11 @@ async function admin(sb: Sandbox, method: string, path: string, body?: unknown) 
 describe('sandbox admin HTTP API', () => {
 	let sb: Sandbox;
 	let receiver: Receiver;
-	withSandboxAndReceiver(
-		(s, r) => {
-			sb = s;
-			receiver = r;
-		},
-		async () => {
+	useSandbox((s, r) => ([sb, receiver] = [s, r]), {
+		reset: async () => {
 			expect((await admin(sb, 'POST', '/reset')).status).toBe(200);
 		},
-	);
+	});
 
 	test('describes the sandbox and is not itself logged', async () => {
 		const info = await admin(sb, 'GET', '/');

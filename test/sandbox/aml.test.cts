@@ -1,7 +1,7 @@
-import { SEED, startSandbox } from './index.cjs';
+import { SEED } from './index.cjs';
 import type { Sandbox } from './index.cjs';
 import { request } from 'undici';
-import { basicHeader, call } from './test-helpers.cjs';
+import { basicHeader, call, useSandbox } from './test-helpers.cjs';
 
 const pdfPath = (checkId: string, profileId: string) =>
 	`/aml/checks/${checkId}/profiles/${profileId}/pdf/`;
@@ -23,11 +23,7 @@ function assertXref(pdf: Buffer): void {
 
 describe('sandbox AML profile PDF', () => {
 	let sb: Sandbox;
-	beforeAll(async () => {
-		sb = await startSandbox();
-	});
-	afterAll(() => sb.close());
-	beforeEach(() => sb.reset());
+	useSandbox((s) => (sb = s));
 
 	test('returns a real PDF naming the check and profile', async () => {
 		const res = await call(sb, 'POST', SEEDED, { body: { password: SEED.aml.password } });

@@ -1,17 +1,13 @@
 import { SEED, startSandbox } from './index.cjs';
 import type { Sandbox } from './index.cjs';
-import { basicHeader, call } from './test-helpers.cjs';
+import { basicHeader, call, useSandbox } from './test-helpers.cjs';
 
 const TX = `/bank/verifications/${SEED.bank.verificationId}/accounts/${SEED.bank.accountId}/transactions/`;
 const ANSWERS = `/kyb/forms/${SEED.kyb.companyId}/questionnaires/${SEED.kyb.questionnaireId}/answers/`;
 
 describe('sandbox authentication', () => {
 	let sb: Sandbox;
-	beforeAll(async () => {
-		sb = await startSandbox();
-	});
-	afterAll(() => sb.close());
-	beforeEach(() => sb.reset());
+	useSandbox((s) => (sb = s));
 
 	test('accepts the API key pair as HTTP Basic', async () => {
 		const res = await call(sb, 'GET', TX);

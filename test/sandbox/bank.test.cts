@@ -1,18 +1,14 @@
 import { bankTransactionSchema, LIMITS } from '../../nodes/shared/contract';
-import { MAX_PER_PAGE, SEED, startSandbox } from './index.cjs';
+import { MAX_PER_PAGE, SEED } from './index.cjs';
 import type { Sandbox } from './index.cjs';
-import { call } from './test-helpers.cjs';
+import { call, useSandbox } from './test-helpers.cjs';
 
 const txPath = (v: string, a: string) => `/bank/verifications/${v}/accounts/${a}/transactions/`;
 const TX = txPath(SEED.bank.verificationId, SEED.bank.accountId);
 
 describe('sandbox bank', () => {
 	let sb: Sandbox;
-	beforeAll(async () => {
-		sb = await startSandbox();
-	});
-	afterAll(() => sb.close());
-	beforeEach(() => sb.reset());
+	useSandbox((s) => (sb = s));
 
 	describe('POST /bank/tokens/', () => {
 		test('creates a token valid for the requested lifetime', async () => {

@@ -1,17 +1,13 @@
 import { request } from 'undici';
-import { SEED, startSandbox } from './index.cjs';
+import { SEED } from './index.cjs';
 import type { Sandbox } from './index.cjs';
-import { call } from './test-helpers.cjs';
+import { call, useSandbox } from './test-helpers.cjs';
 
 const TX = `/bank/verifications/${SEED.bank.verificationId}/accounts/${SEED.bank.accountId}/transactions/`;
 
 describe('sandbox faults', () => {
 	let sb: Sandbox;
-	beforeAll(async () => {
-		sb = await startSandbox();
-	});
-	afterAll(() => sb.close());
-	beforeEach(() => sb.reset());
+	useSandbox((s) => (sb = s));
 
 	test('answers 429 with Retry-After once, then normally', async () => {
 		sb.faults.add({ path: '/bank/', status: 429, retryAfter: 2 });

@@ -14,7 +14,7 @@ import type { Sandbox, SandboxCredentials } from './types.cjs';
 
 export { SEED, MAX_PER_PAGE } from './seed.cjs';
 export type * from './types.cjs';
-export { sign } from './webhooks.cjs';
+export { sign, signedDelivery, type WebhookRequest } from './webhooks.cjs';
 export { sampleBody } from './bodies.cjs';
 
 export interface StartSandboxOptions extends Partial<SandboxCredentials> {

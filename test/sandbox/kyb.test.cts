@@ -1,7 +1,7 @@
 import { questionnaireAnswersSchema } from '../../nodes/shared/contract';
 import { SEED } from './index.cjs';
 import type { Sandbox } from './index.cjs';
-import { call, withSandboxAndReceiver } from './test-helpers.cjs';
+import { call, useSandbox } from './test-helpers.cjs';
 import type { Receiver } from './test-helpers.cjs';
 
 const answers = (companyId: string = SEED.kyb.companyId, id: string = SEED.kyb.questionnaireId) =>
@@ -11,15 +11,7 @@ const submit = (formId: string = SEED.kyb.formId) => `/kyb/forms/${formId}/submi
 describe('sandbox KYB forms', () => {
 	let sb: Sandbox;
 	let receiver: Receiver;
-	withSandboxAndReceiver(
-		(s, r) => {
-			sb = s;
-			receiver = r;
-		},
-		() => {
-			sb.reset();
-		},
-	);
+	useSandbox((s, r) => ([sb, receiver] = [s, r]));
 
 	test('returns the questionnaire answers as sections', async () => {
 		const res = await call(sb, 'GET', answers(), { auth: 'bearer' });

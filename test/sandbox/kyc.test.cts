@@ -1,20 +1,11 @@
 import { sign, startSandbox, type Sandbox } from './index.cjs';
-import { call, startReceiver, withSandboxAndReceiver } from './test-helpers.cjs';
+import { call, useReceiver, useSandbox } from './test-helpers.cjs';
 import type { Receiver } from './test-helpers.cjs';
 
 describe('sandbox KYC', () => {
 	let sb: Sandbox;
 	let receiver: Receiver;
-	withSandboxAndReceiver(
-		(s, r) => {
-			sb = s;
-			receiver = r;
-		},
-		() => {
-			sb.reset();
-			sb.webhooks.configure({ url: receiver.url, retryDelaysMs: [] });
-		},
-	);
+	useSandbox((s, r) => ([sb, receiver] = [s, r]), { webhooks: { retryDelaysMs: [] } });
 
 	const events = () =>
 		receiver.received.map((r) => ({
@@ -57,16 +48,7 @@ describe('sandbox KYC', () => {
 
 	describe("a token's own callbackUrl", () => {
 		let own: Receiver;
-		beforeAll(async () => {
-			own = await startReceiver();
-		});
-		afterAll(async () => {
-			await own.close();
-		});
-		beforeEach(() => {
-			own.received.length = 0;
-			own.answers.length = 0;
-		});
+		useReceiver((r) => (own = r));
 
 		const createToken = async (callbackUrl: string) => {
 			const res = await call(sb, 'POST', '/api/v2/token', {

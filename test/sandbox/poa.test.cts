@@ -1,7 +1,7 @@
 import { poaCheckSchema } from '../../nodes/shared/contract';
-import { SEED, startSandbox } from './index.cjs';
+import { SEED } from './index.cjs';
 import type { Sandbox } from './index.cjs';
-import { call } from './test-helpers.cjs';
+import { call, useSandbox } from './test-helpers.cjs';
 
 const ftyp = (major: string, compatible: string[]) => {
 	const size = 16 + compatible.length * 4;
@@ -35,10 +35,7 @@ const valid = (extra: Record<string, unknown> = {}) => ({
 
 describe('sandbox proof-of-address check', () => {
 	let sb: Sandbox;
-	beforeAll(async () => {
-		sb = await startSandbox();
-	});
-	afterAll(() => sb.close());
+	useSandbox((s) => (sb = s));
 
 	test.each(Object.keys(FILES))('accepts a %s file detected from its bytes', async (type) => {
 		const res = await check(sb, valid({ file: FILES[type].toString('base64') }));

@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
 import { startSandbox } from './index.cjs';
 import type { Sandbox } from './index.cjs';
+import type { WebhookConfig } from './types.cjs';
 
 export interface CallResult {
 	status: number;
@@ -112,26 +113,52 @@ export async function startReceiver(): Promise<Receiver> {
 }
 
 /**
- * A sandbox and a webhook receiver for the enclosing describe block: started once, closed at the
- * end, and before each test the receiver emptied and `beforeEachTest` run (default: `sb.reset()`).
+ * A webhook receiver for the enclosing describe block (`bind` gets it): started once, closed at the
+ * end, and emptied (deliveries and queued answers) before each test.
  */
-export function withSandboxAndReceiver(
+export function useReceiver(bind: (receiver: Receiver) => void): void {
+	let receiver: Receiver;
+	beforeAll(async () => {
+		receiver = await startReceiver();
+		bind(receiver);
+	});
+	afterAll(async () => {
+		await receiver?.close();
+	});
+	beforeEach(() => {
+		receiver.received.length = 0;
+		receiver.answers.length = 0;
+	});
+}
+
+/** How `useSandbox` readies the sandbox before each test. */
+interface SandboxSetUp {
+	/** Instead of `sb.reset()` (the admin API tests reset over HTTP). */
+	reset?: (sb: Sandbox) => unknown;
+	/** After the reset: deliver the sandbox's webhooks to the receiver with these settings. */
+	webhooks?: Omit<WebhookConfig, 'url'>;
+}
+
+/**
+ * A sandbox and a webhook receiver for the enclosing describe block (`bind` gets them): started
+ * once, closed at the end, and before each test the receiver emptied and the sandbox reset.
+ */
+export function useSandbox(
 	bind: (sb: Sandbox, receiver: Receiver) => void,
-	beforeEachTest: (sb: Sandbox, receiver: Receiver) => unknown = (sb) => sb.reset(),
+	{ reset = (sb) => sb.reset(), webhooks }: SandboxSetUp = {},
 ): void {
 	let sb: Sandbox;
 	let receiver: Receiver;
+	useReceiver((r) => (receiver = r));
 	beforeAll(async () => {
 		sb = await startSandbox();
-		receiver = await startReceiver();
 		bind(sb, receiver);
 	});
 	afterAll(async () => {
 		await sb?.close();
-		await receiver?.close();
 	});
 	beforeEach(async () => {
-		receiver.received.length = 0;
-		await beforeEachTest(sb, receiver);
+		await reset(sb);
+		if (webhooks) sb.webhooks.configure({ url: receiver.url, ...webhooks });
 	});
 }

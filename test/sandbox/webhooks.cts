@@ -8,6 +8,7 @@ import { Agent, request } from 'undici';
 import { EVENT_TYPES } from '../../nodes/shared/contract';
 import type { EventType } from '../../nodes/shared/contract';
 import { computeSignature } from '../../nodes/IdentityVerificationTrigger/signature';
+import { sampleBody } from './bodies.cjs';
 import { conflict, notFound } from './http.cjs';
 import type { Delivery, SignatureEncoding, WebhookConfig } from './types.cjs';
 
@@ -36,6 +37,25 @@ export function sign(
 		default:
 			return mac.toString('hex');
 	}
+}
+
+/** A webhook request as the service sends it, for load tests that post deliveries themselves. */
+export interface WebhookRequest {
+	body: string;
+	headers: Record<string, string>;
+}
+
+/** A fresh identification result (its own scanRef) signed with `key`, as the service would post it. */
+export function signedDelivery(key: string): WebhookRequest {
+	const body = JSON.stringify(sampleBody('IDENTIFICATION_AUTO_FINISHED'));
+	return {
+		body,
+		headers: {
+			'content-type': 'application/json',
+			'service-event-type': 'IDENTIFICATION_AUTO_FINISHED',
+			'service-signature': sign(body, key),
+		},
+	};
 }
 
 function assertLoopback(url: string): void {

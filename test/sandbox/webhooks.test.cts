@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { EVENT_TYPES, webhookBodySchemas } from '../../nodes/shared/contract';
 import { startSandbox } from './index.cjs';
 import type { Sandbox } from './index.cjs';
-import { startReceiver, withSandboxAndReceiver } from './test-helpers.cjs';
+import { startReceiver, useSandbox } from './test-helpers.cjs';
 import type { Receiver } from './test-helpers.cjs';
 
 const hmac = (raw: Buffer, key: string) => createHmac('sha256', key).update(raw).digest();
@@ -10,17 +10,9 @@ const hmac = (raw: Buffer, key: string) => createHmac('sha256', key).update(raw)
 describe('sandbox webhook sender', () => {
 	let sb: Sandbox;
 	let receiver: Receiver;
-	withSandboxAndReceiver(
-		(s, r) => {
-			sb = s;
-			receiver = r;
-		},
-		() => {
-			sb.reset();
-			receiver.answers.length = 0;
-			sb.webhooks.configure({ url: receiver.url, retryDelaysMs: [10, 10], timeoutMs: 500 });
-		},
-	);
+	useSandbox((s, r) => ([sb, receiver] = [s, r]), {
+		webhooks: { retryDelaysMs: [10, 10], timeoutMs: 500 },
+	});
 
 	test('signs the exact raw body bytes with the signing key (lowercase hex by default)', async () => {
 		const delivery = await sb.webhooks.send('BANK_VERIFICATION');

@@ -1,7 +1,8 @@
 /** Identification (KYC) resource: verification token and request information. */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { expectError, expectPaired, serviceRequests, useSandbox } from './util.cjs';
+import type { INodeParameters } from 'n8n-workflow';
+import { expectError, expectPaired, serviceRequests, useSandbox, type RunOpts } from './util.cjs';
 
 const ctx = useSandbox();
 /** A later step that waits for the result (what "Send the Result to This Workflow" needs). */
@@ -25,13 +26,18 @@ afterAll(async () => {
 	await new Promise<void>((resolve) => receiver.close(() => resolve()));
 });
 
+/** Runs the node's Create Verification Token, or Request Information, with these parameters. */
+const createToken = (parameters: INodeParameters, opts?: RunOpts) =>
+	ctx.run(
+		{ resource: 'identification', operation: 'createVerificationToken', ...parameters },
+		opts,
+	);
+const requestInformation = (parameters: INodeParameters) =>
+	ctx.run({ resource: 'identification', operation: 'requestInformation', ...parameters });
+
 describe('Identification (KYC)', () => {
 	test('creates a verification token and outputs the service answer (authToken, scanRef)', async () => {
-		const { items, error } = await ctx.run({
-			resource: 'identification',
-			operation: 'createVerificationToken',
-			clientId: 'customer-42',
-		});
+		const { items, error } = await createToken({ clientId: 'customer-42' });
 		expect(error).toBeUndefined();
 		expect(items).toHaveLength(1);
 		expectPaired(items);
@@ -42,9 +48,7 @@ describe('Identification (KYC)', () => {
 	});
 
 	test('passes Additional Fields through unchanged, with the types expressions give them', async () => {
-		const { items, error } = await ctx.run({
-			resource: 'identification',
-			operation: 'createVerificationToken',
+		const { items, error } = await createToken({
 			clientId: 'customer-43',
 			additionalFields: {
 				field: [
@@ -64,12 +68,8 @@ describe('Identification (KYC)', () => {
 	});
 
 	test('uses the Client ID of each item (expressions per item)', async () => {
-		const { items, error } = await ctx.run(
-			{
-				resource: 'identification',
-				operation: 'createVerificationToken',
-				clientId: '={{ $json.customer }}',
-			},
+		const { items, error } = await createToken(
+			{ clientId: '={{ $json.customer }}' },
 			{ input: [{ json: { customer: 'a-1' } }, { json: { customer: 'b-2' } }] },
 		);
 		expect(error).toBeUndefined();
@@ -78,11 +78,7 @@ describe('Identification (KYC)', () => {
 	});
 
 	test('refuses an empty Client ID before sending anything', async () => {
-		const result = await ctx.run({
-			resource: 'identification',
-			operation: 'createVerificationToken',
-			clientId: ' ',
-		});
+		const result = await createToken({ clientId: ' ' });
 		const error = expectError(result, 'Client ID', 'must not be empty');
 		expect(error.message).not.toMatch(/Client ID: Client ID/);
 		expect(serviceRequests(ctx.sb)).toBe(0);
@@ -92,22 +88,14 @@ describe('Identification (KYC)', () => {
 		ctx.sb.webhooks.configure({ url: receiverUrl });
 		const { scanRef } = ctx.sb.kyc.createSession('customer-44');
 		await ctx.sb.kyc.autoFinish(scanRef, { final: true });
-		const { items, error } = await ctx.run({
-			resource: 'identification',
-			operation: 'requestInformation',
-			scanRef,
-		});
+		const { items, error } = await requestInformation({ scanRef });
 		expect(error).toBeUndefined();
 		expect(items).toHaveLength(1);
 		expectPaired(items);
 		expect(items[0].json.scanRef).toBe(scanRef);
 		expect(ctx.sb.kyc.get(scanRef)?.state).toBe('REUPLOAD_REQUESTED');
 
-		const again = await ctx.run({
-			resource: 'identification',
-			operation: 'requestInformation',
-			scanRef,
-		});
+		const again = await requestInformation({ scanRef });
 		const againError = expectError(again, '409');
 		expect(`${againError.message} ${againError.description}`).toContain('already been requested');
 	});
@@ -115,29 +103,27 @@ describe('Identification (KYC)', () => {
 	test('outputs { scanRef, requested: true } when the service answers without a body', async () => {
 		const { scanRef } = ctx.sb.kyc.createSession('customer-45');
 		ctx.sb.faults.add({ method: 'POST', path: '/kyc/', status: 204 });
-		const { items, error } = await ctx.run({
-			resource: 'identification',
-			operation: 'requestInformation',
-			scanRef,
-		});
+		const { items, error } = await requestInformation({ scanRef });
 		expect(error).toBeUndefined();
 		expect(items[0].json).toEqual({ scanRef, requested: true });
 	});
 
 	test('sends the typed token fields with their types (numbers, a list of documents, upper-case country)', async () => {
-		const { items, error } = await ctx.run({
-			resource: 'identification',
-			operation: 'createVerificationToken',
+		// The text fields, which go out exactly as given.
+		const sentAsGiven = {
+			firstName: 'Jonas',
+			lastName: 'Jonaitis',
+			externalRef: 'order-7',
+			successUrl: 'https://example.com/ok',
+			errorUrl: 'https://example.com/error',
+			unverifiedUrl: 'https://example.com/later',
+			callbackUrl: 'https://example.com/kyc',
+			locale: 'lt',
+		};
+		const { items, error } = await createToken({
 			clientId: 'customer-46',
 			tokenFields: {
-				firstName: 'Jonas',
-				lastName: 'Jonaitis',
-				externalRef: 'order-7',
-				successUrl: 'https://example.com/ok',
-				errorUrl: 'https://example.com/error',
-				unverifiedUrl: 'https://example.com/later',
-				callbackUrl: 'https://example.com/kyc',
-				locale: 'lt',
+				...sentAsGiven,
 				country: 'lt',
 				expiryTime: '={{ "1800" }}',
 				sessionLength: 900,
@@ -148,14 +134,7 @@ describe('Identification (KYC)', () => {
 		expect(error).toBeUndefined();
 		expect(ctx.sb.kyc.get(String(items[0].json.scanRef))?.request).toEqual({
 			clientId: 'customer-46',
-			firstName: 'Jonas',
-			lastName: 'Jonaitis',
-			externalRef: 'order-7',
-			successUrl: 'https://example.com/ok',
-			errorUrl: 'https://example.com/error',
-			unverifiedUrl: 'https://example.com/later',
-			callbackUrl: 'https://example.com/kyc',
-			locale: 'lt',
+			...sentAsGiven,
 			country: 'LT',
 			expiryTime: 1800,
 			sessionLength: 900,
@@ -184,11 +163,7 @@ describe('Identification (KYC)', () => {
 				name === 'clientId'
 					? { clientId: value }
 					: { clientId: 'customer-47', tokenFields: { [name]: value } };
-			const result = await ctx.run({
-				resource: 'identification',
-				operation: 'createVerificationToken',
-				...parameters,
-			});
+			const result = await createToken(parameters);
 			const error = expectError(result, label, rule);
 			expect(
 				error.message.startsWith(name === 'clientId' ? 'Client ID' : 'Additional Fields › '),
@@ -198,9 +173,7 @@ describe('Identification (KYC)', () => {
 	);
 
 	test('keeps free-form Custom Fields for settings the node does not name; typed fields win', async () => {
-		const { items, error } = await ctx.run({
-			resource: 'identification',
-			operation: 'createVerificationToken',
+		const { items, error } = await createToken({
 			clientId: 'customer-48',
 			tokenFields: { locale: 'de' },
 			additionalFields: {
@@ -218,13 +191,8 @@ describe('Identification (KYC)', () => {
 	});
 
 	test('"Send the Result to This Workflow" sets the callback URL to the execution\'s resume URL', async () => {
-		const { items, error } = await ctx.run(
-			{
-				resource: 'identification',
-				operation: 'createVerificationToken',
-				clientId: 'customer-49',
-				sendResultToWorkflow: true,
-			},
+		const { items, error } = await createToken(
+			{ clientId: 'customer-49', sendResultToWorkflow: true },
 			{ after: [WAIT_STEP] },
 		);
 		expect(error).toBeUndefined();
@@ -233,10 +201,8 @@ describe('Identification (KYC)', () => {
 	});
 
 	test('refuses "Send the Result to This Workflow" together with a Callback URL', async () => {
-		const result = await ctx.run(
+		const result = await createToken(
 			{
-				resource: 'identification',
-				operation: 'createVerificationToken',
 				clientId: 'customer-50',
 				sendResultToWorkflow: true,
 				tokenFields: { callbackUrl: 'https://example.com/kyc' },
@@ -248,27 +214,18 @@ describe('Identification (KYC)', () => {
 	});
 
 	test('refuses "Send the Result to This Workflow" when no later step waits for the result', async () => {
-		const result = await ctx.run({
-			resource: 'identification',
-			operation: 'createVerificationToken',
-			clientId: 'customer-52',
-			sendResultToWorkflow: true,
-		});
+		const result = await createToken({ clientId: 'customer-52', sendResultToWorkflow: true });
 		expectError(result, 'Send the Result to This Workflow', 'Wait for Result');
 		expect(serviceRequests(ctx.sb)).toBe(0);
 	});
 
 	test('Simplify returns the fields a workflow routes on; off returns the whole answer', async () => {
-		const full = await ctx.run({
-			resource: 'identification',
-			operation: 'createVerificationToken',
+		const full = await createToken({
 			clientId: 'customer-51',
 			tokenFields: { externalRef: 'order-9', firstName: 'Ona', lastName: 'Onaite', locale: 'lt' },
 		});
 		expect(Object.keys(full.items[0].json).length).toBeGreaterThan(10);
-		const simple = await ctx.run({
-			resource: 'identification',
-			operation: 'createVerificationToken',
+		const simple = await createToken({
 			clientId: 'customer-51',
 			tokenFields: { externalRef: 'order-9', firstName: 'Ona', lastName: 'Onaite', locale: 'lt' },
 			simplify: true,
@@ -281,11 +238,7 @@ describe('Identification (KYC)', () => {
 	});
 
 	test('explains an unknown scanRef clearly (404)', async () => {
-		const result = await ctx.run({
-			resource: 'identification',
-			operation: 'requestInformation',
-			scanRef: 'no-such-scan',
-		});
+		const result = await requestInformation({ scanRef: 'no-such-scan' });
 		const error = expectError(result, '404');
 		expect(error.description).toMatch(/check the ids/i);
 	});

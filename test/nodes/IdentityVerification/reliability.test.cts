@@ -4,12 +4,20 @@
  * disagree, identical transactions on consecutive pages, links outside the Base URL's path, and
  * the Per Page option. Through n8n's engine, against the sandbox or a small scripted service.
  */
+import type { INodeParameters } from 'n8n-workflow';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { runNode } from '../../harness/index.cjs';
 import { transactionsRange } from '../../sandbox/data.cjs';
 import { MAX_PAGES } from '../../../nodes/IdentityVerification/helpers/pagination';
-import { binaryItem, expectError, transaction, transactions, useSandbox } from './util.cjs';
+import {
+	SCRIPTED_PATH as PATH,
+	binaryItem,
+	expectError,
+	transaction as tx,
+	transactions as range,
+	useSandbox,
+	useScriptedService,
+} from './util.cjs';
 
 const ctx = useSandbox();
 const TX_PATH = '/bank/verifications/';
@@ -124,65 +132,14 @@ describe('Per Page is sent only when set (Also)', () => {
 // ------------------------------------------------------------------------------------------------
 // A scripted service for page shapes the sandbox does not produce.
 
-interface Page {
-	count?: number;
-	next: string | null;
-	results: unknown[];
-}
+const service = useScriptedService();
 
-const PATH = '/bank/verifications/v-1/accounts/a-1/transactions/';
-let server: http.Server;
-let base: string;
-let script: (page: number, url: URL) => Page | undefined;
-let hits: string[] = [];
-
-const tx = transaction;
-const range = transactions;
-
-beforeAll(async () => {
-	server = http.createServer((req, res) => {
-		const url = new URL(req.url ?? '/', base);
-		hits.push(`${url.pathname}${url.search}`);
-		const page = Number(url.searchParams.get('page') ?? '1');
-		const body = url.pathname.endsWith(PATH) ? script(page, url) : undefined;
-		if (!body) {
-			res.writeHead(404, { 'content-type': 'application/json' }).end('{"detail":"Not found."}');
-			return;
-		}
-		res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-	});
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-});
-afterAll(async () => {
-	await new Promise<void>((resolve) => server.close(() => resolve()));
-});
-beforeEach(() => {
-	hits = [];
-});
-
-const runScripted = (extra: Record<string, unknown> = {}, baseUrl = base) =>
-	runNode({
-		node: 'identityVerification',
-		parameters: {
-			resource: 'bank',
-			operation: 'listTransactions',
-			verificationId: 'v-1',
-			accountId: 'a-1',
-			returnAll: true,
-			...extra,
-		},
-		credentials: {
-			identityVerificationApi: { apiKey: 'k', apiSecret: 'secret-value', baseUrl },
-		},
-	});
-
-const link = (page: number) => `${base}${PATH}?page=${page}&perPage=2`;
+const link = (page: number) => `${service.base}${PATH}?page=${page}&perPage=2`;
 
 describe('`count` and `next` that disagree (item 3)', () => {
 	test('keeps following `next` past the pages `count` announced, and says the count changed', async () => {
 		// page 1 says 4 results (2 pages); the links go on to 6 results, and later pages say 6
-		script = (page) =>
+		service.script = (page) =>
 			page <= 3
 				? {
 						count: page === 1 ? 4 : 6,
@@ -190,10 +147,10 @@ describe('`count` and `next` that disagree (item 3)', () => {
 						results: range((page - 1) * 2, page * 2),
 					}
 				: undefined;
-		const { items, error, run } = await runScripted({ options: { perPage: 2 } });
+		const { items, error, run } = await service.list({ options: { perPage: 2 } });
 		expect(error).toBeUndefined();
 		expect(items.map((i) => i.json)).toEqual(range(0, 6));
-		expect(hits).toHaveLength(3);
+		expect(service.hits).toHaveLength(3);
 		const hints = run.data.resultData.runData['Identity Verification']?.[0]?.hints ?? [];
 		expect(hints.map((h) => h.message).join(' ')).toMatch(
 			/number of transactions changed while they were read \(4 at first\): 6 were returned/,
@@ -201,7 +158,7 @@ describe('`count` and `next` that disagree (item 3)', () => {
 	});
 
 	test('gives no hint when `count` stays the same', async () => {
-		script = (page) =>
+		service.script = (page) =>
 			page <= 2
 				? {
 						count: 4,
@@ -209,81 +166,86 @@ describe('`count` and `next` that disagree (item 3)', () => {
 						results: range((page - 1) * 2, page * 2),
 					}
 				: undefined;
-		const { items, run } = await runScripted({ options: { perPage: 2 } });
+		const { items, run } = await service.list({ options: { perPage: 2 } });
 		expect(items).toHaveLength(4);
 		expect(run.data.resultData.runData['Identity Verification']?.[0]?.hints ?? []).toEqual([]);
 	});
 
 	test(`stops with a clear error after ${MAX_PAGES} pages when \`next\` never ends`, async () => {
-		script = (page) => ({ next: link(page + 1), results: [tx(page)] });
-		const result = await runScripted({ options: { perPage: 1 } });
+		service.script = (page) => ({ next: link(page + 1), results: [tx(page)] });
+		const result = await service.list({ options: { perPage: 1 } });
 		expectError(result, `stopped after ${MAX_PAGES} pages`);
 		expect(result.error?.description).toMatch(/Per Page|Limit/);
-		expect(hits).toHaveLength(MAX_PAGES);
+		expect(service.hits).toHaveLength(MAX_PAGES);
 	}, 120_000);
 });
 
 describe('identical transactions on consecutive pages are not a loop (item 4)', () => {
 	const same = tx(1);
 	test('following `next` (no count): two equal purchases on pages 1 and 2, perPage 1, both returned', async () => {
-		script = (page) =>
+		service.script = (page) =>
 			page <= 3
 				? { next: page < 3 ? link(page + 1) : null, results: [page <= 2 ? same : tx(3)] }
 				: undefined;
-		const { items, error } = await runScripted({ options: { perPage: 1 } });
+		const { items, error } = await service.list({ options: { perPage: 1 } });
 		expect(error).toBeUndefined();
 		expect(items.map((i) => i.json)).toEqual([same, same, tx(3)]);
 	});
 
 	test('by page number (count given): equal pages are all returned', async () => {
-		script = (page) =>
+		service.script = (page) =>
 			page <= 3 ? { count: 3, next: page < 3 ? link(page + 1) : null, results: [same] } : undefined;
-		const { items, error } = await runScripted({ options: { perPage: 1 } });
+		const { items, error } = await service.list({ options: { perPage: 1 } });
 		expect(error).toBeUndefined();
 		expect(items.map((i) => i.json)).toEqual([same, same, same]);
 	});
 
 	test('a link back to a page already read is still a loop', async () => {
-		script = (page) => ({ next: link(page === 3 ? 2 : page + 1), results: [tx(page)] });
-		const result = await runScripted({ options: { perPage: 1 } });
+		service.script = (page) => ({ next: link(page === 3 ? 2 : page + 1), results: [tx(page)] });
+		const result = await service.list({ options: { perPage: 1 } });
 		expectError(result, /loop/i, 'page 2');
-		expect(hits).toHaveLength(3);
+		expect(service.hits).toHaveLength(3);
 	});
 });
 
 describe('`next` links must stay under the Base URL path (item 7)', () => {
-	const gateway = () => `${base}/ivs`;
-	const under = (prefix: string, page: number) => `${base}${prefix}${PATH}?page=${page}`;
+	const gateway = () => `${service.base}/ivs`;
+	const under = (prefix: string, page: number) => `${service.base}${prefix}${PATH}?page=${page}`;
 
 	test('behind a gateway, a link to another path on the same host is refused before it is requested', async () => {
-		script = (page) => ({ next: under('/other', page + 1), results: [tx(page)] });
-		const result = await runScripted({}, gateway());
-		const error = expectError(result, 'Refused to follow a link', `${base}/other${PATH}`);
+		service.script = (page) => ({ next: under('/other', page + 1), results: [tx(page)] });
+		const result = await service.list({}, gateway());
+		const error = expectError(result, 'Refused to follow a link', `${service.base}/other${PATH}`);
 		expect(error.description).toMatch(/another path/);
-		expect(hits).toEqual([`/ivs${PATH}?page=1`]);
+		expect(service.hits).toEqual([`/ivs${PATH}?page=1`]);
 	});
 
 	test('a path that only starts with the same letters (/ivsx) is refused too', async () => {
-		script = (page) => ({ next: under('/ivsx', page + 1), results: [tx(page)] });
-		const result = await runScripted({}, gateway());
+		service.script = (page) => ({ next: under('/ivsx', page + 1), results: [tx(page)] });
+		const result = await service.list({}, gateway());
 		expectError(result, 'Refused to follow a link');
-		expect(hits).toHaveLength(1);
+		expect(service.hits).toHaveLength(1);
 	});
 
 	test('links under the gateway path are followed', async () => {
-		script = (page) =>
+		service.script = (page) =>
 			page <= 2
 				? { next: page < 2 ? under('/ivs', page + 1) : null, results: [tx(page)] }
 				: undefined;
-		const { items, error } = await runScripted({}, gateway());
+		const { items, error } = await service.list({}, gateway());
 		expect(error).toBeUndefined();
 		expect(items.map((i) => i.json)).toEqual([tx(1), tx(2)]);
-		expect(hits).toEqual([`/ivs${PATH}?page=1`, `/ivs${PATH}?page=2`]);
+		expect(service.hits).toEqual([`/ivs${PATH}?page=1`, `/ivs${PATH}?page=2`]);
 	});
 });
 
 describe('ids that are only dots are refused before any request (item 6)', () => {
 	const AML_CHECK = '3b1f8c2e-6d4a-4f0b-8e21-7a9c5d3e1f42';
+	/** The run fails naming the field and the rule, and sends nothing. */
+	const expectRefused = async (parameters: INodeParameters, ...texts: string[]) => {
+		expectError(await ctx.run(parameters), ...texts);
+		expect(ctx.sb.requests).toHaveLength(0);
+	};
 	test.each([
 		[
 			'Scan Reference',
@@ -322,21 +284,21 @@ describe('ids that are only dots are refused before any request (item 6)', () =>
 			},
 		],
 	])('%s %j', async (field, parameters) => {
-		const result = await ctx.run(parameters);
-		expectError(result, field, 'only dots');
-		expect(ctx.sb.requests).toHaveLength(0);
+		await expectRefused(parameters, field, 'only dots');
 	});
 
 	test('the AML check id (a UUID in the contract) must be a UUID: ".." is refused as such', async () => {
-		const result = await ctx.run({
-			resource: 'aml',
-			operation: 'downloadProfilePdf',
-			checkId: '..',
-			profileId: 'prof-001',
-			password: 'report-password',
-		});
-		expectError(result, 'Check ID', 'must be a UUID');
-		expect(ctx.sb.requests).toHaveLength(0);
+		await expectRefused(
+			{
+				resource: 'aml',
+				operation: 'downloadProfilePdf',
+				checkId: '..',
+				profileId: 'prof-001',
+				password: 'report-password',
+			},
+			'Check ID',
+			'must be a UUID',
+		);
 	});
 
 	test('an id with dots inside is still accepted (only dot-only ids change the address)', async () => {

@@ -10,7 +10,7 @@ import type { Sandbox } from '../../sandbox/index.cjs';
 
 const NODE = 'identityVerification';
 
-interface RunOpts {
+export interface RunOpts {
 	input?: INodeExecutionData[];
 	continueOnFail?: boolean;
 	credentials?: 'both' | 'apiKeyOnly' | 'formTokenOnly';
@@ -233,3 +233,73 @@ export const transaction = (n: number) => ({
 /** Transactions numbered `from` up to (not including) `to`. */
 export const transactions = (from: number, to: number) =>
 	Array.from({ length: to - from }, (_, i) => transaction(from + i));
+
+/** One page of the transactions list as the service answers it. */
+interface Page {
+	count?: number;
+	next: string | null;
+	results: unknown[];
+}
+
+/** The transactions path the scripted service answers (any path ending in it, for Base URL prefixes). */
+export const SCRIPTED_PATH = '/bank/verifications/v-1/accounts/a-1/transactions/';
+
+export interface ScriptedService {
+	base: string;
+	/** The page to answer for a page number (`undefined`: 404); each test sets its own. */
+	script: (page: number, url: URL) => Page | undefined;
+	/** What the test requested: path and query of each request. */
+	hits: string[];
+	/** List Transactions (Return All unless `extra` says otherwise) against the service, or `baseUrl`. */
+	list(extra?: Record<string, unknown>, baseUrl?: string): Promise<RunNodeResult>;
+}
+
+/**
+ * A loopback service with scripted transaction pages, for page shapes the sandbox does not produce:
+ * started for the test file, its hits cleared before each test.
+ */
+export function useScriptedService(): ScriptedService {
+	let server: http.Server;
+	const service: ScriptedService = {
+		base: '',
+		script: () => undefined,
+		hits: [],
+		list: (extra = {}, baseUrl = service.base) =>
+			runNode({
+				node: NODE,
+				parameters: {
+					resource: 'bank',
+					operation: 'listTransactions',
+					verificationId: 'v-1',
+					accountId: 'a-1',
+					returnAll: true,
+					...extra,
+				},
+				credentials: {
+					identityVerificationApi: { apiKey: 'k', apiSecret: 'secret-value', baseUrl },
+				},
+			}),
+	};
+	beforeAll(async () => {
+		server = http.createServer((req, res) => {
+			const url = new URL(req.url ?? '/', service.base);
+			service.hits.push(`${url.pathname}${url.search}`);
+			const page = Number(url.searchParams.get('page') ?? '1');
+			const body = url.pathname.endsWith(SCRIPTED_PATH) ? service.script(page, url) : undefined;
+			if (!body) {
+				res.writeHead(404, { 'content-type': 'application/json' }).end('{"detail":"Not found."}');
+				return;
+			}
+			res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+		});
+		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+		service.base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+	});
+	afterAll(async () => {
+		await new Promise<void>((resolve) => server.close(() => resolve()));
+	});
+	beforeEach(() => {
+		service.hits.length = 0;
+	});
+	return service;
+}
