@@ -3,7 +3,6 @@
  * service body leads to, what is quoted from the service, and that secrets are redacted. The engine
  * tests (transport.test.cts) show the same errors end to end; these pin every branch cheaply.
  */
-import type { INode } from 'n8n-workflow';
 
 import {
 	classifyNetworkError,
@@ -15,15 +14,8 @@ import {
 	serviceMessage,
 	unexpectedError,
 } from '../../nodes/IdentityVerification/transport/errors';
+import { ACTION_NODE as NODE } from '../harness/fixtures/action-node.cjs';
 
-const NODE: INode = {
-	id: 'node-1',
-	name: 'Identity Verification',
-	type: 'n8n-nodes-identity-verification.identityVerification',
-	typeVersion: 1,
-	position: [0, 0],
-	parameters: {},
-};
 const SECRET = 'S3cr3t-Value';
 const redact = makeRedactor([SECRET]);
 

@@ -3,19 +3,11 @@
  * names, what an error item holds, and that errors other than n8n's own are wrapped. The operations
  * only throw node errors that already know their item, so only a stub can reach these branches.
  */
-import type { IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { router } from '../../../nodes/IdentityVerification/actions/router';
-
-const NODE: INode = {
-	id: 'n1',
-	name: 'Identity Verification',
-	type: 'n8n-nodes-identity-verification.identityVerification',
-	typeVersion: 1,
-	position: [0, 0],
-	parameters: {},
-};
+import { ACTION_NODE as NODE } from '../../harness/fixtures/action-node.cjs';
 
 /**
  * A context for KYB "Get Answers" over `failures.length` items, whose item i fails with
