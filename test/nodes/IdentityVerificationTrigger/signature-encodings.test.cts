@@ -1,10 +1,13 @@
 /**
  * The signature module's decoder against the shared vectors: it returns the very 32 bytes for every
- * spelling the vectors use and it accepts (and nothing for near misses).
+ * spelling the vectors use and it accepts (and nothing for near misses), and the reasons a delivery
+ * is refused.
  */
 import {
 	computeSignature,
 	decodeSignature,
+	signatureHeaderProblem,
+	signatureRefusal,
 	verifySignature,
 } from '../../../nodes/IdentityVerificationTrigger/signature';
 import { loadVectors } from './util.cjs';
@@ -81,5 +84,27 @@ describe('verifySignature reasons', () => {
 			verifySignature(Buffer.concat([body, Buffer.from(' ')]), good, vectors.signingKey),
 		).toEqual({ valid: false, reason: 'mismatch' });
 		expect(verifySignature(body, good, vectors.signingKey)).toEqual({ valid: true });
+	});
+});
+
+describe('signatureHeaderProblem (checked before the signing key is read)', () => {
+	test.each([
+		['absent', undefined, 'missing'],
+		['blank', '   ', 'missing'],
+		['not a digest', 'abc', 'malformed'],
+		['sent twice', [v.signatures.hexLower, v.signatures.hexLower], 'malformed'],
+		['a well-formed digest (right or wrong)', v.signatures.hexLower, undefined],
+		['a well-formed digest with spaces around', ` ${v.signatures.base64} `, undefined],
+	])('%s: %j', (_what, header, problem) => {
+		expect(signatureHeaderProblem(header)).toBe(problem);
+	});
+
+	test('a missing header is named as missing, anything else as not matching', () => {
+		expect(signatureRefusal('missing')).toBe('Missing Service-Signature header');
+		for (const reason of ['malformed', 'mismatch'] as const) {
+			expect(signatureRefusal(reason)).toBe(
+				'Invalid Service-Signature: it does not match the body and the signing key',
+			);
+		}
 	});
 });
