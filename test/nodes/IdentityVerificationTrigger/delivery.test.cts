@@ -1,0 +1,221 @@
+/**
+ * Receiving one delivery (delivery.ts) on its own, with a stub of n8n's webhook context: the exact
+ * answer and log line of every refusal, the raw-body rules and the body kinds that are refused. The
+ * HTTP tests (trigger.test.cts) show the same end to end; these pin every branch cheaply.
+ */
+import { createHmac } from 'node:crypto';
+
+import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
+
+import {
+	answer,
+	receiveDelivery,
+	webhookLifecycle,
+} from '../../../nodes/IdentityVerificationTrigger/delivery';
+
+const KEY = 'whsec_delivery_test';
+const NAME = 'IDV Trigger';
+
+interface Stub {
+	context: IWebhookFunctions;
+	answered: Array<{ status: number; body: IDataObject }>;
+	logs: Array<{ level: 'warn' | 'error'; message: string }>;
+	keyReads: number;
+}
+
+/** A webhook context for one request: its raw body (or none), headers and signing credential. */
+function stub(opts: {
+	rawBody?: Buffer;
+	readRawBody?: 'fills' | 'none';
+	headers?: Record<string, string | string[]>;
+	credential?: IDataObject | 'missing';
+}): Stub {
+	const result: Stub = { context: undefined as never, answered: [], logs: [], keyReads: 0 };
+	const req: IDataObject = { headers: opts.headers ?? {}, rawBody: opts.rawBody };
+	if (opts.readRawBody === 'fills') {
+		const bytes = opts.rawBody;
+		req.rawBody = undefined;
+		req.readRawBody = async () => {
+			req.rawBody = bytes;
+		};
+	}
+	let status = 200;
+	const res = {
+		status(code: number) {
+			status = code;
+			return res;
+		},
+		json(body: IDataObject) {
+			result.answered.push({ status, body });
+			return res;
+		},
+	};
+	result.context = {
+		getRequestObject: () => req,
+		getResponseObject: () => res,
+		getNode: () => ({ name: NAME }),
+		logger: {
+			warn: (message: string) => result.logs.push({ level: 'warn', message }),
+			error: (message: string) => result.logs.push({ level: 'error', message }),
+		},
+		getCredentials: async () => {
+			result.keyReads++;
+			if (opts.credential === 'missing') throw new Error('Node does not have any credentials set');
+			return opts.credential ?? { signingSecret: KEY };
+		},
+	} as unknown as IWebhookFunctions;
+	return result;
+}
+
+const sign = (raw: Buffer, key = KEY) => createHmac('sha256', key).update(raw).digest('hex');
+const BODY = Buffer.from('{"scanRef":"s-1","final":true,"status":{"overall":"APPROVED"}}');
+const signed = (raw: Buffer = BODY) => ({ 'service-signature': sign(raw) });
+const receive = async (s: Stub, verifySignature = true) =>
+	await receiveDelivery.call(s.context, { verifySignature, receivedAt: new Date(0) });
+
+/** Receives, expects a refusal, and gives the one answer and the one log line it wrote. */
+async function refusal(s: Stub, verifySignature = true) {
+	const received = await receive(s, verifySignature);
+	expect(received).toEqual({ ok: false, response: { noWebhookResponse: true } });
+	expect(s.answered).toHaveLength(1);
+	expect(s.logs).toHaveLength(1);
+	return { ...s.answered[0], log: s.logs[0] };
+}
+
+describe('receiveDelivery', () => {
+	test('a signed JSON object is accepted as an event, and nothing is answered or logged yet', async () => {
+		const s = stub({ rawBody: BODY, headers: signed() });
+		const received = await receive(s);
+		expect(received.ok).toBe(true);
+		expect(received.ok && received.event).toMatchObject({
+			eventType: 'IDENTIFICATION',
+			scanRef: 's-1',
+			receivedAt: '1970-01-01T00:00:00.000Z',
+		});
+		expect(s.answered).toEqual([]);
+		expect(s.logs).toEqual([]);
+		expect(s.keyReads).toBe(1);
+	});
+
+	test('the raw body is read when n8n has not read it yet', async () => {
+		const s = stub({ rawBody: BODY, readRawBody: 'fills', headers: signed() });
+		expect((await receive(s)).ok).toBe(true);
+	});
+
+	test('without a raw body (and no way to read it) the delivery is refused 500 and logged as an error', async () => {
+		const s = stub({ headers: signed() });
+		const r = await refusal(s);
+		expect(r.status).toBe(500);
+		expect(r.body).toEqual({
+			received: false,
+			error: 'The receiver could not read the request body',
+		});
+		expect(r.log.level).toBe('error');
+		expect(r.log.message).toMatch(new RegExp(`^${NAME}: the raw request body is not available`));
+		expect(s.keyReads).toBe(0);
+	});
+
+	test.each([
+		['missing', {}, 'Missing Service-Signature header'],
+		[
+			'malformed',
+			{ 'service-signature': 'abc' },
+			'Invalid Service-Signature: it does not match the body and the signing key',
+		],
+	])(
+		'a %s signature is refused 401 before the key is read, with a warning',
+		async (_what, headers, error) => {
+			const s = stub({ rawBody: BODY, headers });
+			const r = await refusal(s);
+			expect(r).toEqual({
+				status: 401,
+				body: { received: false, error },
+				log: { level: 'warn', message: `${NAME}: delivery refused (401): ${error}` },
+			});
+			expect(s.keyReads).toBe(0);
+		},
+	);
+
+	test('a signature made with another key is refused 401 after the key is read, with a warning', async () => {
+		const s = stub({ rawBody: BODY, headers: { 'service-signature': sign(BODY, 'other') } });
+		const error = 'Invalid Service-Signature: it does not match the body and the signing key';
+		expect(await refusal(s)).toEqual({
+			status: 401,
+			body: { received: false, error },
+			log: { level: 'warn', message: `${NAME}: delivery refused (401): ${error}` },
+		});
+		expect(s.keyReads).toBe(1);
+	});
+
+	test.each([
+		['no signing credential', 'missing' as const, /no webhook signing key credential is set/],
+		['an empty signing key', { signingSecret: '' }, /signing key credential is empty/],
+		['a signing key that is not text', { signingSecret: 42 }, /signing key credential is empty/],
+	])('%s: refused 500 and logged as an error', async (_what, credential, log) => {
+		const s = stub({ rawBody: BODY, headers: signed(), credential });
+		const r = await refusal(s);
+		expect(r.status).toBe(500);
+		expect(r.body).toEqual({
+			received: false,
+			error: 'The receiver has no signing key configured',
+		});
+		expect(r.log.level).toBe('error');
+		expect(r.log.message.startsWith(`${NAME}: `)).toBe(true);
+		expect(r.log.message).toMatch(log);
+	});
+
+	test('a body that is not JSON is refused 400 with a warning', async () => {
+		const raw = Buffer.from('{"final": tru');
+		const r = await refusal(stub({ rawBody: raw, headers: signed(raw) }));
+		expect(r.status).toBe(400);
+		expect(r.body).toEqual({ received: false, error: 'The body is not valid JSON' });
+		expect(r.log.level).toBe('warn');
+		expect(r.log.message).toMatch(
+			new RegExp(`^${NAME}: delivery refused \\(400\\): the body is not JSON`),
+		);
+	});
+
+	test.each([['null'], ['42'], ['"text"'], ['[1,2]'], ['true']])(
+		'the JSON value %s is refused 400: a delivery is a JSON object',
+		async (json) => {
+			const raw = Buffer.from(json);
+			const r = await refusal(stub({ rawBody: raw, headers: signed(raw) }));
+			expect(r).toEqual({
+				status: 400,
+				body: { received: false, error: 'The body must be a JSON object' },
+				log: {
+					level: 'warn',
+					message: `${NAME}: delivery refused (400): the body is JSON but not an object`,
+				},
+			});
+		},
+	);
+
+	test('a UTF-8 byte order mark before the JSON is accepted (and the signature covers it)', async () => {
+		const raw = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), BODY]);
+		const received = await receive(stub({ rawBody: raw, headers: signed(raw) }));
+		expect(received.ok && received.event.scanRef).toBe('s-1');
+	});
+
+	test('with Verify Signature off, neither the header nor the key is looked at', async () => {
+		const s = stub({ rawBody: BODY, credential: 'missing' });
+		expect((await receive(s, false)).ok).toBe(true);
+		expect(s.keyReads).toBe(0);
+	});
+});
+
+describe('answer and the webhook lifecycle', () => {
+	test('answer writes the status and body and tells n8n not to answer again', () => {
+		const s = stub({});
+		expect(answer.call(s.context, 409, { received: false })).toEqual({ noWebhookResponse: true });
+		expect(s.answered).toEqual([{ status: 409, body: { received: false } }]);
+	});
+
+	test('there is nothing to register with the service: check, create and delete all succeed', async () => {
+		const hooks = webhookLifecycle.default;
+		const context = {} as never;
+		await expect(hooks.checkExists.call(context)).resolves.toBe(true);
+		await expect(hooks.create.call(context)).resolves.toBe(true);
+		await expect(hooks.delete.call(context)).resolves.toBe(true);
+	});
+});
