@@ -74,7 +74,13 @@ describe('router errors', () => {
 	test('with Continue On Fail every failing item becomes an error item paired with it, with only the details it has', async () => {
 		const [output] = await router.call(
 			stubContext(
-				[() => new Error('boom'), () => apiError(), () => new NodeOperationError(NODE, 'bad')],
+				[
+					() => new Error('boom'),
+					() => apiError(),
+					() => new NodeOperationError(NODE, 'bad'),
+					// A network failure: an API error without an HTTP status.
+					() => new NodeApiError(NODE, { message: 'ECONNREFUSED' }, { message: 'No answer' }),
+				],
 				true,
 			),
 		);
@@ -85,6 +91,7 @@ describe('router errors', () => {
 				pairedItem: { item: 1 },
 			},
 			{ json: { error: 'bad' }, pairedItem: { item: 2 } },
+			{ json: { error: 'No answer', description: 'ECONNREFUSED' }, pairedItem: { item: 3 } },
 		]);
 	});
 
