@@ -1,0 +1,22 @@
+/**
+ * The signing key credential test (credentialTest.ts) on inputs the editor form cannot produce but
+ * a credential saved through the API or an older version can: no data at all, a key that is not text.
+ */
+import { checkSigningKey } from '../../../nodes/IdentityVerificationTrigger/credentialTest';
+
+const ENTER_KEY =
+	'Enter the signing key: the service signs each webhook delivery with it, and deliveries cannot be verified without it';
+
+describe('checkSigningKey', () => {
+	test('a credential without data asks for the key instead of throwing', () => {
+		expect(checkSigningKey(undefined)).toEqual({ status: 'Error', message: ENTER_KEY });
+	});
+
+	test.each([
+		['a number', 42],
+		['an object', { key: 'x' }],
+		['true', true],
+	])('a key that is %s is not a key: the test asks for one', (_what, signingSecret) => {
+		expect(checkSigningKey({ signingSecret })).toEqual({ status: 'Error', message: ENTER_KEY });
+	});
+});

@@ -1,0 +1,171 @@
+/**
+ * The duplicate store (dedupe.ts) at its exact edges, with an explicit clock: the 24 h window on
+ * both sides in both stores, 1000 entries per node, 200 nodes (least recently used dropped), the
+ * static data's parsing and newest-first trimming, settle() and the 5 s wait for a pending copy.
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import { claimDelivery, dedupeKey } from '../../../nodes/IdentityVerificationTrigger/dedupe';
+
+// Pinned here, not read from the product: a changed bound must turn these tests red.
+const DAY_MS = 24 * 60 * 60 * 1000;
+const MAX_ENTRIES = 1000;
+const MAX_SCOPES = 200;
+const T0 = Date.UTC(2026, 10, 1);
+
+let scopeCounter = 0;
+/** A scope no other test uses: the in-memory store is module-level and shared by the whole file. */
+const scope = () => `dedupe-test:${++scopeCounter}`;
+
+/** Claims a delivery; a new one is answered 2xx at once (it counts as seen). Gives the kind. */
+async function claim(s: string, key: string, now: number, staticData: IDataObject = {}) {
+	const result = await claimDelivery({ scope: s, key, staticData, now });
+	if (result.kind === 'new') result.settle(true);
+	return result.kind;
+}
+
+describe('dedupeKey', () => {
+	test('is the first 128 bits of SHA-256 over "kind\\nbody hash", in hex (the format kept in static data)', () => {
+		// Keys persist in the workflow static data: a changed format would forget every delivery.
+		expect(dedupeKey('BANK_VERIFICATION', 'a'.repeat(64))).toBe('851359571d4c253d95f232904fc8a18c');
+	});
+});
+
+describe('the in-memory store (another request of this process, static data not saved yet)', () => {
+	test('a delivery exactly 24 h old is still a duplicate; 1 ms later it runs again', async () => {
+		const s = scope();
+		expect(await claim(s, 'k', T0)).toBe('new');
+		expect(await claim(s, 'k', T0 + DAY_MS)).toBe('duplicate');
+		expect(await claim(s, 'k', T0 + DAY_MS + 1)).toBe('new');
+	});
+
+	test('after the clock moved back, an entry up to 24 h in the future is kept, one further ahead is dropped', async () => {
+		const kept = scope();
+		expect(await claim(kept, 'k', T0)).toBe('new');
+		expect(await claim(kept, 'k', T0 - DAY_MS)).toBe('duplicate');
+		const dropped = scope();
+		expect(await claim(dropped, 'k', T0)).toBe('new');
+		expect(await claim(dropped, 'k', T0 - DAY_MS - 1)).toBe('new');
+	});
+
+	test('keeps the newest 1000 deliveries of a node: the 1001st pushes out the oldest', async () => {
+		const s = scope();
+		for (let i = 0; i < MAX_ENTRIES; i += 1) expect(await claim(s, `k${i}`, T0 + i)).toBe('new');
+		expect(await claim(s, 'k0', T0 + MAX_ENTRIES)).toBe('duplicate');
+		expect(await claim(s, `k${MAX_ENTRIES}`, T0 + MAX_ENTRIES)).toBe('new');
+		expect(await claim(s, 'k1', T0 + MAX_ENTRIES)).toBe('duplicate');
+		expect(await claim(s, 'k0', T0 + MAX_ENTRIES)).toBe('new');
+	});
+
+	test('keeps 200 trigger nodes; the 201st drops the least recently used one, not the oldest created', async () => {
+		const scopes = Array.from({ length: MAX_SCOPES + 1 }, scope);
+		for (const s of scopes.slice(0, MAX_SCOPES)) expect(await claim(s, 'k', T0)).toBe('new');
+		// All 200 are remembered; asking the first one makes it the most recently used.
+		expect(await claim(scopes[0], 'k', T0)).toBe('duplicate');
+		expect(await claim(scopes[MAX_SCOPES], 'k', T0)).toBe('new');
+		expect(await claim(scopes[0], 'k', T0)).toBe('duplicate');
+		expect(await claim(scopes[1], 'k', T0)).toBe('new');
+	});
+
+	test("settle(false) of a claim whose entry was already replaced does not forget the newer claim's delivery", async () => {
+		const s = scope();
+		const stale = await claimDelivery({ scope: s, key: 'k', staticData: {}, now: T0 });
+		// A day later the pending entry is out of the window: the same delivery is claimed anew.
+		expect(await claim(s, 'k', T0 + DAY_MS + 1)).toBe('new');
+		if (stale.kind !== 'new') throw new Error(`expected a new claim, got ${stale.kind}`);
+		stale.settle(false);
+		expect(await claim(s, 'k', T0 + DAY_MS + 2)).toBe('duplicate');
+	});
+});
+
+describe('the workflow static data (what another process or a restart remembers)', () => {
+	/** The static data holding one delivery `k` seen at T0. */
+	const seenAtT0 = (): IDataObject => ({ seenDeliveries: { k: T0 } });
+
+	test('a delivery exactly 24 h old is still a duplicate; 1 ms later it runs again', async () => {
+		expect(await claim(scope(), 'k', T0 + DAY_MS, seenAtT0())).toBe('duplicate');
+		expect(await claim(scope(), 'k', T0 + DAY_MS + 1, seenAtT0())).toBe('new');
+	});
+
+	test('after the clock moved back, an entry up to 24 h in the future is kept, one further ahead is dropped', async () => {
+		expect(await claim(scope(), 'k', T0 - DAY_MS, seenAtT0())).toBe('duplicate');
+		const staticData = seenAtT0();
+		expect(await claim(scope(), 'k', T0 - DAY_MS - 1, staticData)).toBe('new');
+		expect(staticData.seenDeliveries).toEqual({ k: T0 - DAY_MS - 1 });
+	});
+
+	test('null in place of the remembered deliveries is ignored and replaced', async () => {
+		const staticData: IDataObject = { seenDeliveries: null };
+		expect(await claim(scope(), 'k', T0, staticData)).toBe('new');
+		expect(staticData.seenDeliveries).toEqual({ k: T0 });
+	});
+
+	test.each([
+		['a number written as text', String(T0)],
+		['a list holding the time', [T0]],
+	])('an entry whose time is %s is not a seen delivery, and is dropped', async (_what, at) => {
+		const staticData: IDataObject = { seenDeliveries: { k: at, other: T0 } };
+		expect(await claim(scope(), 'k', T0, staticData)).toBe('new');
+		expect(staticData.seenDeliveries).toEqual({ other: T0, k: T0 });
+	});
+
+	test('entries stored newest first are kept oldest first, and the oldest is the one dropped at 1000', async () => {
+		const seen: IDataObject = {};
+		for (let i = MAX_ENTRIES - 1; i >= 0; i -= 1) seen[`n${i}`] = T0 + i;
+		const staticData: IDataObject = { seenDeliveries: seen };
+		expect(await claim(scope(), 'fresh', T0 + MAX_ENTRIES, staticData)).toBe('new');
+		const expected = Array.from({ length: MAX_ENTRIES - 1 }, (_, i) => `n${i + 1}`);
+		expect(Object.keys(staticData.seenDeliveries as object)).toEqual([...expected, 'fresh']);
+	});
+
+	test('of more than 1000 stored entries only the newest 1000 count as seen', async () => {
+		const seen: IDataObject = {};
+		for (let i = 0; i <= MAX_ENTRIES; i += 1) seen[`n${i}`] = T0 + i;
+		expect(await claim(scope(), 'n1', T0 + 2000, { seenDeliveries: { ...seen } })).toBe(
+			'duplicate',
+		);
+		expect(await claim(scope(), 'n0', T0 + 2000, { seenDeliveries: { ...seen } })).toBe('new');
+	});
+});
+
+describe('a copy arriving while the same delivery is still being started', () => {
+	beforeEach(() => jest.useFakeTimers());
+	afterEach(() => jest.useRealTimers());
+
+	/** Claims the pending delivery again (its own static data: not saved yet), tracking when it ends. */
+	function secondCopy(s: string) {
+		const state: { kind?: string } = {};
+		const done = claimDelivery({ scope: s, key: 'k', staticData: {}, now: T0 }).then((c) => {
+			state.kind = c.kind;
+			return c;
+		});
+		return { state, done };
+	}
+
+	test('waits 5 s for the outcome, then is answered inFlight (not a duplicate, not new)', async () => {
+		const s = scope();
+		const first = await claimDelivery({ scope: s, key: 'k', staticData: {}, now: T0 });
+		expect(first.kind).toBe('new');
+		const copy = secondCopy(s);
+		await jest.advanceTimersByTimeAsync(5000 - 1);
+		expect(copy.state.kind).toBeUndefined();
+		await jest.advanceTimersByTimeAsync(1);
+		expect(copy.state.kind).toBe('inFlight');
+		expect(await copy.done).toEqual({ kind: 'inFlight' });
+	});
+
+	test.each([
+		[true, 'duplicate'],
+		[false, 'new'],
+	])('follows the first copy settled %s during the wait: %s', async (delivered, expected) => {
+		const s = scope();
+		const first = await claimDelivery({ scope: s, key: 'k', staticData: {}, now: T0 });
+		if (first.kind !== 'new') throw new Error(`expected a new claim, got ${first.kind}`);
+		const copy = secondCopy(s);
+		await jest.advanceTimersByTimeAsync(1000);
+		expect(copy.state.kind).toBeUndefined();
+		first.settle(delivered);
+		await jest.advanceTimersByTimeAsync(50);
+		expect(copy.state.kind).toBe(expected);
+	});
+});
