@@ -48,6 +48,7 @@ describe('decodeSignature', () => {
 			`${hex.slice(0, 63)}g`,
 			b64.slice(1),
 			`${b64.slice(0, 42)}==`,
+			`${b64}=`,
 			`x${hex}`,
 			`sha256:${hex}`,
 			'',
