@@ -101,6 +101,16 @@ describe('mapWithConcurrency', () => {
 		expect(t.started).toEqual([0, 1]);
 	});
 
+	test('rejects when the last task running is the one that fails', async () => {
+		const t = controlledTasks(2);
+		const done = mapWithConcurrency(t.inputs, 2, (i) => t.worker(i));
+		await t.tick();
+		t.resolvers[0](0);
+		await t.tick();
+		t.rejecters[1](new Error('page 2 failed'));
+		await expect(done).rejects.toThrow('page 2 failed');
+	});
+
 	test('handles an empty list', async () => {
 		expect(await mapWithConcurrency([], 4, async () => 1)).toEqual([]);
 	});
