@@ -3,8 +3,6 @@
  * answer and log line of every refusal, the raw-body rules and the body kinds that are refused. The
  * HTTP tests (trigger.test.cts) show the same end to end; these pin every branch cheaply.
  */
-import { createHmac } from 'node:crypto';
-
 import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
 import {
@@ -12,6 +10,7 @@ import {
 	receiveDelivery,
 	webhookLifecycle,
 } from '../../../nodes/IdentityVerificationTrigger/delivery';
+import { FINAL_BODY, sign, StubResponse } from './util.cjs';
 
 const KEY = 'whsec_delivery_test';
 const NAME = 'IDV Trigger';
@@ -39,17 +38,8 @@ function stub(opts: {
 			req.rawBody = bytes;
 		};
 	}
-	let status = 200;
-	const res = {
-		status(code: number) {
-			status = code;
-			return res;
-		},
-		json(body: IDataObject) {
-			result.answered.push({ status, body });
-			return res;
-		},
-	};
+	const res = new StubResponse();
+	result.answered = res.answered;
 	result.context = {
 		getRequestObject: () => req,
 		getResponseObject: () => res,
@@ -67,9 +57,8 @@ function stub(opts: {
 	return result;
 }
 
-const sign = (raw: Buffer, key = KEY) => createHmac('sha256', key).update(raw).digest('hex');
-const BODY = Buffer.from('{"scanRef":"s-1","final":true,"status":{"overall":"APPROVED"}}');
-const signed = (raw: Buffer = BODY) => ({ 'service-signature': sign(raw) });
+const BODY = FINAL_BODY;
+const signed = (raw: Buffer = BODY) => ({ 'service-signature': sign(raw, KEY) });
 const receive = async (s: Stub, verifySignature = true) =>
 	await receiveDelivery.call(s.context, { verifySignature, receivedAt: new Date(0) });
 

@@ -3,30 +3,14 @@
  * a refusal ends the request, the 409 answer to a copy still in flight, and a dropped connection
  * (no 2xx ever sent) letting the retry run. The HTTP host cannot hold a start open for 5 s cheaply.
  */
-import { createHmac } from 'node:crypto';
-import { EventEmitter } from 'node:events';
-
 import type { IDataObject, INodePropertyOptions, IWebhookFunctions } from 'n8n-workflow';
 
 import { IdentityVerificationTrigger } from '../../../nodes/IdentityVerificationTrigger/IdentityVerificationTrigger.node';
+import { FINAL_BODY, sign, StubResponse } from './util.cjs';
 
 const KEY = 'whsec_trigger_node_test';
-const BODY = Buffer.from('{"scanRef":"s-1","final":true,"status":{"overall":"APPROVED"}}');
-const SIGNED = { 'service-signature': createHmac('sha256', KEY).update(BODY).digest('hex') };
-
-/** n8n's response object as far as the node uses it: status/json, statusCode and its events. */
-class StubResponse extends EventEmitter {
-	statusCode = 200;
-	answered: Array<{ status: number; body: IDataObject }> = [];
-	status(code: number) {
-		this.statusCode = code;
-		return this;
-	}
-	json(body: IDataObject) {
-		this.answered.push({ status: this.statusCode, body });
-		return this;
-	}
-}
+const BODY = FINAL_BODY;
+const SIGNED = { 'service-signature': sign(BODY, KEY) };
 
 let workflowCounter = 0;
 /** A workflow id no other test uses: the duplicate store is module-level. */

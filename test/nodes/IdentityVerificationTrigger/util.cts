@@ -1,7 +1,9 @@
 /** Helpers of the trigger tests: signing (independently of the node's code) and posting over HTTP. */
 import { createHmac } from 'node:crypto';
+import { EventEmitter } from 'node:events';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import type { IDataObject } from 'n8n-workflow';
 import { request } from 'undici';
 
 import {
@@ -121,3 +123,22 @@ export function useTriggerHosts(key: string): (opts?: TriggerHostOptions) => Pro
 /** The newest event a trigger host emitted. */
 export const lastEvent = (h: TriggerHost) =>
 	h.emitted[h.emitted.length - 1]?.[0]?.json as Record<string, any>;
+
+/** A final identification result: the body the stub-context tests deliver. */
+export const FINAL_BODY = Buffer.from(
+	'{"scanRef":"s-1","final":true,"status":{"overall":"APPROVED"}}',
+);
+
+/** n8n's response object as far as the trigger uses it: status/json, statusCode and its events. */
+export class StubResponse extends EventEmitter {
+	statusCode = 200;
+	answered: Array<{ status: number; body: IDataObject }> = [];
+	status(code: number) {
+		this.statusCode = code;
+		return this;
+	}
+	json(body: IDataObject) {
+		this.answered.push({ status: this.statusCode, body });
+		return this;
+	}
+}
