@@ -531,7 +531,7 @@ export type BankTransaction = z.infer<typeof bankTransactionSchema>;
 
 export const transactionPageSchema = z
 	.object({
-		count: z.number().int().nonnegative().optional(),
+		count: z.number().int().nonnegative().nullish(),
 		next: z.string().nullish(),
 		previous: z.string().nullish(),
 		results: z.array(z.unknown()),

@@ -1,0 +1,209 @@
+/**
+ * listPages with a stub of n8n's request helper: the pages it asks for, the loop guard's keys for
+ * page 1, where Limit and an empty page end the read, a count that changes, and what each error
+ * says. The engine tests (pagination-edge, reliability, bank) show the same over real HTTP; these
+ * pin every branch and count every request.
+ */
+import type { IDataObject, IExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
+
+import { listPages } from '../../../nodes/IdentityVerification/helpers/pagination';
+import type { PageListOptions } from '../../../nodes/IdentityVerification/helpers/pagination';
+import { ACTION_NODE } from '../../harness/fixtures/action-node.cjs';
+
+const BASE = 'https://ivs.example.com';
+const PATH = '/bank/verifications/v-1/accounts/a-1/transactions/';
+const LIST = `${BASE}${PATH}`;
+
+/** Results `from`..`to - 1`, as numbers: only their order and count matter here. */
+const range = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => from + i);
+
+/** A context whose requests are answered by `serve` (the URL with its query); records what it asked. */
+function stub(serve: (url: URL) => unknown) {
+	const asked: string[] = [];
+	const warnings: string[] = [];
+	const hints: IDataObject[] = [];
+	const context = {
+		getNode: () => ACTION_NODE,
+		getCredentials: async () => ({ apiKey: 'key', apiSecret: 'secret', baseUrl: BASE }),
+		getExecutionCancelSignal: () => ({ aborted: false }),
+		logger: { warn: (message: string) => warnings.push(message) },
+		addExecutionHints: (...added: IDataObject[]) => hints.push(...added),
+		helpers: {
+			httpRequestWithAuthentication: async (_name: string, options: IHttpRequestOptions) => {
+				const url = new URL(options.url);
+				for (const [name, value] of Object.entries(options.qs ?? {}))
+					url.searchParams.set(name, String(value));
+				asked.push(url.toString().slice(LIST.length));
+				return { statusCode: 200, headers: {}, body: serve(url) };
+			},
+		},
+	} as unknown as IExecuteFunctions;
+	return { context, asked, warnings, hints };
+}
+
+const pageOf = (url: URL) => Number(url.searchParams.get('page') ?? '1');
+
+async function list(
+	s: ReturnType<typeof stub>,
+	options: Partial<PageListOptions> = {},
+): Promise<unknown[]> {
+	return await listPages.call(s.context, { path: PATH, maxParallel: 4, itemIndex: 0, ...options });
+}
+
+describe('page 1 counts as read in every form a link may give it', () => {
+	test.each([
+		['by number', `${LIST}?page=1`, undefined, 'page 1'],
+		['as the list address itself (DRF leaves page=1 out)', LIST, undefined, 'page 2'],
+		['as the list address with only Per Page', `${LIST}?perPage=10`, 10, 'page 2'],
+	])(
+		'a link back to page 1 %s is a loop, found before it is requested',
+		async (_, link, perPage, label) => {
+			const s = stub(() => ({ next: link, results: range(0, 10) }));
+			await expect(list(s, { perPage })).rejects.toThrow(
+				`the link to ${label} points to a page already read`,
+			);
+			expect(s.asked).toEqual([perPage ? '?page=1&perPage=10' : '?page=1']);
+		},
+	);
+
+	test('the loop error tells the user what happened and what to do, for the item that failed', async () => {
+		const s = stub(() => ({ next: `${LIST}?page=1`, results: range(0, 10) }));
+		const error = await list(s, { itemIndex: 3 }).catch((e: unknown) => e);
+		expect(error).toMatchObject({
+			context: { itemIndex: 3 },
+			description: expect.stringContaining('so the workflow does not run forever'),
+		});
+	});
+});
+
+describe('links without a page number', () => {
+	test('are numbered by the pages read so far in the loop error', async () => {
+		const s = stub((url) => {
+			const cursor = url.searchParams.get('cursor');
+			return {
+				next: `${LIST}?cursor=${cursor === 'c2' ? 'c1' : cursor ? 'c2' : 'c1'}`,
+				results: [1],
+			};
+		});
+		await expect(list(s)).rejects.toThrow('the link to page 4 points to a page already read');
+		expect(s.asked).toEqual(['?page=1', '?cursor=c1', '?cursor=c2']);
+	});
+
+	test('a link with a page number is keyed by that number, whatever else its query says', async () => {
+		const s = stub((url) => ({
+			next: pageOf(url) === 1 ? `${LIST}?page=2` : `${LIST}?page=1&sort=date`,
+			results: [pageOf(url)],
+		}));
+		await expect(list(s)).rejects.toThrow('the link to page 1 points to a page already read');
+		expect(s.asked).toEqual(['?page=1', '?page=2']);
+	});
+});
+
+describe('where the read ends', () => {
+	test('a page 1 without `next` ends it, even when its count announces more', async () => {
+		const s = stub(() => ({ count: 30, next: null, results: range(0, 10) }));
+		expect(await list(s)).toEqual(range(0, 10));
+		expect(s.asked).toEqual(['?page=1']);
+	});
+
+	test('an empty page among the counted ones ends it: later pages are not returned', async () => {
+		const s = stub((url) => {
+			const page = pageOf(url);
+			return {
+				count: 40,
+				next: `${LIST}?page=${page + 1}`,
+				results: page === 2 ? [] : range((page - 1) * 10, page * 10),
+			};
+		});
+		expect(await list(s, { maxParallel: 1 })).toEqual(range(0, 10));
+		expect(s.asked).toEqual(['?page=1', '?page=2', '?page=3', '?page=4']);
+	});
+
+	test('Limit reached exactly on a page: no further page is requested', async () => {
+		const s = stub((url) => ({
+			next: `${LIST}?page=${pageOf(url) + 1}`,
+			results: range((pageOf(url) - 1) * 10, pageOf(url) * 10),
+		}));
+		expect(await list(s, { limit: 10 })).toEqual(range(0, 10));
+		expect(s.asked).toEqual(['?page=1']);
+	});
+
+	test('Limit inside a page: the results are cut at Limit', async () => {
+		const s = stub((url) => ({
+			next: `${LIST}?page=${pageOf(url) + 1}`,
+			results: range((pageOf(url) - 1) * 10, pageOf(url) * 10),
+		}));
+		expect(await list(s, { limit: 15 })).toEqual(range(0, 15));
+		expect(s.asked).toEqual(['?page=1', '?page=2']);
+	});
+
+	test('count without Limit: exactly the pages it announces, sized by what page 1 returned', async () => {
+		const s = stub((url) => ({
+			count: 25,
+			next: pageOf(url) < 3 ? `${LIST}?page=${pageOf(url) + 1}` : null,
+			results: range((pageOf(url) - 1) * 10, Math.min(pageOf(url) * 10, 25)),
+		}));
+		expect(await list(s, { perPage: 50 })).toEqual(range(0, 25));
+		expect(s.asked).toEqual(['?page=1&perPage=50', '?page=2&perPage=50', '?page=3&perPage=50']);
+	});
+});
+
+describe('a count of null (a service that cannot count)', () => {
+	test('is read as no count: the links are followed to the end', async () => {
+		const s = stub((url) => ({
+			count: null,
+			next: pageOf(url) < 2 ? `${LIST}?page=2` : null,
+			results: range((pageOf(url) - 1) * 10, pageOf(url) * 10),
+		}));
+		expect(await list(s)).toEqual(range(0, 20));
+		expect(s.asked).toEqual(['?page=1', '?page=2']);
+		expect(s.hints).toEqual([]);
+	});
+});
+
+describe('a count that changes while the list is read', () => {
+	const serve = (later: number | undefined) => (url: URL) => ({
+		count: pageOf(url) === 1 ? 20 : later,
+		next: pageOf(url) < 2 ? `${LIST}?page=2` : null,
+		results: range((pageOf(url) - 1) * 10, pageOf(url) * 10),
+	});
+
+	test('is said in the log and as a hint above the output', async () => {
+		const s = stub(serve(21));
+		expect(await list(s)).toHaveLength(20);
+		const message =
+			'The number of transactions changed while they were read (20 at first): 20 were returned, and some may be missing or repeated. Run the node again for a consistent list.';
+		expect(s.warnings).toEqual([`Identity Verification: ${message}`]);
+		expect(s.hints).toEqual([{ message, location: 'outputPane' }]);
+	});
+
+	test('a later page without a count is not a change', async () => {
+		const s = stub(serve(undefined));
+		expect(await list(s)).toHaveLength(20);
+		expect(s.warnings).toEqual([]);
+		expect(s.hints).toEqual([]);
+	});
+});
+
+describe('answers that are not a page', () => {
+	test.each([
+		['page 1', () => ({ next: null }), 'results: Required'],
+		[
+			'page 2',
+			(url: URL) =>
+				pageOf(url) === 2
+					? { results: 'none' }
+					: { count: 20, next: `${LIST}?page=2`, results: range(0, 10) },
+			'results: Expected array, received string',
+		],
+		['page 1', () => 'ok', 'body: Expected object, received string'],
+	])('%s: an error naming the page and what was wrong', async (label, serve, issue) => {
+		const s = stub(serve);
+		const error = await list(s, { itemIndex: 2 }).catch((e: unknown) => e);
+		expect(error).toMatchObject({
+			message: `The service returned an unexpected answer for ${label}`,
+			description: `Expected a list with "results"; ${issue}.`,
+			context: { itemIndex: 2 },
+		});
+	});
+});
