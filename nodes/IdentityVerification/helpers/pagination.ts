@@ -1,5 +1,5 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { transactionPageSchema } from '../../shared/contract';
 import type { TransactionPage } from '../../shared/contract';
@@ -88,8 +88,9 @@ export async function listPages(
 	}
 
 	if (read.countChanged) reportCountChanged(read, results.length);
-	const { limit } = options;
-	return limit !== undefined && results.length > limit ? results.slice(0, limit) : results;
+	// Pages come whole: drop what the last one brought beyond Limit.
+	if (options.limit !== undefined) results.splice(options.limit);
+	return results;
 }
 
 /** The read ends at a page without `next`, an empty page, or once Limit is reached. */
@@ -112,7 +113,7 @@ async function fetchCountedPages(
 	const pageSize = first.results.length;
 	const { limit, maxParallel } = read.options;
 	const wanted = limit === undefined ? first.count : Math.min(first.count, limit);
-	const lastPage = Math.min(Math.ceil(first.count / pageSize), Math.ceil(wanted / pageSize));
+	const lastPage = Math.ceil(wanted / pageSize);
 	const numbers: number[] = [];
 	for (let page = 2; page <= lastPage; page++) {
 		visit(read, `page:${page}`, `page ${page}`);
@@ -168,21 +169,13 @@ async function fetchPage(
 			},
 		);
 	}
-	let body: unknown;
-	try {
-		const response = await apiRequest.call(context, 'apiKey', {
-			method: 'GET',
-			...target,
-			itemIndex,
-			// Fewer pages at the same time once the service says it gets too many requests.
-			onRateLimited: control ? () => control.throttle() : undefined,
-		});
-		body = response.body;
-	} catch (error) {
-		throw error instanceof NodeApiError || error instanceof NodeOperationError
-			? error
-			: new NodeOperationError(context.getNode(), error as Error, { itemIndex });
-	}
+	const { body } = await apiRequest.call(context, 'apiKey', {
+		method: 'GET',
+		...target,
+		itemIndex,
+		// Fewer pages at the same time once the service says it gets too many requests.
+		onRateLimited: control ? () => control.throttle() : undefined,
+	});
 	const parsed = transactionPageSchema.safeParse(body);
 	if (!parsed.success) {
 		throw new NodeOperationError(
@@ -241,13 +234,9 @@ function absolute(link: string, listUrl: string): string {
 	}
 }
 
-/** Page number in a link's query, when it has one. */
+/** Page number in a link's query, when it has one (the link is a URL: it passed assertUnderBaseUrl). */
 function pageNumberOf(url: string): number | undefined {
-	try {
-		const value = new URL(url).searchParams.get('page');
-		const page = value === null ? NaN : Number(value);
-		return Number.isInteger(page) ? page : undefined;
-	} catch {
-		return undefined;
-	}
+	const value = new URL(url).searchParams.get('page');
+	const page = value === null ? NaN : Number(value);
+	return Number.isInteger(page) ? page : undefined;
 }
