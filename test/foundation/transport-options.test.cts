@@ -18,30 +18,57 @@ interface Answer {
 	headers?: IDataObject;
 }
 
-/** A context whose requests get `answers` in turn; `sent` records the options of each request. */
-function stub(opts: { answers: Answer[]; baseUrl?: unknown; cancelled?: boolean }): {
+/**
+ * A context whose requests get `answers` in turn (an Error answer is thrown by n8n's helper);
+ * `sent` records the options of each request, `read` the arguments of each credential read.
+ * `signal` replaces getExecutionCancelSignal; null leaves it out, as in a context loading options.
+ */
+function stub(opts: {
+	answers: Array<Answer | Error>;
+	baseUrl?: unknown;
+	cancelled?: boolean;
+	signal?: null | (() => unknown);
+}): {
 	context: IExecuteFunctions;
 	sent: IHttpRequestOptions[];
+	read: unknown[][];
 } {
 	const sent: IHttpRequestOptions[] = [];
+	const read: unknown[][] = [];
+	const signal =
+		opts.signal === undefined ? () => ({ aborted: opts.cancelled === true }) : opts.signal;
 	const context = {
 		getNode: () => ACTION_NODE,
-		getCredentials: async () => ({
-			apiKey: 'key',
-			apiSecret: 'secret',
-			baseUrl: 'baseUrl' in opts ? opts.baseUrl : 'https://ivs.example.com',
-		}),
-		getExecutionCancelSignal: () => ({ aborted: opts.cancelled === true }),
+		getCredentials: async (...args: unknown[]) => {
+			read.push(args);
+			return {
+				apiKey: 'key',
+				apiSecret: 'secret',
+				baseUrl: 'baseUrl' in opts ? opts.baseUrl : 'https://ivs.example.com',
+			};
+		},
+		...(signal ? { getExecutionCancelSignal: signal } : {}),
 		helpers: {
 			httpRequestWithAuthentication: async (_name: string, options: IHttpRequestOptions) => {
 				sent.push(options);
 				const answer = opts.answers[sent.length - 1];
 				if (!answer) throw new Error('no more answers');
+				if (answer instanceof Error) throw answer;
 				return { headers: {}, ...answer };
 			},
 		},
 	} as unknown as IExecuteFunctions;
-	return { context, sent };
+	return { context, sent, read };
+}
+
+/** The error a request ends with (the test fails when it succeeds). */
+async function failure(s: ReturnType<typeof stub>, req: ApiRequest): Promise<Record<string, any>> {
+	return await apiRequest.call(s.context, 'apiKey', req).then(
+		() => {
+			throw new Error('the request succeeded');
+		},
+		(error: Record<string, any>) => error,
+	);
 }
 
 const GET = (more: Partial<ApiRequest> = {}): ApiRequest => ({
@@ -147,8 +174,11 @@ describe('an error answer of a streamed download', () => {
 		expect(`${error.message} ${error.description}`).toMatch(/No such report/);
 	});
 
-	test('an error answer without a readable body still gives the status', async () => {
-		const s = stub({ answers: [{ statusCode: 404, body: undefined }] });
+	test.each([
+		['without a body', undefined],
+		['with bytes instead of a stream', Buffer.from('{"detail":"x"}')],
+	])('an error answer %s still gives the status', async (_what, body) => {
+		const s = stub({ answers: [{ statusCode: 404, body }] });
 		await expect(
 			apiRequest.call(s.context, 'apiKey', GET({ response: 'stream' })),
 		).rejects.toMatchObject({ httpCode: '404' });
@@ -163,6 +193,7 @@ describe('the Base URL read from the credential', () => {
 			'https://ivs.example.com/ivs/bank/tokens/',
 		],
 		['empty: the default address', '', 'https://ivs.example.com/bank/tokens/'],
+		['only spaces: the default address', '   ', 'https://ivs.example.com/bank/tokens/'],
 		['not text: the default address', 42, 'https://ivs.example.com/bank/tokens/'],
 	])('%s', async (_what, baseUrl, url) => {
 		const s = stub({ answers: [{ statusCode: 200, body: {} }], baseUrl });
@@ -171,7 +202,44 @@ describe('the Base URL read from the credential', () => {
 	});
 });
 
+describe('the credential read', () => {
+	test('is read for the item being processed (a credential given as an expression differs per item)', async () => {
+		const s = stub({
+			answers: [
+				{ statusCode: 200, body: {} },
+				{ statusCode: 200, body: {} },
+			],
+		});
+		await apiRequest.call(s.context, 'apiKey', GET({ itemIndex: 2 }));
+		await apiRequest.call(s.context, 'apiKey', GET());
+		expect(s.read).toEqual([
+			['identityVerificationApi', 2],
+			['identityVerificationApi', 0],
+		]);
+	});
+
+	test('a Base URL that is not a web address: nothing is sent, the error says what to enter, for the item', async () => {
+		const s = stub({ answers: [], baseUrl: ' ftp://ivs.example.com ' });
+		const error = await failure(s, GET({ itemIndex: 1 }));
+		expect(error.message).toBe(
+			'The Base URL in the credential "Identity Verification API" is not a web address: "ftp://ivs.example.com"',
+		);
+		expect(error.description).toMatch(/starting with https:\/\//);
+		expect(error.context.itemIndex).toBe(1);
+		expect(s.sent).toHaveLength(0);
+	});
+});
+
 describe('links under the Base URL', () => {
+	test('a link that is not an address is refused before any request, saying so', async () => {
+		const s = stub({ answers: [] });
+		const error = await failure(s, { method: 'GET', url: 'https://ivs example.com/x' });
+		expect(error.message).toBe(
+			"Refused to follow a link to an invalid address: it is not under the service's address (https://ivs.example.com/)",
+		);
+		expect(s.sent).toHaveLength(0);
+	});
+
 	test('a link to the gateway path itself, and a path-only link, are followed on the same origin', async () => {
 		const s = stub({
 			answers: [
@@ -201,6 +269,27 @@ describe('links under the Base URL', () => {
 	});
 });
 
+describe('a failure that is not the network', () => {
+	test('is not retried, and says the request could not be sent', async () => {
+		const s = stub({ answers: [new Error('Invalid character in header content')] });
+		const error = await failure(s, GET({ maxRetries: 3, itemIndex: 4 }));
+		expect(error.message).toBe(
+			'The request to the service could not be sent: Invalid character in header content',
+		);
+		expect(error.context.itemIndex).toBe(4);
+		expect(s.sent).toHaveLength(1);
+	});
+
+	test('a network failure is retried, and the error names the service by its origin only', async () => {
+		const refused = Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });
+		const s = stub({ answers: [refused, refused], baseUrl: 'https://gw.example.com:8443/ivs' });
+		const error = await failure(s, GET({ maxRetries: 1 }));
+		expect(s.sent).toHaveLength(2);
+		expect(error.message).toContain('https://gw.example.com:8443');
+		expect(error.message).not.toContain('/ivs');
+	});
+});
+
 describe('a cancelled execution', () => {
 	test('a 503 or a dropped connection is not retried once the execution is cancelled', async () => {
 		const status = stub({ answers: [{ statusCode: 503, body: {} }], cancelled: true });
@@ -208,6 +297,22 @@ describe('a cancelled execution', () => {
 			apiRequest.call(status.context, 'apiKey', GET({ maxRetries: 3 })),
 		).rejects.toMatchObject({ httpCode: '503' });
 		expect(status.sent).toHaveLength(1);
+	});
+
+	test.each([
+		['a context without a cancel signal (loading options)', null],
+		['an execution that gives no signal', () => undefined],
+	])('%s: a 503 is retried', async (_what, signal) => {
+		const s = stub({
+			answers: [
+				{ statusCode: 503, body: {} },
+				{ statusCode: 200, body: { ok: true } },
+			],
+			signal,
+		});
+		const res = await apiRequest.call(s.context, 'apiKey', GET({ maxRetries: 1 }));
+		expect(res.body).toEqual({ ok: true });
+		expect(s.sent).toHaveLength(2);
 	});
 
 	test('without cancellation the same 503 is retried', async () => {
