@@ -56,15 +56,6 @@ export function joinUrl(baseUrl: string, path: string): string {
 	return `${base}${tail}`;
 }
 
-function originOf(url: string): string | undefined {
-	try {
-		const parsed = new URL(url);
-		return `${parsed.protocol}//${parsed.host}`;
-	} catch {
-		return undefined;
-	}
-}
-
 /**
  * Whether `url` is on the service: the Base URL's origin and, behind a gateway such as
  * `https://gw.example.com/ivs`, under its path too (`/ivs/...`, not `/other/...`).
@@ -74,8 +65,9 @@ function isUnderBaseUrl(baseUrl: string, url: string): boolean {
 		const base = new URL(baseUrl);
 		const target = new URL(url);
 		if (base.origin !== target.origin) return false;
+		// '' without a gateway path: every path starts with '/'.
 		const prefix = base.pathname.replace(/\/+$/, '');
-		return prefix === '' || target.pathname === prefix || target.pathname.startsWith(`${prefix}/`);
+		return target.pathname === prefix || target.pathname.startsWith(`${prefix}/`);
 	} catch {
 		return false;
 	}
@@ -112,6 +104,8 @@ export function assertUnderBaseUrl(
 
 interface ResolvedCredential {
 	baseUrl: string;
+	/** `https://host[:port]` of the Base URL: where path-only links go. */
+	origin: string;
 	redact: Redactor;
 	/** Handed to httpRequestWithAuthentication so n8n does not read and decrypt it a second time. */
 	decrypted: ICredentialsDecrypted;
@@ -131,18 +125,15 @@ async function resolveCredential(
 	auth: AuthMode,
 	itemIndex?: number,
 ): Promise<ResolvedCredential> {
-	let perContext = credentialCache.get(this);
-	if (!perContext) {
-		perContext = new Map();
-		credentialCache.set(this, perContext);
-	}
+	const perContext = credentialCache.get(this) ?? new Map<string, Promise<ResolvedCredential>>();
+	credentialCache.set(this, perContext);
 	const key = `${auth}:${itemIndex ?? 0}`;
 	let resolved = perContext.get(key);
 	if (!resolved) {
 		resolved = readCredential.call(this, auth, itemIndex);
 		perContext.set(key, resolved);
 		// A failed read (e.g. a bad Base URL) is not kept: the next item reads it again.
-		resolved.catch(() => perContext?.delete(key));
+		resolved.catch(() => perContext.delete(key));
 	}
 	return await resolved;
 }
@@ -165,12 +156,7 @@ async function readCredential(
 		secrets.push(String(credentials.formToken ?? ''));
 	}
 	const redact = makeRedactor(secrets);
-	let parsed: URL | undefined;
-	try {
-		parsed = new URL(baseUrl);
-	} catch {
-		parsed = undefined;
-	}
+	const parsed = URL.canParse(baseUrl) ? new URL(baseUrl) : undefined;
 	if (!parsed || (parsed.protocol !== 'https:' && parsed.protocol !== 'http:')) {
 		throw new NodeOperationError(
 			this.getNode(),
@@ -191,6 +177,7 @@ async function readCredential(
 	}
 	return {
 		baseUrl,
+		origin: parsed.origin,
 		redact,
 		decrypted: { id: '', name: '', type: credentialName, data: credentials },
 	};
@@ -228,12 +215,26 @@ function normaliseHeaders(headers: unknown): Record<string, string> {
 	return result;
 }
 
+/** The bytes of a binary answer, without copying them (a Buffer is a Uint8Array too). */
 function toBuffer(body: unknown): Buffer {
-	if (Buffer.isBuffer(body)) return body;
-	if (body instanceof ArrayBuffer) return Buffer.from(new Uint8Array(body));
-	if (body instanceof Uint8Array) return Buffer.from(body);
-	if (typeof body === 'string') return Buffer.from(body, 'utf8');
+	if (body instanceof Uint8Array) return Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+	if (body instanceof ArrayBuffer) return Buffer.from(body);
+	if (typeof body === 'string') return Buffer.from(body);
 	return Buffer.alloc(0);
+}
+
+/** A 2xx answer's body as the caller asked for it. */
+function successBody(kind: NonNullable<ApiRequest['response']>, body: unknown): unknown {
+	switch (kind) {
+		case 'stream':
+			return body;
+		case 'binary':
+			return toBuffer(body);
+		case 'none':
+			return undefined;
+		default:
+			return parseJsonBody(body);
+	}
 }
 
 function isCancelled(context: RequestContext): boolean {
@@ -252,10 +253,14 @@ export async function apiRequest<T = unknown>(
 	req: ApiRequest,
 ): Promise<ApiResponse<T>> {
 	const { method, itemIndex } = req;
-	const { baseUrl, redact, decrypted } = await resolveCredential.call(this, auth, itemIndex);
+	const { baseUrl, origin, redact, decrypted } = await resolveCredential.call(
+		this,
+		auth,
+		itemIndex,
+	);
 	let url: string;
 	if (req.url !== undefined) {
-		url = req.url.startsWith('/') ? `${originOf(baseUrl)}${req.url}` : req.url;
+		url = req.url.startsWith('/') ? `${origin}${req.url}` : req.url;
 		assertUnderBaseUrl.call(this, baseUrl, url, itemIndex);
 	} else {
 		url = joinUrl(baseUrl, req.path ?? '/');
@@ -307,7 +312,7 @@ export async function apiRequest<T = unknown>(
 			}
 			throw networkError(node, redact, {
 				...network,
-				origin: originOf(baseUrl) ?? baseUrl,
+				origin,
 				method,
 				attempts: attempt,
 				timeoutMs,
@@ -318,17 +323,8 @@ export async function apiRequest<T = unknown>(
 		const status = response.statusCode;
 		const responseHeaders = normaliseHeaders(response.headers);
 		if (status >= 200 && status < 300) {
-			let body: unknown;
-			if (responseKind === 'stream') {
-				body = response.body;
-			} else if (responseKind === 'binary') {
-				body = toBuffer(response.body);
-			} else if (responseKind === 'none') {
-				body = undefined;
-			} else {
-				body = parseJsonBody(response.body);
-			}
-			return { statusCode: status, headers: responseHeaders, body: body as T };
+			const body = successBody(responseKind, response.body) as T;
+			return { statusCode: status, headers: responseHeaders, body };
 		}
 		if (responseKind === 'stream') response.body = await readCapped(response.body);
 		if (isRetryableStatus(status, method) && attempt <= maxRetries && !isCancelled(this)) {
