@@ -29,6 +29,12 @@ describe('dedupeKey', () => {
 		// Keys persist in the workflow static data: a changed format would forget every delivery.
 		expect(dedupeKey('BANK_VERIFICATION', 'a'.repeat(64))).toBe('851359571d4c253d95f232904fc8a18c');
 	});
+
+	test('the same body under another event kind is a different delivery', () => {
+		expect(dedupeKey('IDENTIFICATION', 'b'.repeat(64))).not.toBe(
+			dedupeKey('IDENTIFICATION_AUTO_FINISHED', 'b'.repeat(64)),
+		);
+	});
 });
 
 describe('the in-memory store (another request of this process, static data not saved yet)', () => {
@@ -94,10 +100,28 @@ describe('the workflow static data (what another process or a restart remembers)
 		expect(staticData.seenDeliveries).toEqual({ k: T0 - DAY_MS - 1 });
 	});
 
-	test('null in place of the remembered deliveries is ignored and replaced', async () => {
-		const staticData: IDataObject = { seenDeliveries: null };
-		expect(await claim(scope(), 'k', T0, staticData)).toBe('new');
-		expect(staticData.seenDeliveries).toEqual({ k: T0 });
+	test.each([[null], ['garbage']])(
+		'%j in place of the remembered deliveries is ignored and replaced',
+		async (seenDeliveries) => {
+			const staticData: IDataObject = { seenDeliveries };
+			expect(await claim(scope(), 'k', T0, staticData)).toBe('new');
+			expect(staticData.seenDeliveries).toEqual({ k: T0 });
+		},
+	);
+
+	test('entries older than the window are dropped when a delivery is written', async () => {
+		const staticData: IDataObject = {};
+		await claim(scope(), 'old', T0, staticData);
+		await claim(scope(), 'new', T0 + DAY_MS + 10, staticData);
+		expect(Object.keys(staticData.seenDeliveries as object)).toEqual(['new']);
+	});
+
+	test('alone (each claim in a new process) it catches a duplicate, and holds at most 1000', async () => {
+		const staticData: IDataObject = {};
+		for (let i = 0; i <= MAX_ENTRIES; i += 1) await claim(scope(), `k${i}`, T0 + i, staticData);
+		expect(Object.keys(staticData.seenDeliveries as object)).toHaveLength(MAX_ENTRIES);
+		expect(await claim(scope(), `k${MAX_ENTRIES}`, T0 + 5000, staticData)).toBe('duplicate');
+		expect(await claim(scope(), 'k0', T0 + 5000, staticData)).toBe('new');
 	});
 
 	test.each([

@@ -1,16 +1,84 @@
 /**
- * The event-kind rules of events.ts one condition at a time (each rule's body just inside and just
- * outside it), and which fields buildEvent lifts to the top of the item. The HTTP tests show the
- * same kinds end to end with whole bodies; these pin every condition.
+ * events.ts on its own: event names as the service may write them, the event-kind rules one
+ * condition at a time (each rule's body just inside and just outside it), which fields buildEvent
+ * lifts to the top of the item, and the Events option. The HTTP tests show the same kinds end to
+ * end with whole bodies; these pin every condition.
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { buildEvent, inferEventType } from '../../../nodes/IdentityVerificationTrigger/events';
+import {
+	buildEvent,
+	inferEventType,
+	isNonFinal,
+	parseEventTypeName,
+} from '../../../nodes/IdentityVerificationTrigger/events';
 import { IdentityVerificationTrigger } from '../../../nodes/IdentityVerificationTrigger/IdentityVerificationTrigger.node';
 import { EVENT_TYPES } from '../../../nodes/shared/contract';
+import { BODIES } from './fixtures.cjs';
 
 const event = (body: IDataObject, headerEventType?: string) =>
 	buildEvent({ headerEventType, body, deliveryId: 'd-1', receivedAt: new Date(0) });
+
+describe('event kinds', () => {
+	test.each([
+		['BANK_VERIFICATION', 'BANK_VERIFICATION'],
+		['bank-verification', 'BANK_VERIFICATION'],
+		['Identification Expired', 'IDENTIFICATION_EXPIRED'],
+		['identification_cancelled', 'IDENTIFICATION_CANCELLED'],
+		['IDENTIFICATION-CANCELED', 'IDENTIFICATION_CANCELLED'],
+		['identification (legacy)', 'IDENTIFICATION'],
+		['KYB_REVIEW', 'KYB_REVIEW_RESULT'],
+		['bank card verification completed', 'BANK_CARD_VERIFICATION_COMPLETED'],
+	])('%j names %s', (value, kind) => {
+		expect(parseEventTypeName(value)).toBe(kind);
+	});
+
+	test.each([['IDENTIFICATION_STARTED'], [''], ['BANK'], [42], [null]])(
+		'%j names no known kind',
+		(value) => {
+			expect(parseEventTypeName(value)).toBeUndefined();
+		},
+	);
+
+	test('an account check is not mistaken for an identification although it has a scanRef', () => {
+		expect(inferEventType({ ...BODIES.ACCOUNT_CHECK, scanRef: 'abc' } as IDataObject)).toBe(
+			'ACCOUNT_CHECK',
+		);
+	});
+
+	test('a KYB body with a scanRef key is not a KYB review', () => {
+		expect(
+			inferEventType({ companyId: 'c-1', scanRef: 's-1', status: { overall: 'APPROVED' } }),
+		).toBe('IDENTIFICATION');
+	});
+
+	test('an explicit body type that names no known kind is ignored', () => {
+		expect(inferEventType({ type: 'SOMETHING', ...BODIES.BANK_VERIFICATION } as IDataObject)).toBe(
+			'BANK_VERIFICATION',
+		);
+	});
+
+	test('anything unrecognisable falls back to the legacy identification event', () => {
+		const event = buildEvent({
+			headerEventType: undefined,
+			body: { hello: 'world' },
+			deliveryId: 'd',
+			receivedAt: new Date(0),
+		});
+		expect(event).toMatchObject({
+			eventType: 'IDENTIFICATION',
+			eventTypeSource: 'body',
+			receivedAt: '1970-01-01T00:00:00.000Z',
+		});
+		expect(event.validationIssues).toBeUndefined();
+	});
+
+	test('non-final means a body with final === false, whatever the kind; outcomes without the flag are final', () => {
+		expect(isNonFinal({ final: false })).toBe(true);
+		expect(isNonFinal({ final: true })).toBe(false);
+		expect(isNonFinal({ final: undefined })).toBe(false);
+	});
+});
 
 describe('inferEventType, one condition at a time', () => {
 	test.each<[string, IDataObject, string]>([
