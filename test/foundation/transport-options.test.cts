@@ -26,6 +26,8 @@ interface Answer {
 function stub(opts: {
 	answers: Array<Answer | Error>;
 	baseUrl?: unknown;
+	/** The key and secret of the credential, when not the defaults. */
+	keys?: IDataObject;
 	cancelled?: boolean;
 	signal?: null | (() => unknown);
 }): {
@@ -42,8 +44,7 @@ function stub(opts: {
 		getCredentials: async (...args: unknown[]) => {
 			read.push(args);
 			return {
-				apiKey: 'key',
-				apiSecret: 'secret',
+				...(opts.keys ?? { apiKey: 'key', apiSecret: 'secret' }),
 				baseUrl: 'baseUrl' in opts ? opts.baseUrl : 'https://ivs.example.com',
 			};
 		},
@@ -227,6 +228,22 @@ describe('the credential read', () => {
 		expect(error.description).toMatch(/starting with https:\/\//);
 		expect(error.context.itemIndex).toBe(1);
 		expect(s.sent).toHaveLength(0);
+	});
+});
+
+describe('an error answer that echoes the Authorization header', () => {
+	const basic = (pair: string) => Buffer.from(pair).toString('base64');
+	test.each([
+		['an empty API Key', { apiSecret: 'secret-value' }, basic(':secret-value')],
+		['an empty API Secret', { apiKey: 'key-value' }, basic('key-value:')],
+	])('with %s, the value sent is redacted all the same', async (_what, keys, sent) => {
+		const s = stub({
+			answers: [{ statusCode: 400, body: { detail: `Bad credentials: Basic ${sent}` } }],
+			keys,
+		});
+		const error = await failure(s, GET());
+		expect(error.description).toContain('Bad credentials: Basic [redacted]');
+		expect(JSON.stringify(error)).not.toContain(sent);
 	});
 });
 
