@@ -95,10 +95,8 @@ export async function listPages(
 
 /** The read ends at a page without `next`, an empty page, or once Limit is reached. */
 function isDone(read: ListRead, results: unknown[], last: TransactionPage): boolean {
-	const { limit } = read.options;
-	return (
-		!last.next || last.results.length === 0 || (limit !== undefined && results.length >= limit)
-	);
+	const limit = read.options.limit ?? Infinity;
+	return !last.next || last.results.length === 0 || results.length >= limit;
 }
 
 /**

@@ -99,6 +99,14 @@ describe('links without a page number', () => {
 	});
 });
 
+describe('a `next` that is not an address', () => {
+	test('is refused before any request to it', async () => {
+		const s = stub(() => ({ next: 'https://ivs example.com/?page=2', results: range(0, 10) }));
+		await expect(list(s)).rejects.toThrow('Refused to follow a link to an invalid address');
+		expect(s.asked).toEqual(['?page=1']);
+	});
+});
+
 describe('where the read ends', () => {
 	test('a page 1 without `next` ends it, even when its count announces more', async () => {
 		const s = stub(() => ({ count: 30, next: null, results: range(0, 10) }));
