@@ -25,6 +25,7 @@ interface Answer {
  */
 function stub(opts: {
 	answers: Array<Answer | Error>;
+	/** The credential's Base URL, or a function of the item and of how many reads came before. */
 	baseUrl?: unknown;
 	/** The key and secret of the credential, when not the defaults. */
 	keys?: IDataObject;
@@ -45,7 +46,12 @@ function stub(opts: {
 			read.push(args);
 			return {
 				...(opts.keys ?? { apiKey: 'key', apiSecret: 'secret' }),
-				baseUrl: 'baseUrl' in opts ? opts.baseUrl : 'https://ivs.example.com',
+				baseUrl:
+					typeof opts.baseUrl === 'function'
+						? opts.baseUrl(args[1], read.length - 1)
+						: 'baseUrl' in opts
+							? opts.baseUrl
+							: 'https://ivs.example.com',
 			};
 		},
 		...(signal ? { getExecutionCancelSignal: signal } : {}),
@@ -94,6 +100,49 @@ describe('the request options per kind of answer', () => {
 		});
 		expect(Object.keys(s.sent[0])).not.toContain('qs');
 		expect(Object.keys(s.sent[0])).not.toContain('encoding');
+	});
+
+	test('a JSON body is sent as a copy, typed as JSON', async () => {
+		const s = stub({ answers: [{ statusCode: 201, body: {} }] });
+		const body = { clientId: 'c-1' };
+		await apiRequest.call(s.context, 'apiKey', { method: 'POST', path: '/api/v2/token', body });
+		expect(s.sent[0].headers).toEqual({
+			Accept: 'application/json',
+			'Content-Type': 'application/json',
+		});
+		expect(s.sent[0].body).toEqual(body);
+		expect(s.sent[0].body).not.toBe(body);
+	});
+
+	test("the answer's headers: lower-case names, lists joined, empty values and functions left out", async () => {
+		const headers = {
+			'X-List': ['a', 'b'],
+			'Retry-After': 5,
+			'X-Null': null,
+			'X-Undefined': undefined,
+			'X-Function': () => 'no',
+		};
+		const s = stub({ answers: [{ statusCode: 200, body: {}, headers }] });
+		const res = await apiRequest.call(s.context, 'apiKey', GET());
+		expect(res.headers).toEqual({ 'x-list': 'a, b', 'retry-after': '5' });
+	});
+
+	test.each([
+		['none', undefined],
+		['null', null],
+		['text', 'x-a: 1'],
+	])('headers that are not an object (%s) read as none', async (_what, headers) => {
+		const s = stub({
+			answers: [{ statusCode: 200, body: {}, headers: headers as unknown as IDataObject }],
+		});
+		expect((await apiRequest.call(s.context, 'apiKey', GET())).headers).toEqual({});
+	});
+
+	test.each([[199], [300]])('HTTP %i is not a success', async (statusCode) => {
+		const s = stub({ answers: [{ statusCode, body: {} }] });
+		await expect(apiRequest.call(s.context, 'apiKey', GET())).rejects.toMatchObject({
+			httpCode: String(statusCode),
+		});
 	});
 
 	test('a query is sent as given', async () => {
@@ -204,6 +253,46 @@ describe('the Base URL read from the credential', () => {
 });
 
 describe('the credential read', () => {
+	test('is kept for the execution: a second request for the same item does not read it again', async () => {
+		const s = stub({
+			answers: [
+				{ statusCode: 200, body: {} },
+				{ statusCode: 200, body: {} },
+			],
+		});
+		await apiRequest.call(s.context, 'apiKey', GET({ itemIndex: 1 }));
+		await apiRequest.call(s.context, 'apiKey', GET({ itemIndex: 1 }));
+		expect(s.read).toHaveLength(1);
+	});
+
+	test('is kept per item: a Base URL given as an expression may differ per item', async () => {
+		const s = stub({
+			answers: [
+				{ statusCode: 200, body: {} },
+				{ statusCode: 200, body: {} },
+			],
+			baseUrl: (itemIndex: number) => `https://ivs${itemIndex}.example.com`,
+		});
+		await apiRequest.call(s.context, 'apiKey', GET({ itemIndex: 1 }));
+		await apiRequest.call(s.context, 'apiKey', GET({ itemIndex: 2 }));
+		expect(s.sent.map((o) => o.url)).toEqual([
+			'https://ivs1.example.com/bank/tokens/',
+			'https://ivs2.example.com/bank/tokens/',
+		]);
+	});
+
+	test('a read that failed is not kept: the next request for the item reads it again', async () => {
+		const s = stub({
+			answers: [{ statusCode: 200, body: {} }],
+			baseUrl: (_itemIndex: number, before: number) =>
+				before === 0 ? 'not an address' : 'https://ivs.example.com',
+		});
+		await expect(apiRequest.call(s.context, 'apiKey', GET())).rejects.toThrow(/not a web address/);
+		await apiRequest.call(s.context, 'apiKey', GET());
+		expect(s.read).toHaveLength(2);
+		expect(s.sent).toHaveLength(1);
+	});
+
 	test('is read for the item being processed (a credential given as an expression differs per item)', async () => {
 		const s = stub({
 			answers: [

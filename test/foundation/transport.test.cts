@@ -206,6 +206,9 @@ describe('URLs', () => {
 		expect(joinUrl('https://ivs.example.com///', 'bank/tokens/')).toBe(
 			'https://ivs.example.com/bank/tokens/',
 		);
+		expect(joinUrl(' https://ivs.example.com/ ', '/bank/tokens/')).toBe(
+			'https://ivs.example.com/bank/tokens/',
+		);
 		expect(joinUrl('https://host/ivs/', '/api/v2/token')).toBe('https://host/ivs/api/v2/token');
 		expect(joinUrl('http://127.0.0.1:8787', '/kyb/forms/a%2Fb/submit/')).toBe(
 			'http://127.0.0.1:8787/kyb/forms/a%2Fb/submit/',
