@@ -30,8 +30,8 @@ import { createHash } from 'crypto';
 import type { IDataObject } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
-export const DEDUPE_WINDOW_MS = 24 * 60 * 60 * 1000;
-export const DEDUPE_MAX_ENTRIES = 1000;
+const DEDUPE_WINDOW_MS = 24 * 60 * 60 * 1000;
+const DEDUPE_MAX_ENTRIES = 1000;
 const MAX_SCOPES = 200;
 const STATIC_KEY = 'seenDeliveries';
 /** How long a copy waits for the outcome of the same delivery still being started. */
