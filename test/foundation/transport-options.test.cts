@@ -78,6 +78,9 @@ async function failure(s: ReturnType<typeof stub>, req: ApiRequest): Promise<Rec
 	);
 }
 
+/** A 2xx answer with an empty JSON object. */
+const OK: Answer = { statusCode: 200, body: {} };
+
 const GET = (more: Partial<ApiRequest> = {}): ApiRequest => ({
 	method: 'GET',
 	path: '/bank/tokens/',
@@ -146,7 +149,7 @@ describe('the request options per kind of answer', () => {
 	});
 
 	test('a query is sent as given', async () => {
-		const s = stub({ answers: [{ statusCode: 200, body: {} }] });
+		const s = stub({ answers: [OK] });
 		await apiRequest.call(s.context, 'apiKey', GET({ qs: { page: 2 } }));
 		expect(s.sent[0].qs).toEqual({ page: 2 });
 	});
@@ -246,7 +249,7 @@ describe('the Base URL read from the credential', () => {
 		['only spaces: the default address', '   ', 'https://ivs.example.com/bank/tokens/'],
 		['not text: the default address', 42, 'https://ivs.example.com/bank/tokens/'],
 	])('%s', async (_what, baseUrl, url) => {
-		const s = stub({ answers: [{ statusCode: 200, body: {} }], baseUrl });
+		const s = stub({ answers: [OK], baseUrl });
 		await apiRequest.call(s.context, 'apiKey', GET());
 		expect(s.sent[0].url).toBe(url);
 	});
@@ -255,10 +258,7 @@ describe('the Base URL read from the credential', () => {
 describe('the credential read', () => {
 	test('is kept for the execution: a second request for the same item does not read it again', async () => {
 		const s = stub({
-			answers: [
-				{ statusCode: 200, body: {} },
-				{ statusCode: 200, body: {} },
-			],
+			answers: [OK, OK],
 		});
 		await apiRequest.call(s.context, 'apiKey', GET({ itemIndex: 1 }));
 		await apiRequest.call(s.context, 'apiKey', GET({ itemIndex: 1 }));
@@ -267,10 +267,7 @@ describe('the credential read', () => {
 
 	test('is kept per item: a Base URL given as an expression may differ per item', async () => {
 		const s = stub({
-			answers: [
-				{ statusCode: 200, body: {} },
-				{ statusCode: 200, body: {} },
-			],
+			answers: [OK, OK],
 			baseUrl: (itemIndex: number) => `https://ivs${itemIndex}.example.com`,
 		});
 		await apiRequest.call(s.context, 'apiKey', GET({ itemIndex: 1 }));
@@ -283,7 +280,7 @@ describe('the credential read', () => {
 
 	test('a read that failed is not kept: the next request for the item reads it again', async () => {
 		const s = stub({
-			answers: [{ statusCode: 200, body: {} }],
+			answers: [OK],
 			baseUrl: (_itemIndex: number, before: number) =>
 				before === 0 ? 'not an address' : 'https://ivs.example.com',
 		});
@@ -295,10 +292,7 @@ describe('the credential read', () => {
 
 	test('is read for the item being processed (a credential given as an expression differs per item)', async () => {
 		const s = stub({
-			answers: [
-				{ statusCode: 200, body: {} },
-				{ statusCode: 200, body: {} },
-			],
+			answers: [OK, OK],
 		});
 		await apiRequest.call(s.context, 'apiKey', GET({ itemIndex: 2 }));
 		await apiRequest.call(s.context, 'apiKey', GET());
@@ -348,10 +342,7 @@ describe('links under the Base URL', () => {
 
 	test('a link to the gateway path itself, and a path-only link, are followed on the same origin', async () => {
 		const s = stub({
-			answers: [
-				{ statusCode: 200, body: {} },
-				{ statusCode: 200, body: {} },
-			],
+			answers: [OK, OK],
 			baseUrl: 'https://gw.example.com/ivs',
 		});
 		await apiRequest.call(s.context, 'apiKey', {
@@ -366,7 +357,7 @@ describe('links under the Base URL', () => {
 	});
 
 	test('without a gateway path every link on the origin is under it', async () => {
-		const s = stub({ answers: [{ statusCode: 200, body: {} }] });
+		const s = stub({ answers: [OK] });
 		await apiRequest.call(s.context, 'apiKey', {
 			method: 'GET',
 			url: 'https://ivs.example.com/anything/?page=2',
@@ -439,7 +430,7 @@ describe('a cancelled execution', () => {
 			answers: [
 				{ statusCode: 503, body: {} },
 				{ statusCode: 429, body: {}, headers: { 'retry-after': '0' } },
-				{ statusCode: 200, body: {} },
+				OK,
 			],
 		});
 		await apiRequest.call(
