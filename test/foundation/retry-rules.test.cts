@@ -60,6 +60,7 @@ describe('Retry-After', () => {
 		expect(parseRetryAfter('   ')).toBeUndefined();
 		expect(parseRetryAfter('in a moment')).toBeUndefined();
 		expect(parseRetryAfter('1.5s')).toBeUndefined();
+		expect(parseRetryAfter('x5')).toBeUndefined();
 	});
 
 	test('wins over a shorter backoff, never shortens it', () => {

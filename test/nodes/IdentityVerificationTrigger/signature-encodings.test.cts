@@ -51,6 +51,7 @@ describe('decodeSignature', () => {
 			`${b64}=`,
 			`x${hex}`,
 			`sha256:${hex}`,
+			`${hex.slice(0, 10)}sha256=${hex.slice(10)}`,
 			'',
 			undefined,
 			42,
