@@ -71,6 +71,24 @@ async function refusal(s: Stub, verifySignature = true) {
 	return { ...s.answered[0], log: s.logs[0] };
 }
 
+/** A refusal checked field by field, its log line matched by `why` (the level and reason). */
+function expectRefused(
+	r: Awaited<ReturnType<typeof refusal>>,
+	expected: { status: number; error: string; level: 'warn' | 'error'; why: RegExp },
+) {
+	expect(r.status).toBe(expected.status);
+	expect(r.body).toEqual({ received: false, error: expected.error });
+	expect(r.log.level).toBe(expected.level);
+	expect(r.log.message).toMatch(expected.why);
+}
+
+/** The whole refusal of a signature: 401, its answer and the warning that repeats it. */
+const refused401 = (error: string) => ({
+	status: 401,
+	body: { received: false, error },
+	log: { level: 'warn', message: `${NAME}: delivery refused (401): ${error}` },
+});
+
 describe('receiveDelivery', () => {
 	test('a signed JSON object is accepted as an event, and nothing is answered or logged yet', async () => {
 		const s = stub({ rawBody: BODY, headers: signed() });
@@ -93,14 +111,12 @@ describe('receiveDelivery', () => {
 
 	test('without a raw body (and no way to read it) the delivery is refused 500 and logged as an error', async () => {
 		const s = stub({ headers: signed() });
-		const r = await refusal(s);
-		expect(r.status).toBe(500);
-		expect(r.body).toEqual({
-			received: false,
+		expectRefused(await refusal(s), {
+			status: 500,
 			error: 'The receiver could not read the request body',
+			level: 'error',
+			why: new RegExp(`^${NAME}: the raw request body is not available`),
 		});
-		expect(r.log.level).toBe('error');
-		expect(r.log.message).toMatch(new RegExp(`^${NAME}: the raw request body is not available`));
 		expect(s.keyReads).toBe(0);
 	});
 
@@ -115,12 +131,7 @@ describe('receiveDelivery', () => {
 		'a %s signature is refused 401 before the key is read, with a warning',
 		async (_what, headers, error) => {
 			const s = stub({ rawBody: BODY, headers });
-			const r = await refusal(s);
-			expect(r).toEqual({
-				status: 401,
-				body: { received: false, error },
-				log: { level: 'warn', message: `${NAME}: delivery refused (401): ${error}` },
-			});
+			expect(await refusal(s)).toEqual(refused401(error));
 			expect(s.keyReads).toBe(0);
 		},
 	);
@@ -128,11 +139,7 @@ describe('receiveDelivery', () => {
 	test('a signature made with another key is refused 401 after the key is read, with a warning', async () => {
 		const s = stub({ rawBody: BODY, headers: { 'service-signature': sign(BODY, 'other') } });
 		const error = 'Invalid Service-Signature: it does not match the body and the signing key';
-		expect(await refusal(s)).toEqual({
-			status: 401,
-			body: { received: false, error },
-			log: { level: 'warn', message: `${NAME}: delivery refused (401): ${error}` },
-		});
+		expect(await refusal(s)).toEqual(refused401(error));
 		expect(s.keyReads).toBe(1);
 	});
 
@@ -143,25 +150,23 @@ describe('receiveDelivery', () => {
 	])('%s: refused 500 and logged as an error', async (_what, credential, log) => {
 		const s = stub({ rawBody: BODY, headers: signed(), credential });
 		const r = await refusal(s);
-		expect(r.status).toBe(500);
-		expect(r.body).toEqual({
-			received: false,
+		expectRefused(r, {
+			status: 500,
 			error: 'The receiver has no signing key configured',
+			level: 'error',
+			why: log,
 		});
-		expect(r.log.level).toBe('error');
 		expect(r.log.message.startsWith(`${NAME}: `)).toBe(true);
-		expect(r.log.message).toMatch(log);
 	});
 
 	test('a body that is not JSON is refused 400 with a warning', async () => {
 		const raw = Buffer.from('{"final": tru');
-		const r = await refusal(stub({ rawBody: raw, headers: signed(raw) }));
-		expect(r.status).toBe(400);
-		expect(r.body).toEqual({ received: false, error: 'The body is not valid JSON' });
-		expect(r.log.level).toBe('warn');
-		expect(r.log.message).toMatch(
-			new RegExp(`^${NAME}: delivery refused \\(400\\): the body is not JSON`),
-		);
+		expectRefused(await refusal(stub({ rawBody: raw, headers: signed(raw) })), {
+			status: 400,
+			error: 'The body is not valid JSON',
+			level: 'warn',
+			why: new RegExp(`^${NAME}: delivery refused \\(400\\): the body is not JSON`),
+		});
 	});
 
 	test.each([['null'], ['42'], ['"text"'], ['[1,2]'], ['true']])(
