@@ -6,70 +6,44 @@
  */
 import { Readable } from 'node:stream';
 
-import type { IDataObject, IExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import { apiRequest } from '../../nodes/IdentityVerification/transport';
 import type { ApiRequest } from '../../nodes/IdentityVerification/transport';
-import { ACTION_NODE } from '../harness/fixtures/action-node.cjs';
-
-interface Answer {
-	statusCode: number;
-	body?: unknown;
-	headers?: IDataObject;
-}
+import { stubRequestContext } from '../harness/fixtures/request-context.cjs';
+import type { RequestStub, StubAnswer } from '../harness/fixtures/request-context.cjs';
 
 /**
  * A context whose requests get `answers` in turn (an Error answer is thrown by n8n's helper);
  * `sent` records the options of each request, `read` the arguments of each credential read.
- * `signal` replaces getExecutionCancelSignal; null leaves it out, as in a context loading options.
  */
 function stub(opts: {
-	answers: Array<Answer | Error>;
+	answers: Array<StubAnswer | Error>;
 	/** The credential's Base URL, or a function of the item and of how many reads came before. */
 	baseUrl?: unknown;
 	/** The key and secret of the credential, when not the defaults. */
 	keys?: IDataObject;
 	cancelled?: boolean;
+	/** Replaces getExecutionCancelSignal; null leaves it out, as in a context loading options. */
 	signal?: null | (() => unknown);
-}): {
-	context: IExecuteFunctions;
-	sent: IHttpRequestOptions[];
-	read: unknown[][];
-} {
-	const sent: IHttpRequestOptions[] = [];
-	const read: unknown[][] = [];
-	const signal =
-		opts.signal === undefined ? () => ({ aborted: opts.cancelled === true }) : opts.signal;
-	const context = {
-		getNode: () => ACTION_NODE,
-		getCredentials: async (...args: unknown[]) => {
-			read.push(args);
-			return {
-				...(opts.keys ?? { apiKey: 'key', apiSecret: 'secret' }),
-				baseUrl:
-					typeof opts.baseUrl === 'function'
-						? opts.baseUrl(args[1], read.length - 1)
-						: 'baseUrl' in opts
-							? opts.baseUrl
-							: 'https://ivs.example.com',
-			};
-		},
-		...(signal ? { getExecutionCancelSignal: signal } : {}),
-		helpers: {
-			httpRequestWithAuthentication: async (_name: string, options: IHttpRequestOptions) => {
-				sent.push(options);
-				const answer = opts.answers[sent.length - 1];
-				if (!answer) throw new Error('no more answers');
-				if (answer instanceof Error) throw answer;
-				return { headers: {}, ...answer };
-			},
-		},
-	} as unknown as IExecuteFunctions;
-	return { context, sent, read };
+}): RequestStub {
+	return stubRequestContext({
+		answer: (_options, index) => opts.answers[index],
+		credential: (itemIndex, before) => ({
+			...(opts.keys ?? { apiKey: 'key', apiSecret: 'secret' }),
+			baseUrl:
+				typeof opts.baseUrl === 'function'
+					? opts.baseUrl(itemIndex, before)
+					: 'baseUrl' in opts
+						? opts.baseUrl
+						: 'https://ivs.example.com',
+		}),
+		signal: opts.signal === undefined ? () => ({ aborted: opts.cancelled === true }) : opts.signal,
+	});
 }
 
 /** The error a request ends with (the test fails when it succeeds). */
-async function failure(s: ReturnType<typeof stub>, req: ApiRequest): Promise<Record<string, any>> {
+async function failure(s: RequestStub, req: ApiRequest): Promise<Record<string, any>> {
 	return await apiRequest.call(s.context, 'apiKey', req).then(
 		() => {
 			throw new Error('the request succeeded');
@@ -79,7 +53,7 @@ async function failure(s: ReturnType<typeof stub>, req: ApiRequest): Promise<Rec
 }
 
 /** A 2xx answer with an empty JSON object. */
-const OK: Answer = { statusCode: 200, body: {} };
+const OK: StubAnswer = { statusCode: 200, body: {} };
 
 const GET = (more: Partial<ApiRequest> = {}): ApiRequest => ({
 	method: 'GET',

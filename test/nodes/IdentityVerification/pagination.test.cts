@@ -4,12 +4,11 @@
  * says. The engine tests (pagination-edge, reliability, bank) show the same over real HTTP; these
  * pin every branch and count every request.
  */
-import type { IDataObject, IExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
-
 import { listPages } from '../../../nodes/IdentityVerification/helpers/pagination';
 import type { PageListOptions } from '../../../nodes/IdentityVerification/helpers/pagination';
-import { ACTION_NODE } from '../../harness/fixtures/action-node.cjs';
+import { stubRequestContext } from '../../harness/fixtures/request-context.cjs';
 
+/** The Base URL of the stub context's credential. */
 const BASE = 'https://ivs.example.com';
 const PATH = '/bank/verifications/v-1/accounts/a-1/transactions/';
 const LIST = `${BASE}${PATH}`;
@@ -20,25 +19,16 @@ const range = (from: number, to: number) => Array.from({ length: to - from }, (_
 /** A context whose requests are answered by `serve` (the URL with its query); records what it asked. */
 function stub(serve: (url: URL) => unknown) {
 	const asked: string[] = [];
-	const warnings: string[] = [];
-	const hints: IDataObject[] = [];
-	const context = {
-		getNode: () => ACTION_NODE,
-		getCredentials: async () => ({ apiKey: 'key', apiSecret: 'secret', baseUrl: BASE }),
-		getExecutionCancelSignal: () => ({ aborted: false }),
-		logger: { warn: (message: string) => warnings.push(message) },
-		addExecutionHints: (...added: IDataObject[]) => hints.push(...added),
-		helpers: {
-			httpRequestWithAuthentication: async (_name: string, options: IHttpRequestOptions) => {
-				const url = new URL(options.url);
-				for (const [name, value] of Object.entries(options.qs ?? {}))
-					url.searchParams.set(name, String(value));
-				asked.push(url.toString().slice(LIST.length));
-				return { statusCode: 200, headers: {}, body: serve(url) };
-			},
+	const requests = stubRequestContext({
+		answer: (options) => {
+			const url = new URL(options.url);
+			for (const [name, value] of Object.entries(options.qs ?? {}))
+				url.searchParams.set(name, String(value));
+			asked.push(url.toString().slice(LIST.length));
+			return { statusCode: 200, body: serve(url) };
 		},
-	} as unknown as IExecuteFunctions;
-	return { context, asked, warnings, hints };
+	});
+	return { ...requests, asked };
 }
 
 const pageOf = (url: URL) => Number(url.searchParams.get('page') ?? '1');
