@@ -1,18 +1,11 @@
 /**
- * The action node's small helpers on their own: how a broken input rule is worded (validation.ts),
- * numbers typed as text, which answers count as empty or become several items (response.ts), the
- * Simplify switch's two declarations (simplify.ts) and the base64 request body (jsonBody.ts).
+ * The action node's small helpers on their own: how a broken input rule is worded and numbers typed
+ * as text (validation.ts), and which answers count as empty or become several items (response.ts).
  */
-import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 import { z } from 'zod';
 
-import { IdentityVerification } from '../../../nodes/IdentityVerification/IdentityVerification.node';
-import {
-	isPlainBase64,
-	jsonBodyWithBase64File,
-	jsonBodyWithBase64Text,
-} from '../../../nodes/IdentityVerification/helpers/jsonBody';
 import { isNonEmptyObject, toItems } from '../../../nodes/IdentityVerification/helpers/response';
 import {
 	numberFromText,
@@ -134,59 +127,5 @@ describe('response helpers', () => {
 		expect(toItems([])).toEqual([]);
 		expect(toItems({ a: 1 })).toEqual([{ json: { a: 1 } }]);
 		expect(toItems(undefined)).toEqual([{ json: {} }]);
-	});
-});
-
-describe('the Simplify switch', () => {
-	test('every operation that has it declares it twice: off on the canvas, on in the AI tool', () => {
-		const simplify = new IdentityVerification().description.properties.filter(
-			(p: INodeProperties) => p.name === 'simplify',
-		);
-		expect(simplify.length).toBeGreaterThanOrEqual(2);
-		expect(simplify.length % 2).toBe(0);
-		for (let i = 0; i < simplify.length; i += 2) {
-			const [canvas, tool] = [simplify[i], simplify[i + 1]];
-			for (const p of [canvas, tool]) {
-				expect(p).toMatchObject({ displayName: 'Simplify', type: 'boolean' });
-				expect(p.description).toEqual(expect.any(String));
-			}
-			expect(canvas.default).toBe(false);
-			expect(canvas.displayOptions?.show?.['@tool']).toEqual([false]);
-			expect(tool.default).toBe(true);
-			expect(tool.displayOptions?.show?.['@tool']).toEqual([true]);
-			// The operation's own display options are kept on both.
-			expect(canvas.displayOptions?.show?.operation).toEqual(tool.displayOptions?.show?.operation);
-			expect(canvas.displayOptions?.show?.operation).toHaveLength(1);
-		}
-	});
-});
-
-describe('base64 request bodies', () => {
-	test.each([['AAAA'], ['AA=='], ['AAA='], ['']])('%j is plain base64', (text) => {
-		expect(isPlainBase64(text)).toBe(true);
-	});
-
-	test.each([['!!!!AAAA'], ['AAAA!!!!'], ['AAA'], ['AA-_'], ['A==='], ['AAAA\n']])(
-		'%j is not plain base64',
-		(text) => {
-			expect(isPlainBase64(text)).toBe(false);
-		},
-	);
-
-	test('a file of any size is one exactly sized JSON body, whichever way it is given', () => {
-		for (const size of [0, 1, 2, 3, 49_151, 49_152, 49_153, 200_000]) {
-			const file = Buffer.from(Array.from({ length: size }, (_, i) => (i * 31) % 256));
-			const body = jsonBodyWithBase64File({ kind: 'é"x' }, 'file', file);
-			expect(JSON.parse(body.toString('utf8'))).toEqual({
-				kind: 'é"x',
-				file: file.toString('base64'),
-			});
-			// Allocated once at the final size: nothing to trim, no spare bytes behind it.
-			if (size >= 49_152) expect(body.buffer.byteLength).toBe(body.length);
-			const fromView = jsonBodyWithBase64File({}, 'file', new Uint8Array(file));
-			expect(JSON.parse(fromView.toString('utf8')).file).toBe(file.toString('base64'));
-			const fromText = jsonBodyWithBase64Text({ kind: 'é"x' }, 'file', file.toString('base64'));
-			expect(fromText.equals(body)).toBe(true);
-		}
 	});
 });

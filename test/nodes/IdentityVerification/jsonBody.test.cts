@@ -1,4 +1,7 @@
-/** The POA request body builders give exactly the JSON that JSON.stringify would, for any file size. */
+/**
+ * The POA request body builders give exactly the JSON that JSON.stringify would, for any file size,
+ * and pass only plain base64 text through.
+ */
 import { randomBytes } from 'node:crypto';
 import {
 	isPlainBase64,
@@ -36,5 +39,35 @@ describe('POA JSON body', () => {
 	test('reads the leading bytes of base64 text', () => {
 		const file = randomBytes(1000);
 		expect(leadingBytes(file.toString('base64'))).toEqual(file.subarray(0, 258));
+	});
+});
+
+describe('base64 request bodies, edge by edge', () => {
+	test.each([['AAAA'], ['AA=='], ['AAA='], ['']])('%j is plain base64', (text) => {
+		expect(isPlainBase64(text)).toBe(true);
+	});
+
+	test.each([['!!!!AAAA'], ['AAAA!!!!'], ['AAA'], ['AA-_'], ['A==='], ['AAAA\n']])(
+		'%j is not plain base64',
+		(text) => {
+			expect(isPlainBase64(text)).toBe(false);
+		},
+	);
+
+	test('a file of any size is one exactly sized JSON body, whichever way it is given', () => {
+		for (const size of [0, 1, 2, 3, 49_151, 49_152, 49_153, 200_000]) {
+			const file = Buffer.from(Array.from({ length: size }, (_, i) => (i * 31) % 256));
+			const body = jsonBodyWithBase64File({ kind: 'é"x' }, 'file', file);
+			expect(JSON.parse(body.toString('utf8'))).toEqual({
+				kind: 'é"x',
+				file: file.toString('base64'),
+			});
+			// Allocated once at the final size: nothing to trim, no spare bytes behind it.
+			if (size >= 49_152) expect(body.buffer.byteLength).toBe(body.length);
+			const fromView = jsonBodyWithBase64File({}, 'file', new Uint8Array(file));
+			expect(JSON.parse(fromView.toString('utf8')).file).toBe(file.toString('base64'));
+			const fromText = jsonBodyWithBase64Text({ kind: 'é"x' }, 'file', file.toString('base64'));
+			expect(fromText.equals(body)).toBe(true);
+		}
 	});
 });

@@ -67,3 +67,27 @@ describe('Simplify', () => {
 		expect(defaultsFor('identityVerificationTool')?.simplify).toBe(true);
 	});
 });
+
+describe('the Simplify switch', () => {
+	test('every operation that has it declares it twice: off on the canvas, on in the AI tool', () => {
+		const simplify = new IdentityVerification().description.properties.filter(
+			(p: INodeProperties) => p.name === 'simplify',
+		);
+		expect(simplify.length).toBeGreaterThanOrEqual(2);
+		expect(simplify.length % 2).toBe(0);
+		for (let i = 0; i < simplify.length; i += 2) {
+			const [canvas, tool] = [simplify[i], simplify[i + 1]];
+			for (const p of [canvas, tool]) {
+				expect(p).toMatchObject({ displayName: 'Simplify', type: 'boolean' });
+				expect(p.description).toEqual(expect.any(String));
+			}
+			expect(canvas.default).toBe(false);
+			expect(canvas.displayOptions?.show?.['@tool']).toEqual([false]);
+			expect(tool.default).toBe(true);
+			expect(tool.displayOptions?.show?.['@tool']).toEqual([true]);
+			// The operation's own display options are kept on both.
+			expect(canvas.displayOptions?.show?.operation).toEqual(tool.displayOptions?.show?.operation);
+			expect(canvas.displayOptions?.show?.operation).toHaveLength(1);
+		}
+	});
+});
