@@ -143,6 +143,11 @@ export interface TriggerHostOptions {
 	staticData?: IDataObject;
 	/** Use this node type instead of the compiled trigger (e.g. a freshly loaded module). */
 	nodeType?: INodeType;
+	/**
+	 * Resume a waiting execution: the waiting step's kept input (its execution stack entry), which
+	 * n8n hands to the node's webhook when a request reaches the execution's resume address.
+	 */
+	waitingItems?: INodeExecutionData[];
 	/** Simulate an n8n whose request carries no raw body (to check the node fails closed). */
 	withoutRawBody?: boolean;
 	/**
@@ -428,7 +433,13 @@ export async function startTriggerHost(opts: TriggerHostOptions = {}): Promise<T
 			mode,
 			webhookData,
 			closeFunctions,
-			null,
+			opts.waitingItems
+				? createRunExecutionData({
+						executionData: {
+							nodeExecutionStack: [{ node, data: { main: [opts.waitingItems] }, source: null }],
+						},
+					})
+				: null,
 		);
 
 		let result: IWebhookResponseData;

@@ -200,6 +200,53 @@ describe('Identification (KYC)', () => {
 		expect(callbackUrl).toMatch(/^https?:\/\/[^/]+\/webhook-waiting\/[^/?]+/);
 	});
 
+	test('"Send the Result to This Workflow" binds the later Wait for Result to the scanRef the service answered', async () => {
+		const { items, error, run } = await createToken(
+			{ clientId: 'customer-53', sendResultToWorkflow: true },
+			{ after: [WAIT_STEP] },
+		);
+		expect(error).toBeUndefined();
+		expect(run.status).toBe('waiting');
+		const scanRef = String(items[0].json.scanRef);
+		expect(scanRef).not.toBe('');
+		const kept = run.data.executionData!.nodeExecutionStack[0].data.main[0];
+		expect(kept).toEqual([{ json: { timedOut: true, scanRef }, pairedItem: { item: 0 } }]);
+	});
+
+	test('"Send the Result to This Workflow" refuses several items before any request (one result per execution)', async () => {
+		const input = [{ json: { n: 1 } }, { json: { n: 2 } }];
+		const result = await createToken(
+			{ clientId: 'customer-54', sendResultToWorkflow: true },
+			{ after: [WAIT_STEP], input },
+		);
+		expectError(result, 'Send the Result to This Workflow', 'one person per execution', '2 items');
+		expect(result.error!.description).toContain('Execute Workflow');
+		expect(serviceRequests(ctx.sb)).toBe(0);
+
+		const kept = await createToken(
+			{ clientId: 'customer-54', sendResultToWorkflow: true },
+			{ input, continueOnFail: true },
+		);
+		expect(kept.items.map((item) => item.json.error)).toEqual([
+			expect.stringContaining('one person per execution'),
+			expect.stringContaining('one person per execution'),
+		]);
+		expectPaired(kept.items, (index) => index);
+		expect(serviceRequests(ctx.sb)).toBe(0);
+	});
+
+	test('"Send the Result to This Workflow" refuses a resume address a real service cannot reach (http or loopback), naming WEBHOOK_URL', async () => {
+		// The harness's resume address is http://127.0.0.1:5678/webhook-waiting/...; a Base URL off
+		// this machine is a real service, which only delivers to public https:// addresses.
+		const result = await createToken(
+			{ clientId: 'customer-55', sendResultToWorkflow: true },
+			{ after: [WAIT_STEP], baseUrl: 'https://ivs.example.com' },
+		);
+		const error = expectError(result, 'Send the Result to This Workflow', 'resume address');
+		expect(error.description).toContain('WEBHOOK_URL');
+		expect(serviceRequests(ctx.sb)).toBe(0);
+	});
+
 	test('refuses "Send the Result to This Workflow" together with a Callback URL', async () => {
 		const result = await createToken(
 			{

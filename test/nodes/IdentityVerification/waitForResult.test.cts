@@ -20,17 +20,29 @@ const identification = (overrides: Record<string, unknown> = {}) => ({
 	...overrides,
 });
 
+/** What Wait for Result keeps with the waiting execution when it starts waiting for SCAN_REF. */
+const waitingFor = (scanRef: string) => [
+	{ json: { timedOut: true, scanRef }, pairedItem: { item: 0 } },
+];
+
 const hosts: TriggerHost[] = [];
-async function host(parameters: Record<string, unknown> = {}): Promise<TriggerHost> {
+/**
+ * The resume address of an execution waiting for SCAN_REF (or `waitingItems`). The Scan Reference
+ * parameter is left empty by default: on resume only what was fixed when the wait started counts.
+ */
+async function host(
+	parameters: Record<string, unknown> = {},
+	waitingItems = waitingFor(SCAN_REF),
+): Promise<TriggerHost> {
 	const h = await startTriggerHost({
 		nodeType: new IdentityVerification(),
 		parameters: {
 			resource: 'identification',
 			operation: 'waitForResult',
-			scanRef: SCAN_REF,
 			...parameters,
 		},
 		credentials: { identityVerificationWebhookSigningApi: { signingSecret: KEY } },
+		waitingItems,
 	});
 	hosts.push(h);
 	return h;
@@ -125,13 +137,52 @@ describe('Wait for Result: the resume request', () => {
 		expect(h.emitted).toHaveLength(0);
 	});
 
-	test('takes any verification when Scan Reference is empty', async () => {
+	test('a signed final result of another verification does not resume a wait whose Scan Reference was left empty', async () => {
 		const h = await host({ scanRef: '' });
-		await postSigned(h.url, identification({ scanRef: 'whatever' }), {
+		const res = await postSigned(h.url, identification({ scanRef: 'another-person' }), {
+			key: KEY,
+			eventType: 'IDENTIFICATION_MANUAL_FINISHED',
+		});
+		expect(res.status).toBe(200);
+		expect(res.json).toMatchObject({
+			waiting: 'the result is for another verification',
+		});
+		expect(h.emitted).toHaveLength(0);
+	});
+
+	test('Scan Reference is not evaluated again on resume: an expression that is empty then does not turn the check off', async () => {
+		const h = await host({ scanRef: '={{ $json.somethingElse }}' });
+		await postSigned(h.url, identification({ scanRef: 'another-person' }), {
+			key: KEY,
+			eventType: 'IDENTIFICATION_AUTO_FINISHED',
+		});
+		expect(h.emitted).toHaveLength(0);
+		await postSigned(h.url, identification(), {
 			key: KEY,
 			eventType: 'IDENTIFICATION_AUTO_FINISHED',
 		});
 		expect(h.emitted).toHaveLength(1);
+	});
+
+	test('a signed bank verification body under an identification header does not resume (the body decides)', async () => {
+		const h = await host();
+		const res = await postSigned(
+			h.url,
+			{ id: 'b0c1', scanRef: SCAN_REF, accounts: [], riskLevel: 'LOW' },
+			{ key: KEY, eventType: 'IDENTIFICATION_MANUAL_FINISHED' },
+		);
+		expect(res.status).toBe(200);
+		expect(h.emitted).toHaveLength(0);
+	});
+
+	test('a resume request to an execution that waits for no verification is acknowledged and ignored', async () => {
+		const h = await host({}, []);
+		const res = await postSigned(h.url, identification(), {
+			key: KEY,
+			eventType: 'IDENTIFICATION_MANUAL_FINISHED',
+		});
+		expect(res.status).toBe(200);
+		expect(h.emitted).toHaveLength(0);
 	});
 });
 
@@ -145,6 +196,48 @@ describe('Wait for Result: putting the execution to wait', () => {
 		expect(error).toBeUndefined();
 		expect(run.status).toBe('waiting');
 		expect(run.waitTill?.getTime()).toBe(WAIT_INDEFINITELY.getTime());
+	});
+
+	test('refuses to wait when there is no verification to wait for, saying what to set', async () => {
+		const { run, error } = await runNode({
+			node: 'identityVerification',
+			parameters: { resource: 'identification', operation: 'waitForResult' },
+		});
+		expect(run.status).not.toBe('waiting');
+		expect(error?.message).toContain('no verification to wait for');
+		expect((error as { description?: string }).description).toContain(
+			'Send the Result to This Workflow',
+		);
+	});
+
+	test('refuses to wait for several verifications at once (one result per execution)', async () => {
+		const { run, error } = await runNode({
+			node: 'identityVerification',
+			parameters: {
+				resource: 'identification',
+				operation: 'waitForResult',
+				scanRef: '={{ $json.scanRef }}',
+			},
+			input: [{ json: { scanRef: 'person-a' } }, { json: { scanRef: 'person-b' } }],
+		});
+		expect(run.status).not.toBe('waiting');
+		expect(error?.message).toContain('one verification per execution, but 2 were found');
+	});
+
+	test('Scan Reference given by an expression is fixed when the wait starts', async () => {
+		const { run, error } = await runNode({
+			node: 'identityVerification',
+			parameters: {
+				resource: 'identification',
+				operation: 'waitForResult',
+				scanRef: '={{ $json.scanRef }}',
+			},
+			input: [{ json: { scanRef: SCAN_REF } }],
+		});
+		expect(error).toBeUndefined();
+		expect(run.data.executionData!.nodeExecutionStack[0].data.main[0]).toEqual(
+			waitingFor(SCAN_REF),
+		);
 	});
 
 	test('waits until the time limit, and what it then outputs is { timedOut: true, scanRef }', async () => {

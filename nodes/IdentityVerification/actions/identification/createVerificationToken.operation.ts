@@ -7,7 +7,7 @@ import type {
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { LIMITS, verificationTokenRequestSchema } from '../../../shared/contract';
-import { apiRequest } from '../../transport';
+import { apiRequest, getBaseUrl } from '../../transport';
 import { toItems } from '../../helpers/response';
 import { simplifyOption, simplifyItems } from '../../helpers/simplify';
 import {
@@ -16,6 +16,7 @@ import {
 	validateInput,
 	type FieldLabels,
 } from '../../helpers/validation';
+import { assertServiceCanReach, recordPendingVerification } from './waitBinding';
 
 /** What Simplify keeps of the token answer: what the link, the wait and the routing need. */
 const SIMPLIFIED_TOKEN_FIELDS = [
@@ -311,6 +312,52 @@ function resumeUrl(this: IExecuteFunctions, itemIndex: number): string {
 	return String(this.evaluateExpression('{{ $execution.resumeUrl }}', itemIndex));
 }
 
+/**
+ * One execution waits for one result at its one resume address: with several items the results of
+ * all but one would be acknowledged and dropped, so several people are refused before any request.
+ */
+function assertOnePerson(this: IExecuteFunctions, itemIndex: number): void {
+	const count = this.getInputData().length;
+	if (count <= 1) return;
+	throw invalidInput.call(
+		this,
+		'Send the Result to This Workflow',
+		`works for one person per execution, but this step received ${count} items`,
+		'Start the workflow once per person (for example one webhook call or form submission per sign-up), or call a sub-workflow per item with Execute Workflow (mode: Run once for each item) that creates the token, sends the link and waits. To create tokens for many people at once, turn this option off and receive the results with the Identity Verification Trigger.',
+		itemIndex,
+	);
+}
+
+/** The checks of "Send the Result to This Workflow", then the callback URL it sets. */
+async function resultCallbackUrl(
+	this: IExecuteFunctions,
+	body: IDataObject,
+	itemIndex: number,
+): Promise<string> {
+	assertOnePerson.call(this, itemIndex);
+	if (body.callbackUrl !== undefined) {
+		throw invalidInput.call(
+			this,
+			'Send the Result to This Workflow',
+			'cannot be combined with a Callback URL',
+			'Remove the Callback URL (under Additional Fields or Custom Fields), or turn this option off.',
+			itemIndex,
+		);
+	}
+	if (!hasLaterWaitStep.call(this)) {
+		throw invalidInput.call(
+			this,
+			'Send the Result to This Workflow',
+			'needs a later Identity Verification step with the operation Wait for Result',
+			'Add Identity Verification → Wait for Result after the step that sends the link, or turn this option off: without it the result would go to an execution that has already ended.',
+			itemIndex,
+		);
+	}
+	const url = resumeUrl.call(this, itemIndex);
+	assertServiceCanReach.call(this, url, await getBaseUrl.call(this, 'apiKey'), itemIndex);
+	return url;
+}
+
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
@@ -320,27 +367,8 @@ export async function execute(
 		...typedFields.call(this, itemIndex),
 		clientId: this.getNodeParameter('clientId', itemIndex, '') as string,
 	};
-	if (this.getNodeParameter('sendResultToWorkflow', itemIndex, false) === true) {
-		if (body.callbackUrl !== undefined) {
-			throw invalidInput.call(
-				this,
-				'Send the Result to This Workflow',
-				'cannot be combined with a Callback URL',
-				'Remove the Callback URL (under Additional Fields or Custom Fields), or turn this option off.',
-				itemIndex,
-			);
-		}
-		if (!hasLaterWaitStep.call(this)) {
-			throw invalidInput.call(
-				this,
-				'Send the Result to This Workflow',
-				'needs a later Identity Verification step with the operation Wait for Result',
-				'Add Identity Verification → Wait for Result after the step that sends the link, or turn this option off: without it the result would go to an execution that has already ended.',
-				itemIndex,
-			);
-		}
-		body.callbackUrl = resumeUrl.call(this, itemIndex);
-	}
+	const sendResult = this.getNodeParameter('sendResultToWorkflow', itemIndex, false) === true;
+	if (sendResult) body.callbackUrl = await resultCallbackUrl.call(this, body, itemIndex);
 
 	const request = validateInput.call(
 		this,
@@ -357,6 +385,11 @@ export async function execute(
 		itemIndex,
 	});
 	const items = toItems(response.body);
+	// Wait for Result is bound to this verification (a missing scanRef is reported there).
+	const scanRef = items[0]?.json.scanRef;
+	if (sendResult && typeof scanRef === 'string' && scanRef !== '') {
+		recordPendingVerification.call(this, scanRef);
+	}
 	if (this.getNodeParameter('simplify', itemIndex, false) === true) {
 		return simplifyItems(items, SIMPLIFIED_TOKEN_FIELDS);
 	}

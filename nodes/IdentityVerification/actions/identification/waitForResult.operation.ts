@@ -2,7 +2,8 @@
  * Wait for Result: puts the execution to wait until the service sends the result of the
  * verification created earlier in this execution (with "Send the Result to This Workflow" on, the
  * token's callbackUrl is this execution's resume URL), as n8n's Wait node and its send-and-wait
- * operations do. The resume request is checked exactly like the trigger's deliveries.
+ * operations do. The resume request is checked exactly like the trigger's deliveries, and only the
+ * signed result of the verification fixed when the wait started can resume it.
  */
 import type {
 	IDataObject,
@@ -15,7 +16,13 @@ import type {
 import { NodeOperationError, WAIT_INDEFINITELY, updateDisplayOptions } from 'n8n-workflow';
 
 import { answer, receiveDelivery } from '../../../IdentityVerificationTrigger/delivery';
-import { isIdentificationEvent, isNonFinal } from '../../../IdentityVerificationTrigger/events';
+import type { IdentityVerificationEvent } from '../../../IdentityVerificationTrigger/events';
+import {
+	inferEventType,
+	isIdentificationEvent,
+	isNonFinal,
+} from '../../../IdentityVerificationTrigger/events';
+import { takePendingVerifications } from './waitBinding';
 
 const UNIT_SECONDS = { seconds: 1, minutes: 60, hours: 3600, days: 86400 } as const;
 type Unit = keyof typeof UNIT_SECONDS;
@@ -40,7 +47,7 @@ const properties: INodeProperties[] = [
 		default: '',
 		placeholder: "e.g. {{ $('Create Verification Token').item.json.scanRef }}",
 		description:
-			'The scanRef from Create Verification Token. When set, results of any other verification are acknowledged and ignored, and a time limit outputs it.',
+			'Leave empty to wait for the verification created with "Send the Result to This Workflow" earlier in this execution. Otherwise the scanRef to wait for, read once when the wait starts. Results of any other verification are acknowledged and ignored.',
 	},
 	{
 		displayName: 'Options',
@@ -130,25 +137,91 @@ function waitUntil(this: IExecuteFunctions, options: WaitOptions): Date {
 	return new Date(Date.now() + amount * UNIT_SECONDS[unit] * 1000);
 }
 
+/** The distinct, non-empty Scan Reference values of the input items (evaluated now, not on resume). */
+function scanRefParameters(this: IExecuteFunctions, itemCount: number): string[] {
+	const values = new Set<string>();
+	for (let itemIndex = 0; itemIndex < Math.max(itemCount, 1); itemIndex++) {
+		const value = String(this.getNodeParameter('scanRef', itemIndex, '') ?? '').trim();
+		if (value !== '') values.add(value);
+	}
+	return [...values];
+}
+
 /**
- * Runs once for all input items (one execution waits for one result). The step's output when the
- * time limit ends the wait: n8n resumes a timed-out wait by passing the waiting step's input
- * through, so that input is replaced here by { timedOut: true, scanRef }. A result that arrives
- * replaces it with the event (see `webhook`).
+ * The one verification this wait is bound to: Scan Reference if set, else the one created with
+ * "Send the Result to This Workflow" in this execution. None, or several, is refused before the
+ * execution waits: it would wait forever, or resume with one person's result and drop the others.
+ */
+function boundScanRef(this: IExecuteFunctions, itemCount: number): string {
+	const fromParameter = scanRefParameters.call(this, itemCount);
+	const pending = takePendingVerifications.call(this);
+	const candidates = fromParameter.length > 0 ? fromParameter : pending;
+	if (candidates.length === 1) return candidates[0];
+	if (candidates.length === 0) {
+		throw new NodeOperationError(this.getNode(), 'Wait for Result: no verification to wait for', {
+			description:
+				'Turn on "Send the Result to This Workflow" in the Create Verification Token step before this one (its answer must contain a scanRef), or set Scan Reference to the scanRef of the verification, e.g. {{ $(\'Create Verification Token\').item.json.scanRef }}.',
+		});
+	}
+	throw new NodeOperationError(
+		this.getNode(),
+		`Wait for Result: waits for one verification per execution, but ${candidates.length} were found`,
+		{
+			description:
+				'Start the workflow once per person, or call a sub-workflow per item with Execute Workflow (mode: Run once for each item) that creates the token, sends the link and waits.',
+		},
+	);
+}
+
+/**
+ * Runs once for all input items (one execution waits for one result). The scanRef waited for is
+ * fixed here and kept with the waiting execution as the step's output for a time limit: n8n resumes
+ * a timed-out wait by passing the waiting step's input through, so that input is replaced here by
+ * { timedOut: true, scanRef }. A result that arrives replaces it with the event (see `webhook`).
  */
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
 	const options = this.getNodeParameter('waitOptions', 0, {}) as WaitOptions;
-	const scanRef = String(this.getNodeParameter('scanRef', 0, '') ?? '').trim();
 	const waitTill = waitUntil.call(this, options);
+	const scanRef = boundScanRef.call(this, items.length);
 
 	const timedOut: INodeExecutionData[] = [
-		{ json: { timedOut: true, scanRef: scanRef || null }, pairedItem: { item: 0 } },
+		{ json: { timedOut: true, scanRef }, pairedItem: { item: 0 } },
 	];
 	this.getExecuteData().data = { main: [timedOut] };
 
 	await this.putExecutionToWait(waitTill);
 	return [items];
+}
+
+/** The scanRef fixed when the wait started, read from the waiting step's kept input. */
+function waitedScanRef(this: IWebhookFunctions): string | undefined {
+	try {
+		const value = this.evaluateExpression('{{ $json.scanRef }}', 0);
+		return typeof value === 'string' && value !== '' ? value : undefined;
+	} catch {
+		// No kept input: nothing was fixed, so nothing may resume it.
+		return undefined;
+	}
+}
+
+/** Why a signed delivery does not resume this wait, or undefined when it does. */
+function notForThisWait(
+	this: IWebhookFunctions,
+	event: IdentityVerificationEvent,
+): string | undefined {
+	// The signed body decides, never the unsigned event header.
+	if (!isIdentificationEvent(inferEventType(event.body))) {
+		return 'the delivery is not an identification result';
+	}
+	const expected = waitedScanRef.call(this);
+	if (expected === undefined) return 'this execution is not waiting for a verification';
+	if (event.scanRef !== expected) return 'the result is for another verification';
+	const options = this.getNodeParameter('waitOptions', {}) as WaitOptions;
+	if (options.resultToWaitFor !== 'first' && isNonFinal(event)) {
+		return 'not a final result: waiting for the manual review';
+	}
+	return undefined;
 }
 
 /** The resume request: a signed delivery of the service to this execution's resume URL. */
@@ -159,28 +232,10 @@ export async function webhook(this: IWebhookFunctions): Promise<IWebhookResponse
 	});
 	if (!received.ok) return received.response;
 	const { event } = received;
-	const options = this.getNodeParameter('waitOptions', {}) as WaitOptions;
-	const scanRef = String(this.getNodeParameter('scanRef', '') ?? '').trim();
 
 	// Acknowledged (2xx, so the service does not retry) without resuming: the execution keeps waiting.
-	if (!isIdentificationEvent(event.eventType)) {
-		return answer.call(this, 200, {
-			received: true,
-			waiting: `event kind ${event.eventType} is not an identification result`,
-		});
-	}
-	if (scanRef && event.scanRef !== scanRef) {
-		return answer.call(this, 200, {
-			received: true,
-			waiting: 'the result is for another verification',
-		});
-	}
-	if (options.resultToWaitFor !== 'first' && isNonFinal(event)) {
-		return answer.call(this, 200, {
-			received: true,
-			waiting: 'not a final result: waiting for the manual review',
-		});
-	}
+	const waiting = notForThisWait.call(this, event);
+	if (waiting !== undefined) return answer.call(this, 200, { received: true, waiting });
 
 	return {
 		workflowData: [[{ json: event as unknown as IDataObject, pairedItem: { item: 0 } }]],
