@@ -42,6 +42,8 @@ export function readMadeUpResource(
 			baseURL: TEST_BASE_URL,
 			url,
 			...(qs ? { qs } : {}),
+			// Following a redirect would send the credential to wherever it points.
+			disableFollowRedirect: true,
 			ignoreHttpStatusErrors: {
 				ignore: true,
 				except: failing.map((rule) => rule.properties.value),
@@ -53,7 +55,8 @@ export function readMadeUpResource(
 
 /**
  * The statuses that make a credential test fail, each with a message saying what to do: the
- * credential's own messages for authentication statuses, then rate limiting and server errors.
+ * credential's own messages for authentication statuses, then redirects (never followed), rate
+ * limiting and server errors.
  * Every other status passes, notably the 404 a valid credential gets for a made-up id.
  */
 export function failureRules(
@@ -66,6 +69,12 @@ export function failureRules(
 	});
 	return [
 		...Object.entries(authentication).map(([status, message]) => rule(Number(status), message)),
+		...Array.from({ length: 9 }, (_, i) =>
+			rule(
+				300 + i,
+				`The Base URL answers with a redirect (HTTP ${300 + i}) to another address, so the ${what} was not sent there: check the Base URL and use the service's own https address (the right host, without an extra path)`,
+			),
+		),
 		rule(
 			429,
 			'The service is rate limiting requests right now (429): wait a minute and test again',

@@ -28,6 +28,16 @@ export function makeRedactor(secrets: string[]): Redactor {
 	};
 }
 
+/** Origin and path of a URL (relative to `base`) for a message: no query, no user info. */
+export function shownUrl(url: string, base?: string): string {
+	try {
+		const parsed = new URL(url, base);
+		return `${parsed.origin}${parsed.pathname}`;
+	} catch {
+		return 'an invalid address';
+	}
+}
+
 /** A body as JSON: bytes decoded, JSON text parsed, other text kept as it is; `null` when empty. */
 export function parseJsonBody(body: unknown): unknown {
 	if (body instanceof Uint8Array) body = Buffer.from(body).toString('utf8');
@@ -210,6 +220,29 @@ export function httpError(node: INode, redact: Redactor, failure: HttpFailure): 
 			quoted(said) + 'Check the values entered in the node and the Base URL of the credential.';
 	}
 	return build(node, redact, message, description.trim(), String(status), itemIndex, body);
+}
+
+/**
+ * A 3xx answer. It is never followed: n8n's request helper would send the credential, and a POST's
+ * body, to wherever it points. `target` is the shown Location (origin and path), if any.
+ */
+export function redirectError(
+	node: INode,
+	redact: Redactor,
+	failure: { status: number; target?: string; auth: AuthMode; itemIndex?: number },
+): NodeApiError {
+	const { status, target, auth, itemIndex } = failure;
+	const where = target
+		? `to ${target}; redirects are not followed, so the credential and the request were not sent there`
+		: 'without an address; redirects are not followed';
+	return build(
+		node,
+		redact,
+		`The service answered with a redirect (HTTP ${status}) ${where}`,
+		`Check the Base URL in the credential "${CREDENTIAL_DISPLAY_NAME[auth]}": use the address the service itself gives (https, the right host and path), not one that forwards elsewhere.`,
+		String(status),
+		itemIndex,
+	);
 }
 
 export type NetworkProblem = 'refused' | 'dns' | 'timeout' | 'reset' | 'tls' | 'other';

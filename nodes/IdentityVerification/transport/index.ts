@@ -23,6 +23,8 @@ import {
 	makeRedactor,
 	networkError,
 	parseJsonBody,
+	redirectError,
+	shownUrl,
 	unexpectedError,
 } from './errors';
 import type { Redactor } from './errors';
@@ -70,16 +72,6 @@ function isUnderBaseUrl(baseUrl: string, url: string): boolean {
 		return target.pathname === prefix || target.pathname.startsWith(`${prefix}/`);
 	} catch {
 		return false;
-	}
-}
-
-/** Origin and path of a URL for a message (no query, no user info). */
-function shownUrl(url: string): string {
-	try {
-		const parsed = new URL(url);
-		return `${parsed.origin}${parsed.pathname}`;
-	} catch {
-		return 'an invalid address';
 	}
 }
 
@@ -198,6 +190,11 @@ async function readCapped(body: unknown): Promise<Buffer> {
 	return Buffer.concat(chunks);
 }
 
+/** Closes a streamed body nobody will read (e.g. of a redirect), so its connection is let go. */
+function discardStream(body: unknown): void {
+	(body as { destroy?: () => void } | undefined)?.destroy?.();
+}
+
 /** The credential's base URL without trailing slashes. */
 export async function getBaseUrl(this: RequestContext, auth: AuthMode): Promise<string> {
 	return (await resolveCredential.call(this, auth)).baseUrl;
@@ -286,6 +283,8 @@ export async function apiRequest<T = unknown>(
 			ignoreHttpStatusErrors: true,
 			timeout: timeoutMs,
 			json: responseKind === 'json',
+			// n8n re-sends the credential (and a POST's body) to wherever a redirect points
+			disableFollowRedirect: true,
 		};
 		if (req.qs && Object.keys(req.qs).length) options.qs = { ...req.qs };
 		if (req.body !== undefined) {
@@ -325,6 +324,15 @@ export async function apiRequest<T = unknown>(
 		if (status >= 200 && status < 300) {
 			const body = successBody(responseKind, response.body) as T;
 			return { statusCode: status, headers: responseHeaders, body };
+		}
+		if (status >= 300 && status < 400) {
+			discardStream(response.body);
+			throw redirectError(node, redact, {
+				status,
+				target: responseHeaders.location && shownUrl(responseHeaders.location, url),
+				auth,
+				itemIndex,
+			});
 		}
 		if (responseKind === 'stream') response.body = await readCapped(response.body);
 		if (isRetryableStatus(status, method) && attempt <= maxRetries && !isCancelled(this)) {
