@@ -107,13 +107,26 @@ function testRules(statusRules: IAuthenticateRuleResponseCode[]): ICredentialTes
 	return [...statusRules, notTheService] as ICredentialTestRequest['rules'];
 }
 
-/** Hosts a plain http:// address may use: the machine itself (a local test service). */
+/** 127.0.0.0/8 written out in full, each octet 0–255. */
+function isLoopbackIpv4(hostname: string): boolean {
+	const octets = hostname.split('.');
+	return (
+		octets.length === 4 &&
+		octets[0] === '127' &&
+		octets.every((octet) => /^\d{1,3}$/.test(octet) && Number(octet) <= 255)
+	);
+}
+
+/**
+ * Hosts a plain http:// address may use: the machine itself (a local test service), written as a
+ * literal. A name under `.localhost` is not: DNS may resolve it to any machine.
+ */
 export function isLoopbackHost(hostname: string): boolean {
 	return (
 		hostname === 'localhost' ||
-		hostname.endsWith('.localhost') ||
-		/^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname) ||
-		hostname === '[::1]'
+		hostname === '[::1]' ||
+		hostname === '::1' ||
+		isLoopbackIpv4(hostname)
 	);
 }
 

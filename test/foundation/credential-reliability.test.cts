@@ -5,6 +5,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { isLoopbackHost } from '../../credentials/common';
 import { runNode, sandboxCredentials, testCredential } from '../harness/index.cjs';
 import { startSandbox } from '../sandbox/index.cjs';
 import type { Sandbox } from '../sandbox/index.cjs';
@@ -57,36 +58,39 @@ describe.each(TYPES)('%s: the test passes only on an answer from this service', 
 		expect(result.message).toMatch(/check the Base URL/);
 	});
 
-	test('refuses a plain http:// Base URL on another machine, saying why, without sending the secret', async () => {
-		const result = await testCredential(type, {
-			...creds[type],
-			baseUrl: 'http://ivs.example.com',
-		});
-		expect(result.status).toBe('Error');
-		expect(result.message).toMatch(/http:\/\/.*unencrypted/);
-		expect(result.message).toMatch(/https:\/\//);
-	});
+	test.each(['http://ivs.example.com', 'http://foo.localhost:8787'])(
+		'refuses a plain http:// Base URL on another machine (%s), saying why, without sending the secret',
+		async (baseUrl) => {
+			const result = await testCredential(type, { ...creds[type], baseUrl });
+			expect(result.status).toBe('Error');
+			expect(result.message).toMatch(/http:\/\/.*unencrypted/);
+			expect(result.message).toMatch(/https:\/\//);
+		},
+	);
 });
 
 describe('the node refuses a plain http:// Base URL on another machine before any request', () => {
-	test.each(['http://ivs.example.com', 'http://10.0.0.7:8787', 'http://gw.example.com/ivs'])(
-		'%s',
-		async (baseUrl) => {
-			const { error } = await runNode({
-				node: 'identityVerification',
-				parameters: {
-					resource: 'identification',
-					operation: 'requestInformation',
-					scanRef: 'scan-1',
-				},
-				credentials: { identityVerificationApi: { ...creds.identityVerificationApi, baseUrl } },
-			});
-			expect(error?.message).toMatch(
-				/Base URL in the credential "Identity Verification API" starts with http:\/\//,
-			);
-			expect(error?.description).toMatch(/unencrypted/);
-		},
-	);
+	test.each([
+		'http://ivs.example.com',
+		'http://10.0.0.7:8787',
+		'http://gw.example.com/ivs',
+		// a name under .localhost is resolved by DNS, which may answer with any machine
+		'http://foo.localhost:8787',
+	])('%s', async (baseUrl) => {
+		const { error } = await runNode({
+			node: 'identityVerification',
+			parameters: {
+				resource: 'identification',
+				operation: 'requestInformation',
+				scanRef: 'scan-1',
+			},
+			credentials: { identityVerificationApi: { ...creds.identityVerificationApi, baseUrl } },
+		});
+		expect(error?.message).toMatch(
+			/Base URL in the credential "Identity Verification API" starts with http:\/\//,
+		);
+		expect(error?.description).toMatch(/unencrypted/);
+	});
 
 	test.each(['http://127.0.0.1', 'http://localhost'])(
 		'%s (this machine) is allowed',
@@ -110,4 +114,34 @@ describe('the node refuses a plain http:// Base URL on another machine before an
 			expect(error?.message).toMatch(/404/);
 		},
 	);
+});
+
+describe('plain http:// is allowed only for a literal loopback address', () => {
+	test.each([
+		'localhost',
+		'127.0.0.1',
+		'127.0.0.0',
+		'127.255.255.255',
+		'127.1.2.3',
+		'[::1]',
+		'::1',
+	])('%s is this machine', (hostname) => {
+		expect(isLoopbackHost(hostname)).toBe(true);
+	});
+
+	test.each([
+		'foo.localhost',
+		'localhost.example.com',
+		'127.0.0.256',
+		'127.0.0.999',
+		'127.0.0',
+		'127.0.0.1.example.com',
+		'128.0.0.1',
+		'0.0.0.0',
+		'[::2]',
+		'[::ffff:127.0.0.1]',
+		'',
+	])('%s is not', (hostname) => {
+		expect(isLoopbackHost(hostname)).toBe(false);
+	});
 });
