@@ -25,6 +25,11 @@ describe('makeRedactor', () => {
 		expect(r('abcd-abcd SECRET xyz')).toBe('[redacted]-[redacted] [redacted] xyz');
 	});
 
+	test('a secret that contains another one (an API key inside the secret) is redacted whole', () => {
+		const r = makeRedactor(['abcd', 'xxabcdyy']);
+		expect(r('xxabcdyy and abcd')).toBe('[redacted] and [redacted]');
+	});
+
 	test('ignores values that are not strings', () => {
 		const r = makeRedactor([undefined as unknown as string, 'abcd']);
 		expect(r('abcd undefined')).toBe('[redacted] undefined');

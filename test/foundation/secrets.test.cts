@@ -1,6 +1,6 @@
 /**
- * No error a user, a log or the execution data can see carries the API secret, the base64 of
- * `key:secret`, or the KYB bearer token: checked on the very object the node threw (JSON, its
+ * No error a user, a log or the execution data can see carries the API key, the API secret, the
+ * base64 of `key:secret`, or the KYB bearer token: checked on the very object the node threw (JSON, its
  * description/cause/context, util.inspect with hidden fields) and on the run data n8n would store.
  */
 import { inspect } from 'node:util';
@@ -23,6 +23,7 @@ const WRONG_TOKEN = 'Bad-F0rm-T0ken-88bb';
 const b64 = (key: string, secret: string) => Buffer.from(`${key}:${secret}`).toString('base64');
 
 const FORBIDDEN = [
+	API_KEY,
 	API_SECRET,
 	WRONG_SECRET,
 	b64(API_KEY, API_SECRET),
@@ -135,6 +136,22 @@ describe('errors never carry a secret', () => {
 		});
 		const result = await probe({ path: TX });
 		expect(result.error?.message).toMatch(/\[redacted\]/);
+		expectNoSecrets(result);
+	});
+
+	test('a service that echoes the API key alone in its error body', async () => {
+		sb.faults.add({
+			method: 'GET',
+			path: TX,
+			status: 403,
+			body: {
+				detail: `The key ${API_KEY} may not read this`,
+				errors: { key: [`${API_KEY} is disabled`] },
+				request: { apiKey: API_KEY },
+			},
+		});
+		const result = await probe({ path: TX });
+		expect(result.error?.description).toMatch(/The key \[redacted\] may not read this/);
 		expectNoSecrets(result);
 	});
 

@@ -20,7 +20,10 @@ const DASHBOARD_KEYS_HINT = 'the dashboard (Settings → API Keys → Generate)'
 export type Redactor = (text: string) => string;
 
 export function makeRedactor(secrets: string[]): Redactor {
-	const values = secrets.filter((s) => typeof s === 'string' && s.length >= 4);
+	// Longest first: a key that is part of the secret must not leave the rest of the secret behind.
+	const values = secrets
+		.filter((s) => typeof s === 'string' && s.length >= 4)
+		.sort((a, b) => b.length - a.length);
 	return (text: string) => {
 		let result = text;
 		for (const secret of values) result = result.split(secret).join('[redacted]');

@@ -143,7 +143,7 @@ async function readCredential(
 	if (auth === 'apiKey') {
 		const key = String(credentials.apiKey ?? '');
 		const secret = String(credentials.apiSecret ?? '');
-		secrets.push(secret, Buffer.from(`${key}:${secret}`).toString('base64'));
+		secrets.push(key, secret, Buffer.from(`${key}:${secret}`).toString('base64'));
 	} else {
 		secrets.push(String(credentials.formToken ?? ''));
 	}
