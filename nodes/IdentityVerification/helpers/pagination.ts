@@ -19,7 +19,10 @@ export interface PageListOptions {
 	itemIndex: number;
 }
 
-/** More pages than this ends the read with an error (a service that keeps sending `next`). */
+/**
+ * More pages than this ends the read with an error: a service that keeps sending `next`, or a
+ * `count` announcing more. It also bounds what a read keeps besides the results (one key per page).
+ */
 export const MAX_PAGES = 2000;
 
 /** What one read has in common: where the list is, what was asked, and what has been read so far. */
@@ -48,6 +51,9 @@ interface ListRead {
  * `Retry-After`). Every `next` link must stay under the Base URL (the credential goes with it), and
  * one is followed only to a page not read before (by page number, or by URL when it has none).
  * Identical results on two pages are not a loop: transactions carry no id.
+ *
+ * What the service sends sizes nothing unchecked: a `count` needing more than MAX_PAGES pages is
+ * refused before any page is planned, and links stop at MAX_PAGES.
  */
 export async function listPages(
 	this: IExecuteFunctions,
@@ -72,31 +78,48 @@ export async function listPages(
 
 	const first = await fetchPageByNumber(read, 1);
 	read.count = first.count ?? undefined;
-	const results = first.results.slice();
-	let last = first;
-	if (!isDone(read, results, last)) {
-		const byNumber = await fetchCountedPages(read, first);
-		for (const page of byNumber) {
-			results.push(...page.results);
-			last = page;
+	const kept: Kept = { pages: [], results: 0, last: first };
+	keep(kept, first);
+	if (!isDone(read, kept)) {
+		for (const page of await fetchCountedPages(read, first)) {
+			keep(kept, page);
 			if (page.results.length === 0) break;
 		}
 	}
-	while (!isDone(read, results, last)) {
-		last = await fetchPageByLink(read, last.next as string);
-		results.push(...last.results);
-	}
+	while (!isDone(read, kept)) keep(kept, await fetchPageByLink(read, kept.last.next as string));
 
+	const results = resultsOf(kept.pages, options.limit);
 	if (read.countChanged) reportCountChanged(read, results.length);
-	// Pages come whole: drop what the last one brought beyond Limit.
-	if (options.limit !== undefined) results.splice(options.limit);
 	return results;
 }
 
+/** The pages returned so far, how many results they hold, and the last of them. */
+interface Kept {
+	pages: TransactionPage[];
+	results: number;
+	last: TransactionPage;
+}
+
+function keep(kept: Kept, page: TransactionPage): void {
+	kept.pages.push(page);
+	kept.results += page.results.length;
+	kept.last = page;
+}
+
 /** The read ends at a page without `next`, an empty page, or once Limit is reached. */
-function isDone(read: ListRead, results: unknown[], last: TransactionPage): boolean {
+function isDone(read: ListRead, kept: Kept): boolean {
 	const limit = read.options.limit ?? Infinity;
-	return !last.next || last.results.length === 0 || results.length >= limit;
+	return !kept.last.next || kept.last.results.length === 0 || kept.results >= limit;
+}
+
+/**
+ * The results of all pages in order, cut at Limit (pages come whole). Joined without spreading a
+ * page into one call: a page's length is the service's to choose, and a spread has a size limit.
+ */
+function resultsOf(pages: TransactionPage[], limit: number | undefined): unknown[] {
+	const results = pages.flatMap((page) => page.results);
+	if (limit !== undefined) results.splice(limit);
+	return results;
 }
 
 /**
@@ -112,11 +135,10 @@ async function fetchCountedPages(
 	const { limit, maxParallel } = read.options;
 	const wanted = limit === undefined ? first.count : Math.min(first.count, limit);
 	const lastPage = Math.ceil(wanted / pageSize);
-	const numbers: number[] = [];
-	for (let page = 2; page <= lastPage; page++) {
-		visit(read, `page:${page}`, `page ${page}`);
-		numbers.push(page);
-	}
+	// `count` is the service's word: refuse what no read may take before planning any of it.
+	if (lastPage > MAX_PAGES) throw tooManyPagesAnnounced(read, wanted, pageSize, lastPage);
+	const numbers = Array.from({ length: Math.max(0, lastPage - 1) }, (_, index) => index + 2);
+	for (const page of numbers) visit(read, `page:${page}`, `page ${page}`);
 	return await mapWithConcurrency(
 		numbers,
 		maxParallel,
@@ -157,14 +179,9 @@ async function fetchPage(
 	const { itemIndex } = options;
 	read.pagesRead++;
 	if (read.pagesRead > MAX_PAGES) {
-		throw new NodeOperationError(
-			context.getNode(),
+		throw pageLimitError(
+			read,
 			`The service kept sending more pages: stopped after ${MAX_PAGES} pages`,
-			{
-				itemIndex,
-				description:
-					'Raise Per Page so fewer pages are needed, or use Limit instead of Return All. If the list is not that long, report it to the service provider.',
-			},
 		);
 	}
 	const { body } = await apiRequest.call(context, 'apiKey', {
@@ -195,6 +212,29 @@ async function fetchPage(
 		read.countChanged = true;
 	}
 	return page;
+}
+
+/** Page 1's `count` (or Limit) needs more than MAX_PAGES pages at the page size it returned. */
+function tooManyPagesAnnounced(
+	read: ListRead,
+	wanted: number,
+	pageSize: number,
+	pages: number,
+): NodeOperationError {
+	return pageLimitError(
+		read,
+		`Too many pages to read: ${wanted} transactions at ${pageSize} per page take ${pages} pages, more than the ${MAX_PAGES} pages a read may take`,
+	);
+}
+
+/** More pages than MAX_PAGES: what to change depends on whether Limit is in use. */
+function pageLimitError(read: ListRead, message: string): NodeOperationError {
+	const instead =
+		read.options.limit === undefined ? 'use Limit instead of Return All' : 'lower Limit';
+	return new NodeOperationError(read.context.getNode(), message, {
+		itemIndex: read.options.itemIndex,
+		description: `Raise Per Page so fewer pages are needed, or ${instead}. If the list is not that long, report it to the service provider.`,
+	});
 }
 
 /** The loop guard: a page (by number, or by URL without one) is read at most once. */

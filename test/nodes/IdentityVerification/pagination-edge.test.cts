@@ -5,9 +5,18 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { SCRIPTED_PATH as PATH, transactions as range, useScriptedService } from './util.cjs';
+import { MAX_PAGES } from '../../../nodes/IdentityVerification/helpers/pagination';
+import {
+	expectPaired,
+	SCRIPTED_PATH as PATH,
+	serviceRequests,
+	transactions as range,
+	useSandbox,
+	useScriptedService,
+} from './util.cjs';
 
 const service = useScriptedService();
+const ctx = useSandbox();
 const run = (extra: Record<string, unknown> = {}) =>
 	service.list({ options: { perPage: 10 }, ...extra });
 /** The absolute link to a page of 10. */
@@ -125,5 +134,33 @@ describe('List Transactions: fetching pages by number (count given)', () => {
 		expect(
 			service.hits.map((h) => new URL(h, service.base).searchParams.get('page')).sort(),
 		).toEqual(['1', '2', '3']);
+	});
+});
+
+describe('List Transactions: a count no read can cover, through the engine', () => {
+	test('Continue On Fail: the account announcing 20,000,000 transactions at 1 per page becomes an error item after one request, the next item is still read', async () => {
+		const huge = ctx.sb.bank.seedAccount({ transactions: 20_000_000 });
+		const small = ctx.sb.bank.seedAccount({ transactions: 3 });
+		ctx.sb.resetLog();
+		const { items, error } = await ctx.run(
+			{
+				resource: 'bank',
+				operation: 'listTransactions',
+				verificationId: '={{ $json.verificationId }}',
+				accountId: '={{ $json.accountId }}',
+				returnAll: true,
+				options: { perPage: 1 },
+			},
+			{ continueOnFail: true, input: [{ json: huge }, { json: small }] },
+		);
+		expect(error).toBeUndefined();
+		expect(items).toHaveLength(4);
+		expectPaired(items, (i) => (i === 0 ? 0 : 1));
+		expect(String(items[0].json.error)).toContain(
+			`take 20000000 pages, more than the ${MAX_PAGES} pages a read may take`,
+		);
+		expect(items.slice(1).every((item) => item.json.error === undefined)).toBe(true);
+		// One page for the huge account, three for the small one.
+		expect(serviceRequests(ctx.sb, '/bank/verifications/')).toBe(4);
 	});
 });

@@ -1,10 +1,11 @@
 /**
  * listPages with a stub of n8n's request helper: the pages it asks for, the loop guard's keys for
- * page 1, where Limit and an empty page end the read, a count that changes, and what each error
- * says. The engine tests (pagination-edge, reliability, bank) show the same over real HTTP; these
- * pin every branch and count every request.
+ * page 1, where Limit and an empty page end the read, a count that changes, what each error says,
+ * and that nothing the service sends (count, links, page sizes) holds n8n's event loop. The engine
+ * tests (pagination-edge, reliability, bank) show the same over real HTTP; these pin every branch
+ * and count every request.
  */
-import { listPages } from '../../../nodes/IdentityVerification/helpers/pagination';
+import { listPages, MAX_PAGES } from '../../../nodes/IdentityVerification/helpers/pagination';
 import type { PageListOptions } from '../../../nodes/IdentityVerification/helpers/pagination';
 import { stubRequestContext } from '../../harness/fixtures/request-context.cjs';
 
@@ -102,6 +103,16 @@ describe('where the read ends', () => {
 		const s = stub(() => ({ count: 30, next: null, results: range(0, 10) }));
 		expect(await list(s)).toEqual(range(0, 10));
 		expect(s.asked).toEqual(['?page=1']);
+	});
+
+	test('a count of 0 on a page with results plans no page by number: the links are followed', async () => {
+		const s = stub((url) => ({
+			count: 0,
+			next: pageOf(url) < 2 ? `${LIST}?page=2` : null,
+			results: range((pageOf(url) - 1) * 10, pageOf(url) * 10),
+		}));
+		expect(await list(s)).toEqual(range(0, 20));
+		expect(s.asked).toEqual(['?page=1', '?page=2']);
 	});
 
 	test('an empty page among the counted ones ends it: later pages are not returned', async () => {
@@ -203,5 +214,106 @@ describe('answers that are not a page', () => {
 			description: `Expected a list with "results"; ${issue}.`,
 			context: { itemIndex: 2 },
 		});
+	});
+});
+
+/**
+ * Runs `work` while a 5 ms interval timer runs beside it, as n8n's health check and webhooks would:
+ * how the work ended, and the longest time the timer was kept waiting (the event loop was blocked).
+ */
+async function whileTimed<T>(work: () => Promise<T>) {
+	let last = Date.now();
+	let longestBlockMs = 0;
+	const timer = setInterval(() => {
+		const now = Date.now();
+		longestBlockMs = Math.max(longestBlockMs, now - last);
+		last = now;
+	}, 5);
+	try {
+		const outcome = await work().catch((error: unknown) => error);
+		longestBlockMs = Math.max(longestBlockMs, Date.now() - last);
+		return { outcome, longestBlockMs };
+	} finally {
+		clearInterval(timer);
+	}
+}
+
+/** A list of one result per page (page n holds n) whose `count` says `count`, with links up to `lastPage`. */
+const onePerPage =
+	(count?: number, lastPage = Infinity) =>
+	(url: URL) => ({
+		count,
+		next: pageOf(url) < lastPage ? `${LIST}?page=${pageOf(url) + 1}&perPage=1` : null,
+		results: [pageOf(url)],
+	});
+
+describe('a count is untrusted: the pages it announces are bounded before any is planned', () => {
+	test.each([
+		['Return All', undefined, 'use Limit instead of Return All'],
+		['Limit 1,000,000', 1_000_000, 'lower Limit'],
+	])(
+		'count 20,000,000 at 1 per page, %s: the page-limit error after page 1 only, the event loop never held',
+		async (_, limit, advice) => {
+			const s = stub(onePerPage(20_000_000));
+			const { outcome, longestBlockMs } = await whileTimed(
+				async () => await list(s, { perPage: 1, limit, itemIndex: 1 }),
+			);
+			expect(outcome).toMatchObject({
+				message: expect.stringContaining(`more than the ${MAX_PAGES} pages a read may take`),
+				description: expect.stringMatching(new RegExp(`^Raise Per Page .*, or ${advice}\\.`)),
+				context: { itemIndex: 1 },
+			});
+			expect(s.asked).toEqual(['?page=1&perPage=1']);
+			// A generous bound: the read must not hold n8n (health check, webhooks) for a second.
+			expect(longestBlockMs).toBeLessThan(1000);
+		},
+	);
+
+	test('the error says how many transactions at what page size take how many pages', async () => {
+		const s = stub(onePerPage(20_000_000));
+		await expect(list(s, { perPage: 1 })).rejects.toThrow(
+			`Too many pages to read: 20000000 transactions at 1 per page take 20000000 pages, more than the ${MAX_PAGES} pages a read may take`,
+		);
+	});
+
+	test(`a count of exactly ${MAX_PAGES} pages is read in full`, async () => {
+		const s = stub(onePerPage(MAX_PAGES, MAX_PAGES));
+		expect(await list(s, { perPage: 1 })).toEqual(range(1, MAX_PAGES + 1));
+		expect(s.asked).toHaveLength(MAX_PAGES);
+	});
+
+	test(`a count of ${MAX_PAGES + 1} pages fails before page 2 is requested`, async () => {
+		const s = stub(onePerPage(MAX_PAGES + 1));
+		await expect(list(s, { perPage: 1 })).rejects.toThrow(
+			`take ${MAX_PAGES + 1} pages, more than the ${MAX_PAGES} pages a read may take`,
+		);
+		expect(s.asked).toEqual(['?page=1&perPage=1']);
+	});
+});
+
+describe('links that never end', () => {
+	test(`stop after ${MAX_PAGES} pages with the page-limit error, the event loop never held`, async () => {
+		const s = stub(onePerPage(undefined));
+		const { outcome, longestBlockMs } = await whileTimed(async () => await list(s, { perPage: 1 }));
+		expect(outcome).toMatchObject({
+			message: `The service kept sending more pages: stopped after ${MAX_PAGES} pages`,
+			description: expect.stringContaining('Raise Per Page'),
+		});
+		expect(s.asked).toHaveLength(MAX_PAGES);
+		expect(longestBlockMs).toBeLessThan(1000);
+	});
+});
+
+describe('a page with very many results', () => {
+	test('is collected whole, after earlier pages, in order', async () => {
+		const big = 500_000;
+		const s = stub((url) =>
+			pageOf(url) === 1
+				? { next: `${LIST}?page=2`, results: [0] }
+				: { next: null, results: range(1, big + 1) },
+		);
+		const results = await list(s);
+		expect(results).toHaveLength(big + 1);
+		expect(results[big]).toBe(big);
 	});
 });
