@@ -11,6 +11,7 @@ import {
 	makeRedactor,
 	networkError,
 	parseErrorBody,
+	prunedErrorBody,
 	serviceMessage,
 	unexpectedError,
 } from '../../nodes/IdentityVerification/transport/errors';
@@ -53,6 +54,77 @@ describe('parseErrorBody', () => {
 		expect(parseErrorBody(' Bad gateway ')).toBe('Bad gateway');
 		expect(parseErrorBody('x'.repeat(300))).toBe('x'.repeat(300));
 		expect(parseErrorBody('y'.repeat(301))).toBe(`${'y'.repeat(300)}…`);
+	});
+});
+
+describe('parseErrorBody of a large answer', () => {
+	test('only its first 64 KB are read: JSON cut there is shown as text', () => {
+		const huge = Buffer.from(JSON.stringify({ detail: 'big', echo: 'e'.repeat(100_000) }));
+		expect(parseErrorBody(huge)).toBe(`${'{"detail":"big","echo":"'}${'e'.repeat(276)}…`);
+		expect(parseErrorBody(huge.toString('utf8'))).toMatch(/^\{"detail":"big".*…$/);
+	});
+
+	test('a secret where the text is cut is redacted before the cut', () => {
+		const text = `${'x'.repeat(295)}${SECRET} after`;
+		expect(parseErrorBody(text, redact)).toBe(`${'x'.repeat(295)}[reda…`);
+	});
+});
+
+describe('prunedErrorBody', () => {
+	test('leaves out an echoed document under `file` at any depth, in objects and lists', () => {
+		const doc = Buffer.alloc(600, 1).toString('base64');
+		expect(
+			prunedErrorBody(
+				{ file: doc, a: { file: 'aGVsbG8=', b: [{ file: { content: doc } }, 'kept'] } },
+				redact,
+			),
+		).toEqual({ a: { b: [{}, 'kept'] } });
+	});
+
+	test("keeps the service's rules about the `file` field (sentences, not data)", () => {
+		expect(prunedErrorBody({ file: ['Upload a valid image.'] }, redact)).toEqual({
+			file: ['Upload a valid image.'],
+		});
+		expect(prunedErrorBody({ file: 'This field is required.' }, redact)).toEqual({
+			file: 'This field is required.',
+		});
+		expect(prunedErrorBody({ file: [] }, redact)).toEqual({});
+		expect(prunedErrorBody({ file: [`${'w '.repeat(151)}`] }, redact)).toEqual({});
+	});
+
+	test('replaces a long text by its length and redacts the others, keys included', () => {
+		expect(
+			prunedErrorBody({ long: 'l'.repeat(1001), short: `s ${SECRET}`, [SECRET]: 1 }, redact),
+		).toEqual({
+			long: '[long text left out: 1001 characters]',
+			short: 's [redacted]',
+			'[redacted]': 1,
+		});
+		expect(prunedErrorBody('l'.repeat(1000), redact)).toBe('l'.repeat(1000));
+	});
+
+	test('keeps 100 entries of a list or an object, 8 levels deep', () => {
+		const list = prunedErrorBody(
+			Array.from({ length: 150 }, (_, i) => i),
+			redact,
+		) as number[];
+		expect(list).toHaveLength(100);
+		const object = prunedErrorBody(
+			Object.fromEntries(Array.from({ length: 150 }, (_, i) => [`k${i}`, i])),
+			redact,
+		) as object;
+		expect(Object.keys(object)).toHaveLength(100);
+		const deep = JSON.parse(`${'{"a":'.repeat(10)}1${'}'.repeat(10)}`);
+		expect(JSON.stringify(prunedErrorBody(deep, redact))).toBe(
+			`${'{"a":'.repeat(8)}"[…]"${'}'.repeat(8)}`,
+		);
+		expect(JSON.stringify(prunedErrorBody([[[[[[[[[1]]]]]]]]], redact))).toBe(
+			'[[[[[[[["[…]"]]]]]]]]',
+		);
+	});
+
+	test('leaves numbers, booleans and null as they are', () => {
+		expect(prunedErrorBody({ n: 1, b: true, z: null }, redact)).toEqual({ n: 1, b: true, z: null });
 	});
 });
 
@@ -196,6 +268,40 @@ describe('httpError', () => {
 	});
 });
 
+describe('httpError of a large answer', () => {
+	const fail = (body: unknown) =>
+		httpError(NODE, redact, { status: 400, body, method: 'POST', attempts: 1, auth: 'apiKey' });
+	const stored = (error: ReturnType<typeof fail>) => JSON.stringify(error.context.data);
+
+	test('keeps only the useful keys when the whole answer is over 4 KB', () => {
+		const noise = Object.fromEntries(
+			Array.from({ length: 20 }, (_, i) => [`n${i}`, 'v'.repeat(900)]),
+		);
+		const error = fail({ ...noise, detail: 'Too big.', code: 'invalid' });
+		expect(error.context.data).toEqual({ detail: 'Too big.', code: 'invalid' });
+	});
+
+	test('keeps the start of the answer when even its useful keys are over 4 KB', () => {
+		const errors = Object.fromEntries(
+			Array.from({ length: 20 }, (_, i) => [`f${i}`, ['"'.repeat(900)]]),
+		);
+		const error = fail({ errors });
+		expect(stored(error).length).toBeLessThanOrEqual(4096);
+		expect(String((error.context.data as { excerpt: string }).excerpt)).toMatch(/^\{"errors":.*…$/);
+	});
+
+	test("quotes at most 500 characters of the service's words or of its field rules", () => {
+		const said = fail({ detail: 'd'.repeat(900) });
+		expect(said.description).toBe(
+			`The service said: "${'d'.repeat(500)}…". Check the values entered in the node and run again.`,
+		);
+		const fields = fail({ errors: { a: ['r'.repeat(900)] } });
+		expect(fields.message).toBe(
+			`The service rejected the request (HTTP 400): a: ${'r'.repeat(497)}…`,
+		);
+	});
+});
+
 describe('classifyNetworkError', () => {
 	test.each([
 		['ECONNREFUSED', 'refused'],
@@ -306,5 +412,12 @@ describe('unexpectedError', () => {
 		);
 		expect(error.context.itemIndex).toBe(3);
 		expect(unexpectedError(NODE, redact, 'text').message).toMatch(/could not be sent: text$/);
+	});
+
+	test('cuts a long message after redacting it', () => {
+		const error = unexpectedError(NODE, redact, new Error(`${'m'.repeat(495)}${SECRET}`));
+		expect(error.message).toBe(
+			`The request to the service could not be sent: ${'m'.repeat(495)}[reda…`,
+		);
 	});
 });

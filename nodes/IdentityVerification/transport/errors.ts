@@ -55,12 +55,95 @@ export function parseJsonBody(body: unknown): unknown {
 	return body ?? null;
 }
 
-/** An error body as JSON, or its text trimmed and cut at 300 characters; undefined when empty. */
-export function parseErrorBody(raw: unknown): unknown {
-	const body = parseJsonBody(raw);
+/** What of an error answer's text is parsed: far more than any real error, far less than an upload. */
+const ERROR_TEXT_LIMIT = 65_536;
+/** A longer string in an error answer is data (e.g. an echoed document), not a message. */
+const LONG_TEXT = 1000;
+/** Lists and objects of an error answer keep this many entries, nested this deep. */
+const MAX_ENTRIES = 100;
+const MAX_DEPTH = 8;
+/** The most of an error answer kept in the error's details, as JSON text. */
+const EXCERPT_LIMIT = 4096;
+/** The most of the service's words (or of its field rules) quoted in a message. */
+const QUOTE_LIMIT = 500;
+/** What the details keep of an error answer too big to keep whole. */
+const USEFUL_KEYS = ['detail', 'message', 'error', 'error_description', 'title', 'code', 'errors'];
+
+function cut(text: string, limit: number): string {
+	return text.length > limit ? `${text.slice(0, limit)}…` : text;
+}
+
+/** The start of an error answer's text or bytes: a huge answer is not decoded and parsed whole. */
+function headOf(raw: unknown): unknown {
+	if (raw instanceof Uint8Array && raw.byteLength > ERROR_TEXT_LIMIT) {
+		return raw.subarray(0, ERROR_TEXT_LIMIT);
+	}
+	if (typeof raw === 'string' && raw.length > ERROR_TEXT_LIMIT)
+		return raw.slice(0, ERROR_TEXT_LIMIT);
+	return raw;
+}
+
+/**
+ * An error body as JSON, or its text trimmed, redacted and cut at 300 characters (redacted first,
+ * so a cut cannot leave part of a secret); undefined when empty. Only its first 64 KB are read.
+ */
+export function parseErrorBody(raw: unknown, redact: Redactor = (text) => text): unknown {
+	const body = parseJsonBody(headOf(raw));
 	if (typeof body !== 'string') return body ?? undefined;
-	const text = body.trim();
-	return text.length > 300 ? `${text.slice(0, 300)}…` : text;
+	return cut(redact(body.trim()), 300);
+}
+
+/**
+ * The service's rules about a field named `file` ("Upload a valid image."), as opposed to an echoed
+ * document: encoded data has no spaces.
+ */
+function isRuleText(value: unknown): boolean {
+	const texts = Array.isArray(value) ? value : [value];
+	return (
+		texts.length > 0 &&
+		texts.every((text) => typeof text === 'string' && text.length <= 300 && text.includes(' '))
+	);
+}
+
+/**
+ * A copy of an error answer fit to show and keep: every text redacted, an echoed document (`file`,
+ * at any depth) and long strings left out, lists and objects bounded in size and depth.
+ */
+export function prunedErrorBody(value: unknown, redact: Redactor, depth = 0): unknown {
+	if (typeof value === 'string') {
+		return value.length > LONG_TEXT
+			? `[long text left out: ${value.length} characters]`
+			: redact(value);
+	}
+	if (Array.isArray(value)) {
+		if (depth >= MAX_DEPTH) return '[…]';
+		return value.slice(0, MAX_ENTRIES).map((inner) => prunedErrorBody(inner, redact, depth + 1));
+	}
+	if (!isPlainObject(value)) return value;
+	if (depth >= MAX_DEPTH) return '[…]';
+	const result: Record<string, unknown> = {};
+	for (const [key, inner] of Object.entries(value).slice(0, MAX_ENTRIES)) {
+		if (key === 'file' && !isRuleText(inner)) continue;
+		result[redact(key)] = prunedErrorBody(inner, redact, depth + 1);
+	}
+	return result;
+}
+
+/**
+ * What the error's details keep of a pruned answer: all of it when small, else its useful keys
+ * (detail, message, errors...), else the start of its JSON text.
+ */
+function excerptOf(body: unknown): unknown {
+	const text = JSON.stringify(body);
+	if (text === undefined || text.length <= EXCERPT_LIMIT) return body;
+	if (isPlainObject(body)) {
+		const useful = Object.fromEntries(
+			USEFUL_KEYS.filter((key) => key in body).map((key) => [key, body[key]]),
+		);
+		if (JSON.stringify(useful).length <= EXCERPT_LIMIT) return useful;
+	}
+	// half the limit: quotes in the text are escaped once more when the details are stored
+	return { excerpt: cut(text, EXCERPT_LIMIT / 2 - 64) };
 }
 
 /** The service's own words: `detail` / `message` / `error` of the body. */
@@ -159,22 +242,23 @@ function quoted(text: string | undefined): string {
 /** An HTTP answer that is not 2xx, after the retries the transport was allowed to make. */
 export function httpError(node: INode, redact: Redactor, failure: HttpFailure): NodeApiError {
 	const { status, method, attempts, auth, itemIndex } = failure;
-	const body = parseErrorBody(failure.body);
-	const said = serviceMessage(body);
+	const body = prunedErrorBody(parseErrorBody(failure.body, redact), redact);
+	const serviceSaid = serviceMessage(body);
+	const said = serviceSaid && cut(serviceSaid, QUOTE_LIMIT);
 	const credential = `"${CREDENTIAL_DISPLAY_NAME[auth]}"`;
 	const tries = attempts === 1 ? '1 attempt' : `${attempts} attempts`;
 	let message: string;
 	let description: string;
 
 	if (status === 400 || status === 422) {
-		const fields = fieldErrors(body);
-		message = fields.length
-			? `The service rejected the request (HTTP ${status}): ${fields.join('; ')}`
+		const fields = cut(fieldErrors(body).join('; '), QUOTE_LIMIT);
+		message = fields
+			? `The service rejected the request (HTTP ${status}): ${fields}`
 			: `The service rejected the request (HTTP ${status})`;
 		description =
 			quoted(said) +
-			(fields.length
-				? `Fix these fields in the node and run again: ${fields.join('; ')}.`
+			(fields
+				? `Fix these fields in the node and run again: ${fields}.`
 				: 'Check the values entered in the node and run again.');
 	} else if (status === 401) {
 		if (auth === 'apiKey') {
@@ -222,7 +306,15 @@ export function httpError(node: INode, redact: Redactor, failure: HttpFailure): 
 		description =
 			quoted(said) + 'Check the values entered in the node and the Base URL of the credential.';
 	}
-	return build(node, redact, message, description.trim(), String(status), itemIndex, body);
+	return build(
+		node,
+		redact,
+		message,
+		description.trim(),
+		String(status),
+		itemIndex,
+		excerptOf(body),
+	);
 }
 
 /**
@@ -349,11 +441,11 @@ export function unexpectedError(
 	error: unknown,
 	itemIndex?: number,
 ): NodeApiError {
-	const text = error instanceof Error ? error.message : String(error);
+	const text = redact(error instanceof Error ? error.message : String(error));
 	return build(
 		node,
 		redact,
-		`The request to the service could not be sent: ${text}`,
+		`The request to the service could not be sent: ${cut(text, QUOTE_LIMIT)}`,
 		'Check the credential (Base URL, key) and the values entered in the node.',
 		undefined,
 		itemIndex,
