@@ -1,5 +1,5 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import { transactionPageSchema } from '../../shared/contract';
 import type { TransactionPage } from '../../shared/contract';
@@ -53,7 +53,8 @@ interface ListRead {
  * Identical results on two pages are not a loop: transactions carry no id.
  *
  * What the service sends sizes nothing unchecked: a `count` needing more than MAX_PAGES pages is
- * refused before any page is planned, and links stop at MAX_PAGES.
+ * refused before any page is planned, links stop at MAX_PAGES, and before each page the event loop
+ * gets a turn and a stopped execution ends the read.
  */
 export async function listPages(
 	this: IExecuteFunctions,
@@ -177,6 +178,7 @@ async function fetchPage(
 ): Promise<TransactionPage> {
 	const { context, options } = read;
 	const { itemIndex } = options;
+	await betweenPages(read);
 	read.pagesRead++;
 	if (read.pagesRead > MAX_PAGES) {
 		throw pageLimitError(
@@ -212,6 +214,24 @@ async function fetchPage(
 		read.countChanged = true;
 	}
 	return page;
+}
+
+/**
+ * Before each page: other work gets a turn of the event loop (answers that come without waiting
+ * must not hold n8n for a whole read), and a stopped execution ends the read without another page.
+ */
+async function betweenPages(read: ListRead): Promise<void> {
+	if (read.pagesRead > 0) await sleep(0);
+	if (read.context.getExecutionCancelSignal?.()?.aborted) {
+		throw new NodeOperationError(
+			read.context.getNode(),
+			'The execution was stopped: no further page of the list was requested',
+			{
+				itemIndex: read.options.itemIndex,
+				description: 'The list was not read to the end. Run the workflow again to get all of it.',
+			},
+		);
+	}
 }
 
 /** Page 1's `count` (or Limit) needs more than MAX_PAGES pages at the page size it returned. */

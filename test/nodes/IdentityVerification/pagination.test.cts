@@ -1,9 +1,9 @@
 /**
  * listPages with a stub of n8n's request helper: the pages it asks for, the loop guard's keys for
  * page 1, where Limit and an empty page end the read, a count that changes, what each error says,
- * and that nothing the service sends (count, links, page sizes) holds n8n's event loop. The engine
- * tests (pagination-edge, reliability, bank) show the same over real HTTP; these pin every branch
- * and count every request.
+ * and that nothing the service sends (count, links, page sizes) holds n8n's event loop or reads on
+ * after the execution was stopped. The engine tests (pagination-edge, reliability, bank) show the
+ * same over real HTTP; these pin every branch and count every request.
  */
 import { listPages, MAX_PAGES } from '../../../nodes/IdentityVerification/helpers/pagination';
 import type { PageListOptions } from '../../../nodes/IdentityVerification/helpers/pagination';
@@ -17,10 +17,14 @@ const LIST = `${BASE}${PATH}`;
 /** Results `from`..`to - 1`, as numbers: only their order and count matter here. */
 const range = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => from + i);
 
-/** A context whose requests are answered by `serve` (the URL with its query); records what it asked. */
-function stub(serve: (url: URL) => unknown) {
+/**
+ * A context whose requests are answered by `serve` (the URL with its query) at once, without I/O;
+ * records what it asked. `stopped` says, before each request, whether the execution was stopped.
+ */
+function stub(serve: (url: URL) => unknown, stopped: (asked: string[]) => boolean = () => false) {
 	const asked: string[] = [];
 	const requests = stubRequestContext({
+		signal: () => ({ aborted: stopped(asked) }),
 		answer: (options) => {
 			const url = new URL(options.url);
 			for (const [name, value] of Object.entries(options.qs ?? {}))
@@ -301,6 +305,81 @@ describe('links that never end', () => {
 		});
 		expect(s.asked).toHaveLength(MAX_PAGES);
 		expect(longestBlockMs).toBeLessThan(1000);
+	});
+});
+
+describe('other work runs between pages', () => {
+	test.each([
+		['following links', undefined],
+		['by page number, one at a time', 5],
+	])(
+		'%s: requests answered without I/O still leave the event loop a turn before each next page',
+		async (_, count) => {
+			let turns = 0;
+			let spinning = true;
+			const spin = () => {
+				turns++;
+				if (spinning) setImmediate(spin);
+			};
+			setImmediate(spin);
+			const turnsAtRequest: number[] = [];
+			const s = stub((url) => {
+				turnsAtRequest.push(turns);
+				return onePerPage(count, 5)(url);
+			});
+			try {
+				expect(await list(s, { perPage: 1, maxParallel: 1 })).toEqual(range(1, 6));
+			} finally {
+				spinning = false;
+			}
+			for (let i = 1; i < turnsAtRequest.length; i++)
+				expect(turnsAtRequest[i]).toBeGreaterThan(turnsAtRequest[i - 1]);
+		},
+	);
+});
+
+describe('a stopped execution', () => {
+	const stoppedAfter = (pages: number) => (asked: string[]) => asked.length >= pages;
+
+	test.each([
+		['following links (no count)', undefined],
+		['by page number (count given)', 40],
+	])('%s: the read ends before the next page, with an error that says so', async (_, count) => {
+		const s = stub(
+			(url) => ({
+				count,
+				next: `${LIST}?page=${pageOf(url) + 1}`,
+				results: range((pageOf(url) - 1) * 10, pageOf(url) * 10),
+			}),
+			stoppedAfter(2),
+		);
+		const error = await list(s, { maxParallel: 1, itemIndex: 2 }).catch((e: unknown) => e);
+		expect(error).toMatchObject({
+			message: 'The execution was stopped: no further page of the list was requested',
+			context: { itemIndex: 2 },
+		});
+		expect(s.asked).toEqual(['?page=1', '?page=2']);
+	});
+
+	test('before the read starts: not even page 1 is requested', async () => {
+		const s = stub(onePerPage(undefined), stoppedAfter(0));
+		await expect(list(s)).rejects.toThrow('The execution was stopped');
+		expect(s.asked).toEqual([]);
+	});
+
+	test('a context without a cancel signal (loading options) reads on', async () => {
+		const asked: string[] = [];
+		const { context } = stubRequestContext({
+			signal: null,
+			answer: (options) => {
+				asked.push(options.url);
+				return { statusCode: 200, body: { next: null, results: [1] } };
+			},
+		});
+		expect(await listPages.call(context, { path: PATH, maxParallel: 1, itemIndex: 0 })).toEqual([
+			1,
+		]);
+		expect(asked).toHaveLength(1);
 	});
 });
 
