@@ -8,7 +8,7 @@ import {
 } from 'n8n-workflow';
 
 import { EVENT_TYPES, type EventType } from '../shared/contract';
-import { claimDelivery, dedupeKey } from './dedupe';
+import { claimDelivery, dedupeKey, formerDedupeKeys } from './dedupe';
 import { answer, receiveDelivery, signingKeyCredentialTest, webhookLifecycle } from './delivery';
 import { EVENT_TYPE_NAMES, isNonFinal } from './events';
 
@@ -90,7 +90,7 @@ export class IdentityVerificationTrigger implements INodeType {
 						type: 'boolean',
 						default: true,
 						description:
-							'Whether to skip a delivery whose exact body already arrived in the last 24 hours (the service retries unanswered deliveries, and the dashboard can resend one). Skipped deliveries are acknowledged (200). Not applied while listening for a test event.',
+							'Whether to skip a delivery whose exact body already started this workflow in the last 24 hours, whatever its event header (the service retries unanswered deliveries, and the dashboard can resend one). Skipped deliveries are acknowledged (200). Not applied while listening for a test event.',
 					},
 					{
 						displayName: 'Only Final Results',
@@ -141,11 +141,14 @@ export class IdentityVerificationTrigger implements INodeType {
 			return answer.call(this, 200, { received: true, ignored: 'not a final result' });
 		}
 
+		// Claimed only after the filters: an ignored copy is not remembered, so a copy under a kind
+		// the user selected still runs. The key is the signed body's alone, never the header's kind.
 		if (options.ignoreDuplicates !== false && this.getMode() !== 'manual') {
 			const workflow = this.getWorkflow();
 			const claim = await claimDelivery({
 				scope: `${workflow.id ?? ''}:${node.id ?? node.name}`,
-				key: dedupeKey(event.eventType, deliveryId),
+				key: dedupeKey(deliveryId),
+				formerKeys: formerDedupeKeys(deliveryId),
 				staticData: this.getWorkflowStaticData('node'),
 				now: receivedAt.getTime(),
 			});

@@ -3,7 +3,9 @@
  *
  * The service retries a delivery that did not get a 2xx answer in time, and the dashboard has a
  * Resend action, so the same delivery can arrive more than once. A delivery is identified by the
- * SHA-256 of its raw body (plus its event kind); a key seen within the last 24 hours is a duplicate.
+ * SHA-256 of its raw body alone; a key seen within the last 24 hours is a duplicate. Not by its event
+ * kind: the unsigned `Service-Event-Type` header still picks among the identification kinds, so a
+ * key with the kind in it let the same signed body run once per header value.
  *
  * Where seen keys are kept, and why in two places:
  *
@@ -30,6 +32,8 @@ import { createHash } from 'crypto';
 import type { IDataObject } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
+import { EVENT_TYPES } from '../shared/contract';
+
 const DEDUPE_WINDOW_MS = 24 * 60 * 60 * 1000;
 const DEDUPE_MAX_ENTRIES = 1000;
 const MAX_SCOPES = 200;
@@ -46,9 +50,23 @@ interface SeenEntry {
 
 const processStore = new Map<string, Map<string, SeenEntry>>();
 
-/** The key a delivery is remembered by: event kind + raw-body hash, hashed again to 128 bits. */
-export function dedupeKey(eventType: string, bodyHash: string): string {
-	return createHash('sha256').update(`${eventType}\n${bodyHash}`).digest('hex').slice(0, 32);
+/** The first 128 bits of SHA-256, in hex: the length of every stored key. */
+function shortHash(text: string): string {
+	return createHash('sha256').update(text).digest('hex').slice(0, 32);
+}
+
+/** The key a delivery is remembered by: the raw-body hash, hashed again to 128 bits. */
+export function dedupeKey(bodyHash: string): string {
+	return shortHash(bodyHash);
+}
+
+/**
+ * The keys earlier versions remembered the same delivery by (event kind + raw-body hash), one per
+ * kind since the kind came from the header: static data saved before an upgrade still holds them
+ * for up to one window, and a retry across the upgrade must not run again.
+ */
+export function formerDedupeKeys(bodyHash: string): string[] {
+	return EVENT_TYPES.map((eventType) => shortHash(`${eventType}\n${bodyHash}`));
 }
 
 function scopeMap(scope: string): Map<string, SeenEntry> {
@@ -101,17 +119,20 @@ export type DeliveryClaim =
  * Whether a delivery should start the workflow. `duplicate`: an execution already exists for it.
  * `inFlight`: the same delivery is still being started after PENDING_WAIT_MS. `new`: it is
  * remembered as pending in both stores, and `settle` must be called once n8n has answered.
- * `scope` identifies the trigger node (workflow id + node id).
+ * `scope` identifies the trigger node (workflow id + node id). `formerKeys` are looked up in the
+ * static data only: the in-memory store starts empty with the upgraded code.
  */
 export async function claimDelivery(opts: {
 	scope: string;
 	key: string;
+	formerKeys?: readonly string[];
 	staticData: IDataObject;
 	now: number;
 }): Promise<DeliveryClaim> {
 	const { scope, key, staticData, now } = opts;
+	const seenKeys = new Set([key, ...(opts.formerKeys ?? [])]);
 	const stored = readStatic(staticData, now);
-	if (stored.some(([storedKey]) => storedKey === key)) return { kind: 'duplicate' };
+	if (stored.some(([storedKey]) => seenKeys.has(storedKey))) return { kind: 'duplicate' };
 
 	const map = scopeMap(scope);
 	pruneMap(map, now);

@@ -5,7 +5,11 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { claimDelivery, dedupeKey } from '../../../nodes/IdentityVerificationTrigger/dedupe';
+import {
+	claimDelivery,
+	dedupeKey,
+	formerDedupeKeys,
+} from '../../../nodes/IdentityVerificationTrigger/dedupe';
 
 // Pinned here, not read from the product: a changed bound must turn these tests red.
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -25,15 +29,17 @@ async function claim(s: string, key: string, now: number, staticData: IDataObjec
 }
 
 describe('dedupeKey', () => {
-	test('is the first 128 bits of SHA-256 over "kind\\nbody hash", in hex (the format kept in static data)', () => {
+	test('is the first 128 bits of SHA-256 over the body hash alone, in hex (the format kept in static data)', () => {
 		// Keys persist in the workflow static data: a changed format would forget every delivery.
-		expect(dedupeKey('BANK_VERIFICATION', 'a'.repeat(64))).toBe('851359571d4c253d95f232904fc8a18c');
+		expect(dedupeKey('a'.repeat(64))).toBe('ffe054fe7ae0cb6dc65c3af9b61d5209');
 	});
 
-	test('the same body under another event kind is a different delivery', () => {
-		expect(dedupeKey('IDENTIFICATION', 'b'.repeat(64))).not.toBe(
-			dedupeKey('IDENTIFICATION_AUTO_FINISHED', 'b'.repeat(64)),
-		);
+	test('the keys earlier versions wrote (kind + body hash) are one per kind, and none is the current key', () => {
+		const former = formerDedupeKeys('a'.repeat(64));
+		// The earlier format's pinned value: SHA-256 of "BANK_VERIFICATION\n" + the body hash.
+		expect(former).toContain('851359571d4c253d95f232904fc8a18c');
+		expect(new Set(former).size).toBe(10);
+		expect(former).not.toContain(dedupeKey('a'.repeat(64)));
 	});
 });
 
@@ -98,6 +104,16 @@ describe('the workflow static data (what another process or a restart remembers)
 		const staticData = seenAtT0();
 		expect(await claim(scope(), 'k', T0 - DAY_MS - 1, staticData)).toBe('new');
 		expect(staticData.seenDeliveries).toEqual({ k: T0 - DAY_MS - 1 });
+	});
+
+	test('a delivery stored under one of its former keys is a duplicate; a new claim writes only the current key', async () => {
+		const seen = { seenDeliveries: { old: T0 } };
+		const former = async (staticData: IDataObject) =>
+			await claimDelivery({ scope: scope(), key: 'k', formerKeys: ['old'], staticData, now: T0 });
+		expect((await former(seen)).kind).toBe('duplicate');
+		const fresh: IDataObject = {};
+		expect((await former(fresh)).kind).toBe('new');
+		expect(fresh.seenDeliveries).toEqual({ k: T0 });
 	});
 
 	test.each([[null], ['garbage']])(

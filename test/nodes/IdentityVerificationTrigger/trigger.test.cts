@@ -309,6 +309,79 @@ describe('duplicate deliveries', () => {
 		expect(h.emitted).toHaveLength(2);
 	});
 
+	test('the same signed body under five different event headers (or none) starts one workflow', async () => {
+		const h = await host();
+		const headers = [
+			'IDENTIFICATION_MANUAL_FINISHED',
+			'IDENTIFICATION_AUTO_FINISHED',
+			'IDENTIFICATION_RESUBMITTED',
+			'identification (legacy)',
+			undefined,
+		];
+		const answers = [];
+		for (const eventType of headers) {
+			answers.push((await postSigned(h.url, body, { key: KEY, eventType })).json);
+		}
+		expect(answers).toEqual([
+			{ received: true },
+			...Array(4).fill({ received: true, ignored: 'duplicate delivery' }),
+		]);
+		expect(h.emitted).toHaveLength(1);
+		const stored = Object.values(h.staticData())[0] as Record<string, object>;
+		expect(Object.keys(stored.seenDeliveries)).toHaveLength(1);
+	});
+
+	test('a copy the Events filter ignores is not remembered: a later copy of a selected kind runs once, the next is a duplicate', async () => {
+		const h = await host({
+			parameters: { events: ['IDENTIFICATION_MANUAL_FINISHED', 'IDENTIFICATION'] },
+		});
+		const ignored = await postSigned(h.url, body, {
+			key: KEY,
+			eventType: 'IDENTIFICATION_AUTO_FINISHED',
+		});
+		expect(ignored.json).toEqual({
+			received: true,
+			ignored: 'event kind IDENTIFICATION_AUTO_FINISHED is not selected',
+		});
+		expect(JSON.stringify(h.staticData())).not.toContain('seenDeliveries');
+
+		const runs = await postSigned(h.url, body, {
+			key: KEY,
+			eventType: 'IDENTIFICATION_MANUAL_FINISHED',
+		});
+		expect(runs.json).toEqual({ received: true });
+		// Without a header: the legacy kind, also selected, and the same delivery.
+		const again = await postSigned(h.url, body, { key: KEY });
+		expect(again.json).toEqual({ received: true, ignored: 'duplicate delivery' });
+		expect(h.emitted).toHaveLength(1);
+	});
+
+	test('a copy Only Final Results skips is not remembered either', async () => {
+		const h = await host({ parameters: { options: { onlyFinal: true } } });
+		const skipped = await postSigned(h.url, BODIES.IDENTIFICATION_RESUBMITTED, {
+			key: KEY,
+			eventType: 'IDENTIFICATION_RESUBMITTED',
+		});
+		expect(skipped.json).toEqual({ received: true, ignored: 'not a final result' });
+		expect(JSON.stringify(h.staticData())).not.toContain('seenDeliveries');
+	});
+
+	test('a delivery remembered before the key left out the event kind is still a duplicate', async () => {
+		const bodyHash = createHash('sha256').update(JSON.stringify(body)).digest('hex');
+		const earlierKey = createHash('sha256')
+			.update(`IDENTIFICATION_MANUAL_FINISHED\n${bodyHash}`)
+			.digest('hex')
+			.slice(0, 32);
+		const h = await host({
+			staticData: {
+				'node:Identity Verification Trigger': { seenDeliveries: { [earlierKey]: Date.now() } },
+			},
+		});
+		const res = await postSigned(h.url, body, { key: KEY, eventType: 'IDENTIFICATION' });
+		expect(res.json).toEqual({ received: true, ignored: 'duplicate delivery' });
+		expect(h.emitted).toHaveLength(0);
+	});
+
 	test('with the option off, a redelivery is emitted again', async () => {
 		const h = await host({ parameters: { options: { ignoreDuplicates: false } } });
 		await postSigned(h.url, body, { key: KEY, eventType: 'IDENTIFICATION_MANUAL_FINISHED' });
