@@ -1,23 +1,44 @@
 /**
  * events.ts on its own: event names as the service may write them, the event-kind rules one
- * condition at a time (each rule's body just inside and just outside it), which fields buildEvent
- * lifts to the top of the item, and the Events option. The HTTP tests show the same kinds end to
- * end with whole bodies; these pin every condition.
+ * condition at a time (each rule's body just inside and just outside it), which header kinds the
+ * signed body overrules, isIdentificationBody, which fields buildEvent lifts to the top of the item,
+ * and the Events option. The HTTP tests show the same kinds end to end with whole bodies; these pin
+ * every condition.
  */
 import type { IDataObject } from 'n8n-workflow';
 
 import {
 	buildEvent,
 	inferEventType,
+	isIdentificationBody,
 	isNonFinal,
 	parseEventTypeName,
 } from '../../../nodes/IdentityVerificationTrigger/events';
 import { IdentityVerificationTrigger } from '../../../nodes/IdentityVerificationTrigger/IdentityVerificationTrigger.node';
-import { EVENT_TYPES } from '../../../nodes/shared/contract';
+import {
+	EVENT_TYPES,
+	IDENTIFICATION_EVENT_TYPES,
+	type EventType,
+} from '../../../nodes/shared/contract';
 import { BODIES } from './fixtures.cjs';
 
-const event = (body: IDataObject, headerEventType?: string) =>
+const event = (body: IDataObject, headerEventType?: string | string[]) =>
 	buildEvent({ headerEventType, body, deliveryId: 'd-1', receivedAt: new Date(0) });
+
+/** The kind fields of an event whose header the body overruled. */
+const overruled = (eventType: EventType, headerEventType: EventType) => ({
+	eventType,
+	eventTypeSource: 'body',
+	headerMatchesBody: false,
+	headerEventType,
+});
+
+/** The kind fields of an event whose header was kept. */
+const kept = (eventType: EventType) => ({
+	eventType,
+	eventTypeSource: 'header',
+	headerMatchesBody: true,
+});
 
 describe('event kinds', () => {
 	test.each([
@@ -82,20 +103,20 @@ describe('event kinds', () => {
 
 describe('inferEventType, one condition at a time', () => {
 	test.each<[string, IDataObject, string]>([
-		// 2a: an explicit kind in eventType, type or event
+		// 1b: a kind named in eventType, type or event (no shape)
 		['an event field', { event: 'BANK_VERIFICATION' }, 'BANK_VERIFICATION'],
 		['a type field', { type: 'ACCOUNT_CHECK' }, 'ACCOUNT_CHECK'],
-		// 2b: accounts AND riskLevel
+		// 1a: accounts AND riskLevel
 		['accounts and riskLevel', { accounts: [], riskLevel: null }, 'BANK_VERIFICATION'],
 		['accounts without riskLevel', { accounts: [], scanRef: 's' }, 'IDENTIFICATION'],
 		['riskLevel without accounts', { riskLevel: 'LOW', scanRef: 's' }, 'IDENTIFICATION'],
-		// 2c: a numeric score AND an integer status
+		// 1a: a numeric score AND an integer status
 		['score and an integer status', { score: 0.5, status: 2 }, 'ACCOUNT_CHECK'],
 		['score and a fractional status', { score: 0.5, status: 2.5 }, 'IDENTIFICATION'],
 		['an integer status without score', { status: 2 }, 'IDENTIFICATION'],
 		['score as text', { score: '0.5', status: 2 }, 'IDENTIFICATION'],
 		['status as text', { score: 0.5, status: '2' }, 'IDENTIFICATION'],
-		// 2d: a card check without a verification session
+		// 1a: a card check without a verification session
 		['a card check alone', { bankCardVerification: {} }, 'BANK_CARD_VERIFICATION_COMPLETED'],
 		[
 			'a card check with an empty scanRef',
@@ -109,7 +130,7 @@ describe('inferEventType, one condition at a time', () => {
 			{ bankCardVerification: {}, status: { overall: 'APPROVED' } },
 			'IDENTIFICATION',
 		],
-		// 2e: a KYB form or company id, and no scanRef
+		// 1a: a KYB form or company id, and no scanRef
 		['a formId', { formId: 'f-1' }, 'KYB_REVIEW_RESULT'],
 		['a companyId', { companyId: 'c-1' }, 'KYB_REVIEW_RESULT'],
 		['a form with an id', { form: { id: 7 } }, 'KYB_REVIEW_RESULT'],
@@ -118,13 +139,257 @@ describe('inferEventType, one condition at a time', () => {
 		['a company without an id', { company: {} }, 'IDENTIFICATION'],
 		['a formId that is not text', { formId: 7 }, 'IDENTIFICATION'],
 		['a companyId that is not text', { companyId: 7 }, 'IDENTIFICATION'],
-		// 2f: expired and cancelled sessions
+		// 1a: expired and cancelled sessions (never final: false, rule 2)
 		['overall EXPIRED', { status: { overall: 'EXPIRED' } }, 'IDENTIFICATION_EXPIRED'],
 		['overall CANCELLED', { status: { overall: 'CANCELLED' } }, 'IDENTIFICATION_CANCELLED'],
 		['overall CANCELED', { status: { overall: 'canceled' } }, 'IDENTIFICATION_CANCELLED'],
 		['an overall status that is not text', { status: { overall: 5 } }, 'IDENTIFICATION'],
+		[
+			'EXPIRED with final: false',
+			{ final: false, status: { overall: 'EXPIRED' } },
+			'IDENTIFICATION',
+		],
+		[
+			'CANCELLED with final: false',
+			{ final: false, status: { overall: 'CANCELLED' } },
+			'IDENTIFICATION',
+		],
+		// 1b, ruled out by the body: a named kind must fit its final flag (rule 2) and its product
+		[
+			'a named manual decision with final: false',
+			{ type: 'IDENTIFICATION_MANUAL_FINISHED', final: false, scanRef: 's' },
+			'IDENTIFICATION',
+		],
+		[
+			'a named bank verification with a session',
+			{ type: 'BANK_VERIFICATION', final: true, scanRef: 's' },
+			'IDENTIFICATION',
+		],
+		[
+			'a named identification with accounts and riskLevel',
+			{ type: 'IDENTIFICATION', accounts: [], riskLevel: 'LOW' },
+			'BANK_VERIFICATION',
+		],
+		[
+			'a named kind of the same product as the shape',
+			{ event: 'identification-resubmitted', final: true, scanRef: 's' },
+			'IDENTIFICATION_RESUBMITTED',
+		],
 	])('%s', (_what, body, kind) => {
 		expect(inferEventType(body)).toBe(kind);
+	});
+});
+
+describe('the signed body outranks the unsigned header', () => {
+	const result = { final: true, scanRef: 'r-1', status: { overall: 'APPROVED' } };
+	const preliminary = { final: false, scanRef: 'p-1', status: { overall: 'SUSPECTED' } };
+	const expired = { final: true, scanRef: 'e-1', status: { overall: 'EXPIRED' } };
+	const otherProducts: EventType[] = [
+		'BANK_VERIFICATION',
+		'ACCOUNT_CHECK',
+		'BANK_CARD_VERIFICATION_COMPLETED',
+		'KYB_REVIEW_RESULT',
+	];
+
+	test.each<[string, EventType]>([
+		['IDENTIFICATION_MANUAL_FINISHED', 'IDENTIFICATION_MANUAL_FINISHED'],
+		['identification manual-finished', 'IDENTIFICATION_MANUAL_FINISHED'],
+		['IDENTIFICATION_EXPIRED', 'IDENTIFICATION_EXPIRED'],
+		['Identification.Cancelled', 'IDENTIFICATION_CANCELLED'],
+	])(
+		'a final: false body labelled %j is the legacy identification event, flagged',
+		(header, named) => {
+			expect(event(preliminary, header)).toMatchObject({
+				...overruled('IDENTIFICATION', named),
+				final: false,
+			});
+		},
+	);
+
+	test.each<EventType>([
+		'IDENTIFICATION_AUTO_FINISHED',
+		'IDENTIFICATION_RESUBMITTED',
+		'IDENTIFICATION',
+	])('a final: false body may be %s: the header decides', (header) => {
+		expect(event(preliminary, header)).toMatchObject(kept(header));
+	});
+
+	test.each<EventType>([
+		'IDENTIFICATION_AUTO_FINISHED',
+		'IDENTIFICATION_MANUAL_FINISHED',
+		'IDENTIFICATION_RESUBMITTED',
+		'IDENTIFICATION',
+	])('a final result may be %s: the header decides', (header) => {
+		expect(event(result, header)).toMatchObject(kept(header));
+	});
+
+	test.each<EventType>(['IDENTIFICATION_EXPIRED', 'IDENTIFICATION_CANCELLED'])(
+		'a result whose overall status says otherwise is not %s; without an overall status the header decides',
+		(header) => {
+			expect(event(result, header)).toMatchObject(overruled('IDENTIFICATION', header));
+			expect(event({ scanRef: 'r-2', status: {} }, header)).toMatchObject(kept(header));
+			expect(event({ ...result, final: undefined }, header)).toMatchObject(
+				overruled('IDENTIFICATION', header),
+			);
+		},
+	);
+
+	test.each<EventType>([
+		'IDENTIFICATION_AUTO_FINISHED',
+		'IDENTIFICATION_MANUAL_FINISHED',
+		'IDENTIFICATION_RESUBMITTED',
+		'IDENTIFICATION_CANCELLED',
+	])('an expired session labelled %s is the expiry, flagged', (header) => {
+		expect(event(expired, header)).toMatchObject(overruled('IDENTIFICATION_EXPIRED', header));
+	});
+
+	test('an expired or cancelled session may be the legacy event, which fires for every outcome', () => {
+		expect(event(expired, 'IDENTIFICATION')).toMatchObject(kept('IDENTIFICATION'));
+		expect(event(BODIES.IDENTIFICATION_CANCELLED as IDataObject, 'IDENTIFICATION')).toMatchObject(
+			kept('IDENTIFICATION'),
+		);
+	});
+
+	describe.each(otherProducts)('a %s body', (product) => {
+		test.each(IDENTIFICATION_EVENT_TYPES)(
+			'labelled %s is still that product, flagged',
+			(header) => {
+				expect(event(BODIES[product] as IDataObject, header)).toMatchObject(
+					overruled(product, header),
+				);
+			},
+		);
+	});
+
+	describe.each<[string, IDataObject, EventType]>([
+		['a final result', result, 'IDENTIFICATION'],
+		['a preliminary result', preliminary, 'IDENTIFICATION'],
+		['an expired session', expired, 'IDENTIFICATION_EXPIRED'],
+		['a body with only a scanRef', { scanRef: 's-1' }, 'IDENTIFICATION'],
+		[
+			'a body with a card check inside its session',
+			{ ...result, bankCardVerification: { status: 'APPROVED' } },
+			'IDENTIFICATION',
+		],
+	])('%s', (_what, body, kind) => {
+		test.each(otherProducts)('labelled %s is still an identification, flagged', (header) => {
+			expect(event(body, header)).toMatchObject(overruled(kind, header));
+		});
+	});
+
+	test('a kind the body names itself outranks the header', () => {
+		const named = { ...result, type: 'IDENTIFICATION_AUTO_FINISHED' };
+		expect(event(named, 'IDENTIFICATION_MANUAL_FINISHED')).toMatchObject(
+			overruled('IDENTIFICATION_AUTO_FINISHED', 'IDENTIFICATION_MANUAL_FINISHED'),
+		);
+		expect(event(named, 'identification auto finished')).toMatchObject(
+			kept('IDENTIFICATION_AUTO_FINISHED'),
+		);
+	});
+
+	test('a body that shows no product leaves the product to the header, checked against the contract', () => {
+		const item = event({ hello: 'world' }, 'ACCOUNT_CHECK');
+		expect(item).toMatchObject(kept('ACCOUNT_CHECK'));
+		expect(item.validationIssues?.map((i) => i.path)).toEqual(
+			expect.arrayContaining(['status', 'score']),
+		);
+		expect(event({ hello: 'world' }, 'IDENTIFICATION_MANUAL_FINISHED')).toMatchObject(
+			kept('IDENTIFICATION_MANUAL_FINISHED'),
+		);
+	});
+
+	test('a header repeated with different kinds names none the body can confirm: the body kind, flagged', () => {
+		const values = ['IDENTIFICATION_MANUAL_FINISHED', 'IDENTIFICATION_AUTO_FINISHED'];
+		const flagged = overruled('IDENTIFICATION', 'IDENTIFICATION_MANUAL_FINISHED');
+		expect(event(result, values)).toMatchObject(flagged);
+		// n8n (Node's HTTP server) joins a repeated header into one value with ", ".
+		expect(event(result, values.join(', '))).toMatchObject(flagged);
+		// The first value that is not the body's kind is reported, not the one that agrees.
+		expect(event(result, ['IDENTIFICATION', 'IDENTIFICATION_AUTO_FINISHED'])).toMatchObject(
+			overruled('IDENTIFICATION', 'IDENTIFICATION_AUTO_FINISHED'),
+		);
+	});
+
+	test('a header repeated with one kind (spelled any way) is that kind; values naming no kind are left out', () => {
+		const auto = kept('IDENTIFICATION_AUTO_FINISHED');
+		expect(
+			event(result, ['IDENTIFICATION_AUTO_FINISHED', 'identification-auto-finished']),
+		).toMatchObject(auto);
+		expect(
+			event(result, 'IDENTIFICATION_AUTO_FINISHED, IDENTIFICATION_AUTO_FINISHED'),
+		).toMatchObject(auto);
+		expect(event(result, 'IDENTIFICATION_AUTO_FINISHED, SOMETHING_NEW')).toMatchObject(auto);
+		// A comma inside one tolerant spelling is still that one name.
+		expect(event(result, 'Identification, Auto Finished')).toMatchObject(auto);
+	});
+
+	test('whatever the header, a final: false event is never a manual decision, expiry or cancellation, and the product is the body’s', () => {
+		const headers: Array<string | string[] | undefined> = [
+			undefined,
+			'SOMETHING_NEW',
+			...EVENT_TYPES,
+			[...EVENT_TYPES],
+		];
+		// Every body here shows its product (only a body that shows none leaves it to the header).
+		const bodies: IDataObject[] = [
+			...Object.values(BODIES).map((body) => body as IDataObject),
+			...Object.values(BODIES).map((body) => ({ ...body, final: false }) as IDataObject),
+			{ ...expired, final: false },
+			{ ...preliminary, type: 'IDENTIFICATION_MANUAL_FINISHED' },
+		];
+		const product = (kind: EventType) =>
+			IDENTIFICATION_EVENT_TYPES.includes(kind) ? 'IDENTIFICATION' : kind;
+		const neverPreliminary = [
+			'IDENTIFICATION_MANUAL_FINISHED',
+			'IDENTIFICATION_EXPIRED',
+			'IDENTIFICATION_CANCELLED',
+		];
+		const broken: string[] = [];
+		for (const body of bodies) {
+			for (const header of headers) {
+				const item = event(body, header);
+				const what = `${JSON.stringify(header)} on ${JSON.stringify(body)}: ${item.eventType}`;
+				if (item.final === false && neverPreliminary.includes(item.eventType)) {
+					broken.push(`final: false as ${what}`);
+				}
+				if (product(item.eventType) !== product(inferEventType(body))) {
+					broken.push(`another product: ${what}`);
+				}
+				if (item.headerMatchesBody !== (item.headerEventType === undefined)) {
+					broken.push(`headerMatchesBody without headerEventType: ${what}`);
+				}
+			}
+		}
+		expect(broken).toEqual([]);
+	});
+});
+
+describe('isIdentificationBody: decided by the signed body alone', () => {
+	test.each<[string, IDataObject]>([
+		...IDENTIFICATION_EVENT_TYPES.map((kind): [string, IDataObject] => [
+			`the ${kind} fixture`,
+			BODIES[kind] as IDataObject,
+		]),
+		['a preliminary result', { final: false, scanRef: 's-1' }],
+		['a body with only a scanRef', { scanRef: 's-1' }],
+		['a body with only a final flag', { final: true }],
+		['a body with only an overall status', { status: { overall: 'APPROVED' } }],
+		['a body naming an identification kind', { type: 'IDENTIFICATION_EXPIRED' }],
+		['a session with a card check inside', { scanRef: 's-1', bankCardVerification: {} }],
+	])('%s is an identification', (_what, body) => {
+		expect(isIdentificationBody(body)).toBe(true);
+	});
+
+	test.each<[string, IDataObject]>([
+		['a bank verification', BODIES.BANK_VERIFICATION as IDataObject],
+		['an account check with a scanRef', { ...BODIES.ACCOUNT_CHECK, scanRef: 's-1' } as IDataObject],
+		['a card check', BODIES.BANK_CARD_VERIFICATION_COMPLETED as IDataObject],
+		['a KYB review', BODIES.KYB_REVIEW_RESULT as IDataObject],
+		['a body that shows nothing', { hello: 'world' }],
+		['an empty body', {}],
+		['a body naming a bank verification', { type: 'BANK_VERIFICATION' }],
+	])('%s is not', (_what, body) => {
+		expect(isIdentificationBody(body)).toBe(false);
 	});
 });
 

@@ -123,7 +123,7 @@ describe('typed events', () => {
 		});
 	}
 
-	test.each([
+	test.each<[string, EventType]>([
 		['identification-auto-finished', 'IDENTIFICATION_AUTO_FINISHED'],
 		['Identification Manual Finished', 'IDENTIFICATION_MANUAL_FINISHED'],
 		['  bank_verification ', 'BANK_VERIFICATION'],
@@ -131,10 +131,7 @@ describe('typed events', () => {
 		['identification.canceled', 'IDENTIFICATION_CANCELLED'],
 		['KYB review result', 'KYB_REVIEW_RESULT'],
 	])('the header %j is read as %s', async (header, expected) => {
-		const body =
-			expected === 'BANK_VERIFICATION'
-				? BODIES.BANK_VERIFICATION
-				: { ...BODIES.IDENTIFICATION, note: header };
+		const body = { ...BODIES[expected], note: header };
 		await postSigned(h.url, body, { key: KEY, eventType: header });
 		expect(last(h)).toMatchObject({ eventType: expected, eventTypeSource: 'header' });
 	});
@@ -235,6 +232,80 @@ describe('typed events', () => {
 		await postSigned(h.url, body, { key: KEY, eventType: 'IDENTIFICATION_AUTO_FINISHED' });
 		expect(last(h).body).toEqual(body);
 		expect(last(h).validationIssues).toBeUndefined();
+	});
+});
+
+describe('the unsigned event header cannot change what a signed body is', () => {
+	const preliminary = { ...BODIES.IDENTIFICATION_AUTO_FINISHED, final: false };
+
+	test('a final: false body relabelled as a manual decision is the legacy identification event, flagged', async () => {
+		const h = await host();
+		await postSigned(h.url, preliminary, {
+			key: KEY,
+			eventType: 'IDENTIFICATION_MANUAL_FINISHED',
+		});
+		expect(last(h)).toMatchObject({
+			eventType: 'IDENTIFICATION',
+			eventTypeSource: 'body',
+			headerMatchesBody: false,
+			headerEventType: 'IDENTIFICATION_MANUAL_FINISHED',
+			final: false,
+		});
+	});
+
+	test('a workflow listening for manual decisions does not start for a relabelled preliminary result', async () => {
+		const h = await host({ parameters: { events: ['IDENTIFICATION_MANUAL_FINISHED'] } });
+		const res = await postSigned(h.url, preliminary, {
+			key: KEY,
+			eventType: 'identification-manual-finished',
+		});
+		expect(res.json).toEqual({
+			received: true,
+			ignored: 'event kind IDENTIFICATION is not selected',
+		});
+		expect(h.emitted).toHaveLength(0);
+	});
+
+	test('a bank verification relabelled as an identification is a bank verification, flagged', async () => {
+		const h = await host({ parameters: { events: [...IDENTIFICATION_EVENT_TYPES] } });
+		const res = await postSigned(h.url, BODIES.BANK_VERIFICATION, {
+			key: KEY,
+			eventType: 'IDENTIFICATION_AUTO_FINISHED',
+		});
+		expect(res.json).toEqual({
+			received: true,
+			ignored: 'event kind BANK_VERIFICATION is not selected',
+		});
+		expect(h.emitted).toHaveLength(0);
+
+		const all = await host();
+		await postSigned(all.url, BODIES.BANK_VERIFICATION, {
+			key: KEY,
+			eventType: 'IDENTIFICATION_AUTO_FINISHED',
+		});
+		expect(last(all)).toMatchObject({
+			eventType: 'BANK_VERIFICATION',
+			eventTypeSource: 'body',
+			headerMatchesBody: false,
+			headerEventType: 'IDENTIFICATION_AUTO_FINISHED',
+		});
+		expect(last(all)).not.toHaveProperty('overallStatus');
+	});
+
+	test('a header sent twice with different kinds is not read as either: the body kind, flagged', async () => {
+		const h = await host();
+		await postSigned(h.url, BODIES.IDENTIFICATION_MANUAL_FINISHED, {
+			key: KEY,
+			headers: {
+				'service-event-type': ['IDENTIFICATION_MANUAL_FINISHED', 'IDENTIFICATION_AUTO_FINISHED'],
+			},
+		});
+		expect(last(h)).toMatchObject({
+			eventType: 'IDENTIFICATION',
+			eventTypeSource: 'body',
+			headerMatchesBody: false,
+			headerEventType: 'IDENTIFICATION_MANUAL_FINISHED',
+		});
 	});
 });
 

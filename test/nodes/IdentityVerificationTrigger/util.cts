@@ -39,10 +39,13 @@ export interface PostResult {
 	json: any;
 }
 
+/** A header sent several times is given as a list of its values. */
+type Headers = Record<string, string | string[]>;
+
 export async function post(
 	url: string,
 	body: Buffer | string,
-	headers: Record<string, string> = {},
+	headers: Headers = {},
 ): Promise<PostResult> {
 	const res = await request(url, {
 		method: 'POST',
@@ -63,12 +66,12 @@ export async function post(
 export async function postSigned(
 	url: string,
 	body: unknown,
-	opts: { key: string; eventType?: string; encoding?: Encoding; headers?: Record<string, string> },
+	opts: { key: string; eventType?: string; encoding?: Encoding; headers?: Headers },
 ): Promise<PostResult> {
 	const raw = Buffer.isBuffer(body)
 		? body
 		: Buffer.from(typeof body === 'string' ? body : JSON.stringify(body), 'utf8');
-	const headers: Record<string, string> = {
+	const headers: Headers = {
 		'service-signature': sign(raw, opts.key, opts.encoding),
 		...(opts.eventType !== undefined ? { 'service-event-type': opts.eventType } : {}),
 		...opts.headers,
