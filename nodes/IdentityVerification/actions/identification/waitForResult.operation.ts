@@ -17,11 +17,7 @@ import { NodeOperationError, WAIT_INDEFINITELY, updateDisplayOptions } from 'n8n
 
 import { answer, receiveDelivery } from '../../../IdentityVerificationTrigger/delivery';
 import type { IdentityVerificationEvent } from '../../../IdentityVerificationTrigger/events';
-import {
-	inferEventType,
-	isIdentificationEvent,
-	isNonFinal,
-} from '../../../IdentityVerificationTrigger/events';
+import { isIdentificationBody, isNonFinal } from '../../../IdentityVerificationTrigger/events';
 import { takePendingVerifications } from './waitBinding';
 
 const UNIT_SECONDS = { seconds: 1, minutes: 60, hours: 3600, days: 86400 } as const;
@@ -211,7 +207,7 @@ function notForThisWait(
 	event: IdentityVerificationEvent,
 ): string | undefined {
 	// The signed body decides, never the unsigned event header.
-	if (!isIdentificationEvent(inferEventType(event.body))) {
+	if (!isIdentificationBody(event.body)) {
 		return 'the delivery is not an identification result';
 	}
 	const expected = waitedScanRef.call(this);
