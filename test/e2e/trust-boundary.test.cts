@@ -1,0 +1,510 @@
+// End-to-end: where the package meets what it must not trust, in the pinned real n8n (one n8n for
+// the suite). A service that answers with a redirect to another address; one signed body replayed
+// under other (unsigned) event headers; signed results that reach a waiting execution's resume
+// address but belong to another verification; and a list that announces millions of pages.
+// Actions run inside the n8n server (a Webhook-started workflow), where a blocked event loop shows.
+import { readFileSync } from 'node:fs';
+import {
+	createServer,
+	type IncomingHttpHeaders,
+	type Server,
+	type ServerResponse,
+} from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { identificationBody } from '../sandbox/bodies.cjs';
+import { SEED, sign } from '../sandbox/index.cjs';
+import { ROOT, waitForWebhook } from '../n8n/runtime.cjs';
+import { CREDENTIALS, productionWebhookUrl, startStack, type Stack } from '../n8n/stack.cjs';
+import { actionNode, lineUp, webhookNode } from '../n8n/workflow.cjs';
+import { TRIGGER, triggerWorkflow } from './workflows.cjs';
+
+let stack: Stack;
+
+const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+// ---------------------------------------------------------------------------------------------
+// Local servers that are not the service
+// ---------------------------------------------------------------------------------------------
+
+interface Received {
+	method: string;
+	url: string;
+	headers: IncomingHttpHeaders;
+	body: string;
+}
+
+interface Recorder {
+	url: string;
+	received: Received[];
+	close(): Promise<void>;
+}
+
+/** A loopback server that records every request (headers and body) and answers as `respond` says. */
+async function startRecorder(
+	respond: (req: Received, res: ServerResponse) => void,
+): Promise<Recorder> {
+	const received: Received[] = [];
+	const server: Server = createServer((req, res) => {
+		const chunks: Buffer[] = [];
+		req.on('data', (chunk: Buffer) => chunks.push(chunk));
+		req.on('end', () => {
+			const entry = {
+				method: req.method ?? '',
+				url: req.url ?? '',
+				headers: req.headers,
+				body: Buffer.concat(chunks).toString('utf8'),
+			};
+			received.push(entry);
+			respond(entry, res);
+		});
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const { port } = server.address() as AddressInfo;
+	return {
+		url: `http://127.0.0.1:${port}`,
+		received,
+		close: () =>
+			new Promise<void>((resolve) => {
+				server.closeAllConnections();
+				server.close(() => resolve());
+			}),
+	};
+}
+
+/** Where a redirect points: counts whatever reaches it. */
+let elsewhere: Recorder;
+/** A "service" that answers every request with a redirect to `elsewhere` (status set per test). */
+let redirector: Recorder;
+let redirectStatus = 307;
+/** A "service" whose transaction list announces 20,000,000 transactions, one per page. */
+let endlessList: Recorder;
+
+const TRANSACTION = {
+	creditor: { fullName: 'A' },
+	debtor: { fullName: 'B' },
+	transactionAmount: { amount: '1.00', currency: 'EUR' },
+};
+
+/** Page N of the endless list: count 20,000,000 and a link to page N+1. */
+function endlessPage(req: Received, res: ServerResponse): void {
+	const url = new URL(req.url, endlessList.url);
+	const page = Number(url.searchParams.get('page') ?? '1');
+	const next = new URL(url.pathname, endlessList.url);
+	next.searchParams.set('page', String(page + 1));
+	next.searchParams.set('perPage', '1');
+	res.writeHead(200, { 'content-type': 'application/json' }).end(
+		JSON.stringify({
+			count: 20_000_000,
+			next: next.toString(),
+			previous: null,
+			results: [TRANSACTION],
+		}),
+	);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Running an operation inside the n8n server
+// ---------------------------------------------------------------------------------------------
+
+/** Creates an API-key credential (as the editor does) with the sandbox's key pair and `baseUrl`. */
+async function createApiCredential(
+	name: string,
+	baseUrl: string,
+): Promise<{ id: string; name: string }> {
+	const { status, body } = await stack.rest.request<{ id: string }>('POST', '/credentials', {
+		name,
+		type: CREDENTIALS.api.type,
+		data: {
+			apiKey: stack.sandbox.credentials.apiKey,
+			apiSecret: stack.sandbox.credentials.apiSecret,
+			baseUrl,
+		},
+	});
+	if (status >= 400)
+		throw new Error(`creating credential ${name} failed: ${status} ${JSON.stringify(body)}`);
+	return { id: body.id, name };
+}
+
+/**
+ * POSTs `body` (JSON) to a Webhook node's production URL, again while n8n answers 404: n8n registers
+ * a published workflow's webhooks asynchronously, and a 404 starts nothing. Returns the status.
+ */
+async function postWhenRegistered(url: string, body: unknown): Promise<number> {
+	return await waitForWebhook(url, {
+		init: {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify(body),
+		},
+	});
+}
+
+let webhookCounter = 0;
+
+/**
+ * Webhook (answers on receipt) → Identity Verification with `parameters` and `credential`, created
+ * and published. Returns how to start one execution of it and wait for its end.
+ */
+async function serverWorkflow(
+	name: string,
+	parameters: Record<string, unknown>,
+	credential: { id: string; name: string },
+): Promise<{ run(): Promise<{ status: string; data: any }> }> {
+	const webhookPath = `trust-boundary-${++webhookCounter}`;
+	const action = actionNode(parameters);
+	action.credentials = { [CREDENTIALS.api.type]: credential };
+	const nodes = [webhookNode(webhookPath, { responseMode: 'onReceived' }), action];
+	const id = await stack.rest.createWorkflow({ name, nodes, connections: lineUp(nodes) });
+	await stack.rest.activate(id);
+	const url = `${stack.n8n.url}/webhook/${webhookPath}`;
+	return {
+		async run() {
+			expect(await postWhenRegistered(url, {})).toBe(200);
+			const [done] = await stack.rest.waitForExecutions(id, 1, 120_000);
+			return await stack.rest.getExecution(done.id);
+		},
+	};
+}
+
+/** The error an execution ended with, as message and description. */
+function errorOf(exec: { status: string; data: any }): { message: string; description: string } {
+	const error = exec.data.resultData.error;
+	return { message: String(error?.message ?? ''), description: String(error?.description ?? '') };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Signed deliveries
+// ---------------------------------------------------------------------------------------------
+
+/** POSTs `body` signed with the sandbox's signing key, with `eventType` as Service-Event-Type (when given). */
+async function postSigned(url: string, body: unknown, eventType?: string): Promise<number> {
+	const payload = JSON.stringify(body);
+	const res = await fetch(url, {
+		method: 'POST',
+		headers: {
+			'content-type': 'application/json',
+			'service-signature': sign(payload, stack.sandbox.credentials.signingKey),
+			...(eventType === undefined ? {} : { 'service-event-type': eventType }),
+		},
+		body: payload,
+	});
+	await res.arrayBuffer();
+	return res.status;
+}
+
+const REPLAY_TRIGGER_ID = '0f6d7a52-1c3b-4e8f-9a2d-5b6c7d8e9f21';
+const HEADER_TRIGGER_ID = '0f6d7a52-1c3b-4e8f-9a2d-5b6c7d8e9f22';
+let replayWorkflowId: string;
+let headerWorkflowId: string;
+
+/** The trigger's output item of every execution of a workflow, once all have finished. */
+async function triggerEvents(workflowId: string): Promise<any[]> {
+	// Each delivery answered 200 already has its execution (n8n answers after creating it). n8n's
+	// list joins running and finished executions in two queries: one that ends between them is in
+	// both, so executions are counted by id.
+	const ids = (list: Array<{ id: string }>) => [...new Set(list.map((e) => e.id))];
+	const started = ids(await stack.rest.listExecutions(workflowId)).length;
+	const done = ids(await stack.rest.waitForExecutions(workflowId, started));
+	const events: any[] = [];
+	for (const id of done) {
+		const exec = await stack.rest.getExecution(id);
+		events.push(exec.data.resultData.runData[TRIGGER]?.[0]?.data?.main?.[0]?.[0]?.json);
+	}
+	return events;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The one-workflow onboarding (create token, send link, wait for the result, route)
+// ---------------------------------------------------------------------------------------------
+
+const ONBOARDING = (() => {
+	const copy = JSON.parse(
+		readFileSync(
+			path.join(ROOT, 'test', 'demo', 'workflows', '07-onboarding-in-one-workflow.json'),
+			'utf8',
+		),
+	);
+	copy.id = 'idvE2eTrustBound';
+	copy.name = 'Onboarding (trust-boundary tests)';
+	const signup = copy.nodes.find((n: any) => n.type === 'n8n-nodes-base.webhook');
+	signup.parameters.path = 'new-customer-trust-boundary';
+	signup.webhookId = '7a1c2e3f-4b5d-4e6f-8a9b-0c1d2e3f4b21';
+	return copy;
+})();
+const WAIT_NODE = 'Wait for the result';
+const APPROVED_ROUTE = 'Approved: open the account';
+const signupUrl = () => `${stack.n8n.url}/webhook/new-customer-trust-boundary`;
+
+/** Signs a customer up and returns the execution that then waits, with the token's scanRef. */
+async function signUp(customerId: string): Promise<{ id: string; scanRef: string }> {
+	const before = new Set((await stack.rest.listExecutions(ONBOARDING.id)).map((e) => e.id));
+	const signup = { customerId, email: `${customerId}@example.com` };
+	expect(await postWhenRegistered(signupUrl(), signup)).toBe(200);
+	const deadline = Date.now() + 30_000;
+	for (;;) {
+		const fresh = (await stack.rest.listExecutions(ONBOARDING.id)).filter((e) => !before.has(e.id));
+		const waiting = fresh.find((e) => e.status === 'waiting');
+		if (waiting) {
+			const exec = await stack.rest.getExecution(waiting.id);
+			const token = exec.data.resultData.runData['Create Verification Token'][0].data.main[0][0];
+			return { id: waiting.id, scanRef: token.json.scanRef };
+		}
+		const ended = fresh.find((e) => ['error', 'crashed', 'success'].includes(e.status));
+		if (ended) throw new Error(`execution ${ended.id} ended ${ended.status} instead of waiting`);
+		if (Date.now() > deadline) throw new Error('no waiting execution within 30 s');
+		await pause(200);
+	}
+}
+
+async function statusOf(id: string): Promise<string> {
+	return (await stack.rest.getExecution(id)).status;
+}
+
+/** Waits until the execution has finished; returns it with its run data. */
+async function finished(id: string, timeoutMs = 30_000): Promise<any> {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const exec = await stack.rest.getExecution(id);
+		if (!['new', 'running', 'waiting'].includes(exec.status)) return exec;
+		if (Date.now() > deadline)
+			throw new Error(`execution ${id} still ${exec.status} after ${timeoutMs} ms`);
+		await pause(250);
+	}
+}
+
+// ---------------------------------------------------------------------------------------------
+
+let redirectCredential: { id: string; name: string };
+let endlessCredential: { id: string; name: string };
+
+beforeAll(async () => {
+	elsewhere = await startRecorder((_req, res) => {
+		res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+	});
+	redirector = await startRecorder((_req, res) => {
+		res.writeHead(redirectStatus, { location: `${elsewhere.url}/steal` }).end();
+	});
+	endlessList = await startRecorder(endlessPage);
+	stack = await startStack({
+		workflows: [ONBOARDING],
+		publish: [ONBOARDING.id],
+		log: (m) => process.stderr.write(`[e2e trust-boundary] ${m}\n`),
+	});
+	redirectCredential = await createApiCredential('A service that redirects', redirector.url);
+	endlessCredential = await createApiCredential('A service with an endless list', endlessList.url);
+	replayWorkflowId = await stack.rest.createWorkflow(
+		triggerWorkflow('Replayed body', REPLAY_TRIGGER_ID),
+	);
+	headerWorkflowId = await stack.rest.createWorkflow(
+		triggerWorkflow('Mismatched header', HEADER_TRIGGER_ID),
+	);
+	await stack.rest.activate(replayWorkflowId);
+	await stack.rest.activate(headerWorkflowId);
+	await waitForWebhook(productionWebhookUrl(stack.n8n.url, { webhookId: REPLAY_TRIGGER_ID }));
+	await waitForWebhook(productionWebhookUrl(stack.n8n.url, { webhookId: HEADER_TRIGGER_ID }));
+}, 20 * 60_000);
+
+afterAll(async () => {
+	await stack?.stop();
+	await Promise.all([elsewhere?.close(), redirector?.close(), endlessList?.close()]);
+}, 60_000);
+
+beforeEach(() => {
+	stack.sandbox.reset();
+});
+
+describe('a redirect from the service is never followed', () => {
+	const pdf = {
+		resource: 'aml',
+		operation: 'downloadProfilePdf',
+		checkId: SEED.aml.checkId,
+		profileId: SEED.aml.profileId,
+		password: 'pdf-password-not-for-anyone-else',
+		binaryPropertyName: 'data',
+	};
+	const transactions = {
+		resource: 'bank',
+		operation: 'listTransactions',
+		verificationId: SEED.bank.verificationId,
+		accountId: SEED.bank.accountId,
+		returnAll: false,
+		limit: 5,
+		options: {},
+	};
+	test.each([
+		['Download Profile PDF (POST with the password)', 307, pdf],
+		['List Transactions (GET)', 307, transactions],
+		['List Transactions (GET)', 302, transactions],
+	])(
+		'%s answered %i: nothing reaches the other address, and the execution fails naming the redirect and its target',
+		async (name: string, status: number, parameters: Record<string, unknown>) => {
+			redirectStatus = status;
+			const redirectsBefore = redirector.received.length;
+			const elsewhereBefore = elsewhere.received.length;
+			const workflow = await serverWorkflow(`${name} ${status}`, parameters, redirectCredential);
+			const exec = await workflow.run();
+			// The request did go to the service (the Base URL) and was answered with the redirect.
+			expect(redirector.received.length).toBeGreaterThan(redirectsBefore);
+			expect(redirector.received.at(-1)?.headers.authorization).toMatch(/^Basic /);
+			// Nothing at all reached the redirect's target: no Authorization header, no password.
+			const leaked = elsewhere.received
+				.slice(elsewhereBefore)
+				.map(
+					(r) =>
+						`${r.method} ${r.url} authorization=${r.headers.authorization ?? '-'} body=${r.body}`,
+				);
+			expect(leaked).toEqual([]);
+			expect(exec.status).toBe('error');
+			const { message } = errorOf(exec);
+			expect(message).toMatch(/redirect/i);
+			expect(message).toContain(`${elsewhere.url}/steal`);
+		},
+	);
+});
+
+describe('one signed body under other event headers', () => {
+	test('replayed five times with five different Service-Event-Type headers (one of them none): one execution', async () => {
+		const url = productionWebhookUrl(stack.n8n.url, { webhookId: REPLAY_TRIGGER_ID });
+		const body = identificationBody('IDENTIFICATION_AUTO_FINISHED', {
+			final: true,
+			clientId: 'replayed',
+		});
+		const headers = [
+			'IDENTIFICATION_AUTO_FINISHED',
+			'IDENTIFICATION_MANUAL_FINISHED',
+			'IDENTIFICATION',
+			undefined,
+			'IDENTIFICATION_RESUBMITTED',
+		];
+		const statuses: number[] = [];
+		for (const header of headers) statuses.push(await postSigned(url, body, header));
+		expect(statuses.filter((s) => s < 200 || s >= 300)).toEqual([]);
+		// Another body: its execution shows the workflow runs (and is counted with the replays').
+		const barrier = identificationBody('IDENTIFICATION_AUTO_FINISHED', {
+			final: true,
+			clientId: 'barrier',
+		});
+		expect(await postSigned(url, barrier, 'IDENTIFICATION_AUTO_FINISHED')).toBe(200);
+		const events = await triggerEvents(replayWorkflowId);
+		expect(events.map((e) => e.clientId).sort()).toEqual(['barrier', 'replayed']);
+	});
+
+	test('a preliminary result (final: false) under a manual-review header: the event keeps the body’s kind and flags the header', async () => {
+		const url = productionWebhookUrl(stack.n8n.url, { webhookId: HEADER_TRIGGER_ID });
+		const body = identificationBody('IDENTIFICATION_AUTO_FINISHED', {
+			final: false,
+			clientId: 'preliminary',
+		});
+		expect(await postSigned(url, body, 'IDENTIFICATION_MANUAL_FINISHED')).toBe(200);
+		const [event] = await triggerEvents(headerWorkflowId);
+		expect(event).toMatchObject({
+			headerMatchesBody: false,
+			headerEventType: 'IDENTIFICATION_MANUAL_FINISHED',
+			final: false,
+			clientId: 'preliminary',
+		});
+		expect(event.eventType).not.toBe('IDENTIFICATION_MANUAL_FINISHED');
+	});
+});
+
+describe('Wait for Result is resumed only by its own verification’s result', () => {
+	test('another verification’s signed final result and a bank body under an identification header are acknowledged but do not resume it; its own result does', async () => {
+		const { id, scanRef } = await signUp('customer-bound');
+		const resumeUrl = stack.sandbox.kyc.get(scanRef)?.callbackUrl;
+		expect(resumeUrl).toMatch(new RegExp(`/webhook-waiting/${id}\\?signature=`));
+		const other = stack.sandbox.kyc.createSession('someone-else').scanRef;
+
+		const otherResult = identificationBody('IDENTIFICATION_AUTO_FINISHED', {
+			scanRef: other,
+			clientId: 'someone-else',
+			final: true,
+			overall: 'APPROVED',
+		});
+		// Acknowledged (2xx, so the service does not retry) and still waiting: n8n answers a resume
+		// after it has set the execution running, so the status right after the answer tells.
+		const otherStatus = await postSigned(resumeUrl!, otherResult, 'IDENTIFICATION_AUTO_FINISHED');
+		expect(String(otherStatus)).toMatch(/^2\d\d$/);
+		expect(await statusOf(id)).toBe('waiting');
+
+		const bankBody = { id: SEED.bank.verificationId, accounts: [], riskLevel: 'LOW', scanRef };
+		const bankStatus = await postSigned(resumeUrl!, bankBody, 'IDENTIFICATION_AUTO_FINISHED');
+		expect(String(bankStatus)).toMatch(/^2\d\d$/);
+		expect(await statusOf(id)).toBe('waiting');
+
+		const delivery = await stack.sandbox.kyc.autoFinish(scanRef, {
+			final: true,
+			overall: 'APPROVED',
+		});
+		expect(delivery.attempts.map((a) => a.statusCode)).toEqual([200]);
+		const exec = await finished(id);
+		expect(exec.status).toBe('success');
+		const runData = exec.data.resultData.runData;
+		expect(runData[APPROVED_ROUTE]).toBeDefined();
+		expect(runData[WAIT_NODE].at(-1).data.main[0][0].json).toMatchObject({
+			scanRef,
+			clientId: 'customer-bound',
+			final: true,
+			overallStatus: 'APPROVED',
+			deliveryId: expect.any(String),
+		});
+		expect(runData[WAIT_NODE].at(-1).data.main[0][0].json.body).toEqual(
+			JSON.parse(delivery.payload),
+		);
+	});
+});
+
+// Last: before the page bound, a huge count could hold n8n's event loop (or its memory).
+describe('a list that announces 20,000,000 transactions, one per page', () => {
+	test('Return All with Per Page 1: n8n stays responsive, and the execution fails naming the pages and what to change, after few requests', async () => {
+		const workflow = await serverWorkflow(
+			'Endless list',
+			{
+				resource: 'bank',
+				operation: 'listTransactions',
+				verificationId: 'v',
+				accountId: 'a',
+				returnAll: true,
+				options: { perPage: 1 },
+			},
+			endlessCredential,
+		);
+		const latencies: number[] = [];
+		let running = true;
+		const poll = (async () => {
+			while (running) {
+				const started = Date.now();
+				await fetch(`${stack.n8n.url}/healthz`, { signal: AbortSignal.timeout(15_000) }).then(
+					(r) => r.arrayBuffer(),
+					() => undefined,
+				);
+				latencies.push(Date.now() - started);
+				await pause(100);
+			}
+		})();
+		let exec: { status: string; data: any };
+		try {
+			exec = await workflow.run();
+		} finally {
+			running = false;
+			await poll;
+		}
+		const { message, description } = errorOf(exec);
+		// Shown whole when it does not match: how the run ended, how long n8n went unanswered.
+		const outcome = {
+			status: exec.status,
+			error: `${message} ${description}`,
+			slowestHealthzMs: Math.max(...latencies),
+			requests: endlessList.received.length,
+		};
+		expect(outcome).toMatchObject({
+			status: 'error',
+			error: expect.stringMatching(/pages[^]*Raise Per Page[^]*use Limit/),
+		});
+		expect(message).toMatch(/pages/);
+		expect(latencies.length).toBeGreaterThan(0);
+		expect(outcome.slowestHealthzMs).toBeLessThan(1000);
+		expect(outcome.requests).toBeGreaterThan(0);
+		expect(outcome.requests).toBeLessThanOrEqual(10);
+	}, 180_000);
+});
