@@ -201,6 +201,19 @@ describe('an error answer of a streamed download', () => {
 		expect(`${error.message} ${error.description}`).toMatch(/No such report/);
 	});
 
+	test('one that breaks off while it is read still gives the status and what was read', async () => {
+		const stream = Readable.from(
+			(function* () {
+				yield Buffer.from('{"detail":"Report not ready"}');
+				throw Object.assign(new Error('aborted'), { code: 'ECONNRESET' });
+			})(),
+		);
+		const s = stub({ answers: [{ statusCode: 409, body: stream }] });
+		const error = await failure(s, GET({ response: 'stream' }));
+		expect(error.httpCode).toBe('409');
+		expect(error.description).toMatch(/Report not ready/);
+	});
+
 	test.each([
 		['without a body', undefined],
 		['with bytes instead of a stream', Buffer.from('{"detail":"x"}')],

@@ -340,6 +340,18 @@ export function redirectError(
 	);
 }
 
+/** The execution was stopped while a request was under way or waiting to be retried. */
+export function cancelledError(node: INode, redact: Redactor, itemIndex?: number): NodeApiError {
+	return build(
+		node,
+		redact,
+		'The execution was stopped, so the request to the service was cancelled',
+		'Nothing is wrong with the credential or the service. A request that had already reached the service (e.g. one creating something) may still have been processed: check in the dashboard before running again.',
+		undefined,
+		itemIndex,
+	);
+}
+
 export type NetworkProblem = 'refused' | 'dns' | 'timeout' | 'reset' | 'tls' | 'other';
 
 /** Classifies a failure without a response by the Node.js / axios error code found on the chain. */

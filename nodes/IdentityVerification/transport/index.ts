@@ -3,7 +3,8 @@
  * contract's trailing slashes, authentication through n8n's `httpRequestWithAuthentication`, a
  * timeout, retries (429 for every method; 5xx and network failures for GET/DELETE only) with
  * exponential backoff, full jitter and `Retry-After`, and errors a user can act on that never
- * carry a secret.
+ * carry a secret. Nothing is sent outside the credential's Base URL (redirects are not followed),
+ * and stopping the execution stops its requests and their waits.
  */
 import { NodeOperationError, sleep } from 'n8n-workflow';
 import type {
@@ -17,6 +18,7 @@ import type {
 
 import { isLoopbackHost, PLAIN_HTTP_MESSAGE } from '../../../credentials/common';
 import {
+	cancelledError,
 	classifyNetworkError,
 	CREDENTIAL_DISPLAY_NAME,
 	httpError,
@@ -175,16 +177,23 @@ async function readCredential(
 	};
 }
 
-/** Reads at most 64 KB of an error answer's stream (for the error message) and drops the rest. */
+/**
+ * Reads at most 64 KB of an error answer's stream (for the error message) and drops the rest; what
+ * was read before the stream broke off.
+ */
 async function readCapped(body: unknown): Promise<Buffer> {
 	const stream = body as AsyncIterable<Buffer> & { destroy?: () => void };
 	if (!stream || typeof stream[Symbol.asyncIterator] !== 'function') return Buffer.alloc(0);
 	const chunks: Buffer[] = [];
 	let size = 0;
-	for await (const chunk of stream) {
-		chunks.push(chunk);
-		size += chunk.length;
-		if (size >= 65536) break;
+	try {
+		for await (const chunk of stream) {
+			chunks.push(chunk);
+			size += chunk.length;
+			if (size >= 65536) break;
+		}
+	} catch {
+		// broken off (dropped, or the execution stopped): the status still says what happened
 	}
 	stream.destroy?.();
 	return Buffer.concat(chunks);
@@ -234,15 +243,64 @@ function successBody(kind: NonNullable<ApiRequest['response']>, body: unknown): 
 	}
 }
 
-function isCancelled(context: RequestContext): boolean {
+/** The execution's cancel signal; none where the context has none (loading options). */
+function cancelSignalOf(context: RequestContext): AbortSignal | undefined {
 	const getSignal = (context as IExecuteFunctions).getExecutionCancelSignal;
-	if (typeof getSignal !== 'function') return false;
-	return getSignal.call(context)?.aborted === true;
+	return typeof getSignal === 'function' ? getSignal.call(context) : undefined;
+}
+
+/** How often a wait checks whether the execution was stopped: n8n's sleep cannot be aborted. */
+const WAIT_STEP_MS = 100;
+
+/** Waits `ms`, or less when the execution is stopped meanwhile. */
+async function waitUnlessStopped(ms: number, signal: AbortSignal | undefined): Promise<void> {
+	const end = Date.now() + ms;
+	for (let left = ms; left > 0 && signal?.aborted !== true; left = end - Date.now()) {
+		await sleep(Math.min(left, WAIT_STEP_MS));
+	}
+}
+
+/** n8n's request options for one attempt: a fresh copy each time, as n8n may change them. */
+function requestOptions(
+	req: ApiRequest,
+	url: string,
+	timeoutMs: number,
+	signal: AbortSignal | undefined,
+): IHttpRequestOptions {
+	const responseKind = req.response ?? 'json';
+	const headers: IDataObject = {
+		Accept:
+			responseKind === 'binary' || responseKind === 'stream'
+				? 'application/pdf, application/octet-stream, */*'
+				: 'application/json',
+	};
+	const options: IHttpRequestOptions = {
+		method: req.method,
+		url,
+		headers,
+		returnFullResponse: true,
+		ignoreHttpStatusErrors: true,
+		timeout: timeoutMs,
+		json: responseKind === 'json',
+		// n8n re-sends the credential (and a POST's body) to wherever a redirect points
+		disableFollowRedirect: true,
+	};
+	// Stopping the execution aborts the request under way (older n8n versions do not pass it on).
+	if (signal) options.abortSignal = signal;
+	if (req.qs && Object.keys(req.qs).length) options.qs = { ...req.qs };
+	if (req.body !== undefined) {
+		headers['Content-Type'] = 'application/json';
+		options.body = Buffer.isBuffer(req.body) ? req.body : { ...req.body };
+	}
+	if (responseKind === 'binary') options.encoding = 'arraybuffer';
+	if (responseKind === 'stream') options.encoding = 'stream';
+	return options;
 }
 
 /**
  * Sends one request to the service (with retries) and returns status, lower-case headers and body.
- * Throws NodeApiError (HTTP and network failures) or NodeOperationError (bad Base URL, refused link).
+ * Throws NodeApiError (HTTP and network failures, a stopped execution) or NodeOperationError (bad
+ * Base URL, refused link).
  */
 export async function apiRequest<T = unknown>(
 	this: RequestContext,
@@ -267,46 +325,34 @@ export async function apiRequest<T = unknown>(
 	const timeoutMs = req.timeoutMs ?? DEFAULT_TIMEOUT_MS;
 	const credentialName = CREDENTIAL_BY_AUTH[auth];
 	const node = this.getNode();
+	const signal = cancelSignalOf(this);
+	const stopped = () => signal?.aborted === true;
+	/** Waits before a retry; false (and no retry) when the execution was stopped. */
+	const waitToRetry = async (ms: number) => {
+		if (stopped()) return false;
+		await waitUnlessStopped(ms, signal);
+		if (stopped()) throw cancelledError(node, redact, itemIndex);
+		return true;
+	};
 
 	for (let attempt = 1; ; attempt++) {
-		const headers: IDataObject = {
-			Accept:
-				responseKind === 'binary' || responseKind === 'stream'
-					? 'application/pdf, application/octet-stream, */*'
-					: 'application/json',
-		};
-		const options: IHttpRequestOptions = {
-			method,
-			url,
-			headers,
-			returnFullResponse: true,
-			ignoreHttpStatusErrors: true,
-			timeout: timeoutMs,
-			json: responseKind === 'json',
-			// n8n re-sends the credential (and a POST's body) to wherever a redirect points
-			disableFollowRedirect: true,
-		};
-		if (req.qs && Object.keys(req.qs).length) options.qs = { ...req.qs };
-		if (req.body !== undefined) {
-			headers['Content-Type'] = 'application/json';
-			options.body = Buffer.isBuffer(req.body) ? req.body : { ...req.body };
-		}
-		if (responseKind === 'binary') options.encoding = 'arraybuffer';
-		if (responseKind === 'stream') options.encoding = 'stream';
-
 		let response: IN8nHttpFullResponse;
 		try {
 			response = (await this.helpers.httpRequestWithAuthentication.call(
 				this,
 				credentialName,
-				options,
+				requestOptions(req, url, timeoutMs, signal),
 				{ credentialsDecrypted: decrypted },
 			)) as IN8nHttpFullResponse;
 		} catch (error) {
+			if (stopped()) throw cancelledError(node, redact, itemIndex);
 			const network = classifyNetworkError(error);
 			if (!network) throw unexpectedError(node, redact, error, itemIndex);
-			if (isIdempotent(method) && attempt <= maxRetries && !isCancelled(this)) {
-				await sleep(backoffDelay(attempt));
+			if (
+				isIdempotent(method) &&
+				attempt <= maxRetries &&
+				(await waitToRetry(backoffDelay(attempt)))
+			) {
 				continue;
 			}
 			throw networkError(node, redact, {
@@ -335,10 +381,9 @@ export async function apiRequest<T = unknown>(
 			});
 		}
 		if (responseKind === 'stream') response.body = await readCapped(response.body);
-		if (isRetryableStatus(status, method) && attempt <= maxRetries && !isCancelled(this)) {
-			if (status === 429) req.onRateLimited?.();
-			await sleep(retryDelay(attempt, responseHeaders['retry-after']));
-			continue;
+		if (isRetryableStatus(status, method) && attempt <= maxRetries) {
+			if (status === 429 && !stopped()) req.onRateLimited?.();
+			if (await waitToRetry(retryDelay(attempt, responseHeaders['retry-after']))) continue;
 		}
 		throw httpError(node, redact, {
 			status,
