@@ -111,7 +111,7 @@ function schemas(done) {
 		},
 	};
 	// The trigger has no resource/operation: one schema per event kind (the item the trigger emits,
-	// see nodes/IdentityVerificationTrigger/events.ts), and at __schema__/v1.0.0.json, the path n8n's
+	// see nodes/shared/webhook/events.ts), and at __schema__/v1.0.0.json, the path n8n's
 	// /schemas route resolves for a node without them, any of the kinds.
 	const events = {};
 	for (const eventType of contract.EVENT_TYPES) {

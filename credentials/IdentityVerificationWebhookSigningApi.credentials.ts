@@ -1,9 +1,10 @@
 import type { Icon, ICredentialType, INodeProperties } from 'n8n-workflow';
 
 /**
- * The key the service signs webhook deliveries with (HMAC-SHA256 over the raw body). Only the
- * Identity Verification Trigger uses it; it is checked locally by the trigger's
- * `webhookSigningKeyTest` credential test (nothing is sent anywhere).
+ * The key the service signs webhook deliveries with (HMAC-SHA256 over the raw body). Both nodes
+ * that receive deliveries use it: the Identity Verification Trigger and the action node's Wait for
+ * Result step. Both test it with `webhookSigningKeyTest` (nodes/shared/webhook/credentialTest.ts),
+ * locally: nothing is sent anywhere.
  */
 export class IdentityVerificationWebhookSigningApi implements ICredentialType {
 	name = 'identityVerificationWebhookSigningApi';

@@ -138,7 +138,7 @@ const stryker = (args) =>
 
 /** nodes/ and credentials/ .ts files changed since `base` that still exist (types files left out). */
 const MUTATION_CORE = [
-	'nodes/IdentityVerificationTrigger/signature.ts',
+	'nodes/shared/webhook/signature.ts',
 	'nodes/IdentityVerification/transport/retry.ts',
 ];
 

@@ -8,10 +8,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import {
-	signingKeyCredentialTest,
-	webhookLifecycle,
-} from '../IdentityVerificationTrigger/delivery';
+import { signingKeyCredentialTest, webhookLifecycle } from '../shared/webhook/delivery';
 import * as aml from './actions/aml';
 import * as bank from './actions/bank';
 import * as identification from './actions/identification';

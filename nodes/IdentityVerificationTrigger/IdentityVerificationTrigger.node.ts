@@ -8,11 +8,16 @@ import {
 } from 'n8n-workflow';
 
 import { EVENT_TYPES, type EventType } from '../shared/contract';
-import { claimDelivery, dedupeKey, formerDedupeKeys } from './dedupe';
-import { answer, receiveDelivery, signingKeyCredentialTest, webhookLifecycle } from './delivery';
-import { EVENT_TYPE_NAMES, isNonFinal } from './events';
+import { claimDelivery, dedupeKey, formerDedupeKeys } from '../shared/webhook/dedupe';
+import {
+	answer,
+	receiveDelivery,
+	signingKeyCredentialTest,
+	webhookLifecycle,
+} from '../shared/webhook/delivery';
+import { EVENT_TYPE_NAMES, isNonFinal } from '../shared/webhook/events';
 
-export type { IdentityVerificationEvent } from './events';
+export type { IdentityVerificationEvent } from '../shared/webhook/events';
 
 interface TriggerOptions {
 	ignoreDuplicates?: boolean;

@@ -34,7 +34,7 @@ import path from 'node:path';
 import { Pool } from 'undici';
 
 import { DEFAULT_MAX_PARALLEL } from '../../nodes/IdentityVerification/actions/bank/listTransactions.operation';
-import { verifySignature } from '../../nodes/IdentityVerificationTrigger/signature';
+import { verifySignature } from '../../nodes/shared/webhook/signature';
 import {
 	sampleBody,
 	sign,

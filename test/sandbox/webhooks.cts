@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { Agent, request } from 'undici';
 import { EVENT_TYPES } from '../../nodes/shared/contract';
 import type { EventType } from '../../nodes/shared/contract';
-import { computeSignature } from '../../nodes/IdentityVerificationTrigger/signature';
+import { computeSignature } from '../../nodes/shared/webhook/signature';
 import { sampleBody } from './bodies.cjs';
 import { conflict, notFound } from './http.cjs';
 import type { Delivery, SignatureEncoding, WebhookConfig } from './types.cjs';

@@ -1,5 +1,5 @@
 /**
- * Duplicate-delivery detection.
+ * Duplicate-delivery detection, for the trigger's Ignore Duplicate Deliveries option.
  *
  * The service retries a delivery that did not get a 2xx answer in time, and the dashboard has a
  * Resend action, so the same delivery can arrive more than once. A delivery is identified by the
@@ -32,7 +32,7 @@ import { createHash } from 'crypto';
 import type { IDataObject } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
-import { EVENT_TYPES } from '../shared/contract';
+import { EVENT_TYPES } from '../contract';
 
 const DEDUPE_WINDOW_MS = 24 * 60 * 60 * 1000;
 const DEDUPE_MAX_ENTRIES = 1000;

@@ -14,7 +14,7 @@ import type {
 	IWebhookResponseData,
 } from 'n8n-workflow';
 
-import { WEBHOOK_HEADERS } from '../shared/contract';
+import { WEBHOOK_HEADERS } from '../contract';
 import { checkSigningKey } from './credentialTest';
 import { buildEvent, type IdentityVerificationEvent } from './events';
 import { bodyHash, signatureHeaderProblem, signatureRefusal, verifySignature } from './signature';

@@ -1,6 +1,6 @@
 /**
  * Event kinds of a webhook delivery (docs/service-interface.md, "Webhook deliveries") and the typed
- * output item the trigger emits for it.
+ * output item the trigger emits for it (Wait for Result continues with the same item).
  *
  * The `Service-Event-Type` header is not covered by the signature: whoever has seen one signed
  * delivery can post its bytes again under any header. So the signed body decides everything its
@@ -60,8 +60,8 @@ import {
 	webhookBodySchemas,
 	type ContractIssue,
 	type EventType,
-} from '../shared/contract';
-import { isPlainObject } from '../shared/isPlainObject';
+} from '../contract';
+import { isPlainObject } from '../isPlainObject';
 
 /** Friendly names of the event kinds, in the order the Events option lists them. */
 export const EVENT_TYPE_NAMES: Record<EventType, { name: string; description: string }> = {

@@ -2,7 +2,7 @@
  * The signing key credential test (credentialTest.ts) on inputs the editor form cannot produce but
  * a credential saved through the API or an older version can: no data at all, a key that is not text.
  */
-import { checkSigningKey } from '../../../nodes/IdentityVerificationTrigger/credentialTest';
+import { checkSigningKey } from '../../../nodes/shared/webhook/credentialTest';
 
 const ENTER_KEY =
 	'Enter the signing key: the service signs each webhook delivery with it, and deliveries cannot be verified without it';

@@ -5,11 +5,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import {
-	claimDelivery,
-	dedupeKey,
-	formerDedupeKeys,
-} from '../../../nodes/IdentityVerificationTrigger/dedupe';
+import { claimDelivery, dedupeKey, formerDedupeKeys } from '../../../nodes/shared/webhook/dedupe';
 
 // Pinned here, not read from the product: a changed bound must turn these tests red.
 const DAY_MS = 24 * 60 * 60 * 1000;

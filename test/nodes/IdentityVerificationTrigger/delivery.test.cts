@@ -5,11 +5,7 @@
  */
 import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
-import {
-	answer,
-	receiveDelivery,
-	webhookLifecycle,
-} from '../../../nodes/IdentityVerificationTrigger/delivery';
+import { answer, receiveDelivery, webhookLifecycle } from '../../../nodes/shared/webhook/delivery';
 import { FINAL_BODY, sign, StubResponse } from './util.cjs';
 
 const KEY = 'whsec_delivery_test';

@@ -13,7 +13,7 @@ import {
 	isIdentificationBody,
 	isNonFinal,
 	parseEventTypeName,
-} from '../../../nodes/IdentityVerificationTrigger/events';
+} from '../../../nodes/shared/webhook/events';
 import { IdentityVerificationTrigger } from '../../../nodes/IdentityVerificationTrigger/IdentityVerificationTrigger.node';
 import {
 	EVENT_TYPES,

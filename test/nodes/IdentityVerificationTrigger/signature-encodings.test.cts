@@ -9,7 +9,7 @@ import {
 	signatureHeaderProblem,
 	signatureRefusal,
 	verifySignature,
-} from '../../../nodes/IdentityVerificationTrigger/signature';
+} from '../../../nodes/shared/webhook/signature';
 import { loadVectors } from './util.cjs';
 
 const vectors = loadVectors();

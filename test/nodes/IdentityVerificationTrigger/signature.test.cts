@@ -2,10 +2,7 @@
  * The signature check against the shared vectors: once on the pure module, and once end to end
  * over real HTTP through n8n-core's WebhookContext (the vector's exact raw bytes are sent).
  */
-import {
-	decodeSignature,
-	verifySignature,
-} from '../../../nodes/IdentityVerificationTrigger/signature';
+import { decodeSignature, verifySignature } from '../../../nodes/shared/webhook/signature';
 import { SIGNING_CREDENTIAL, startTriggerHost, type TriggerHost } from '../../harness/webhook.cjs';
 import { ENCODINGS, loadVectors, post } from './util.cjs';
 

@@ -15,9 +15,9 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, WAIT_INDEFINITELY, updateDisplayOptions } from 'n8n-workflow';
 
-import { answer, receiveDelivery } from '../../../IdentityVerificationTrigger/delivery';
-import type { IdentityVerificationEvent } from '../../../IdentityVerificationTrigger/events';
-import { isIdentificationBody, isNonFinal } from '../../../IdentityVerificationTrigger/events';
+import { answer, receiveDelivery } from '../../../shared/webhook/delivery';
+import type { IdentityVerificationEvent } from '../../../shared/webhook/events';
+import { isIdentificationBody, isNonFinal } from '../../../shared/webhook/events';
 import { takePendingVerifications } from './waitBinding';
 
 const UNIT_SECONDS = { seconds: 1, minutes: 60, hours: 3600, days: 86400 } as const;
