@@ -5,6 +5,7 @@
  * (`OutboundHttp`, what `httpRequestWithAuthentication` sends with) to a server that never answers.
  */
 import { createServer } from 'node:http';
+import { createRequire } from 'node:module';
 import type { IncomingMessage, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -47,10 +48,10 @@ interface RequestClient {
 
 /** n8n-core's request client, from n8n-core's own copy of @n8n/backend-network and @n8n/di. */
 function n8nRequestClient(): RequestClient {
-	const from = { paths: [require.resolve('n8n-core')] };
-	const { OutboundHttp } = require(require.resolve('@n8n/backend-network', from));
-	const { Container } = require(require.resolve('@n8n/di', from));
-	return (Container.get(OutboundHttp) as { requests(): RequestClient }).requests();
+	const coreRequire = createRequire(require.resolve('n8n-core'));
+	const { OutboundHttp } = coreRequire('@n8n/backend-network') as { OutboundHttp: object };
+	const { Container } = coreRequire('@n8n/di') as typeof import('@n8n/di');
+	return (Container.get(OutboundHttp as never) as { requests(): RequestClient }).requests();
 }
 
 /** An execution context whose requests go over real HTTP, with a cancel signal to stop it. */
