@@ -8,7 +8,7 @@ import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import type { ICredentialDataDecryptedObject, INodeParameters } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { getCredentialType, registerNodeType, runNode, testCredential } from '../harness/index.cjs';
 import { TRANSPORT_PROBE, TransportProbe } from '../harness/fixtures/transport-probe.node.cjs';
@@ -106,7 +106,7 @@ const credentials = (): Record<string, ICredentialDataDecryptedObject> => ({
 	identityVerificationKybFormTokenApi: { formToken: FORM_TOKEN, baseUrl: service.url },
 });
 
-const probe = (parameters: INodeParameters, continueOnFail = false, input?: object[]) =>
+const probe = (parameters: INodeParameters, continueOnFail = false, input?: IDataObject[]) =>
 	runNode({
 		node: TRANSPORT_PROBE,
 		parameters,
