@@ -320,7 +320,7 @@ function classifyEvent(
 	return { eventType: fromBody, source: 'body', overruledHeader };
 }
 
-export function isIdentificationEvent(eventType: EventType): boolean {
+function isIdentificationEvent(eventType: EventType): boolean {
 	return IDENTIFICATION_EVENT_TYPES.includes(eventType);
 }
 
