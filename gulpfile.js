@@ -81,7 +81,7 @@ function mergeObjectSchemas(list) {
 }
 
 function schemas(done) {
-	const contract = require('./dist/nodes/shared/contract.js');
+	const contract = require('./dist/nodes/shared/contract');
 	const { z } = require('zod');
 	const binaryMeta = z.object({
 		checkId: z.string(),

@@ -1,5 +1,5 @@
 /**
- * Every rule of the contract (docs/service-interface.md) as enforced by nodes/shared/contract.ts: each
+ * Every rule of the contract (docs/service-interface.md) as enforced by nodes/shared/contract/: each
  * limit with a value just inside and just outside it; response schemas keep unknown fields.
  */
 import type { z } from 'zod';

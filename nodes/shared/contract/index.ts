@@ -1,0 +1,44 @@
+/**
+ * The service contract in zod (docs/service-interface.md says it in words): one module for the
+ * nodes, the sandbox and the tests, one file per product area. Request schemas enforce every rule
+ * the contract states; response and webhook schemas accept unknown extra fields (the service may
+ * add fields at any time). This index re-exports what the nodes, the build and the tests use.
+ */
+export { LIMITS, describeIssues, uuidSchema, type ContractIssue } from './common';
+export {
+	scanRefSchema,
+	verificationTokenRequestSchema,
+	verificationTokenResponseSchema,
+} from './kyc';
+export {
+	BANK_COUNTRIES,
+	amountSchema,
+	bankCountrySchema,
+	bankTokenRequestSchema,
+	bankTokenSchema,
+	bankTransactionSchema,
+	listTransactionsParamsSchema,
+	partySchema,
+	transactionPageSchema,
+	type BankTransaction,
+	type TransactionPage,
+} from './bank';
+export { poaCheckRequestSchema, poaCheckSchema, type PoaFileType } from './poa';
+export { amlProfilePdfParamsSchema } from './aml';
+export {
+	kybFormParamsSchema,
+	kybQuestionnaireParamsSchema,
+	questionnaireAnswersSchema,
+} from './kyb';
+export {
+	EVENT_TYPES,
+	IDENTIFICATION_EVENT_TYPES,
+	RISK_LEVELS,
+	WEBHOOK_HEADERS,
+	accountCheckWebhookSchema,
+	bankAccountSchema,
+	bankVerificationWebhookSchema,
+	identificationWebhookSchema,
+	webhookBodySchemas,
+	type EventType,
+} from './webhooks';
