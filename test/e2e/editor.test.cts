@@ -1,9 +1,9 @@
 // The package in n8n's real editor (Debian's Chromium through playwright-core, see
 // test/browser/editor.cts), one n8n for the whole file:
-//  - issue 18: every action added from the nodes panel offers the credential types its operation
+//  - every action added from the nodes panel offers the credential types its operation
 //    uses and selects the existing credential; saved workflows show the credential by name; the AI
 //    tool variant offers the same credential;
-//  - issue 12: `npm run screenshots` (test/browser/screenshots.cts) runs here too, into a temporary
+//  - `npm run screenshots` (test/browser/screenshots.cts) runs here too, into a temporary
 //    folder, and fails when the nodes are not listed, an icon does not load or a workflow errors.
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -98,7 +98,7 @@ afterAll(async () => {
 	await stack?.stop();
 }, 60_000);
 
-describe('credentials in the editor (issue 18)', () => {
+describe('credentials in the editor: each action offers the credential types its operation accepts', () => {
 	test.each(ACTIONS)(
 		'"%s" added from the nodes panel offers and selects %s',
 		async (action, credential) => {
@@ -152,7 +152,7 @@ describe('credentials in the editor (issue 18)', () => {
 	}, 180_000);
 });
 
-describe('what users see (issue 12)', () => {
+describe('what users see: the screenshots run against real n8n', () => {
 	test(
 		'npm run screenshots: nodes panel with icons, action, trigger, credential test, every example workflow run without error',
 		async () => {
