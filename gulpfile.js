@@ -4,7 +4,8 @@
 //  - schemas: writes the output schema of every operation, generated from the zod contract, to
 //    dist/nodes/<Node>/__schema__/v<version>/<resource>/<operation>.json (JSON Schema, the format and
 //    path n8n's editor reads for its schema preview, see n8n-core's output-schema-resolver), and the
-//    trigger's per event kind (n8n 2.40.7's editor shows no schema preview for triggers; README).
+//    trigger's per event kind, from the contract's one event schema (n8n 2.40.7's editor shows no
+//    schema preview for triggers; README).
 const { series } = require('gulp');
 const fs = require('node:fs');
 const path = require('node:path');
@@ -80,9 +81,8 @@ function mergeObjectSchemas(list) {
 	return { type: 'object', properties, ...(required.length ? { required } : {}) };
 }
 
-function schemas(done) {
-	const contract = require('./dist/nodes/shared/contract');
-	const { z } = require('zod');
+/** The action node's output schema per `<resource>/<operation>`, from the zod contract. */
+function actionSchemas(contract, z) {
 	const binaryMeta = z.object({
 		checkId: z.string(),
 		profileId: z.string(),
@@ -90,72 +90,89 @@ function schemas(done) {
 		mimeType: z.string(),
 		fileSize: z.number(),
 	});
-	const byNode = {
-		IdentityVerification: {
-			'identification/createVerificationToken': contract.verificationTokenResponseSchema,
-			'identification/requestInformation': z.object({ scanRef: z.string() }).passthrough(),
-			'bank/createToken': contract.bankTokenSchema,
-			'bank/listTransactions': contract.bankTransactionSchema,
-			// The echoed document is never output; its size is (see createCheck.operation.ts).
-			'proofOfAddress/createCheck': contract.poaCheckSchema
-				.omit({ file: true })
-				.extend({ fileSizeBytes: z.number() }),
-			'aml/downloadProfilePdf': binaryMeta,
-			'kyb/getAnswers': contract.questionnaireAnswersSchema,
-			'kyb/deleteAnswers': z.object({
-				deleted: z.boolean(),
-				companyId: z.string(),
-				questionnaireId: z.string(),
-			}),
-			'kyb/submitForm': z.object({ id: z.string().optional() }).passthrough(),
-		},
+	return {
+		'identification/createVerificationToken': contract.verificationTokenResponseSchema,
+		'identification/requestInformation': z.object({ scanRef: z.string() }).passthrough(),
+		'bank/createToken': contract.bankTokenSchema,
+		'bank/listTransactions': contract.bankTransactionSchema,
+		// The echoed document is never output; its size is (see createCheck.operation.ts).
+		'proofOfAddress/createCheck': contract.poaCheckSchema
+			.omit({ file: true })
+			.extend({ fileSizeBytes: z.number() }),
+		'aml/downloadProfilePdf': binaryMeta,
+		'kyb/getAnswers': contract.questionnaireAnswersSchema,
+		'kyb/deleteAnswers': z.object({
+			deleted: z.boolean(),
+			companyId: z.string(),
+			questionnaireId: z.string(),
+		}),
+		'kyb/submitForm': z.object({ id: z.string().optional() }).passthrough(),
 	};
-	// The trigger has no resource/operation: one schema per event kind (the item the trigger emits,
-	// see nodes/shared/webhook/events.ts), and at __schema__/v1.0.0.json, the path n8n's
-	// /schemas route resolves for a node without them, any of the kinds.
-	const events = {};
+}
+
+/**
+ * The item the trigger emits for one event kind: the contract's event schema (defined once, in
+ * nodes/shared/contract/webhooks.ts) with that kind and its body. Only identification kinds carry
+ * an overall status (nodes/shared/webhook/events.ts).
+ */
+function triggerEventSchema(contract, z, eventType) {
+	const event = contract.identityVerificationEventSchema.extend({
+		eventType: z.literal(eventType),
+		body: contract.webhookBodySchemas[eventType],
+	});
+	return contract.IDENTIFICATION_EVENT_TYPES.includes(eventType)
+		? event
+		: event.omit({ overallStatus: true });
+}
+
+/**
+ * The trigger's schemas: it has no resource/operation, so one per event kind, and at v1.0.0 (the
+ * path n8n's /schemas route resolves for a node without them) all kinds merged.
+ */
+function triggerSchemas(contract, z) {
+	const byKind = {};
 	for (const eventType of contract.EVENT_TYPES) {
-		const identification = contract.IDENTIFICATION_EVENT_TYPES.includes(eventType);
-		events[`events/${eventType}`] = z.object({
-			eventType: z.literal(eventType),
-			eventTypeSource: z.enum(['header', 'body']),
-			receivedAt: z.string(),
-			deliveryId: z.string(),
-			...(identification
-				? { final: z.boolean().optional(), overallStatus: z.string().optional() }
-				: {}),
-			scanRef: z.string().optional(),
-			clientId: z.string().optional(),
-			body: contract.webhookBodySchemas[eventType],
-			validationIssues: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
-		});
+		byKind[eventType] = toJsonSchema(triggerEventSchema(contract, z, eventType));
 	}
-	byNode.IdentityVerificationTrigger = events;
-	const triggerBase = path.join('dist', 'nodes', 'IdentityVerificationTrigger', '__schema__');
-	fs.mkdirSync(triggerBase, { recursive: true });
 	// Identification kinds first: where kinds share a field name (e.g. `status`), theirs is kept.
 	const kinds = [...contract.EVENT_TYPES].sort(
 		(a, b) =>
 			contract.IDENTIFICATION_EVENT_TYPES.includes(b) -
 			contract.IDENTIFICATION_EVENT_TYPES.includes(a),
 	);
-	const merged = mergeObjectSchemas(kinds.map((kind) => toJsonSchema(events[`events/${kind}`])));
+	const merged = mergeObjectSchemas(kinds.map((kind) => byKind[kind]));
 	merged.properties.eventType = { type: 'string', enum: [...contract.EVENT_TYPES] };
-	fs.writeFileSync(
-		path.join(triggerBase, 'v1.0.0.json'),
-		JSON.stringify(merged, null, '\t') + '\n',
-	);
-	for (const [node, operations] of Object.entries(byNode)) {
-		const base = path.join('dist', 'nodes', node, '__schema__', 'v1.0.0');
-		for (const [key, schema] of Object.entries(operations)) {
-			const file = path.join(base, `${key}.json`);
-			fs.mkdirSync(path.dirname(file), { recursive: true });
-			fs.writeFileSync(file, JSON.stringify(toJsonSchema(schema), null, '\t') + '\n');
-		}
+	const files = { 'v1.0.0.json': merged };
+	for (const [kind, schema] of Object.entries(byKind)) files[`v1.0.0/events/${kind}.json`] = schema;
+	return files;
+}
+
+/**
+ * Every output schema (JSON Schema) by its path under dist/nodes/. Takes the compiled contract, so
+ * the tests build the very same schemas (test/foundation/output-schema.test.cts).
+ */
+function outputSchemas(contract, z = require('zod').z) {
+	const files = {};
+	for (const [key, schema] of Object.entries(actionSchemas(contract, z))) {
+		files[`IdentityVerification/__schema__/v1.0.0/${key}.json`] = toJsonSchema(schema);
+	}
+	for (const [file, schema] of Object.entries(triggerSchemas(contract, z))) {
+		files[`IdentityVerificationTrigger/__schema__/${file}`] = schema;
+	}
+	return files;
+}
+
+function schemas(done) {
+	const contract = require('./dist/nodes/shared/contract');
+	for (const [file, schema] of Object.entries(outputSchemas(contract))) {
+		const target = path.join('dist', 'nodes', ...file.split('/'));
+		fs.mkdirSync(path.dirname(target), { recursive: true });
+		fs.writeFileSync(target, JSON.stringify(schema, null, '\t') + '\n');
 	}
 	done();
 }
 
+exports.outputSchemas = outputSchemas;
 exports.schemas = schemas;
 exports.build = series(schemas);
 exports.default = exports.build;

@@ -77,12 +77,9 @@ export const wholeSeconds = (min: number, max: number, hint: string) =>
 		.min(min, { message: `must be at least ${min} seconds` })
 		.max(max, { message: `must be at most ${max} seconds (${hint})` });
 
-/** A failed check in words a user can act on. */
-export interface ContractIssue {
-	/** Dotted path of the field, e.g. `access.accounts`. */
-	path: string;
-	message: string;
-}
+/** A failed check in words a user can act on; `path` is the field's dotted path (`access.accounts`). */
+export const contractIssueSchema = z.object({ path: z.string(), message: z.string() });
+export type ContractIssue = z.infer<typeof contractIssueSchema>;
 
 export function describeIssues(error: z.ZodError): ContractIssue[] {
 	return error.issues.map((issue) => ({

@@ -39,6 +39,7 @@ export {
 	bankAccountSchema,
 	bankVerificationWebhookSchema,
 	identificationWebhookSchema,
+	identityVerificationEventSchema,
 	webhookBodySchemas,
 	type EventType,
 } from './webhooks';

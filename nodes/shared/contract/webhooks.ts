@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 
-import { LIMITS } from './common';
+import { LIMITS, contractIssueSchema } from './common';
 
 export const RISK_LEVELS = [
 	'VERY_LOW',
@@ -107,3 +107,37 @@ export const WEBHOOK_HEADERS = {
 	eventType: 'service-event-type',
 	signature: 'service-signature',
 } as const;
+
+/**
+ * The item the trigger emits for a delivery (Wait for Result continues with the same item). Defined
+ * once: the TypeScript type (`IdentityVerificationEvent`, nodes/shared/webhook/events.ts, where the
+ * rules behind each field are) and the output schemas the build writes (gulpfile.js) derive from it.
+ */
+export const identityVerificationEventSchema = z.object({
+	/** The event kind: the header's when it fits the signed body, otherwise the body's. */
+	eventType: z.enum(EVENT_TYPES),
+	/** Where `eventType` came from. */
+	eventTypeSource: z.enum(['header', 'body']),
+	/**
+	 * False when the (unsigned) event-type header named a kind the signed body rules out (or its
+	 * values named different kinds): `eventType` is then the body's kind. True otherwise, also when
+	 * no header named a known kind.
+	 */
+	headerMatchesBody: z.boolean(),
+	/** The kind the header named, when the body overruled it. */
+	headerEventType: z.enum(EVENT_TYPES).optional(),
+	/** When n8n received the delivery (ISO 8601). */
+	receivedAt: z.string(),
+	/** SHA-256 (hex) of the raw body: equal for retries and Resends of the same delivery. */
+	deliveryId: z.string(),
+	/** The body's `final` flag, whatever the kind (`false`: a preliminary result). */
+	final: z.boolean().optional(),
+	/** Identification events: the body's `status.overall`. */
+	overallStatus: z.string().optional(),
+	scanRef: z.string().optional(),
+	clientId: z.string().optional(),
+	/** The parsed JSON body, unchanged (also fields the contract does not list). */
+	body: z.record(z.unknown()),
+	/** Present when the body does not match the contract's schema for its kind (it is emitted anyway). */
+	validationIssues: z.array(contractIssueSchema).optional(),
+});

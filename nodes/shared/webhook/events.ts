@@ -52,13 +52,14 @@
  * was just shown to be wrong). Only Final Results and Wait for Result read `final` from the body.
  */
 import type { IDataObject } from 'n8n-workflow';
+import type { z } from 'zod';
 
 import {
 	EVENT_TYPES,
 	IDENTIFICATION_EVENT_TYPES,
 	describeIssues,
+	type identityVerificationEventSchema,
 	webhookBodySchemas,
-	type ContractIssue,
 	type EventType,
 } from '../contract';
 import { isPlainObject } from '../isPlainObject';
@@ -109,38 +110,19 @@ export const EVENT_TYPE_NAMES: Record<EventType, { name: string; description: st
 	},
 };
 
-/** Where the event kind came from: the header (it fits the body), or the body (rules above). */
-type EventTypeSource = 'header' | 'body';
-
-/** One output item of the trigger (the `json` of the item). */
-export interface IdentityVerificationEvent {
-	/** The event kind: the header's when it fits the signed body, otherwise the body's (rules above). */
-	eventType: EventType;
-	/** Where `eventType` came from. */
-	eventTypeSource: EventTypeSource;
-	/**
-	 * False when the (unsigned) `Service-Event-Type` header named a kind the signed body rules out
-	 * (or its values named different kinds): `eventType` is then the body's kind. True otherwise,
-	 * also when no header named a known kind.
-	 */
-	headerMatchesBody: boolean;
-	/** The kind the header named, when the body overruled it. */
-	headerEventType?: EventType;
-	/** When n8n received the delivery (ISO 8601). */
-	receivedAt: string;
-	/** SHA-256 (hex) of the raw body: equal for retries and Resends of the same delivery. */
-	deliveryId: string;
-	/** The body's `final` flag, whatever the kind (`false`: a preliminary result). */
-	final?: boolean;
-	/** Identification events: the body's `status.overall`. */
-	overallStatus?: string;
-	scanRef?: string;
-	clientId?: string;
-	/** The parsed JSON body, unchanged (also fields the contract does not list). */
+/**
+ * One output item of the trigger (the `json` of the item): the contract's event schema, which the
+ * build also writes as the output schema, with the body typed as n8n's JSON object.
+ */
+export type IdentityVerificationEvent = Omit<
+	z.infer<typeof identityVerificationEventSchema>,
+	'body'
+> & {
 	body: IDataObject;
-	/** Present when the body does not match the contract's schema for this kind (it is emitted anyway). */
-	validationIssues?: ContractIssue[];
-}
+};
+
+/** Where the event kind came from: the header (it fits the body), or the body (rules above). */
+type EventTypeSource = IdentityVerificationEvent['eventTypeSource'];
 
 const KNOWN = new Set<string>(EVENT_TYPES);
 
