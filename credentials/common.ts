@@ -7,6 +7,8 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
+import { isPlainHttpToAnotherMachine, PLAIN_HTTP_MESSAGE } from '../nodes/shared/urlGuards';
+
 /** A made-up UUID: reading something that does not exist is harmless and creates nothing. */
 export const MADE_UP_ID = '00000000-0000-4000-8000-000000000000';
 
@@ -107,32 +109,6 @@ function testRules(statusRules: IAuthenticateRuleResponseCode[]): ICredentialTes
 	return [...statusRules, notTheService] as ICredentialTestRequest['rules'];
 }
 
-/** 127.0.0.0/8 written out in full, each octet 0–255. */
-function isLoopbackIpv4(hostname: string): boolean {
-	const octets = hostname.split('.');
-	return (
-		octets.length === 4 &&
-		octets[0] === '127' &&
-		octets.every((octet) => /^\d{1,3}$/.test(octet) && Number(octet) <= 255)
-	);
-}
-
-/**
- * Hosts a plain http:// address may use: the machine itself (a local test service), written as a
- * literal. A name under `.localhost` is not: DNS may resolve it to any machine.
- */
-export function isLoopbackHost(hostname: string): boolean {
-	return (
-		hostname === 'localhost' ||
-		hostname === '[::1]' ||
-		hostname === '::1' ||
-		isLoopbackIpv4(hostname)
-	);
-}
-
-export const PLAIN_HTTP_MESSAGE =
-	'The Base URL starts with http://, so the credential would cross the network unencrypted: use the https:// address of the service (plain http:// is allowed only for a test service on this machine, e.g. http://127.0.0.1:8787)';
-
 /**
  * Refuses to add the credential to a request that would send it in clear to another machine.
  * Runs for every request that uses the credential, the credential test included.
@@ -144,6 +120,5 @@ export function assertSafeToSend(requestOptions: IHttpRequestOptions): void {
 	} catch {
 		return;
 	}
-	if (url.protocol === 'http:' && !isLoopbackHost(url.hostname))
-		throw new Error(PLAIN_HTTP_MESSAGE);
+	if (isPlainHttpToAnotherMachine(url)) throw new Error(PLAIN_HTTP_MESSAGE);
 }

@@ -5,7 +5,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { isLoopbackHost } from '../../credentials/common';
+import { isLoopbackHost } from '../../nodes/shared/urlGuards';
 import { runNode, sandboxCredentials, testCredential } from '../harness/index.cjs';
 import { startSandbox } from '../sandbox/index.cjs';
 import type { Sandbox } from '../sandbox/index.cjs';

@@ -16,7 +16,7 @@ import type {
 	IN8nHttpFullResponse,
 } from 'n8n-workflow';
 
-import { isLoopbackHost, PLAIN_HTTP_MESSAGE } from '../../../credentials/common';
+import { isPlainHttpToAnotherMachine, PLAIN_HTTP_MESSAGE } from '../../shared/urlGuards';
 import {
 	cancelledError,
 	classifyNetworkError,
@@ -162,7 +162,7 @@ async function readCredential(
 			},
 		);
 	}
-	if (parsed.protocol === 'http:' && !isLoopbackHost(parsed.hostname)) {
+	if (isPlainHttpToAnotherMachine(parsed)) {
 		throw new NodeOperationError(
 			this.getNode(),
 			`The Base URL in the credential "${CREDENTIAL_DISPLAY_NAME[auth]}" starts with http://, so the request was not sent`,

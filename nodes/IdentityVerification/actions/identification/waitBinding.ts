@@ -7,7 +7,7 @@
  */
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { isLoopbackHost } from '../../../../credentials/common';
+import { isLoopbackHost } from '../../../shared/urlGuards';
 import { invalidInput } from '../../helpers/validation';
 
 const PENDING_KEY = 'identityVerificationPendingScanRefs';
