@@ -2,7 +2,7 @@
 // (deliveries alternate between them, as behind a load balancer) and two `n8n worker` processes,
 // the packed package installed as a community package, binary data in the database. One stack for
 // the whole file (see test/n8n/queue.cts). What the trigger guarantees there is measured and
-// written to .build/queue-measurements.json (the README's "Running at scale" quotes it).
+// written to .build/queue-measurements.json (docs/scaling.md quotes it).
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { writeFileSync } from 'node:fs';
