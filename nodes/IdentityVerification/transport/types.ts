@@ -1,8 +1,11 @@
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, ILoadOptionsFunctions } from 'n8n-workflow';
 
 export type AuthMode = 'apiKey' | 'kybFormToken';
 
 export type ApiMethod = 'GET' | 'POST' | 'DELETE';
+
+/** Contexts that can send requests with a credential (node execution and option loading). */
+export type RequestContext = IExecuteFunctions | ILoadOptionsFunctions;
 
 export interface ApiRequest {
 	method: ApiMethod;
@@ -14,7 +17,7 @@ export interface ApiRequest {
 	/** A Buffer is pre-serialised JSON bytes and is sent as `application/json`. */
 	body?: IDataObject | Buffer;
 	/** `json` (default): parsed JSON (`null` for an empty body); `binary`: a Buffer; `stream`: a readable stream (the file never held whole in memory); `none`: `undefined`. */
-	response?: 'json' | 'binary' | 'none' | 'stream';
+	response?: ResponseKind;
 	/** For error context. */
 	itemIndex?: number;
 	/** Default 3 (so up to 4 attempts); 0 disables retries. */
@@ -24,6 +27,8 @@ export interface ApiRequest {
 	/** Default 30 000 ms per attempt. */
 	timeoutMs?: number;
 }
+
+export type ResponseKind = 'json' | 'binary' | 'none' | 'stream';
 
 export interface ApiResponse<T = unknown> {
 	statusCode: number;

@@ -1,0 +1,70 @@
+/**
+ * What every attempt of one request shares (where it goes, with which credential, how often and how
+ * long it may try), and the wait between two attempts, which stopping the execution ends.
+ */
+import type { INode, NodeApiError } from 'n8n-workflow';
+
+import { cancelSignalOf, isStopped, waitUnlessStopped } from './cancel';
+import type { ResolvedCredential } from './credential';
+import { cancelledError } from './errors';
+import { normaliseMaxRetries } from './retry';
+import type { ApiRequest, AuthMode, RequestContext } from './types';
+import { requestUrl } from './url';
+
+const DEFAULT_TIMEOUT_MS = 30_000;
+
+export interface Call {
+	context: RequestContext;
+	auth: AuthMode;
+	req: ApiRequest;
+	url: string;
+	credential: ResolvedCredential;
+	node: INode;
+	signal: AbortSignal | undefined;
+	maxRetries: number;
+	timeoutMs: number;
+}
+
+/** An attempt that failed and is to be made again: the wait before it is already over. */
+export const RETRY = Symbol('retry');
+
+/** The call of `req`; throws when its link is not under the credential's Base URL. */
+export function startCall(
+	this: RequestContext,
+	auth: AuthMode,
+	req: ApiRequest,
+	credential: ResolvedCredential,
+): Call {
+	const url = requestUrl.call(this, req, credential);
+	return {
+		context: this,
+		auth,
+		req,
+		url,
+		credential,
+		node: this.getNode(),
+		signal: cancelSignalOf(this),
+		maxRetries: normaliseMaxRetries(req.maxRetries),
+		timeoutMs: req.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+	};
+}
+
+export function wasStopped(call: Call): boolean {
+	return isStopped(call.signal);
+}
+
+/** The error for an execution stopped while its request was under way or waiting. */
+export function stoppedError(call: Call): NodeApiError {
+	return cancelledError(call.node, call.credential.redact, call.req.itemIndex);
+}
+
+/**
+ * Waits before a retry: false (no retry) when the execution was already stopped, the cancelled
+ * error when it is stopped during the wait.
+ */
+export async function waitToRetry(call: Call, ms: number): Promise<boolean> {
+	if (wasStopped(call)) return false;
+	await waitUnlessStopped(ms, call.signal);
+	if (wasStopped(call)) throw stoppedError(call);
+	return true;
+}

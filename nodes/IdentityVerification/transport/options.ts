@@ -1,0 +1,43 @@
+/** n8n's request options for one attempt, built from the caller's request. */
+import type { IDataObject, IHttpRequestOptions } from 'n8n-workflow';
+
+import type { ApiRequest, ResponseKind } from './types';
+
+/** What the answer is asked to be: a file for binary and streamed answers, else JSON. */
+function acceptFor(kind: ResponseKind): string {
+	return kind === 'binary' || kind === 'stream'
+		? 'application/pdf, application/octet-stream, */*'
+		: 'application/json';
+}
+
+/** A fresh copy for each attempt, as n8n may change the options it is given. */
+export function requestOptions(
+	req: ApiRequest,
+	url: string,
+	timeoutMs: number,
+	signal: AbortSignal | undefined,
+): IHttpRequestOptions {
+	const responseKind = req.response ?? 'json';
+	const headers: IDataObject = { Accept: acceptFor(responseKind) };
+	const options: IHttpRequestOptions = {
+		method: req.method,
+		url,
+		headers,
+		returnFullResponse: true,
+		ignoreHttpStatusErrors: true,
+		timeout: timeoutMs,
+		json: responseKind === 'json',
+		// n8n re-sends the credential (and a POST's body) to wherever a redirect points
+		disableFollowRedirect: true,
+	};
+	// Stopping the execution aborts the request under way (older n8n versions do not pass it on).
+	if (signal) options.abortSignal = signal;
+	if (req.qs && Object.keys(req.qs).length) options.qs = { ...req.qs };
+	if (req.body !== undefined) {
+		headers['Content-Type'] = 'application/json';
+		options.body = Buffer.isBuffer(req.body) ? req.body : { ...req.body };
+	}
+	if (responseKind === 'binary') options.encoding = 'arraybuffer';
+	if (responseKind === 'stream') options.encoding = 'stream';
+	return options;
+}
