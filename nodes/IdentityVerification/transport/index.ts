@@ -8,7 +8,8 @@
  *
  * One job per file: request.ts (the attempt loop), call.ts (what the attempts share), outcome.ts
  * (what an attempt's result means), credential.ts, url.ts, options.ts, body.ts, cancel.ts,
- * retry.ts, errors/ (the messages; errors/hints.ts is the status table). The nodes import this file.
+ * retry.ts, errors.ts with errors/ (the messages; errors/hints.ts is the status table). The nodes
+ * import this file.
  */
 export { apiRequest } from './request';
 export { getBaseUrl } from './credential';
