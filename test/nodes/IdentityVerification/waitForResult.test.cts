@@ -186,6 +186,18 @@ describe('Wait for Result: the resume request', () => {
 	});
 });
 
+/** Starts Wait for Result with Scan Reference read from each input item's `scanRef`. */
+const waitForEachItemsScanRef = async (scanRefs: string[]) =>
+	await runNode({
+		node: 'identityVerification',
+		parameters: {
+			resource: 'identification',
+			operation: 'waitForResult',
+			scanRef: '={{ $json.scanRef }}',
+		},
+		input: scanRefs.map((scanRef) => ({ json: { scanRef } })),
+	});
+
 describe('Wait for Result: putting the execution to wait', () => {
 	test('puts the execution to wait without a time limit, sending no request and needing no API key', async () => {
 		const { run, error } = await runNode({
@@ -211,29 +223,13 @@ describe('Wait for Result: putting the execution to wait', () => {
 	});
 
 	test('refuses to wait for several verifications at once (one result per execution)', async () => {
-		const { run, error } = await runNode({
-			node: 'identityVerification',
-			parameters: {
-				resource: 'identification',
-				operation: 'waitForResult',
-				scanRef: '={{ $json.scanRef }}',
-			},
-			input: [{ json: { scanRef: 'person-a' } }, { json: { scanRef: 'person-b' } }],
-		});
+		const { run, error } = await waitForEachItemsScanRef(['person-a', 'person-b']);
 		expect(run.status).not.toBe('waiting');
 		expect(error?.message).toContain('one verification per execution, but 2 were found');
 	});
 
-	test('Scan Reference given by an expression is fixed when the wait starts', async () => {
-		const { run, error } = await runNode({
-			node: 'identityVerification',
-			parameters: {
-				resource: 'identification',
-				operation: 'waitForResult',
-				scanRef: '={{ $json.scanRef }}',
-			},
-			input: [{ json: { scanRef: SCAN_REF } }],
-		});
+	test('Scan Reference given by an expression is fixed when the wait starts (items naming the same verification wait once)', async () => {
+		const { run, error } = await waitForEachItemsScanRef([SCAN_REF, SCAN_REF]);
 		expect(error).toBeUndefined();
 		expect(run.data.executionData!.nodeExecutionStack[0].data.main[0]).toEqual(
 			waitingFor(SCAN_REF),
