@@ -2,6 +2,9 @@
  * AML Download Profile PDF streams the file: the answer is asked for as a stream and handed to
  * n8n's prepareBinaryData while most of it has not even been produced yet, so a 50 MB report never
  * sits whole in the node's memory. A lazily produced stream shows it without measuring memory.
+ * The same on n8n 1.x, whose stored binary data carries no byte count (only a rounded text): the
+ * size comes from the stored file's metadata there, and a stored file smaller than what arrived
+ * fails the item instead of passing on as a complete report.
  */
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
@@ -34,13 +37,21 @@ function lazyPdf() {
 	return { stream, state };
 }
 
-function fakeContext(body: Readable) {
+/**
+ * How the stand-in for n8n stores the file: as 2.x (`bytes` set), as 1.x in filesystem mode (by
+ * id, `fileSize` a rounded text, the byte count in the file's metadata), as an n8n that kept none
+ * of it (0 bytes stored), or one that reports no size at all.
+ */
+type Storage = '2.x' | '1.x filesystem' | '1.x lost the file' | '1.x no size';
+
+function fakeContext(body: Readable, storage: Storage = '2.x') {
 	const seen: {
 		options?: IHttpRequestOptions;
 		producedWhenHandedOver?: number;
 		handedStream?: boolean;
 		storedBytes?: number;
 		storedHash?: string;
+		metadataAskedFor?: string[];
 	} = {};
 	const parameters: Record<string, unknown> = {
 		checkId: '0b0c2f4e-7f0e-4a8e-9f4e-3c2b1a0f9e8d',
@@ -79,9 +90,21 @@ function fakeContext(body: Readable) {
 					hash.update(chunk);
 					bytes += chunk.length;
 				}
-				seen.storedBytes = bytes;
+				seen.storedBytes = storage === '1.x lost the file' ? 0 : bytes;
 				seen.storedHash = hash.digest('hex');
-				return { data: '', mimeType, fileName, bytes };
+				if (storage === '2.x') return { data: '', mimeType, fileName, bytes };
+				return {
+					data: 'filesystem-v2',
+					id: 'filesystem-v2:workflows/w/executions/1/binary_data/f',
+					mimeType,
+					fileName,
+					fileSize: `${(bytes / 1e6).toFixed(1)} MB`,
+				};
+			},
+			getBinaryMetadata: async (id: string) => {
+				(seen.metadataAskedFor ??= []).push(id);
+				if (storage === '1.x no size') return { fileName: 'x.pdf', mimeType: 'application/pdf' };
+				return { fileName: 'x.pdf', mimeType: 'application/pdf', fileSize: seen.storedBytes };
 			},
 		},
 	};
@@ -104,5 +127,50 @@ describe('AML: Download Profile PDF streams the file', () => {
 		expect(seen.storedBytes).toBe(SIZE);
 		expect(seen.storedHash).toBe(pdf.state.hash.digest('hex'));
 		expect(item.json.fileSize).toBe(SIZE);
+		// n8n 2.x reports the size: the stored file is not asked about.
+		expect(seen.metadataAskedFor).toBeUndefined();
+	});
+
+	test('on n8n 1.x (no byte count, only "52.4 MB") the size is the stored file’s, still streamed', async () => {
+		const pdf = lazyPdf();
+		const { context, seen, lazy } = fakeContext(pdf.stream, '1.x filesystem');
+		lazy.state = pdf.state;
+
+		const [item] = await execute.call(context, 0);
+
+		expect(seen.handedStream).toBe(true);
+		expect(seen.producedWhenHandedOver).toBeLessThanOrEqual(4 * CHUNK);
+		expect(seen.metadataAskedFor).toEqual(['filesystem-v2:workflows/w/executions/1/binary_data/f']);
+		expect(item.json.fileSize).toBe(SIZE);
+		expect(item.binary?.data.fileSize).toBe('52.4 MB');
+	});
+
+	test('a stored file smaller than what arrived fails the item, naming n8n 1.x and what to do', async () => {
+		const pdf = lazyPdf();
+		const { context, lazy } = fakeContext(pdf.stream, '1.x lost the file');
+		lazy.state = pdf.state;
+
+		const error = await execute.call(context, 0).then(
+			() => undefined,
+			(e: unknown) => e as Error & { description?: string },
+		);
+
+		expect(error?.message).toBe('n8n stored an incomplete PDF (0 bytes)');
+		expect(error?.description).toMatch(/n8n 1\.x/);
+		expect(error?.description).toMatch(/update n8n/i);
+	});
+
+	test('no size from n8n at all fails the item instead of reporting 0 bytes', async () => {
+		const pdf = lazyPdf();
+		const { context, lazy } = fakeContext(pdf.stream, '1.x no size');
+		lazy.state = pdf.state;
+
+		const error = await execute.call(context, 0).then(
+			() => undefined,
+			(e: unknown) => e as Error & { description?: string },
+		);
+
+		expect(error?.message).toBe('n8n stored the PDF but reported no size for it');
+		expect(error?.description).toMatch(/n8n 1\.x/);
 	});
 });

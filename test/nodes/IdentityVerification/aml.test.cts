@@ -1,4 +1,6 @@
 /** AML resource: Download Profile PDF as n8n binary data. */
+import path from 'node:path';
+import { BinaryDataService } from 'n8n-core';
 import { SEED } from '../../sandbox/index.cjs';
 import {
 	binaryBytes,
@@ -133,5 +135,41 @@ describe('AML: Download Profile PDF', () => {
 		});
 		const result = await ctx.run(params());
 		expectError(result, 'did not return a PDF');
+	});
+});
+
+describe('AML: Download Profile PDF on n8n 1.x, whose stored binary data carries no byte count', () => {
+	// n8n 1.x's BinaryDataService.store is 2.x's without `bytes`: it sets only `fileSize`, a rounded
+	// text ("1.16 kB"). The harness's service (n8n-core 2.x, data kept inline as in n8n's default
+	// mode) is made to answer the same way.
+	let restore: () => void;
+	beforeEach(() => {
+		// The engine's Container: n8n-core's own copy of @n8n/di (as in the harness).
+		const { Container } = require(
+			require.resolve('@n8n/di', { paths: [path.dirname(require.resolve('n8n-core'))] }),
+		) as typeof import('@n8n/di');
+		const service = Container.get(BinaryDataService);
+		const store = service.store;
+		service.store = async function (...args: Parameters<typeof store>) {
+			const stored = await store.apply(this, args);
+			delete (stored as { bytes?: number }).bytes;
+			return stored;
+		};
+		restore = () => {
+			service.store = store;
+		};
+	});
+	afterEach(() => restore());
+
+	test('reports the size of the file it stored, not 0', async () => {
+		const big = ctx.sb.aml.seedProfile({ sizeBytes: 300_001 });
+		const { items, error } = await ctx.run(
+			params({ checkId: big.checkId, profileId: big.profileId }),
+		);
+		expect(error).toBeUndefined();
+		expect(items[0].binary?.data?.bytes).toBeUndefined();
+		expect(items[0].binary?.data?.fileSize).toBe('300 kB');
+		expect(binaryBytes(items[0]).length).toBe(300_001);
+		expect(items[0].json.fileSize).toBe(300_001);
 	});
 });

@@ -1,4 +1,9 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IBinaryData,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { amlProfilePdfParamsSchema } from '../../../shared/contract';
@@ -52,6 +57,33 @@ const properties: INodeProperties[] = [
 const displayOptions = { show: { resource: ['aml'], operation: ['downloadProfilePdf'] } };
 
 export const description = updateDisplayOptions(displayOptions, properties);
+
+/** Bytes a base64 text decodes to (without decoding it). */
+function base64Bytes(text: string): number {
+	const padding = text.endsWith('==') ? 2 : text.endsWith('=') ? 1 : 0;
+	return Math.floor((text.length * 3) / 4) - padding;
+}
+
+/**
+ * The size in bytes of the file n8n stored. n8n 2.x reports it (`bytes`). n8n 1.x does not: its
+ * stored binary data carries only a rounded text ("1.16 kB"), so there the size is read from what
+ * it stored: the metadata of a file it stored by id (filesystem, S3, database), or the length of
+ * data it keeps inline (base64, its default mode). Undefined when n8n tells neither.
+ */
+async function storedSize(
+	this: IExecuteFunctions,
+	binaryData: IBinaryData,
+): Promise<number | undefined> {
+	if (typeof binaryData.bytes === 'number') return binaryData.bytes;
+	if (binaryData.id) {
+		if (typeof this.helpers.getBinaryMetadata !== 'function') return undefined;
+		const metadata = await this.helpers.getBinaryMetadata(binaryData.id);
+		return Number.isSafeInteger(metadata?.fileSize) ? metadata.fileSize : undefined;
+	}
+	return typeof binaryData.data === 'string' && binaryData.data !== ''
+		? base64Bytes(binaryData.data)
+		: undefined;
+}
 
 export async function execute(
 	this: IExecuteFunctions,
@@ -135,6 +167,29 @@ export async function execute(
 
 	const fileName = `aml-${params.checkId}-${params.profileId}.pdf`.replace(/[^\w.-]/g, '_');
 	const binaryData = await this.helpers.prepareBinaryData(stream, fileName, 'application/pdf');
+	// A compliance report must never pass on as complete when it may not be: no size, or fewer bytes
+	// than had arrived before the hand-over, fails the item.
+	const n8nLine =
+		typeof binaryData.bytes === 'number'
+			? 'this n8n'
+			: 'n8n 1.x (it stores files without a byte count)';
+	const fileSize = await storedSize.call(this, binaryData);
+	if (fileSize === undefined) {
+		throw new NodeOperationError(this.getNode(), 'n8n stored the PDF but reported no size for it', {
+			itemIndex,
+			description: `Whether the file is complete cannot be checked on ${n8nLine}. Update n8n to 2.x (it reports the size of every file it stores) and run it again.`,
+		});
+	}
+	if (fileSize < head.length) {
+		throw new NodeOperationError(
+			this.getNode(),
+			`n8n stored an incomplete PDF (${fileSize} bytes)`,
+			{
+				itemIndex,
+				description: `At least ${head.length} bytes arrived from the service, but ${n8nLine} kept ${fileSize}. Update n8n to 2.x and run it again.`,
+			},
+		);
+	}
 	return [
 		{
 			json: {
@@ -142,7 +197,7 @@ export async function execute(
 				profileId: params.profileId,
 				fileName,
 				mimeType: 'application/pdf',
-				fileSize: binaryData.bytes ?? 0,
+				fileSize,
 			},
 			binary: { [binaryPropertyName]: binaryData },
 		},
