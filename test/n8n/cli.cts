@@ -1,4 +1,4 @@
-// `npm run n8n -- <command>`: the pinned real n8n by hand.
+// `npm run n8n -- <command>`: the pinned real n8n by hand (IDV_N8N_VERSION=1 for the 1.x release).
 //   install                    install the pinned n8n into the cache (once) and print where
 //   start [--port N] [--dir D] start n8n on loopback with this package installed (Ctrl-C stops it)
 //   export-nodes [--dir D]     list the node types n8n loads from this package (n8n export:nodes)
@@ -12,6 +12,7 @@ import {
 	N8N_VERSION,
 	PACKAGE_NAME,
 	RestClient,
+	describeN8n,
 	ensureN8n,
 	exportNodes,
 	installPackage,
@@ -32,6 +33,7 @@ async function main(): Promise<number> {
 	switch (cmd) {
 		case 'version':
 			console.log(N8N_VERSION);
+			console.error(describeN8n());
 			return 0;
 		case 'install': {
 			const started = Date.now();
@@ -66,7 +68,7 @@ async function main(): Promise<number> {
 			const n8n = await startN8n({ userFolder, port });
 			const rest = new RestClient(n8n.url);
 			await rest.setupOwnerOrLogin();
-			console.log(`n8n ${N8N_VERSION} with ${PACKAGE_NAME}: ${n8n.url}/`);
+			console.log(`${describeN8n()} with ${PACKAGE_NAME}: ${n8n.url}/`);
 			console.log(`Sign in as ${DEFAULT_OWNER.email} / ${DEFAULT_OWNER.password}`);
 			console.log(`User folder ${userFolder}; log ${n8n.logFile}. Ctrl-C stops.`);
 			await new Promise<void>((resolve) => {

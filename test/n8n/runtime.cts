@@ -1,12 +1,19 @@
-// The pinned real n8n: install it once into a cache outside the repo, install this package into a
+// The real n8n: install it once into a cache outside the repo, install this package into a
 // fresh n8n user folder exactly the way n8n installs a community package, start/stop n8n on
 // loopback, drive its CLI (import, publish, execute, export:nodes) and its REST API.
 //
 // Used by the demo (test/demo), the end-to-end tests (test/e2e), the bench and `npm run n8n`.
-// Not shipped. Needs Node 24 (run through scripts/toolchain.mjs, which provides it).
+// Not shipped. Run through scripts/toolchain.mjs (Node 24).
 //
-// Moving the pin: change N8N_VERSION below. The next run installs that version into its own cache
-// folder (the old one can be deleted); then run `npm run test:e2e` and `npm run demo -- --headless`.
+// Two n8n lines: the pin (2.x, PINNED_N8N_VERSION), and a release of the 1.x line n8n still
+// patches (N8N1_VERSION), which users of that line install this package into (n8n installs a
+// community package without checking versions). IDV_N8N_VERSION picks the one a process drives
+// (`npm run test:e2e:n8n1` sets it); everything below follows N8N_VERSION. Where the two lines
+// differ (install, the Node that runs n8n, the expression engine, activation on the CLI) the
+// functions ask versionTraits().
+//
+// Moving the pin: change PINNED_N8N_VERSION below. The next run installs that version into its own
+// cache folder (the old one can be deleted); then run `npm run test:e2e` and `npm run demo -- --headless`.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import {
@@ -17,6 +24,7 @@ import {
 	mkdtempSync,
 	openSync,
 	readFileSync,
+	realpathSync,
 	rmSync,
 	statSync,
 	writeFileSync,
@@ -29,8 +37,44 @@ import { freePort, portIsFree } from '../harness/net.cjs';
 
 export { portIsFree };
 
-/** The one place the n8n version is pinned. */
-export const N8N_VERSION = '2.40.7';
+/** The one place the n8n 2.x version is pinned: what everything runs by default. */
+const PINNED_N8N_VERSION = '2.40.7';
+
+/** The n8n 1.x release the compatibility run drives (`npm run test:e2e:n8n1`). */
+const N8N1_VERSION = '1.123.81';
+
+/**
+ * The n8n version this process drives: IDV_N8N_VERSION, a version (e.g. 1.123.81) or a line (`1`:
+ * N8N1_VERSION, `2`: the pin), or the pin when unset.
+ */
+export const N8N_VERSION = ((wanted = process.env.IDV_N8N_VERSION?.trim() ?? '') =>
+	wanted === '' || wanted === '2' ? PINNED_N8N_VERSION : wanted === '1' ? N8N1_VERSION : wanted)();
+
+const majorOf = (version: string): number => Number(version.replace(/^v/, '').split('.')[0]);
+
+/** The major of N8N_VERSION: tests skip what needs a 2.x feature when it is 1. */
+const N8N_MAJOR = majorOf(N8N_VERSION);
+if (!/^\d+\.\d+\.\d+$/.test(N8N_VERSION) || N8N_MAJOR < 1)
+	throw new Error(
+		`IDV_N8N_VERSION=${N8N_VERSION}: expected an n8n version such as ${N8N1_VERSION}`,
+	);
+
+const skipNotes = new Set<string>();
+
+/**
+ * For a test, or a part of one, that needs what only n8n 2.x has: true on 2.x; on 1.x false, after
+ * printing (once) what is skipped and which 2.x feature it needs, so a 1.x run never skips silently.
+ * A whole test: `(on2x('…', '…') ? test : test.skip)(name, fn)`.
+ */
+export function on2x(feature: string, skipped: string): boolean {
+	if (N8N_MAJOR >= 2) return true;
+	const note = `[n8n ${N8N_VERSION}] skipped: ${skipped}. Needs ${feature} (n8n 2.x only).`;
+	if (!skipNotes.has(note)) {
+		skipNotes.add(note);
+		process.stderr.write(`${note}\n`);
+	}
+	return false;
+}
 
 /** Repository root (this file runs compiled from .build/test/n8n/). */
 export const ROOT = path.resolve(__dirname, '..', '..', '..');
@@ -41,7 +85,7 @@ export const PACKAGE_NAME: string = JSON.parse(
 export const CACHE_DIR =
 	process.env.IDV_CACHE_DIR || path.join(homedir(), '.cache', 'n8n-nodes-identity-verification');
 
-/** Folder holding the pinned n8n install (private package.json + node_modules). */
+/** Folder holding an n8n install (private package.json + node_modules). */
 function n8nHome(version = N8N_VERSION): string {
 	return path.join(CACHE_DIR, `n8n-${version}`);
 }
@@ -65,6 +109,139 @@ function runVisible(
 		throw new Error(`${cmd} ${args.join(' ')} failed with exit code ${res.status} (in ${cwd})`);
 }
 
+// ---------------------------------------------------------------------------------------------
+// What differs between the n8n lines
+// ---------------------------------------------------------------------------------------------
+
+/** A Node.js binary and its version. */
+interface NodeRuntime {
+	path: string;
+	version: string;
+}
+
+/** The version of a Node.js binary (undefined when it does not run). */
+function nodeVersionOf(bin: string): string | undefined {
+	const res = spawnSync(bin, ['-p', 'process.versions.node'], {
+		encoding: 'utf8',
+		timeout: 30_000,
+	});
+	return res.status === 0 && /^\d+\.\d+\.\d+/.test(res.stdout.trim())
+		? res.stdout.trim()
+		: undefined;
+}
+
+/** Whether a Node version is one n8n 1.x runs on as its users run it (20.19 up to 22.x). */
+function suitsN8n1(version: string): boolean {
+	const [major, minor] = version.split('.').map(Number);
+	return (major === 20 && minor >= 19) || major === 21 || major === 22;
+}
+
+/**
+ * The Node that runs n8n 1.x: one of the 20-22 line its users run it on (the machine's own Node, as
+ * a user who installed n8n 1.x with npm has it). Looked for, first match wins: IDV_N8N1_NODE (an
+ * explicit choice, any Node 20-24), IDV_SYSTEM_NODE (the Node scripts/toolchain.mjs started on
+ * before it switched to Node 24), every `node` on PATH. Without one, this process's Node 24 (n8n
+ * 1.123 declares ">=20.19 <= 24.x", its default expression engine has a Node 24 build, and sqlite3's
+ * N-API build loads on both).
+ */
+function findNodeForN8n1(): NodeRuntime {
+	const explicit = process.env.IDV_N8N1_NODE;
+	if (explicit) {
+		const version = nodeVersionOf(explicit);
+		if (!version || majorOf(version) < 20 || majorOf(version) > 24)
+			throw new Error(
+				`IDV_N8N1_NODE=${explicit}: ${version ? `Node ${version}` : 'does not run'}; n8n 1.x needs Node 20.19 to 24`,
+			);
+		return { path: explicit, version };
+	}
+	const seen = new Set<string>();
+	const candidates = [
+		process.env.IDV_SYSTEM_NODE,
+		...(process.env.PATH ?? '').split(path.delimiter).map((dir) => dir && path.join(dir, 'node')),
+	];
+	for (const candidate of candidates) {
+		if (!candidate || !existsSync(candidate)) continue;
+		const real = realpathSync(candidate);
+		if (seen.has(real)) continue;
+		seen.add(real);
+		const version = nodeVersionOf(real);
+		if (version && suitsN8n1(version)) return { path: real, version };
+	}
+	return { path: process.execPath, version: process.versions.node };
+}
+
+interface VersionTraits {
+	version: string;
+	major: number;
+	/** npm `overrides` the install needs (in the install folder's package.json). */
+	overrides: Record<string, string>;
+	/** The Node that runs this n8n (server and CLI). */
+	node: NodeRuntime;
+	/** Environment this line needs on top of n8nEnv's. */
+	env: Record<string, string>;
+	/** Settings of n8nEnv this line does not know and would refuse to start with. */
+	unknownEnv: string[];
+	/** CLI arguments that make a workflow active (published) or inactive from the next start. */
+	activation(id: string, active: boolean): string[];
+}
+
+const traitsCache = new Map<string, VersionTraits>();
+
+/** How this project installs and drives an n8n version (the line's differences, in one place). */
+function versionTraits(version = N8N_VERSION): VersionTraits {
+	const cached = traitsCache.get(version);
+	if (cached) return cached;
+	const major = majorOf(version);
+	let traits: VersionTraits;
+	if (major >= 2) {
+		traits = {
+			version,
+			major,
+			overrides: {},
+			node: { path: process.execPath, version: process.versions.node },
+			env: {},
+			unknownEnv: [],
+			// 2.x activates by publishing; `update:workflow --active=true` only forwards to it.
+			activation: (id, active) => [
+				active ? 'publish:workflow' : 'unpublish:workflow',
+				`--id=${id}`,
+			],
+		};
+	} else {
+		const node = findNodeForN8n1();
+		traits = {
+			version,
+			major,
+			// n8n 1.x pins xlsx to a tarball on a host outside the npm registry (cdn.sheetjs.com);
+			// the registry's 0.18.5 is what installs everywhere.
+			overrides: { xlsx: '0.18.5' },
+			node,
+			// Its default expression engine ("vm") needs isolated-vm, built for Node 22 and 24 only;
+			// on Node 20 n8n exits at start unless the legacy engine is chosen.
+			env: majorOf(node.version) < 22 ? { N8N_EXPRESSION_ENGINE: 'legacy' } : {},
+			// 1.x refuses to start on a module name it does not know.
+			unknownEnv: ['N8N_DISABLED_MODULES'],
+			// No publish:workflow in 1.x: activation is update:workflow.
+			activation: (id, active) => ['update:workflow', `--id=${id}`, `--active=${active}`],
+		};
+	}
+	traitsCache.set(version, traits);
+	return traits;
+}
+
+/** One line naming the n8n and the Node running it (for logs and reports). */
+export function describeN8n(version = N8N_VERSION): string {
+	const { node, env } = versionTraits(version);
+	const engine = env.N8N_EXPRESSION_ENGINE
+		? `, ${env.N8N_EXPRESSION_ENGINE} expression engine`
+		: '';
+	return `n8n ${version} on Node ${node.version} (${node.path}${engine})`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Install
+// ---------------------------------------------------------------------------------------------
+
 function installLooksComplete(home: string, version: string): boolean {
 	if (!existsSync(path.join(home, 'node_modules', '.bin', 'n8n'))) return false;
 	try {
@@ -75,9 +252,9 @@ function installLooksComplete(home: string, version: string): boolean {
 	} catch {
 		return false;
 	}
-	// sqlite3 is the one native module n8n needs here; it must load in this Node.
+	// sqlite3 is the one native module n8n needs here; it must load in the Node that runs n8n.
 	const probe = spawnSync(
-		process.execPath,
+		versionTraits(version).node.path,
 		['-e', "const s=require('sqlite3');new s.Database(':memory:').close(e=>process.exit(e?1:0))"],
 		{ cwd: home, stdio: 'ignore', timeout: 60_000 },
 	);
@@ -85,13 +262,32 @@ function installLooksComplete(home: string, version: string): boolean {
 }
 
 /**
- * Installs the pinned n8n into the cache once (marker file `.complete`) and returns its folder.
+ * Environment for npm building a native module for `node`: that Node first on PATH (npm and
+ * node-gyp run on it) and its headers (npm_config_nodedir) when they sit beside it, as a system
+ * Node's do (/usr/include/node); Node 24's come from the wrapper.
+ */
+function buildEnvFor(node: NodeRuntime): NodeJS.ProcessEnv {
+	if (node.path === process.execPath) return { ...process.env };
+	const env: NodeJS.ProcessEnv = {
+		...process.env,
+		PATH: `${path.dirname(node.path)}${path.delimiter}${process.env.PATH ?? ''}`,
+	};
+	const prefix = path.resolve(path.dirname(node.path), '..');
+	if (existsSync(path.join(prefix, 'include', 'node', 'node_api.h')))
+		env.npm_config_nodedir = prefix;
+	else delete env.npm_config_nodedir;
+	return env;
+}
+
+/**
+ * Installs an n8n version into the cache once (marker file `.complete`) and returns its folder.
  * Install scripts stay off (the Kafka client's build downloads sources and fails; nothing else needs
- * one); only sqlite3 is rebuilt, against Node 24's headers (npm_config_nodedir, set by the wrapper).
+ * one); only sqlite3 is rebuilt, for the Node that runs that n8n (versionTraits).
  */
 export function ensureN8n(opts: { log?: Log; version?: string } = {}): string {
 	const log = opts.log ?? defaultLog;
 	const version = opts.version ?? N8N_VERSION;
+	const traits = versionTraits(version);
 	const home = n8nHome(version);
 	const marker = path.join(home, '.complete');
 	if (existsSync(marker) && existsSync(n8nBin(version))) return home;
@@ -99,15 +295,19 @@ export function ensureN8n(opts: { log?: Log; version?: string } = {}): string {
 		writeFileSync(marker, `${new Date().toISOString()} n8n@${version} (found installed)\n`);
 		return home;
 	}
-	const major = Number(process.versions.node.split('.')[0]);
-	if (major < 24)
+	if (traits.major >= 2 && majorOf(process.versions.node) < 24)
 		throw new Error(`n8n ${version} needs Node.js 24; run this through scripts/toolchain.mjs`);
 	const started = Date.now();
 	log(`Installing n8n@${version} into ${home} (once; a few minutes and ~2.8 GB)...`);
 	mkdirSync(home, { recursive: true });
 	writeFileSync(
 		path.join(home, 'package.json'),
-		JSON.stringify({ name: 'n8n-runtime', private: true, dependencies: { n8n: version } }),
+		JSON.stringify({
+			name: 'n8n-runtime',
+			private: true,
+			dependencies: { n8n: version },
+			...(Object.keys(traits.overrides).length > 0 ? { overrides: traits.overrides } : {}),
+		}),
 	);
 	// Progress: npm's http log goes to install.log; a line every 150 downloaded packages (~2,400 in all)
 	// goes to the terminal, so a CI log shows it moving without thousands of lines.
@@ -129,8 +329,13 @@ export function ensureN8n(opts: { log?: Log; version?: string } = {}): string {
 			`npm install n8n@${version} failed (exit ${res.status}) in ${home}:\n${logTail}`,
 		);
 	}
-	log('Rebuilding sqlite3 against this Node...');
-	runVisible('npm', ['rebuild', 'sqlite3', '--ignore-scripts=false'], home, { ...process.env });
+	log(`Rebuilding sqlite3 for Node ${traits.node.version} (${traits.node.path})...`);
+	runVisible(
+		'npm',
+		['rebuild', 'sqlite3', '--ignore-scripts=false'],
+		home,
+		buildEnvFor(traits.node),
+	);
 	if (!installLooksComplete(home, version))
 		throw new Error(`n8n@${version} installed into ${home} but does not load`);
 	writeFileSync(
@@ -172,8 +377,8 @@ export function packPackage(opts: { log?: Log; destination?: string } = {}): str
 }
 
 /**
- * Installs the packed package into `<userFolder>/.n8n/nodes/node_modules/<name>` the way n8n 2.40's
- * CommunityPackagesService.downloadPackage does: extract the tarball with --strip-components=1, drop
+ * Installs the packed package into `<userFolder>/.n8n/nodes/node_modules/<name>` the way n8n's
+ * CommunityPackagesService.downloadPackage does (the same steps in 2.40 and 1.123): extract the tarball with --strip-components=1, drop
  * devDependencies/peerDependencies/optionalDependencies from its package.json, run
  * `npm install --audit=false --fund=false --bin-links=false --install-strategy=shallow
  * --ignore-scripts=true --package-lock=false` inside it, and record it in the nodes folder's
@@ -267,12 +472,13 @@ function n8nEnv(
 	port: number,
 	extra: Record<string, string> = {},
 ): NodeJS.ProcessEnv {
+	const traits = versionTraits();
 	const base: NodeJS.ProcessEnv = {};
 	// Keep only what a child needs from our environment; never leak a developer's N8N_* / DB_* settings.
 	for (const k of ['PATH', 'HOME', 'LANG', 'TZ', 'TMPDIR', 'npm_config_nodedir', 'SystemRoot']) {
 		if (process.env[k] !== undefined) base[k] = process.env[k];
 	}
-	return {
+	const env: NodeJS.ProcessEnv = {
 		...base,
 		NODE_ENV: 'production',
 		N8N_USER_FOLDER: userFolder,
@@ -315,8 +521,11 @@ function n8nEnv(
 		N8N_LOG_OUTPUT: 'console',
 		N8N_NO_COLOR: 'true',
 		NO_COLOR: '1',
+		...traits.env,
 		...extra,
 	};
+	for (const name of traits.unknownEnv) if (!(name in extra)) delete env[name];
+	return env;
 }
 
 function tail(text: string, lines = 60): string {
@@ -407,7 +616,7 @@ async function startN8nOnce(opts: StartOptions): Promise<N8nInstance> {
 	});
 	// Own process group, so Ctrl-C in a terminal reaches us (and we stop n8n cleanly), and a final
 	// kill reaches n8n's task-runner children too.
-	const child = spawn(process.execPath, [n8nBin(), command], {
+	const child = spawn(versionTraits().node.path, [n8nBin(), command], {
 		cwd: opts.userFolder,
 		env,
 		stdio: ['ignore', fd, fd],
@@ -522,7 +731,7 @@ async function n8nCliOnce(
 	});
 	delete env.N8N_PORT;
 	return await new Promise((resolve, reject) => {
-		const child = spawn(process.execPath, [n8nBin(), ...args], {
+		const child = spawn(versionTraits().node.path, [n8nBin(), ...args], {
 			cwd: userFolder,
 			env,
 			stdio: ['ignore', 'pipe', 'pipe'],
@@ -604,21 +813,22 @@ export async function importWorkflow(
 }
 
 /**
- * Activation in n8n 2.x is publishing: `n8n publish:workflow --id=<id>` publishes the current
- * version (`update:workflow --active=true` is deprecated and only forwards to it). It takes effect
- * when n8n (re)starts, so publish before startN8n; for a running n8n use RestClient.activate.
+ * Activates a workflow from the CLI: in n8n 2.x `publish:workflow --id=<id>` publishes the current
+ * version (`update:workflow --active=true` is deprecated and only forwards to it); n8n 1.x has only
+ * `update:workflow --active=true` (versionTraits). It takes effect when n8n (re)starts, so publish
+ * before startN8n; for a running n8n use RestClient.activate.
  */
 export async function publishWorkflow(
 	userFolder: string,
 	id: string,
 	opts: CliOptions = {},
 ): Promise<void> {
-	await cliOrThrow(userFolder, ['publish:workflow', `--id=${id}`], opts);
+	await cliOrThrow(userFolder, versionTraits().activation(id, true), opts);
 }
 
-/** `n8n unpublish:workflow --id=<id>` (a no-op for an unknown id). Needed before re-importing a published workflow. */
+/** Deactivates (unpublishes) a workflow (a no-op for an unknown id). Needed before re-importing a published workflow. */
 export async function unpublishWorkflow(userFolder: string, id: string): Promise<void> {
-	await cliOrThrow(userFolder, ['unpublish:workflow', `--id=${id}`]);
+	await cliOrThrow(userFolder, versionTraits().activation(id, false));
 }
 
 /** The run data n8n prints for `execute --rawOutput` (an IRun). */

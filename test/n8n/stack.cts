@@ -1,5 +1,5 @@
 // The whole local stack the demo, the e2e tests and the bench share: the sandbox service and the
-// pinned real n8n on loopback, with this package installed the way n8n installs it, the three
+// real n8n on loopback (the pin, or the version IDV_N8N_VERSION names: see runtime.cts), with this package installed the way n8n installs it, the three
 // credentials pointing at the sandbox imported, workflows imported (and published where asked), the
 // owner account set up, and the sandbox's webhook sender pointed at n8n.
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -9,6 +9,7 @@ import {
 	DEFAULT_OWNER,
 	ROOT,
 	RestClient,
+	describeN8n,
 	ensureN8n,
 	importCredentials,
 	importWorkflow,
@@ -285,7 +286,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
 			await importWorkflow(userFolder, opts.workflows);
 		for (const id of opts.publish ?? []) await publishWorkflow(userFolder, id);
 		lap('import credentials + workflows');
-		log('Starting n8n...');
+		log(`Starting ${describeN8n()}...`);
 		n8n = await startN8n({
 			userFolder,
 			port: await preferredPort(opts.n8nPort),
