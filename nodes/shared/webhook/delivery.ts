@@ -36,93 +36,239 @@ export type ReceivedDelivery =
 	| { ok: false; response: IWebhookResponseData };
 
 /**
- * Reads, verifies and parses the delivery. A refusal is already answered (500 without raw body or
- * signing key, 401 for a missing or wrong signature, 400 for a body that is not a JSON object).
+ * How long a signing key read from its credential is used for the deliveries that follow, in this
+ * n8n process: a changed key takes effect within this time (at once for a delivery signed with the
+ * new key, see SIGNING_KEY_REREAD_MS). In n8n each read (`getCredentials` in a webhook) is a
+ * database query, a decryption and a fresh expression isolate: a burst reads the key once.
  */
-export async function receiveDelivery(
-	this: IWebhookFunctions,
-	opts: { verifySignature: boolean; receivedAt: Date },
-): Promise<ReceivedDelivery> {
-	const req = this.getRequestObject();
-	const node = this.getNode();
-	const refuse = (status: number, body: IDataObject): ReceivedDelivery => ({
-		ok: false,
-		response: answer.call(this, status, body),
-	});
+export const SIGNING_KEY_TTL_MS = 5_000;
+/**
+ * A signature that does not match a kept key makes the receiver read the key again (it may have
+ * just been changed), at most once per this time per workflow and credential: forged deliveries
+ * cannot make it read the key for each of them.
+ */
+export const SIGNING_KEY_REREAD_MS = 1_000;
+/** At most this many kept keys (workflow and credential pairs); the oldest is dropped first. */
+const MAX_KEPT_KEYS = 200;
 
+interface KeptKey {
+	/** The read, under way or done: the key as text ('' when the credential has none). */
+	key: Promise<string>;
+	/** When the read started (`Date.now()`). */
+	readAt: number;
+	/** When a signature that did not match last made the key be read again (0: never). */
+	rereadAt: number;
+}
+
+/**
+ * Signing keys by workflow id and credential id. Only a key read for that workflow through n8n's
+ * own credential resolution serves it: never another workflow's, never a node without a credential
+ * id. Never written to the output or the log.
+ */
+const keptKeys = new Map<string, KeptKey>();
+
+/** Where a delivery's key may be kept: its workflow and credential, when both have an id. */
+function keyScope(context: IWebhookFunctions): string | undefined {
+	const credentialId = context.getNode().credentials?.[SIGNING_CREDENTIAL]?.id;
+	if (typeof credentialId !== 'string' || credentialId === '') return undefined;
+	const workflowId = context.getWorkflow().id;
+	if (typeof workflowId !== 'string' || workflowId === '') return undefined;
+	return `${workflowId}\n${credentialId}`;
+}
+
+/** Reads the signing key from the credential (throws when the node has none). */
+async function readSigningKey(context: IWebhookFunctions): Promise<string> {
+	const credentials = await context.getCredentials(SIGNING_CREDENTIAL);
+	const key = credentials.signingSecret;
+	return typeof key === 'string' ? key : '';
+}
+
+/** Reads the key and keeps the read for `scope`; a failed read or an empty key is not kept. */
+function readAndKeep(context: IWebhookFunctions, scope: string, now: number): KeptKey {
+	const kept: KeptKey = { key: readSigningKey(context), readAt: now, rereadAt: 0 };
+	keptKeys.delete(scope);
+	keptKeys.set(scope, kept);
+	while (keptKeys.size > MAX_KEPT_KEYS) keptKeys.delete(keptKeys.keys().next().value as string);
+	const forget = () => {
+		if (keptKeys.get(scope) === kept) keptKeys.delete(scope);
+	};
+	kept.key.then((key) => key === '' && forget(), forget);
+	return kept;
+}
+
+/** The key a delivery is checked with, and the kept read it came from (none: read for it alone). */
+interface SigningKey {
+	key: Promise<string>;
+	kept?: KeptKey;
+	/** Read for this delivery (not kept from an earlier one): reading again would change nothing. */
+	fresh: boolean;
+}
+
+function signingKeyFor(
+	context: IWebhookFunctions,
+	scope: string | undefined,
+	now: number,
+): SigningKey {
+	if (scope === undefined) return { key: readSigningKey(context), fresh: true };
+	const kept = keptKeys.get(scope);
+	if (kept && now >= kept.readAt && now - kept.readAt < SIGNING_KEY_TTL_MS) {
+		return { key: kept.key, kept, fresh: false };
+	}
+	const read = readAndKeep(context, scope, now);
+	return { key: read.key, kept: read, fresh: true };
+}
+
+/**
+ * After a signature that did not match the key `used`: the key to check again with, or undefined.
+ * A newer read of the same credential (another delivery's) is used as it is; otherwise the key is
+ * read again, unless that was done less than SIGNING_KEY_REREAD_MS ago.
+ */
+function keyAfterMismatch(
+	context: IWebhookFunctions,
+	scope: string | undefined,
+	used: SigningKey,
+	now: number,
+): Promise<string> | undefined {
+	if (scope === undefined || used.kept === undefined) return undefined;
+	const current = keptKeys.get(scope);
+	if (current && current !== used.kept) return current.key;
+	if (used.fresh) return undefined;
+	const last = used.kept.rereadAt;
+	if (now >= last && now - last < SIGNING_KEY_REREAD_MS) return undefined;
+	used.kept.rereadAt = now;
+	const read = readAndKeep(context, scope, now);
+	read.rereadAt = now;
+	return read.key;
+}
+
+/** Why a delivery's signature check refused it, as answered and logged. */
+function refuseSignature(
+	context: IWebhookFunctions,
+	reason: 'missing' | 'malformed' | 'mismatch' | 'noKey',
+): IWebhookResponseData {
+	const { name } = context.getNode();
+	if (reason === 'noKey') {
+		context.logger.error(
+			`${name}: the webhook signing key credential is empty, so the delivery was refused (500). Enter the signing key in the credential.`,
+		);
+		return answer.call(context, 500, {
+			received: false,
+			error: 'The receiver has no signing key configured',
+		});
+	}
+	const error = signatureRefusal(reason);
+	context.logger.warn(`${name}: delivery refused (401): ${error}`);
+	return answer.call(context, 401, { received: false, error });
+}
+
+/**
+ * Checks the delivery's signature with the signing key: undefined when it is valid, else the
+ * answer already given (401, or 500 without a usable signing key).
+ */
+async function checkSignature(
+	context: IWebhookFunctions,
+	rawBody: Buffer,
+): Promise<IWebhookResponseData | undefined> {
+	const header = context.getRequestObject().headers[WEBHOOK_HEADERS.signature];
+	// Refuse a header that cannot be a signature before reading the signing key.
+	const headerProblem = signatureHeaderProblem(header);
+	if (headerProblem !== undefined) return refuseSignature(context, headerProblem);
+	const now = Date.now();
+	const scope = keyScope(context);
+	const used = signingKeyFor(context, scope, now);
+	try {
+		let check = verifySignature(rawBody, header, await used.key);
+		if (!check.valid && check.reason === 'mismatch') {
+			const again = keyAfterMismatch(context, scope, used, now);
+			if (again) check = verifySignature(rawBody, header, await again);
+		}
+		return check.valid ? undefined : refuseSignature(context, check.reason);
+	} catch (error) {
+		context.logger.error(
+			`${context.getNode().name}: no webhook signing key credential is set, so the delivery was refused (500). Select an "Identity Verification Webhook Signing API" credential on the node. (${(error as Error).message})`,
+		);
+		return answer.call(context, 500, {
+			received: false,
+			error: 'The receiver has no signing key configured',
+		});
+	}
+}
+
+/** The raw body bytes, read if n8n has not yet; undefined when n8n does not have them. */
+async function rawBodyOf(context: IWebhookFunctions): Promise<Buffer | undefined> {
+	const req = context.getRequestObject();
 	// The signature covers the body bytes exactly as sent. n8n's raw body reader keeps them in
 	// `req.rawBody` (read before the node runs; `readRawBody()` reads them if not yet done).
 	// Never fall back to re-serialising the parsed body: without the raw bytes, refuse.
 	if (!Buffer.isBuffer(req.rawBody) && typeof req.readRawBody === 'function') {
 		await req.readRawBody();
 	}
-	const rawBody = req.rawBody;
-	if (!Buffer.isBuffer(rawBody)) {
-		this.logger.error(
-			`${node.name}: the raw request body is not available, so the webhook signature cannot be checked; the delivery was refused (500) and the service will retry it`,
-		);
-		return refuse(500, { received: false, error: 'The receiver could not read the request body' });
-	}
+	return Buffer.isBuffer(req.rawBody) ? req.rawBody : undefined;
+}
 
-	if (opts.verifySignature) {
-		// Refuse a header that cannot be a signature before reading the signing key: in n8n each
-		// read is a database query, a decryption and a fresh expression isolate.
-		const headerProblem = signatureHeaderProblem(req.headers[WEBHOOK_HEADERS.signature]);
-		if (headerProblem !== undefined) {
-			const error = signatureRefusal(headerProblem);
-			this.logger.warn(`${node.name}: delivery refused (401): ${error}`);
-			return refuse(401, { received: false, error });
-		}
-		let signingKey: unknown;
-		try {
-			const credentials = await this.getCredentials(SIGNING_CREDENTIAL);
-			signingKey = credentials.signingSecret;
-		} catch (error) {
-			this.logger.error(
-				`${node.name}: no webhook signing key credential is set, so the delivery was refused (500). Select an "Identity Verification Webhook Signing API" credential on the node. (${(error as Error).message})`,
-			);
-			return refuse(500, { received: false, error: 'The receiver has no signing key configured' });
-		}
-		const check = verifySignature(
-			rawBody,
-			req.headers[WEBHOOK_HEADERS.signature],
-			typeof signingKey === 'string' ? signingKey : '',
-		);
-		if (!check.valid) {
-			if (check.reason === 'noKey') {
-				this.logger.error(
-					`${node.name}: the webhook signing key credential is empty, so the delivery was refused (500). Enter the signing key in the credential.`,
-				);
-				return refuse(500, {
-					received: false,
-					error: 'The receiver has no signing key configured',
-				});
-			}
-			const error = signatureRefusal(check.reason);
-			this.logger.warn(`${node.name}: delivery refused (401): ${error}`);
-			return refuse(401, { received: false, error });
-		}
-	}
-
+/** The body as a JSON object, or the answer already given (400). */
+function parseBody(
+	context: IWebhookFunctions,
+	rawBody: Buffer,
+): { body: IDataObject } | { response: IWebhookResponseData } {
+	const { name } = context.getNode();
 	let body: unknown;
 	try {
 		const text = rawBody.toString('utf8');
 		body = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
 	} catch (error) {
-		this.logger.warn(
-			`${node.name}: delivery refused (400): the body is not JSON (${(error as Error).message})`,
+		context.logger.warn(
+			`${name}: delivery refused (400): the body is not JSON (${(error as Error).message})`,
 		);
-		return refuse(400, { received: false, error: 'The body is not valid JSON' });
+		return {
+			response: answer.call(context, 400, { received: false, error: 'The body is not valid JSON' }),
+		};
 	}
 	if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-		this.logger.warn(`${node.name}: delivery refused (400): the body is JSON but not an object`);
-		return refuse(400, { received: false, error: 'The body must be a JSON object' });
+		context.logger.warn(`${name}: delivery refused (400): the body is JSON but not an object`);
+		return {
+			response: answer.call(context, 400, {
+				received: false,
+				error: 'The body must be a JSON object',
+			}),
+		};
 	}
+	return { body: body as IDataObject };
+}
+
+/**
+ * Reads, verifies and parses the delivery. A refusal is already answered (500 without raw body or
+ * signing key, 401 for a missing or wrong signature, 400 for a body that is not a JSON object).
+ * The signature is checked on every delivery; only the key's read is shared (SIGNING_KEY_TTL_MS).
+ */
+export async function receiveDelivery(
+	this: IWebhookFunctions,
+	opts: { verifySignature: boolean; receivedAt: Date },
+): Promise<ReceivedDelivery> {
+	const rawBody = await rawBodyOf(this);
+	if (rawBody === undefined) {
+		this.logger.error(
+			`${this.getNode().name}: the raw request body is not available, so the webhook signature cannot be checked; the delivery was refused (500) and the service will retry it`,
+		);
+		return {
+			ok: false,
+			response: answer.call(this, 500, {
+				received: false,
+				error: 'The receiver could not read the request body',
+			}),
+		};
+	}
+	if (opts.verifySignature) {
+		const refused = await checkSignature(this, rawBody);
+		if (refused) return { ok: false, response: refused };
+	}
+	const parsed = parseBody(this, rawBody);
+	if ('response' in parsed) return { ok: false, response: parsed.response };
 
 	const deliveryId = bodyHash(rawBody);
 	const event = buildEvent({
-		headerEventType: req.headers[WEBHOOK_HEADERS.eventType],
-		body: body as IDataObject,
+		headerEventType: this.getRequestObject().headers[WEBHOOK_HEADERS.eventType],
+		body: parsed.body,
 		deliveryId,
 		receivedAt: opts.receivedAt,
 	});

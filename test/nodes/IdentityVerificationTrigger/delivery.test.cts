@@ -24,6 +24,11 @@ function stub(opts: {
 	readRawBody?: 'fills' | 'none';
 	headers?: Record<string, string | string[]>;
 	credential?: IDataObject | 'missing';
+	/** The node's credential reference and the workflow's id (default: neither has an id). */
+	credentialId?: string | null;
+	workflowId?: string;
+	/** Counts the key reads across stubs (one stub is one request). */
+	reads?: { count: number };
 }): Stub {
 	const result: Stub = { context: undefined as never, answered: [], logs: [], keyReads: 0 };
 	const req: IDataObject = { headers: opts.headers ?? {}, rawBody: opts.rawBody };
@@ -39,13 +44,24 @@ function stub(opts: {
 	result.context = {
 		getRequestObject: () => req,
 		getResponseObject: () => res,
-		getNode: () => ({ name: NAME }),
+		getNode: () => ({
+			name: NAME,
+			...(opts.credentialId === undefined
+				? {}
+				: {
+						credentials: {
+							identityVerificationWebhookSigningApi: { id: opts.credentialId, name: 'Key' },
+						},
+					}),
+		}),
+		getWorkflow: () => ({ id: opts.workflowId }),
 		logger: {
 			warn: (message: string) => result.logs.push({ level: 'warn', message }),
 			error: (message: string) => result.logs.push({ level: 'error', message }),
 		},
 		getCredentials: async () => {
 			result.keyReads++;
+			if (opts.reads) opts.reads.count++;
 			if (opts.credential === 'missing') throw new Error('Node does not have any credentials set');
 			return opts.credential ?? { signingSecret: KEY };
 		},
@@ -191,6 +207,49 @@ describe('receiveDelivery', () => {
 		const s = stub({ rawBody: BODY, credential: 'missing' });
 		expect((await receive(s, false)).ok).toBe(true);
 		expect(s.keyReads).toBe(0);
+	});
+});
+
+describe('keeping the signing key between deliveries', () => {
+	let workflowCounter = 0;
+	/** Three signed deliveries of one node: how often the key was read in all. */
+	async function readsForThree(ids: { credentialId?: string | null; workflowId?: string }) {
+		const reads = { count: 0 };
+		for (let i = 0; i < 3; i++) {
+			const s = stub({ rawBody: BODY, headers: signed(), reads, ...ids });
+			expect((await receive(s)).ok).toBe(true);
+		}
+		return reads.count;
+	}
+
+	test('the key of a workflow and credential that both have an id is read once for several deliveries', async () => {
+		expect(await readsForThree({ credentialId: 'c-1', workflowId: `w-${++workflowCounter}` })).toBe(
+			1,
+		);
+	});
+
+	test.each([
+		['the node refers to its credential without an id', { credentialId: null, workflowId: 'w-x' }],
+		['the node has no credential reference', { workflowId: 'w-y' }],
+		['the workflow has no id', { credentialId: 'c-1' }],
+	])('no key is kept when %s: each delivery reads it', async (_what, ids) => {
+		expect(await readsForThree(ids)).toBe(3);
+	});
+
+	test('a failed read is not kept: the next delivery reads again and is accepted', async () => {
+		const ids = { credentialId: 'c-1', workflowId: `w-${++workflowCounter}` };
+		const reads = { count: 0 };
+		const missing = stub({
+			rawBody: BODY,
+			headers: signed(),
+			credential: 'missing',
+			reads,
+			...ids,
+		});
+		expect((await refusal(missing)).status).toBe(500);
+		const next = stub({ rawBody: BODY, headers: signed(), reads, ...ids });
+		expect((await receive(next)).ok).toBe(true);
+		expect(reads.count).toBe(2);
 	});
 });
 
