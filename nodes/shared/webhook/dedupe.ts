@@ -27,8 +27,14 @@
  * Both stores are bounded: entries older than the window are dropped, and at most MAX_ENTRIES
  * (newest kept) per trigger node; the module map also keeps at most MAX_SCOPES trigger nodes
  * (least recently used dropped first).
+ *
+ * What a delivery costs here does not grow with the record: the static data keeps its entries
+ * oldest first (insertion order, as JSON keeps it), so a delivery is looked up by key, appended,
+ * and the oldest dropped from the front. Finding the front of a plain object means listing its
+ * keys, so this process keeps a copy of each record it wrote, valid while the static data carries
+ * the stamp it wrote beside it; a record someone else wrote is read whole once.
  */
-import { createHash } from 'crypto';
+import { createHash, randomBytes } from 'crypto';
 import type { IDataObject } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
@@ -38,6 +44,8 @@ const DEDUPE_WINDOW_MS = 24 * 60 * 60 * 1000;
 const DEDUPE_MAX_ENTRIES = 1000;
 const MAX_SCOPES = 200;
 const STATIC_KEY = 'seenDeliveries';
+/** Beside the record: who wrote it last (this process's copy of it is valid while it matches). */
+const STAMP_KEY = 'seenDeliveriesStamp';
 /** How long a copy waits for the outcome of the same delivery still being started. */
 const PENDING_WAIT_MS = 5000;
 const PENDING_POLL_MS = 50;
@@ -94,15 +102,125 @@ function pruneMap(map: Map<string, SeenEntry>, now: number): void {
 	}
 }
 
-/** The static-data entries still inside the window, oldest first, at most DEDUPE_MAX_ENTRIES. */
-function readStatic(staticData: IDataObject, now: number): Array<[string, number]> {
+/** Whether a delivery seen at `at` still counts at `now` (the window on both sides). */
+function inWindow(at: number, now: number): boolean {
+	return now - at <= DEDUPE_WINDOW_MS && at <= now + DEDUPE_WINDOW_MS;
+}
+
+/**
+ * The static data's seen deliveries as this module reads them: the entries inside the window, oldest
+ * first, at most DEDUPE_MAX_ENTRIES (the newest). `inPlace`: the stored record holds these entries
+ * in this order, possibly after older ones out of the window, and nothing else (what this module
+ * and earlier versions write), so a new entry is appended to it; otherwise it is written anew.
+ */
+interface StaticView {
+	entries: Map<string, number>;
+	inPlace: boolean;
+}
+
+/**
+ * This process's copy of each trigger node's record as it last wrote it, with the stamp it wrote
+ * beside it (STAMP_KEY). While the static data a request brings carries the same stamp, the record
+ * is exactly that copy: a delivery is looked up, added and the oldest dropped without reading the
+ * whole record. Another writer (another process, a restart, an earlier version, a save that did
+ * not happen) leaves another stamp, and the record is read whole once.
+ */
+interface Mirror {
+	stamp: string;
+	entries: Map<string, number>;
+	/** The newest entry's time: a clock that went back makes the record be read whole. */
+	lastAt: number;
+}
+
+const mirrors = new Map<string, Mirror>();
+const STAMP_PREFIX = randomBytes(6).toString('hex');
+let stampCounter = 0;
+
+/**
+ * Reads the whole record. In place, the view holds every entry of the record (older ones first, to
+ * be dropped from the front); written anew, only those inside the window.
+ */
+function readStatic(stored: IDataObject, now: number): StaticView {
+	const entries = new Map<string, number>();
+	let inPlace = true;
+	let last = -Infinity;
+	for (const key in stored) {
+		const at = stored[key];
+		if (typeof at !== 'number' || at < last || at > now + DEDUPE_WINDOW_MS) inPlace = false;
+		if (typeof at !== 'number') continue;
+		last = Math.max(last, at);
+		entries.set(key, at);
+	}
+	if (inPlace && entries.size <= DEDUPE_MAX_ENTRIES) return { entries, inPlace };
+	// Out of order, too many, or holding something else: what is inside the window, oldest first
+	// by time, the newest MAX_ENTRIES.
+	const sorted = [...entries]
+		.filter(([, at]) => inWindow(at, now))
+		.sort((a, b) => a[1] - b[1])
+		.slice(-DEDUPE_MAX_ENTRIES);
+	return { entries: new Map(sorted), inPlace: false };
+}
+
+/** The record stored in the static data, when it is an object. */
+function storedRecord(staticData: IDataObject): IDataObject | undefined {
 	const stored = staticData[STATIC_KEY];
-	if (typeof stored !== 'object' || stored === null || Array.isArray(stored)) return [];
-	const entries = Object.entries(stored as IDataObject)
-		.filter((entry): entry is [string, number] => typeof entry[1] === 'number')
-		.filter(([, at]) => now - at <= DEDUPE_WINDOW_MS && at <= now + DEDUPE_WINDOW_MS)
-		.sort((a, b) => a[1] - b[1]);
-	return entries.slice(-DEDUPE_MAX_ENTRIES);
+	return typeof stored === 'object' && stored !== null && !Array.isArray(stored)
+		? (stored as IDataObject)
+		: undefined;
+}
+
+/** The view of the static data's record: this process's copy when the stamp says it is the same. */
+function staticView(scope: string, staticData: IDataObject, now: number): StaticView {
+	const stored = storedRecord(staticData);
+	if (stored === undefined) return { entries: new Map(), inPlace: false };
+	const mirror = mirrors.get(scope);
+	if (mirror && staticData[STAMP_KEY] === mirror.stamp && now >= mirror.lastAt) {
+		return { entries: mirror.entries, inPlace: true };
+	}
+	return readStatic(stored, now);
+}
+
+function isSeen(view: StaticView, keys: readonly string[], now: number): boolean {
+	for (const key of keys) {
+		const at = view.entries.get(key);
+		if (at !== undefined && inWindow(at, now)) return true;
+	}
+	return false;
+}
+
+/**
+ * Adds `key` to the static data: drops what left the window from the front, appends the key,
+ * drops the oldest beyond MAX_ENTRIES; in place when the view allows it, else written anew.
+ * Stamps the record and keeps this process's copy of it.
+ */
+function recordStatic(scope: string, staticData: IDataObject, key: string, now: number): void {
+	const view = staticView(scope, staticData, now);
+	const stored = view.inPlace ? storedRecord(staticData) : undefined;
+	const { entries } = view;
+	const drop = (oldest: string) => {
+		entries.delete(oldest);
+		if (stored) delete stored[oldest];
+	};
+	for (const [oldest, at] of entries) {
+		if (inWindow(at, now)) break;
+		drop(oldest);
+	}
+	// A key already there (out of the window, or a former entry) moves to the end.
+	if (entries.has(key)) drop(key);
+	entries.set(key, now);
+	while (entries.size > DEDUPE_MAX_ENTRIES) drop(entries.keys().next().value as string);
+	if (stored) {
+		stored[key] = now;
+		// Set again so that n8n sees the static data changed, whichever object holds the record.
+		staticData[STATIC_KEY] = stored;
+	} else {
+		staticData[STATIC_KEY] = Object.fromEntries(entries);
+	}
+	const stamp = `${STAMP_PREFIX}:${++stampCounter}`;
+	staticData[STAMP_KEY] = stamp;
+	mirrors.delete(scope);
+	mirrors.set(scope, { stamp, entries, lastAt: now });
+	while (mirrors.size > MAX_SCOPES) mirrors.delete(mirrors.keys().next().value as string);
 }
 
 /** What `claimDelivery` decided: run it (and say when n8n answered), or not. */
@@ -130,9 +248,8 @@ export async function claimDelivery(opts: {
 	now: number;
 }): Promise<DeliveryClaim> {
 	const { scope, key, staticData, now } = opts;
-	const seenKeys = new Set([key, ...(opts.formerKeys ?? [])]);
-	const stored = readStatic(staticData, now);
-	if (stored.some(([storedKey]) => seenKeys.has(storedKey))) return { kind: 'duplicate' };
+	const view = staticView(scope, staticData, now);
+	if (isSeen(view, [key, ...(opts.formerKeys ?? [])], now)) return { kind: 'duplicate' };
 
 	const map = scopeMap(scope);
 	pruneMap(map, now);
@@ -145,8 +262,7 @@ export async function claimDelivery(opts: {
 	const entry: SeenEntry = { at: now, delivered: false };
 	map.set(key, entry);
 	pruneMap(map, now);
-	stored.push([key, now]);
-	staticData[STATIC_KEY] = Object.fromEntries(stored.slice(-DEDUPE_MAX_ENTRIES));
+	recordStatic(scope, staticData, key, now);
 
 	let settled = false;
 	return {

@@ -3,7 +3,7 @@
  * both sides in both stores, 1000 entries per node, 200 nodes (least recently used dropped), the
  * static data's parsing and newest-first trimming, settle() and the 5 s wait for a pending copy.
  */
-import type { IDataObject } from 'n8n-workflow';
+import { ObservableObject, type IDataObject } from 'n8n-workflow';
 
 import { claimDelivery, dedupeKey, formerDedupeKeys } from '../../../nodes/shared/webhook/dedupe';
 
@@ -204,4 +204,113 @@ describe('a copy arriving while the same delivery is still being started', () =>
 		await jest.advanceTimersByTimeAsync(50);
 		expect(copy.state.kind).toBe(expected);
 	});
+});
+
+describe('the static data read and written per delivery, without going through the whole record', () => {
+	/** The static data as n8n saves it after a delivery and loads it for the next one. */
+	const saved = (staticData: IDataObject): IDataObject =>
+		JSON.parse(JSON.stringify(staticData)) as IDataObject;
+
+	/** Wraps the record so that every whole-record read (its keys) and every entry read counts. */
+	function watch(staticData: IDataObject) {
+		const counts = { keyLists: 0, reads: 0 };
+		staticData.seenDeliveries = new Proxy(staticData.seenDeliveries as IDataObject, {
+			ownKeys(target) {
+				counts.keyLists++;
+				return Reflect.ownKeys(target);
+			},
+			get(target, name, receiver) {
+				counts.reads++;
+				return Reflect.get(target, name, receiver) as unknown;
+			},
+		});
+		return counts;
+	}
+
+	/** `count` deliveries claimed one after the other by this process, saved after each. */
+	async function filled(s: string, count: number, start = T0): Promise<IDataObject> {
+		let staticData: IDataObject = {};
+		for (let i = 0; i < count; i++) {
+			await claim(s, `k${i}`, start + i, staticData);
+			staticData = saved(staticData);
+		}
+		return staticData;
+	}
+
+	test('with 1000 entries written by this process, a claim neither lists nor reads the record', async () => {
+		const s = scope();
+		const staticData = await filled(s, MAX_ENTRIES);
+		const counts = watch(staticData);
+		expect(await claim(s, 'k0', T0 + MAX_ENTRIES, staticData)).toBe('duplicate');
+		expect(await claim(s, 'fresh', T0 + MAX_ENTRIES, staticData)).toBe('new');
+		expect(counts).toEqual({ keyLists: 0, reads: 0 });
+		const keys = Object.keys(staticData.seenDeliveries as object);
+		expect(keys).toHaveLength(MAX_ENTRIES);
+		expect(keys[0]).toBe('k1');
+		expect(keys[MAX_ENTRIES - 1]).toBe('fresh');
+	});
+
+	test('a record another writer left (another process, a restart, an earlier version) is read whole once, then no more', async () => {
+		const s = scope();
+		const staticData = saved(await filled(scope(), 500));
+		const first = watch(staticData);
+		expect(await claim(s, 'k1', T0 + 600, staticData)).toBe('duplicate');
+		expect(await claim(s, 'other', T0 + 600, staticData)).toBe('new');
+		expect(first.keyLists).toBeGreaterThan(0);
+		const next = saved(staticData);
+		const second = watch(next);
+		expect(await claim(s, 'another', T0 + 601, next)).toBe('new');
+		expect(second).toEqual({ keyLists: 0, reads: 0 });
+		expect(Object.keys(next.seenDeliveries as object)).toHaveLength(502);
+	});
+
+	test('entries leaving the window are dropped from the front as deliveries are added', async () => {
+		const s = scope();
+		let staticData = await filled(s, 3);
+		expect(await claim(s, 'late', T0 + 1 + DAY_MS, staticData)).toBe('new');
+		expect(Object.keys(staticData.seenDeliveries as object)).toEqual(['k1', 'k2', 'late']);
+		staticData = saved(staticData);
+		expect(await claim(s, 'k0', T0 + 1 + DAY_MS, staticData)).toBe('new');
+		expect(await claim(s, 'k2', T0 + 1 + DAY_MS, staticData)).toBe('duplicate');
+	});
+
+	test('after the clock moved back a day and more, entries now in the future are dropped', async () => {
+		const s = scope();
+		const staticData = await filled(s, 2);
+		expect(await claim(s, 'k1', T0 - DAY_MS - 1, staticData)).toBe('new');
+		expect(staticData.seenDeliveries).toEqual({ k1: T0 - DAY_MS - 1 });
+	});
+
+	test('a save that did not happen: the record n8n brings is the one before, and it is read as it is', async () => {
+		const s = scope();
+		const before = await filled(s, 2);
+		await claim(s, 'lost', T0 + 10, saved(before));
+		expect(await claim(s, 'lost', T0 + 11, before)).toBe('duplicate');
+		const other = saved(before);
+		expect(await claim(s, 'k9', T0 + 12, other)).toBe('new');
+		expect(Object.keys(other.seenDeliveries as object)).toEqual(['k0', 'k1', 'k9']);
+	});
+
+	test.each([
+		['written by this process', true],
+		['left by another writer', false],
+	])(
+		'n8n sees the static data changed when a delivery is added to a record %s',
+		async (_what, sameProcess) => {
+			const s = scope();
+			const stored = saved(await filled(sameProcess ? s : scope(), 3));
+			const root = ObservableObject.create({ 'node:Trigger': stored }, undefined, {
+				ignoreEmptyOnFirstChild: true,
+			}) as IDataObject & { __dataChanged: boolean };
+			expect(await claim(s, 'fresh', T0 + 10, root['node:Trigger'] as IDataObject)).toBe('new');
+			expect(root.__dataChanged).toBe(true);
+			expect(Object.keys(saved(root)['node:Trigger'] as object)).toContain('seenDeliveries');
+			expect(Object.keys((root['node:Trigger'] as IDataObject).seenDeliveries as object)).toEqual([
+				'k0',
+				'k1',
+				'k2',
+				'fresh',
+			]);
+		},
+	);
 });
