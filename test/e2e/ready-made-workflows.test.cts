@@ -1,0 +1,847 @@
+// End-to-end: the ready-made workflows users import (workflows/*.json).
+//
+// 1. Each n8n line installed here (the pin and the 1.x release, when its cache exists) imports them
+//    with its own CLI, and its own `n8n export:nodes` knows every node type and typeVersion they use
+//    and every parameter they set (as n8n reads a node's parameters: a name its description does not
+//    show for that version, resource and operation is dropped by the editor, so it fails here), with
+//    option values among the node's options.
+// 2. Each runs end to end in the n8n this process drives (the pin, or IDV_N8N_VERSION's; one stack
+//    for the file) against the sandbox, with only the nodes of outside services (Slack, HubSpot,
+//    Google Sheets, Send Email) replaced by HTTP Request nodes of the same name and connections that
+//    post the original node's parameters, expressions resolved by n8n, to a recorder here (the
+//    e-mail's attachments as files). The tests read what reached it.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { createRequire } from 'node:module';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { identificationBody } from '../sandbox/bodies.cjs';
+import { SEED, sign } from '../sandbox/index.cjs';
+import {
+	CACHE_DIR,
+	N8N_VERSION,
+	ROOT,
+	execute,
+	nodeOutput,
+	packPackage,
+	waitForWebhook,
+} from '../n8n/runtime.cjs';
+import {
+	NODE_TYPES,
+	credentialRef,
+	productionWebhookUrl,
+	startStack,
+	type Stack,
+	type WorkflowNode,
+} from '../n8n/stack.cjs';
+import { expectSuccess } from './helpers.cjs';
+
+interface Workflow {
+	id: string;
+	name: string;
+	nodes: WorkflowNode[];
+	connections: Record<string, unknown>;
+}
+
+const FILES = {
+	kyc: 'kyc-result-to-slack-and-crm.json',
+	bank: 'nightly-bank-transactions-to-sheets.json',
+	aml: 'aml-profile-pdf-by-email.json',
+	onboarding: 'onboarding-one-workflow-slack-crm.json',
+} as const;
+const DIR = path.join(ROOT, 'workflows');
+const ALL_FILES = readdirSync(DIR)
+	.filter((f) => f.endsWith('.json'))
+	.sort();
+const read = (file: string): Workflow => JSON.parse(readFileSync(path.join(DIR, file), 'utf8'));
+
+const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+// ---------------------------------------------------------------------------------------------
+// 1. Every node type, typeVersion and parameter as each installed n8n line knows them
+// ---------------------------------------------------------------------------------------------
+
+interface NodeTypeDescription {
+	name: string;
+	version: number | number[];
+	properties: any[];
+	[key: string]: unknown;
+}
+
+interface NodeHelpers {
+	getNodeParameters(
+		properties: any[],
+		values: object,
+		returnDefaults: boolean,
+		returnNoneDisplayed: boolean,
+		node: object,
+		description: object,
+	): Record<string, unknown> | null;
+	displayParameter(
+		values: object,
+		parameter: object,
+		node: object,
+		description: object,
+		root?: object,
+	): boolean;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+	typeof v === 'object' && v !== null && !Array.isArray(v);
+const isExpression = (v: unknown) => typeof v === 'string' && v.startsWith('=');
+
+/**
+ * Paths of the parameters n8n does not keep when it reads the node (`getNodeParameters`, as the
+ * editor does on opening it): names the description lacks, or does not show for this version,
+ * resource and operation. Values n8n keeps whole (resource locators, conditions, assignments,
+ * column mappings) are not looked into.
+ */
+function unknownParameters(helpers: NodeHelpers, description: NodeTypeDescription, node: any) {
+	const kept = helpers.getNodeParameters(
+		description.properties,
+		node.parameters,
+		true,
+		false,
+		node,
+		description,
+	);
+	const unknown: string[] = [];
+	const walk = (given: unknown, known: unknown, at: string): void => {
+		if (Array.isArray(given)) {
+			if (!Array.isArray(known)) unknown.push(at);
+			else given.forEach((v, i) => walk(v, known[i], `${at}[${i}]`));
+		} else if (isObject(given) && !('__rl' in given)) {
+			if (!isObject(known)) {
+				unknown.push(at);
+				return;
+			}
+			for (const [key, value] of Object.entries(given)) {
+				const where = at === '' ? key : `${at}.${key}`;
+				if (!(key in known)) unknown.push(where);
+				else walk(value, known[key], where);
+			}
+		}
+	};
+	walk(node.parameters, kept ?? {}, '');
+	return unknown;
+}
+
+/** Paths of options (and multi-options) parameters whose fixed value is not one of the node's. */
+function invalidOptionValues(helpers: NodeHelpers, description: NodeTypeDescription, node: any) {
+	const invalid: string[] = [];
+	const root = node.parameters;
+	const check = (properties: any[], values: Record<string, unknown>, at: string) => {
+		for (const [key, value] of Object.entries(values)) {
+			const where = at === '' ? key : `${at}.${key}`;
+			const shown = properties.filter(
+				(p) =>
+					p.name === key && helpers.displayParameter(values, p, node, description, root) !== false,
+			);
+			for (const property of shown.slice(0, 1)) {
+				const dynamic =
+					property.typeOptions?.loadOptionsMethod || property.typeOptions?.loadOptions;
+				if ((property.type === 'options' || property.type === 'multiOptions') && !dynamic) {
+					const allowed = (property.options ?? []).map((o: any) => o.value);
+					const given = Array.isArray(value) ? value : [value];
+					for (const v of given)
+						if (!isExpression(v) && !allowed.includes(v)) invalid.push(`${where}=${String(v)}`);
+				} else if (property.type === 'collection' && isObject(value)) {
+					check(property.options ?? [], value, where);
+				} else if (property.type === 'fixedCollection' && isObject(value)) {
+					for (const [group, entries] of Object.entries(value)) {
+						const option = (property.options ?? []).find((o: any) => o.name === group);
+						for (const [i, entry] of [entries].flat().entries())
+							if (option && isObject(entry))
+								check(option.values ?? [], entry, `${where}.${group}[${i}]`);
+					}
+				}
+			}
+		}
+	};
+	check(description.properties, root, '');
+	return invalid;
+}
+
+const RUNTIME = path.join(__dirname, '..', 'n8n', 'runtime.cjs');
+
+/** The n8n version the driver runs for IDV_N8N_VERSION=`line` (`2`: the pin, `1`: its 1.x release). */
+function versionOfLine(line: '1' | '2'): string {
+	const res = spawnSync(
+		process.execPath,
+		['-p', `require(${JSON.stringify(RUNTIME)}).N8N_VERSION`],
+		{
+			env: { ...process.env, IDV_N8N_VERSION: line },
+			encoding: 'utf8',
+		},
+	);
+	if (res.status !== 0) throw new Error(`IDV_N8N_VERSION=${line}: ${res.stderr}`);
+	return res.stdout.trim();
+}
+
+/** Whether an n8n version is installed in the cache (the pin always is once a stack ran). */
+const installed = (version: string) =>
+	existsSync(path.join(CACHE_DIR, `n8n-${version}`, 'node_modules', 'n8n', 'package.json'));
+
+/** n8n-workflow's NodeHelpers of an installed n8n version. */
+function nodeHelpersOf(version: string): NodeHelpers {
+	const n8nPackage = path.join(CACHE_DIR, `n8n-${version}`, 'node_modules', 'n8n', 'package.json');
+	return createRequire(n8nPackage)('n8n-workflow').NodeHelpers;
+}
+
+interface ImportReport {
+	version: string;
+	types: NodeTypeDescription[];
+	/** The workflows as n8n stored them (`n8n export:workflow --all`). */
+	stored: Workflow[];
+}
+
+/**
+ * In a child process driving `version` (IDV_N8N_VERSION): a fresh user folder with the packed
+ * package installed, `n8n import:workflow` of every file in workflows/ (throws on an error),
+ * `n8n export:workflow --all` and `n8n export:nodes`.
+ */
+async function importInto(version: string, tarball: string): Promise<ImportReport> {
+	const out = mkdtempSync(path.join(tmpdir(), 'idv-ready-made-'));
+	const script = `
+		const fs = require('node:fs');
+		const path = require('node:path');
+		const rt = require(${JSON.stringify(RUNTIME)});
+		(async () => {
+			const folder = rt.makeUserFolder('idv-ready-made-n8n-');
+			try {
+				rt.installPackage(folder, { tarball: ${JSON.stringify(tarball)}, log: () => {} });
+				const files = ${JSON.stringify(ALL_FILES.map((f) => path.join(DIR, f)))};
+				await rt.importWorkflow(folder, files.map((f) => JSON.parse(fs.readFileSync(f, 'utf8'))));
+				const stored = path.join(${JSON.stringify(out)}, 'stored.json');
+				const res = await rt.n8nCli(folder, ['export:workflow', '--all', '--output=' + stored]);
+				if (res.status !== 0) throw new Error('export:workflow failed: ' + res.stdout + res.stderr);
+				const types = await rt.exportNodes(folder);
+				fs.writeFileSync(path.join(${JSON.stringify(out)}, 'types.json'), JSON.stringify(types));
+				fs.writeFileSync(path.join(${JSON.stringify(out)}, 'version'), rt.N8N_VERSION);
+			} finally {
+				fs.rmSync(folder, { recursive: true, force: true });
+			}
+		})().catch((e) => { console.error(e && e.stack ? e.stack : e); process.exit(1); });`;
+	try {
+		const { code, output } = await new Promise<{ code: number | null; output: string }>(
+			(resolve, reject) => {
+				const child = spawn(process.execPath, ['-e', script], {
+					env: { ...process.env, IDV_N8N_VERSION: version },
+					stdio: ['ignore', 'pipe', 'pipe'],
+				});
+				let output = '';
+				child.stdout.on('data', (d) => (output += d));
+				child.stderr.on('data', (d) => (output += d));
+				child.on('error', reject);
+				child.on('close', (c) => resolve({ code: c, output }));
+			},
+		);
+		if (code !== 0)
+			throw new Error(`importing into n8n ${version} failed:\n${output.slice(-4000)}`);
+		const stored = JSON.parse(readFileSync(path.join(out, 'stored.json'), 'utf8'));
+		return {
+			version: readFileSync(path.join(out, 'version'), 'utf8'),
+			types: JSON.parse(readFileSync(path.join(out, 'types.json'), 'utf8')),
+			stored: Array.isArray(stored) ? stored : [stored],
+		};
+	} finally {
+		rmSync(out, { recursive: true, force: true });
+	}
+}
+
+// ---------------------------------------------------------------------------------------------
+// 2. The recorder and the stand-ins for outside services
+// ---------------------------------------------------------------------------------------------
+
+/** Node types of outside services: replaced by stand-ins in the runs. */
+const OUTSIDE = new Set([
+	'n8n-nodes-base.slack',
+	'n8n-nodes-base.hubspot',
+	'n8n-nodes-base.googleSheets',
+	'n8n-nodes-base.emailSend',
+]);
+
+interface RecordedFile {
+	field: string;
+	name: string;
+	type: string;
+	size: number;
+	head: string;
+}
+
+/** What a stand-in sent: the original node's name, type and parameters (expressions resolved). */
+interface Recorded {
+	node: string;
+	type: string;
+	parameters: Record<string, any>;
+	files: RecordedFile[];
+}
+
+interface Recorder {
+	url: string;
+	received: Recorded[];
+	close(): Promise<void>;
+}
+
+/** Parameters from their `a/b/0/c` paths (segments URI-encoded) back to objects and arrays. */
+function unflatten(entries: Array<[string, string]>): Record<string, any> {
+	const out: Record<string, any> = {};
+	for (const [key, value] of entries) {
+		const parts = key.split('/').map(decodeURIComponent);
+		let at: any = out;
+		parts.forEach((part, i) => {
+			const last = i === parts.length - 1;
+			const nextIsIndex = !last && /^\d+$/.test(parts[i + 1]);
+			if (last) at[part] = value;
+			else at = at[part] ??= nextIsIndex ? [] : {};
+		});
+	}
+	return out;
+}
+
+/**
+ * HubSpot's contact search answered as HubSpot does, with the contact whose `client_id` is the
+ * searched value (e-mail `<client id>@example.com`); every other stand-in gets `{ ok: true }`.
+ */
+function answerFor(entry: Recorded): object {
+	if (entry.type === 'n8n-nodes-base.hubspot' && entry.parameters.operation === 'search') {
+		const clientId =
+			entry.parameters.filterGroupsUi.filterGroupsValues[0].filtersUi.filterValues[0].value;
+		return { id: '1001', properties: { email: `${clientId}@example.com`, client_id: clientId } };
+	}
+	return { ok: true };
+}
+
+async function startRecorder(): Promise<Recorder> {
+	const received: Recorded[] = [];
+	const server: Server = createServer((req, res) => {
+		const chunks: Buffer[] = [];
+		req.on('data', (c: Buffer) => chunks.push(c));
+		req.on('end', async () => {
+			try {
+				const form = await new Request('http://recorder/', {
+					method: 'POST',
+					headers: { 'content-type': req.headers['content-type'] ?? '' },
+					body: Buffer.concat(chunks),
+				}).formData();
+				const fields: Array<[string, string]> = [];
+				const files: RecordedFile[] = [];
+				for (const [name, value] of form.entries()) {
+					if (typeof value === 'string') {
+						if (name.startsWith('parameters/')) fields.push([name.slice(11), value]);
+					} else {
+						const bytes = Buffer.from(await value.arrayBuffer());
+						files.push({
+							field: name,
+							name: value.name,
+							type: value.type,
+							size: bytes.length,
+							head: bytes.subarray(0, 5).toString('latin1'),
+						});
+					}
+				}
+				const entry: Recorded = {
+					node: String(form.get('node')),
+					type: String(form.get('type')),
+					parameters: unflatten(fields),
+					files,
+				};
+				received.push(entry);
+				res
+					.writeHead(200, { 'content-type': 'application/json' })
+					.end(JSON.stringify(answerFor(entry)));
+			} catch (error) {
+				res.writeHead(400).end(String(error));
+			}
+		});
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	return {
+		url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+		received,
+		close: () =>
+			new Promise<void>((resolve) => {
+				server.closeAllConnections();
+				server.close(() => resolve());
+			}),
+	};
+}
+
+/** Each leaf of a parameter value with its path (`a/b/0/c`, segments URI-encoded). */
+function leaves(value: unknown, at: string[] = []): Array<[string, unknown]> {
+	if (Array.isArray(value)) return value.flatMap((v, i) => leaves(v, [...at, String(i)]));
+	if (isObject(value))
+		return Object.entries(value).flatMap(([k, v]) => leaves(v, [...at, encodeURIComponent(k)]));
+	return [[at.join('/'), value]];
+}
+
+/**
+ * A form field value n8n resolves as the original node would: an expression stays one (a whole
+ * `{{ }}` turned into text, so that a number, null or object reaches the form as text), any other
+ * value is sent as its JSON text.
+ */
+function formValue(value: unknown): string {
+	if (typeof value !== 'string') return JSON.stringify(value);
+	const whole = /^=\s*\{\{([\s\S]*)\}\}\s*$/.exec(value);
+	if (whole && !whole[1].includes('{{') && !whole[1].includes('}}'))
+		return `={{ ((value) => (value === null || value === undefined ? '' : typeof value === 'object' ? JSON.stringify(value) : String(value)))(${whole[1]}) }}`;
+	return value;
+}
+
+/**
+ * The stand-in of an outside service's node: an HTTP Request node with its name, id, position
+ * (so its connections stay), posting multipart form data to the recorder: the node's name and
+ * type, every parameter (`parameters/<path>`), and for Send Email every attachment it names.
+ */
+function standIn(node: WorkflowNode, recorderUrl: string): WorkflowNode {
+	const parameters: Array<Record<string, string>> = [
+		{ parameterType: 'formData', name: 'node', value: node.name },
+		{ parameterType: 'formData', name: 'type', value: node.type },
+		...leaves(node.parameters).map(([at, value]) => ({
+			parameterType: 'formData',
+			name: `parameters/${at}`,
+			value: formValue(value),
+		})),
+	];
+	const options = node.parameters.options as { attachments?: string } | undefined;
+	if (node.type === 'n8n-nodes-base.emailSend' && options?.attachments) {
+		for (const property of options.attachments.split(',').map((p) => p.trim()))
+			parameters.push({
+				parameterType: 'formBinaryData',
+				name: `attachment/${property}`,
+				inputDataFieldName: property,
+			});
+	}
+	return {
+		id: node.id,
+		name: node.name,
+		type: 'n8n-nodes-base.httpRequest',
+		typeVersion: 4.2,
+		position: node.position,
+		parameters: {
+			method: 'POST',
+			url: `${recorderUrl}/record`,
+			sendBody: true,
+			contentType: 'multipart-form-data',
+			bodyParameters: { parameters },
+			options: {},
+		},
+	};
+}
+
+/**
+ * The workflow as a test runs it: outside services' nodes replaced by stand-ins, and this
+ * package's nodes given the sandbox credentials (the files carry none).
+ */
+function runnable(workflow: Workflow, recorderUrl: string): Workflow {
+	const copy: Workflow = JSON.parse(JSON.stringify(workflow));
+	copy.nodes = copy.nodes.map((node) => {
+		if (OUTSIDE.has(node.type)) return standIn(node, recorderUrl);
+		if (node.type === NODE_TYPES.trigger)
+			return { ...node, credentials: credentialRef('webhookSigning') };
+		if (node.type === NODE_TYPES.action)
+			return {
+				...node,
+				credentials: credentialRef(
+					node.parameters.operation === 'waitForResult' ? 'webhookSigning' : 'api',
+				),
+			};
+		return node;
+	});
+	return copy;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Runs
+// ---------------------------------------------------------------------------------------------
+
+let stack: Stack;
+let recorder: Recorder;
+let tarball: string;
+const WORKFLOWS = {
+	kyc: read(FILES.kyc),
+	bank: read(FILES.bank),
+	aml: read(FILES.aml),
+	onboarding: read(FILES.onboarding),
+};
+
+/** What the recorder received since `mark` (an index into its log), for one node name. */
+const sentBy = (name: string, mark: number) =>
+	recorder.received.slice(mark).filter((r) => r.node === name);
+
+/** Ids of a workflow's executions (n8n's list can name one twice: counted by id). */
+async function executionIds(workflowId: string): Promise<Set<string>> {
+	return new Set((await stack.rest.listExecutions(workflowId)).map((e) => e.id));
+}
+
+/** Waits (a minute at most) for an execution not in `before` to end; returns it with its data. */
+async function nextFinished(workflowId: string, before: Set<string>): Promise<any> {
+	const deadline = Date.now() + 60_000;
+	for (;;) {
+		const fresh = (await stack.rest.listExecutions(workflowId)).filter((e) => !before.has(e.id));
+		const done = fresh.find((e) => !['new', 'running', 'waiting'].includes(e.status));
+		if (done) return await stack.rest.getExecution(done.id);
+		if (Date.now() > deadline) throw new Error(`no execution of ${workflowId} ended within 60 s`);
+		await pause(250);
+	}
+}
+
+/** POSTs JSON, again while n8n answers 404 (it registers published webhooks asynchronously). */
+async function post(
+	url: string,
+	body: string,
+	headers: Record<string, string> = {},
+): Promise<number> {
+	return await waitForWebhook(url, {
+		init: { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body },
+	});
+}
+
+beforeAll(async () => {
+	recorder = await startRecorder();
+	tarball = packPackage({ log: () => {} });
+	const workflows = Object.values(WORKFLOWS).map((w) => runnable(w, recorder.url));
+	stack = await startStack({
+		tarball,
+		workflows,
+		publish: [WORKFLOWS.kyc.id, WORKFLOWS.onboarding.id],
+		log: (m) => process.stderr.write(`[e2e ready-made] ${m}\n`),
+	});
+}, 20 * 60_000);
+
+afterAll(async () => {
+	await stack?.stop();
+	await recorder?.close();
+	if (tarball) rmSync(path.dirname(tarball), { recursive: true, force: true });
+}, 60_000);
+
+describe('each installed n8n line imports them and knows every node, version and parameter', () => {
+	const versions = [...new Set([N8N_VERSION, versionOfLine('2'), versionOfLine('1')])];
+	test.each(versions)(
+		'n8n %s',
+		async (version) => {
+			if (!installed(version)) {
+				// The n8n the stack runs must be found; another line is checked where it is installed.
+				if (version === N8N_VERSION)
+					throw new Error(`n8n ${version} runs the stack but is not found in ${CACHE_DIR}`);
+				process.stderr.write(
+					`[e2e ready-made] n8n ${version} is not installed in ${CACHE_DIR}: not checked\n`,
+				);
+				return;
+			}
+			const report = await importInto(version, tarball);
+			expect(report.version).toBe(version);
+			const helpers = nodeHelpersOf(version);
+			const problems: string[] = [];
+			for (const file of ALL_FILES) {
+				const workflow = read(file);
+				const stored = report.stored.find((w) => w.id === workflow.id);
+				if (!stored) problems.push(`${file}: not stored by the import`);
+				for (const node of workflow.nodes) {
+					const where = `${file} › ${node.name} (${node.type} ${node.typeVersion})`;
+					const description = report.types.find(
+						(t) => t.name === node.type && [t.version].flat().includes(node.typeVersion),
+					);
+					if (!description) {
+						problems.push(`${where}: n8n ${version} has no such node type and version`);
+						continue;
+					}
+					for (const p of unknownParameters(helpers, description, node))
+						problems.push(`${where}: unknown parameter ${p}`);
+					for (const p of invalidOptionValues(helpers, description, node))
+						problems.push(`${where}: not one of the options: ${p}`);
+					const kept = stored?.nodes.find((n) => n.name === node.name);
+					if (
+						stored &&
+						(!kept || JSON.stringify(kept.parameters) !== JSON.stringify(node.parameters))
+					)
+						problems.push(`${where}: stored differently by the import`);
+				}
+			}
+			expect(problems).toEqual([]);
+		},
+		240_000,
+	);
+});
+
+describe(`${FILES.kyc}: KYC results to Slack and HubSpot`, () => {
+	const url = () =>
+		productionWebhookUrl(
+			stack.n8n.url,
+			WORKFLOWS.kyc.nodes.find((n) => n.type === NODE_TYPES.trigger) as { webhookId: string },
+		);
+
+	/** Delivers a signed identification result; resolves with the trigger's answer. */
+	async function deliver(body: object): Promise<number> {
+		const payload = JSON.stringify(body);
+		return await post(url(), payload, {
+			'service-event-type': 'IDENTIFICATION_AUTO_FINISHED',
+			'service-signature': sign(payload, stack.sandbox.credentials.signingKey),
+		});
+	}
+
+	test.each(['DENIED', 'SUSPECTED'])(
+		'%s: Slack gets the client ID, scan reference and status; the HubSpot contact gets the status',
+		async (overall) => {
+			const clientId = `kyc-${overall.toLowerCase()}`;
+			const body = identificationBody('IDENTIFICATION_AUTO_FINISHED', {
+				final: true,
+				clientId,
+				overall,
+			});
+			const mark = recorder.received.length;
+			const before = await executionIds(WORKFLOWS.kyc.id);
+			expect(await deliver(body)).toBe(200);
+			expect((await nextFinished(WORKFLOWS.kyc.id, before)).status).toBe('success');
+
+			const [slack, ...moreSlack] = sentBy('Alert compliance on Slack', mark);
+			expect(moreSlack).toEqual([]);
+			expect(slack.parameters).toMatchObject({
+				resource: 'message',
+				operation: 'post',
+				channelId: { mode: 'name', value: '#compliance' },
+			});
+			expect(slack.parameters.text).toContain(clientId);
+			expect(slack.parameters.text).toContain(body.scanRef);
+			expect(slack.parameters.text).toContain(overall);
+
+			expect(sentBy('Find the contact in HubSpot', mark).map((r) => r.parameters)).toEqual([
+				expect.objectContaining({
+					operation: 'search',
+					filterGroupsUi: {
+						filterGroupsValues: [
+							{
+								filtersUi: {
+									filterValues: [
+										{ propertyName: 'client_id|string', operator: 'EQ', value: clientId },
+									],
+								},
+							},
+						],
+					},
+				}),
+			]);
+			expect(sentBy('Save the status in HubSpot', mark).map((r) => r.parameters)).toEqual([
+				expect.objectContaining({
+					operation: 'upsert',
+					email: `${clientId}@example.com`,
+					additionalFields: {
+						customPropertiesUi: {
+							customPropertiesValues: [
+								{ property: 'identity_verification_status', value: overall },
+								{ property: 'identity_verification_scan_ref', value: body.scanRef },
+							],
+						},
+					},
+				}),
+			]);
+		},
+	);
+
+	test('APPROVED: only the HubSpot contact is updated, nothing goes to Slack; a preliminary result starts nothing', async () => {
+		const mark = recorder.received.length;
+		const before = await executionIds(WORKFLOWS.kyc.id);
+		const preliminary = identificationBody('IDENTIFICATION_AUTO_FINISHED', {
+			final: false,
+			clientId: 'kyc-preliminary',
+			overall: 'DENIED',
+		});
+		expect(await deliver(preliminary)).toBe(200);
+		const approved = identificationBody('IDENTIFICATION_AUTO_FINISHED', {
+			final: true,
+			clientId: 'kyc-approved',
+			overall: 'APPROVED',
+		});
+		expect(await deliver(approved)).toBe(200);
+		const exec = await nextFinished(WORKFLOWS.kyc.id, before);
+		expect(exec.status).toBe('success');
+		// One execution: the approved result's (the preliminary one was acknowledged and skipped).
+		const fresh = [...(await executionIds(WORKFLOWS.kyc.id))].filter((id) => !before.has(id));
+		expect(fresh).toEqual([exec.id]);
+
+		expect(sentBy('Alert compliance on Slack', mark)).toEqual([]);
+		expect(recorder.received.slice(mark).map((r) => r.node)).toEqual([
+			'Find the contact in HubSpot',
+			'Save the status in HubSpot',
+		]);
+		const [save] = sentBy('Save the status in HubSpot', mark);
+		expect(save.parameters.email).toBe('kyc-approved@example.com');
+		expect(save.parameters.additionalFields.customPropertiesUi.customPropertiesValues[0]).toEqual({
+			property: 'identity_verification_status',
+			value: 'APPROVED',
+		});
+	});
+});
+
+describe(`${FILES.bank}: nightly bank transactions to Google Sheets`, () => {
+	const APPEND = 'Append to Google Sheets';
+	const transactionKey = (t: any) =>
+		JSON.stringify(
+			[
+				t.bookingDate,
+				t.transactionDate,
+				t.transactionAmount.amount,
+				t.transactionAmount.currency,
+				t.creditor?.fullName,
+				t.debtor?.fullName,
+			].map((v) => v ?? ''),
+		);
+
+	async function run(): Promise<{ listed: any[]; rows: Array<Record<string, string>> }> {
+		const mark = recorder.received.length;
+		const result = await execute(stack.userFolder, WORKFLOWS.bank.id);
+		expectSuccess(result);
+		const rows = sentBy(APPEND, mark).map((r) => {
+			expect(r.parameters).toMatchObject({
+				operation: 'append',
+				sheetName: { mode: 'name', value: 'Transactions' },
+				columns: { mappingMode: 'defineBelow' },
+			});
+			return r.parameters.columns.value as Record<string, string>;
+		});
+		return { listed: nodeOutput(result, 'List Transactions').map((i) => i.json), rows };
+	}
+
+	test('one row per transaction; the next run appends no duplicate; a later run appends only new transactions', async () => {
+		const account = { verificationId: SEED.bank.verificationId, accountId: SEED.bank.accountId };
+		stack.sandbox.bank.seedAccount({ ...account, transactions: 40 });
+
+		const first = await run();
+		expect(first.listed).toHaveLength(40);
+		const keys = first.listed.map(transactionKey);
+		expect(new Set(keys).size).toBe(40);
+		expect(first.rows.map((r) => r['Transaction key']).sort()).toEqual([...keys].sort());
+		const t = first.listed[0];
+		expect(first.rows.find((r) => r['Transaction key'] === keys[0])).toEqual({
+			'Booking date': t.bookingDate,
+			'Transaction date': t.transactionDate ?? '',
+			Amount: t.transactionAmount.amount,
+			Currency: t.transactionAmount.currency,
+			Creditor: t.creditor.fullName ?? '',
+			Debtor: t.debtor.fullName ?? '',
+			'Transaction key': keys[0],
+		});
+
+		const second = await run();
+		expect(second.listed).toHaveLength(40);
+		expect(second.rows).toEqual([]);
+
+		stack.sandbox.bank.seedAccount({ ...account, transactions: 43 });
+		const third = await run();
+		expect(third.listed).toHaveLength(43);
+		expect(third.rows.map((r) => r['Transaction key']).sort()).toEqual(
+			third.listed.slice(40).map(transactionKey).sort(),
+		);
+	});
+});
+
+describe(`${FILES.aml}: AML profile report by e-mail`, () => {
+	test('the e-mail to compliance carries the PDF as an attachment', async () => {
+		const mark = recorder.received.length;
+		const result = await execute(stack.userFolder, WORKFLOWS.aml.id);
+		expectSuccess(result);
+		const [downloaded] = nodeOutput(result, 'Download Profile PDF');
+		const [mail, ...more] = sentBy('E-mail the report to compliance', mark);
+		expect(more).toEqual([]);
+		expect(mail.parameters).toMatchObject({
+			toEmail: 'compliance@example.com',
+			subject: `AML profile report ${SEED.aml.profileId} (check ${SEED.aml.checkId})`,
+			options: { attachments: 'data' },
+		});
+		expect(mail.files).toEqual([
+			{
+				field: 'attachment/data',
+				name: downloaded.json.fileName,
+				type: 'application/pdf',
+				size: downloaded.json.fileSize,
+				head: '%PDF-',
+			},
+		]);
+		expect(mail.files[0].size).toBeGreaterThan(100);
+	});
+});
+
+describe(`${FILES.onboarding}: onboarding in one workflow with e-mail, HubSpot and Slack`, () => {
+	const signup = WORKFLOWS.onboarding.nodes.find((n) => n.type === 'n8n-nodes-base.webhook')!;
+	const signupUrl = () => `${stack.n8n.url}/webhook/${signup.parameters.path as string}`;
+
+	/** Signs a customer up; resolves once the execution waits, with the token it created. */
+	async function signUp(customerId: string) {
+		const before = await executionIds(WORKFLOWS.onboarding.id);
+		const body = JSON.stringify({ customerId, email: `${customerId}@example.com` });
+		expect(await post(signupUrl(), body)).toBe(200);
+		const deadline = Date.now() + 60_000;
+		for (;;) {
+			const fresh = (await stack.rest.listExecutions(WORKFLOWS.onboarding.id)).filter(
+				(e) => !before.has(e.id),
+			);
+			const waiting = fresh.find((e) => e.status === 'waiting');
+			if (waiting) {
+				const exec = await stack.rest.getExecution(waiting.id);
+				const token = exec.data.resultData.runData['Create Verification Token'][0].data.main[0][0];
+				return { id: waiting.id, token: token.json };
+			}
+			const ended = fresh.find((e) => ['error', 'crashed', 'success'].includes(e.status));
+			if (ended) throw new Error(`execution ${ended.id} ended ${ended.status} instead of waiting`);
+			if (Date.now() > deadline) throw new Error('no waiting execution within 60 s');
+			await pause(250);
+		}
+	}
+
+	async function finished(id: string): Promise<any> {
+		const deadline = Date.now() + 60_000;
+		for (;;) {
+			const exec = await stack.rest.getExecution(id);
+			if (!['new', 'running', 'waiting'].includes(exec.status)) return exec;
+			if (Date.now() > deadline) throw new Error(`execution ${id} still ${exec.status}`);
+			await pause(250);
+		}
+	}
+
+	test.each([
+		['DENIED', true],
+		['APPROVED', false],
+	])(
+		'%s: the link is e-mailed, the wait resumes with the result, HubSpot gets it (Slack too: %s)',
+		async (overall, toSlack) => {
+			const customerId = `onboarding-${String(overall).toLowerCase()}`;
+			const email = `${customerId}@example.com`;
+			const mark = recorder.received.length;
+			const { id, token } = await signUp(customerId);
+			expect(sentBy('E-mail the verification link', mark).map((r) => r.parameters)).toEqual([
+				expect.objectContaining({
+					toEmail: email,
+					text: expect.stringContaining(`?authToken=${token.authToken}`),
+				}),
+			]);
+
+			await stack.sandbox.kyc.autoFinish(token.scanRef, { final: true, overall: String(overall) });
+			expect((await finished(id)).status).toBe('success');
+
+			expect(sentBy('Save the result in HubSpot', mark).map((r) => r.parameters)).toEqual([
+				expect.objectContaining({
+					operation: 'upsert',
+					email,
+					additionalFields: {
+						customPropertiesUi: {
+							customPropertiesValues: [
+								{ property: 'client_id', value: customerId },
+								{ property: 'identity_verification_status', value: overall },
+								{ property: 'identity_verification_scan_ref', value: token.scanRef },
+							],
+						},
+					},
+				}),
+			]);
+			const slack = sentBy('Ask compliance on Slack', mark);
+			if (!toSlack) expect(slack).toEqual([]);
+			else {
+				expect(slack).toHaveLength(1);
+				for (const part of [customerId, email, token.scanRef, String(overall)])
+					expect(slack[0].parameters.text).toContain(part);
+			}
+		},
+	);
+});
