@@ -14,7 +14,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { identificationBody } from '../sandbox/bodies.cjs';
 import { SEED, sign } from '../sandbox/index.cjs';
-import { ROOT, waitForWebhook } from '../n8n/runtime.cjs';
+import { ROOT, on2x, waitForWebhook } from '../n8n/runtime.cjs';
 import { CREDENTIALS, productionWebhookUrl, startStack, type Stack } from '../n8n/stack.cjs';
 import { actionNode, lineUp, webhookNode } from '../n8n/workflow.cjs';
 import { TRIGGER, triggerWorkflow } from './workflows.cjs';
@@ -412,7 +412,10 @@ describe('Wait for Result is resumed only by its own verification’s result', (
 	test('another verification’s signed final result and a bank body under an identification header are acknowledged but do not resume it; its own result does', async () => {
 		const { id, scanRef } = await signUp('customer-bound');
 		const resumeUrl = stack.sandbox.kyc.get(scanRef)?.callbackUrl;
-		expect(resumeUrl).toMatch(new RegExp(`/webhook-waiting/${id}\\?signature=`));
+		expect(resumeUrl).toContain(`/webhook-waiting/${id}`);
+		if (on2x('signed resume URLs', "the check that the resume URL carries n8n's signature")) {
+			expect(resumeUrl).toMatch(new RegExp(`/webhook-waiting/${id}\\?signature=`));
+		}
 		const other = stack.sandbox.kyc.createSession('someone-else').scanRef;
 
 		const otherResult = identificationBody('IDENTIFICATION_AUTO_FINISHED', {

@@ -323,6 +323,20 @@ describe('classifyNetworkError', () => {
 		expect(classifyNetworkError({ code })).toEqual({ problem, code });
 	});
 
+	test('reads the code where n8n 1.x keeps it: httpCode of the error it throws, without a cause', () => {
+		const n8n1Error = {
+			message: 'The connection to the server was closed unexpectedly',
+			httpCode: 'ECONNRESET',
+		};
+		expect(classifyNetworkError(n8n1Error)).toEqual({ problem: 'reset', code: 'ECONNRESET' });
+		expect(classifyNetworkError({ httpCode: 'ETIMEDOUT' })).toEqual({
+			problem: 'timeout',
+			code: 'ETIMEDOUT',
+		});
+		// An HTTP status in httpCode is an answer, not a network failure.
+		expect(classifyNetworkError({ httpCode: '503' })).toBeUndefined();
+	});
+
 	test('reads axios-style messages without a code', () => {
 		expect(classifyNetworkError(new Error('timeout of 30000ms exceeded'))).toEqual({
 			problem: 'timeout',

@@ -23,6 +23,16 @@ function problemOf(code: string | undefined, message: string): NetworkProblem | 
 	return undefined;
 }
 
+/**
+ * The error's Node.js / axios code: `code`, or `httpCode` where n8n 1.x keeps it (its request
+ * errors drop the `cause` and carry e.g. `httpCode: 'ECONNRESET'`); a status number is no code.
+ */
+function codeOf(record: Record<string, unknown>): string | undefined {
+	if (typeof record.code === 'string') return record.code;
+	if (typeof record.httpCode === 'string' && !/^\d+$/.test(record.httpCode)) return record.httpCode;
+	return undefined;
+}
+
 /** Classifies a failure without a response by the first error on its `cause` chain that says. */
 export function classifyNetworkError(
 	error: unknown,
@@ -32,7 +42,7 @@ export function classifyNetworkError(
 	while (typeof current === 'object' && current !== null && !seen.has(current)) {
 		seen.add(current);
 		const record = current as Record<string, unknown>;
-		const code = typeof record.code === 'string' ? record.code : undefined;
+		const code = codeOf(record);
 		const problem = problemOf(code, typeof record.message === 'string' ? record.message : '');
 		if (problem) return { problem, code };
 		current = record.cause;
