@@ -56,7 +56,7 @@ interface SeenEntry {
 	delivered: boolean;
 }
 
-const processStore = new Map<string, Map<string, SeenEntry>>();
+const processStore = new Map<string, ScopeStore>();
 
 /** The first 128 bits of SHA-256, in hex: the length of every stored key. */
 function shortHash(text: string): string {
@@ -77,29 +77,59 @@ export function formerDedupeKeys(bodyHash: string): string[] {
 	return EVENT_TYPES.map((eventType) => shortHash(`${eventType}\n${bodyHash}`));
 }
 
-function scopeMap(scope: string): Map<string, SeenEntry> {
-	let map = processStore.get(scope);
-	if (map) {
+/** One trigger node's deliveries in this process, oldest first, and the newest one's time. */
+interface ScopeStore {
+	entries: Map<string, SeenEntry>;
+	newest: number;
+}
+
+function scopeStore(scope: string): ScopeStore {
+	let store = processStore.get(scope);
+	if (store) {
 		// Refresh the scope's position so the least recently used one is evicted first.
 		processStore.delete(scope);
 	} else {
-		map = new Map();
+		store = { entries: new Map(), newest: -Infinity };
 	}
-	processStore.set(scope, map);
+	processStore.set(scope, store);
 	while (processStore.size > MAX_SCOPES) {
 		const oldest = processStore.keys().next().value as string;
 		processStore.delete(oldest);
 	}
-	return map;
+	return store;
 }
 
-function pruneMap(map: Map<string, SeenEntry>, now: number): void {
-	for (const [key, { at }] of map) {
-		if (now - at > DEDUPE_WINDOW_MS || at > now + DEDUPE_WINDOW_MS) map.delete(key);
+/**
+ * Drops what left the window from the front (entries are kept in the order they came), and the
+ * oldest beyond MAX_ENTRIES. After the clock went back more than a day, the whole store is gone
+ * through once to drop what is now in the future.
+ */
+function pruneStore(store: ScopeStore, now: number): void {
+	const { entries } = store;
+	if (store.newest > now + DEDUPE_WINDOW_MS) {
+		store.newest = -Infinity;
+		for (const [key, { at }] of entries) {
+			if (inWindow(at, now)) store.newest = Math.max(store.newest, at);
+			else entries.delete(key);
+		}
 	}
-	while (map.size > DEDUPE_MAX_ENTRIES) {
-		map.delete(map.keys().next().value as string);
+	for (const [key, { at }] of entries) {
+		if (inWindow(at, now)) break;
+		entries.delete(key);
 	}
+	while (entries.size > DEDUPE_MAX_ENTRIES) {
+		entries.delete(entries.keys().next().value as string);
+	}
+}
+
+/** The entry of `key` while it is inside the window; one out of it is dropped. */
+function entryOf(store: ScopeStore, key: string, now: number): SeenEntry | undefined {
+	const entry = store.entries.get(key);
+	if (entry && !inWindow(entry.at, now)) {
+		store.entries.delete(key);
+		return undefined;
+	}
+	return entry;
 }
 
 /** Whether a delivery seen at `at` still counts at `now` (the window on both sides). */
@@ -133,6 +163,8 @@ interface Mirror {
 }
 
 const mirrors = new Map<string, Mirror>();
+/** The property n8n's observable static data defines (not enumerable) on every object in it. */
+const N8N_CHANGE_MARKER = '__dataChanged';
 const STAMP_PREFIX = randomBytes(6).toString('hex');
 let stampCounter = 0;
 
@@ -144,7 +176,10 @@ function readStatic(stored: IDataObject, now: number): StaticView {
 	const entries = new Map<string, number>();
 	let inPlace = true;
 	let last = -Infinity;
-	for (const key in stored) {
+	// Its own keys, not `for…in`: n8n hands the record behind a Proxy, where listing the keys
+	// with their enumerability costs more than reading them all. n8n's change marker is skipped.
+	for (const key of Reflect.ownKeys(stored)) {
+		if (typeof key !== 'string' || key === N8N_CHANGE_MARKER) continue;
 		const at = stored[key];
 		if (typeof at !== 'number' || at < last || at > now + DEDUPE_WINDOW_MS) inPlace = false;
 		if (typeof at !== 'number') continue;
@@ -180,12 +215,17 @@ function staticView(scope: string, staticData: IDataObject, now: number): Static
 	return readStatic(stored, now);
 }
 
-function isSeen(view: StaticView, keys: readonly string[], now: number): boolean {
-	for (const key of keys) {
-		const at = view.entries.get(key);
-		if (at !== undefined && inWindow(at, now)) return true;
-	}
-	return false;
+function isSeen(
+	view: StaticView,
+	key: string,
+	formerKeys: readonly string[],
+	now: number,
+): boolean {
+	const seen = (k: string) => {
+		const at = view.entries.get(k);
+		return at !== undefined && inWindow(at, now);
+	};
+	return seen(key) || formerKeys.some(seen);
 }
 
 /**
@@ -249,19 +289,22 @@ export async function claimDelivery(opts: {
 }): Promise<DeliveryClaim> {
 	const { scope, key, staticData, now } = opts;
 	const view = staticView(scope, staticData, now);
-	if (isSeen(view, [key, ...(opts.formerKeys ?? [])], now)) return { kind: 'duplicate' };
+	if (isSeen(view, key, opts.formerKeys ?? [], now)) return { kind: 'duplicate' };
 
-	const map = scopeMap(scope);
-	pruneMap(map, now);
-	for (let waited = 0; map.get(key)?.delivered === false; waited += PENDING_POLL_MS) {
+	const store = scopeStore(scope);
+	pruneStore(store, now);
+	for (let waited = 0; entryOf(store, key, now)?.delivered === false; waited += PENDING_POLL_MS) {
 		if (waited >= PENDING_WAIT_MS) return { kind: 'inFlight' };
 		await sleep(PENDING_POLL_MS);
 	}
-	if (map.get(key)?.delivered) return { kind: 'duplicate' };
+	if (entryOf(store, key, now)?.delivered) return { kind: 'duplicate' };
 
 	const entry: SeenEntry = { at: now, delivered: false };
+	const map = store.entries;
+	map.delete(key);
 	map.set(key, entry);
-	pruneMap(map, now);
+	store.newest = Math.max(store.newest, now);
+	pruneStore(store, now);
 	recordStatic(scope, staticData, key, now);
 
 	let settled = false;
