@@ -156,23 +156,108 @@ async function runHeadless(stack: Stack, workflows: DemoWorkflow[]): Promise<Row
 	return rows;
 }
 
+/**
+ * The interactive demo keeps its n8n folder between runs (your own workflows stay; the examples and
+ * sandbox credentials are re-imported each start); --fresh starts from an empty one. Headless runs
+ * use a throw-away folder.
+ */
+function demoUserFolder(args: string[], headless: boolean): string | undefined {
+	if (headless) return undefined;
+	const userFolder = path.join(CACHE_DIR, 'demo-n8n');
+	if (args.includes('--fresh')) rmSync(userFolder, { recursive: true, force: true });
+	mkdirSync(userFolder, { recursive: true });
+	return userFolder;
+}
+
+/** Activates the trigger and sign-up workflows and reports how long setting up took. */
+async function connectWorkflows(
+	stack: Stack,
+	workflows: DemoWorkflow[],
+	started: number,
+): Promise<void> {
+	for (const w of workflows.filter(isTriggerWorkflow)) await connectTrigger(stack, w);
+	for (const w of workflows.filter(isSignupWorkflow)) await waitForSignup(signupUrl(stack, w));
+	const setupSeconds = ((Date.now() - started) / 1000).toFixed(1);
+	const timings = Object.entries(stack.timings)
+		.map(([k, v]) => `${k} ${v.toFixed(1)} s`)
+		.join(', ');
+	console.log(`[demo] Ready in ${setupSeconds} s (${timings})`);
+}
+
+/** Runs every example, prints the table; the exit code is 1 when any failed. */
+async function headlessDemo(stack: Stack, workflows: DemoWorkflow[]): Promise<number> {
+	const rows = await runHeadless(stack, workflows);
+	printTable(rows);
+	const failed = rows.filter((r) => r.status !== 'success').length;
+	console.log(
+		`\n${rows.length - failed}/${rows.length} example workflows succeeded in n8n ${N8N_VERSION}`,
+	);
+	if (failed > 0) console.log(`n8n log: ${stack.n8n.logFile}\n${stack.n8n.logTail(30)}`);
+	return failed === 0 ? 0 : 1;
+}
+
+/** Where the editor is, how to sign in, the example workflows and how to drive them. */
+function printGuide(stack: Stack, workflows: DemoWorkflow[]): void {
+	console.log('');
+	console.log(`  n8n ${N8N_VERSION} editor:  ${stack.n8n.url}/`);
+	console.log(`  Sign in with:        ${stack.owner.email}  /  ${stack.owner.password}`);
+	console.log(
+		`  Sandbox service:     ${stack.sandbox.url}  (credentials "Identity Verification sandbox" already point here)`,
+	);
+	console.log('');
+	console.log('  Example workflows:');
+	for (const w of workflows) {
+		const extra = isTriggerWorkflow(w)
+			? `  [active; the sandbox sends webhooks to ${triggerUrl(stack, w)}]`
+			: isSignupWorkflow(w)
+				? `  [active; sign-up URL ${signupUrl(stack, w)}]`
+				: '';
+		console.log(`    ${stack.n8n.url}/workflow/${w.workflow.id}  ${w.workflow.name}${extra}`);
+	}
+	console.log('');
+	console.log('  Send the trigger a verification result from another terminal, e.g.:');
+	console.log(
+		`    curl -s -X POST ${stack.sandbox.url}/__sandbox/webhooks/send -H 'content-type: application/json' -d '{"eventType":"IDENTIFICATION_AUTO_FINISHED"}'`,
+	);
+	const signup = workflows.find(isSignupWorkflow);
+	if (signup) {
+		console.log(
+			'  Onboarding in one workflow: sign a customer up, then finish their verification:',
+		);
+		console.log(
+			`    curl -s -X POST ${signupUrl(stack, signup)} -H 'content-type: application/json' -d '{"customerId":"customer-1","email":"c1@example.com"}'`,
+		);
+		console.log(
+			`    curl -s -X POST ${stack.sandbox.url}/__sandbox/kyc/sessions/<scanRef from the execution>/auto-finish -H 'content-type: application/json' -d '{"final":true,"overall":"APPROVED"}'`,
+		);
+	}
+	console.log('');
+	console.log(
+		`  n8n folder: ${stack.userFolder} (kept between runs; npm run demo -- --fresh starts empty)`,
+	);
+	console.log(`  n8n log: ${stack.n8n.logFile}`);
+	console.log('  Press Ctrl-C to stop.');
+}
+
+/** Resolves on Ctrl-C, SIGTERM, or when n8n exits (reported unless we are stopping it). */
+function untilStopped(stack: Stack, stopping: () => boolean): Promise<void> {
+	return new Promise<void>((resolve) => {
+		process.once('SIGINT', resolve);
+		process.once('SIGTERM', resolve);
+		stack.n8n.child.once('exit', () => {
+			if (!stopping()) console.log(`[demo] n8n exited unexpectedly:\n${stack.n8n.logTail(30)}`);
+			resolve();
+		});
+	});
+}
+
 async function main(): Promise<number> {
 	const args = process.argv.slice(2);
 	const headless = args.includes('--headless');
 	const workflows = demoWorkflows() as DemoWorkflow[];
-	const triggerWorkflows = workflows.filter(isTriggerWorkflow);
 	const started = Date.now();
-	// The interactive demo keeps its n8n folder between runs (your own workflows stay; the examples and
-	// sandbox credentials are re-imported each start); --fresh starts from an empty one. Headless runs
-	// use a throw-away folder.
-	let userFolder: string | undefined;
-	if (!headless) {
-		userFolder = path.join(CACHE_DIR, 'demo-n8n');
-		if (args.includes('--fresh')) rmSync(userFolder, { recursive: true, force: true });
-		mkdirSync(userFolder, { recursive: true });
-	}
 	const stack = await startStack({
-		userFolder,
+		userFolder: demoUserFolder(args, headless),
 		n8nPort: flagValue(args, '--port') ?? 5678,
 		sandboxPort: flagValue(args, '--sandbox-port') ?? 8787,
 		...demoStackOptions(),
@@ -186,73 +271,14 @@ async function main(): Promise<number> {
 		await stack.stop();
 	};
 	try {
-		for (const w of triggerWorkflows) await connectTrigger(stack, w);
-		for (const w of workflows.filter(isSignupWorkflow)) await waitForSignup(signupUrl(stack, w));
-		const setupSeconds = ((Date.now() - started) / 1000).toFixed(1);
-		const timings = Object.entries(stack.timings)
-			.map(([k, v]) => `${k} ${v.toFixed(1)} s`)
-			.join(', ');
-		console.log(`[demo] Ready in ${setupSeconds} s (${timings})`);
-
+		await connectWorkflows(stack, workflows, started);
 		if (headless) {
-			const rows = await runHeadless(stack, workflows);
-			printTable(rows);
-			const failed = rows.filter((r) => r.status !== 'success').length;
-			console.log(
-				`\n${rows.length - failed}/${rows.length} example workflows succeeded in n8n ${N8N_VERSION}`,
-			);
-			if (failed > 0) console.log(`n8n log: ${stack.n8n.logFile}\n${stack.n8n.logTail(30)}`);
+			const code = await headlessDemo(stack, workflows);
 			await stop();
-			return failed === 0 ? 0 : 1;
+			return code;
 		}
-
-		console.log('');
-		console.log(`  n8n ${N8N_VERSION} editor:  ${stack.n8n.url}/`);
-		console.log(`  Sign in with:        ${stack.owner.email}  /  ${stack.owner.password}`);
-		console.log(
-			`  Sandbox service:     ${stack.sandbox.url}  (credentials "Identity Verification sandbox" already point here)`,
-		);
-		console.log('');
-		console.log('  Example workflows:');
-		for (const w of workflows) {
-			const extra = isTriggerWorkflow(w)
-				? `  [active; the sandbox sends webhooks to ${triggerUrl(stack, w)}]`
-				: isSignupWorkflow(w)
-					? `  [active; sign-up URL ${signupUrl(stack, w)}]`
-					: '';
-			console.log(`    ${stack.n8n.url}/workflow/${w.workflow.id}  ${w.workflow.name}${extra}`);
-		}
-		console.log('');
-		console.log('  Send the trigger a verification result from another terminal, e.g.:');
-		console.log(
-			`    curl -s -X POST ${stack.sandbox.url}/__sandbox/webhooks/send -H 'content-type: application/json' -d '{"eventType":"IDENTIFICATION_AUTO_FINISHED"}'`,
-		);
-		const signup = workflows.find(isSignupWorkflow);
-		if (signup) {
-			console.log(
-				'  Onboarding in one workflow: sign a customer up, then finish their verification:',
-			);
-			console.log(
-				`    curl -s -X POST ${signupUrl(stack, signup)} -H 'content-type: application/json' -d '{"customerId":"customer-1","email":"c1@example.com"}'`,
-			);
-			console.log(
-				`    curl -s -X POST ${stack.sandbox.url}/__sandbox/kyc/sessions/<scanRef from the execution>/auto-finish -H 'content-type: application/json' -d '{"final":true,"overall":"APPROVED"}'`,
-			);
-		}
-		console.log('');
-		console.log(
-			`  n8n folder: ${stack.userFolder} (kept between runs; npm run demo -- --fresh starts empty)`,
-		);
-		console.log(`  n8n log: ${stack.n8n.logFile}`);
-		console.log('  Press Ctrl-C to stop.');
-		await new Promise<void>((resolve) => {
-			process.once('SIGINT', resolve);
-			process.once('SIGTERM', resolve);
-			stack.n8n.child.once('exit', () => {
-				if (!stopping) console.log(`[demo] n8n exited unexpectedly:\n${stack.n8n.logTail(30)}`);
-				resolve();
-			});
-		});
+		printGuide(stack, workflows);
+		await untilStopped(stack, () => stopping);
 		await stop();
 		return 0;
 	} catch (error) {

@@ -2,6 +2,7 @@
  * The local sandbox of the identity verification service: `startSandbox()` runs it in-process on a
  * random loopback port. See README.md for the `/__sandbox/*` admin API used from other processes.
  */
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { handleAdmin } from './admin.cjs';
 import { SandboxCore } from './core.cjs';
@@ -24,16 +25,8 @@ export interface StartSandboxOptions extends Partial<SandboxCredentials> {
 	host?: string;
 }
 
-export async function startSandbox(opts: StartSandboxOptions = {}): Promise<Sandbox> {
-	const credentials: SandboxCredentials = {
-		apiKey: opts.apiKey ?? SANDBOX_DEFAULTS.apiKey,
-		apiSecret: opts.apiSecret ?? SANDBOX_DEFAULTS.apiSecret,
-		kybFormToken: opts.kybFormToken ?? SANDBOX_DEFAULTS.kybFormToken,
-		signingKey: opts.signingKey ?? SANDBOX_DEFAULTS.signingKey,
-	};
-	const core = new SandboxCore(credentials);
-	const router = new Router(serviceRoutes);
-	const server = createSandboxServer(core, router, (req) => handleAdmin(core, req));
+/** Listens on the port and host asked for (a random port by default); resolves with the URL. */
+async function listen(server: Server, opts: StartSandboxOptions): Promise<string> {
 	const host = opts.host ?? '127.0.0.1';
 	await new Promise<void>((resolve, reject) => {
 		server.once('error', reject);
@@ -43,12 +36,15 @@ export async function startSandbox(opts: StartSandboxOptions = {}): Promise<Sand
 		});
 	});
 	const { port } = server.address() as AddressInfo;
-	core.url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+	return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+}
 
+/** The in-process controls tests use (README.md), over the core and the listening server. */
+function sandboxFacade(core: SandboxCore, server: Server): Sandbox {
 	let closed: Promise<void> | undefined;
-	const sandbox: Sandbox = {
+	return {
 		url: core.url,
-		credentials,
+		credentials: core.credentials,
 		faults: {
 			add: (rule) => core.addFault(rule),
 			clear: () => core.clearFaults(),
@@ -105,5 +101,18 @@ export async function startSandbox(opts: StartSandboxOptions = {}): Promise<Sand
 				});
 			})()),
 	};
-	return sandbox;
+}
+
+export async function startSandbox(opts: StartSandboxOptions = {}): Promise<Sandbox> {
+	const credentials: SandboxCredentials = {
+		apiKey: opts.apiKey ?? SANDBOX_DEFAULTS.apiKey,
+		apiSecret: opts.apiSecret ?? SANDBOX_DEFAULTS.apiSecret,
+		kybFormToken: opts.kybFormToken ?? SANDBOX_DEFAULTS.kybFormToken,
+		signingKey: opts.signingKey ?? SANDBOX_DEFAULTS.signingKey,
+	};
+	const core = new SandboxCore(credentials);
+	const router = new Router(serviceRoutes);
+	const server = createSandboxServer(core, router, (req) => handleAdmin(core, req));
+	core.url = await listen(server, opts);
+	return sandboxFacade(core, server);
 }

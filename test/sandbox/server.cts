@@ -4,8 +4,8 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { HttpError } from './http.cjs';
 import type { Reply, Req } from './http.cjs';
 import type { SandboxCore } from './core.cjs';
-import type { Router } from './router.cjs';
-import type { RequestLogEntry } from './types.cjs';
+import type { Match, Router } from './router.cjs';
+import type { FaultRule, RequestLogEntry } from './types.cjs';
 
 export const ADMIN_PREFIX = '/__sandbox';
 const MAX_BODY_BYTES = 200 * 1024 * 1024;
@@ -117,6 +117,138 @@ function errorReply(error: unknown): Reply {
 	};
 }
 
+/** The reply of a fault rule with a `status` (429 gets `Retry-After: 1` and DRF's throttle body). */
+function faultReply(fault: FaultRule, status: number): Reply {
+	const headers: Record<string, string> = {};
+	const retryAfter =
+		fault.retryAfter === undefined ? (status === 429 ? 1 : null) : fault.retryAfter;
+	if (retryAfter !== null) headers['Retry-After'] = String(retryAfter);
+	const body =
+		fault.body !== undefined
+			? fault.body
+			: status === 429
+				? {
+						detail: 'Request was throttled. Expected available in 1 second.',
+						code: 'throttled',
+					}
+				: { detail: `Sandbox fault: HTTP ${status}.` };
+	return { status, headers, json: body };
+}
+
+/**
+ * Applies latency and the first matching fault rule, like a proxy in front of the service. Returns
+ * whether the request was answered (or dropped) here.
+ */
+async function applyFaults(
+	core: SandboxCore,
+	req: IncomingMessage,
+	res: ServerResponse,
+	entry: RequestLogEntry,
+	url: URL,
+): Promise<boolean> {
+	if (core.latencyMs > 0) await sleep(core.latencyMs);
+	const fault = core.takeFault(entry.method, url.pathname, url.searchParams);
+	if (!fault) return false;
+	if (fault.latencyMs) await sleep(fault.latencyMs);
+	if (fault.drop) {
+		entry.status = 0;
+		req.socket.destroy();
+		return true;
+	}
+	if (fault.status === undefined) return false;
+	write(res, faultReply(fault, fault.status), entry);
+	return true;
+}
+
+/** 404 for an unknown path, 401 without valid credentials for it, 405 for another method. */
+function refusal(match: Match, auth: Auth, method: string): Reply | undefined {
+	if (match.kind === 'none')
+		return { status: 404, json: { detail: 'Not found.', code: 'not_found' } };
+	const bearerAllowed =
+		(match.kind === 'route' ? match.route.auth : match.auth) === 'basicOrBearer';
+	if (!(auth.basicOk || (bearerAllowed && auth.bearerOk))) {
+		return {
+			status: 401,
+			headers: { 'WWW-Authenticate': 'Basic realm="api"' },
+			json: UNAUTHORIZED,
+		};
+	}
+	if (match.kind === 'method-not-allowed') {
+		return {
+			status: 405,
+			headers: { Allow: match.allowed.join(', ') },
+			json: { detail: `Method "${method}" not allowed.` },
+		};
+	}
+	return undefined;
+}
+
+/** Admin calls: not logged, not subject to faults or authentication. */
+async function handleAdminRequest(
+	req: IncomingMessage,
+	res: ServerResponse,
+	url: URL,
+	admin: (req: Req) => Promise<Reply>,
+): Promise<void> {
+	let reply: Reply;
+	try {
+		reply = await admin(makeReq(req, url, await readBody(req)));
+	} catch (error) {
+		reply = errorReply(error);
+	}
+	write(res, reply);
+}
+
+/** A request on the service paths: logged, then faults, routing, authentication, the route. */
+async function handleServiceRequest(
+	core: SandboxCore,
+	router: Router,
+	req: IncomingMessage,
+	res: ServerResponse,
+	url: URL,
+): Promise<void> {
+	const method = (req.method ?? 'GET').toUpperCase();
+	const auth = authOf(req.headers.authorization, core);
+	const entry: RequestLogEntry = {
+		method,
+		path: url.pathname,
+		query: Object.fromEntries(url.searchParams),
+		host: req.headers.host ?? '',
+		authScheme: auth.scheme,
+		authorized: auth.basicOk || (auth.bearerOk && router.acceptsBearer(url.pathname)),
+		status: 0,
+		at: Date.now(),
+	};
+	core.requests.push(entry);
+
+	let rawBody: Buffer;
+	try {
+		rawBody = await readBody(req);
+	} catch (error) {
+		write(res, errorReply(error), entry);
+		return;
+	}
+	if (await applyFaults(core, req, res, entry, url)) return;
+
+	const match = router.match(method, url.pathname);
+	const refused = refusal(match, auth, method);
+	if (refused) {
+		write(res, refused, entry);
+		return;
+	}
+	// refusal() answers every kind of match but a route.
+	const { route, params } = match as Extract<Match, { kind: 'route' }>;
+	const request = makeReq(req, url, rawBody);
+	request.params = params;
+	let reply: Reply;
+	try {
+		reply = await route.handler(request, core);
+	} catch (error) {
+		reply = errorReply(error);
+	}
+	write(res, reply, entry);
+}
+
 export function createSandboxServer(
 	core: SandboxCore,
 	router: Router,
@@ -124,109 +256,11 @@ export function createSandboxServer(
 ): Server {
 	async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
 		const url = new URL(req.url ?? '/', 'http://sandbox.invalid');
-		const method = (req.method ?? 'GET').toUpperCase();
-
 		if (url.pathname === ADMIN_PREFIX || url.pathname.startsWith(`${ADMIN_PREFIX}/`)) {
-			let reply: Reply;
-			try {
-				reply = await admin(makeReq(req, url, await readBody(req)));
-			} catch (error) {
-				reply = errorReply(error);
-			}
-			write(res, reply);
-			return;
+			await handleAdminRequest(req, res, url, admin);
+		} else {
+			await handleServiceRequest(core, router, req, res, url);
 		}
-
-		const auth = authOf(req.headers.authorization, core);
-		const entry: RequestLogEntry = {
-			method,
-			path: url.pathname,
-			query: Object.fromEntries(url.searchParams),
-			host: req.headers.host ?? '',
-			authScheme: auth.scheme,
-			authorized: auth.basicOk || (auth.bearerOk && router.acceptsBearer(url.pathname)),
-			status: 0,
-			at: Date.now(),
-		};
-		core.requests.push(entry);
-
-		let rawBody: Buffer;
-		try {
-			rawBody = await readBody(req);
-		} catch (error) {
-			write(res, errorReply(error), entry);
-			return;
-		}
-
-		if (core.latencyMs > 0) await sleep(core.latencyMs);
-		const fault = core.takeFault(method, url.pathname, url.searchParams);
-		if (fault) {
-			if (fault.latencyMs) await sleep(fault.latencyMs);
-			if (fault.drop) {
-				entry.status = 0;
-				req.socket.destroy();
-				return;
-			}
-			if (fault.status !== undefined) {
-				const headers: Record<string, string> = {};
-				const retryAfter =
-					fault.retryAfter === undefined ? (fault.status === 429 ? 1 : null) : fault.retryAfter;
-				if (retryAfter !== null) headers['Retry-After'] = String(retryAfter);
-				const body =
-					fault.body !== undefined
-						? fault.body
-						: fault.status === 429
-							? {
-									detail: 'Request was throttled. Expected available in 1 second.',
-									code: 'throttled',
-								}
-							: { detail: `Sandbox fault: HTTP ${fault.status}.` };
-				write(res, { status: fault.status, headers, json: body }, entry);
-				return;
-			}
-		}
-
-		const match = router.match(method, url.pathname);
-		if (match.kind === 'none') {
-			write(res, { status: 404, json: { detail: 'Not found.', code: 'not_found' } }, entry);
-			return;
-		}
-		const bearerAllowed =
-			(match.kind === 'route' ? match.route.auth : match.auth) === 'basicOrBearer';
-		if (!(auth.basicOk || (bearerAllowed && auth.bearerOk))) {
-			write(
-				res,
-				{
-					status: 401,
-					headers: { 'WWW-Authenticate': 'Basic realm="api"' },
-					json: UNAUTHORIZED,
-				},
-				entry,
-			);
-			return;
-		}
-		if (match.kind === 'method-not-allowed') {
-			write(
-				res,
-				{
-					status: 405,
-					headers: { Allow: match.allowed.join(', ') },
-					json: { detail: `Method "${method}" not allowed.` },
-				},
-				entry,
-			);
-			return;
-		}
-
-		const request = makeReq(req, url, rawBody);
-		request.params = match.params;
-		let reply: Reply;
-		try {
-			reply = await match.route.handler(request, core);
-		} catch (error) {
-			reply = errorReply(error);
-		}
-		write(res, reply, entry);
 	}
 
 	const server = createServer((req, res) => {
