@@ -85,53 +85,34 @@ async function storedSize(
 		: undefined;
 }
 
-export async function execute(
-	this: IExecuteFunctions,
-	itemIndex: number,
-): Promise<INodeExecutionData[]> {
-	const params = validateInput.call(
-		this,
-		amlProfilePdfParamsSchema,
-		{
-			checkId: this.getNodeParameter('checkId', itemIndex, ''),
-			profileId: this.getNodeParameter('profileId', itemIndex, ''),
-			password: this.getNodeParameter('password', itemIndex, ''),
-		},
-		{
-			checkId: {
-				label: 'Check ID',
-				fix: 'Enter the AML check ID, a UUID such as 3b1f8c2e-6d4a-4f0b-8e21-7a9c5d3e1f42.',
-			},
-			profileId: {
-				label: 'Profile ID',
-				fix: 'Enter the profile ID (resourceId) from the AML check results.',
-			},
-			password: {
-				label: 'Password',
-				fix: 'Enter a password of at least 1 character to protect the PDF.',
-			},
-		},
-		itemIndex,
-	);
-	const binaryPropertyName =
-		(this.getNodeParameter('binaryPropertyName', itemIndex, 'data') as string).trim() || 'data';
+/** The answer's stream, as far as this operation reads it itself. */
+type PdfStream = Parameters<IExecuteFunctions['helpers']['prepareBinaryData']>[0] & {
+	read(size?: number): Buffer | null;
+	unshift(chunk: Buffer): void;
+	once(event: string, listener: (...args: unknown[]) => void): void;
+	removeListener(event: string, listener: (...args: unknown[]) => void): void;
+	destroy(): void;
+	readableEnded: boolean;
+};
 
-	const response = await apiRequest.call(this, 'apiKey', {
-		method: 'POST',
-		path: `/aml/checks/${segment(params.checkId)}/profiles/${segment(params.profileId)}/pdf/`,
-		body: { password: params.password },
-		response: 'stream',
-		itemIndex,
-	});
-	const stream = response.body as Parameters<typeof this.helpers.prepareBinaryData>[0] & {
-		read(size?: number): Buffer | null;
-		unshift(chunk: Buffer): void;
-		once(event: string, listener: (...args: unknown[]) => void): void;
-		removeListener(event: string, listener: (...args: unknown[]) => void): void;
-		destroy(): void;
-		readableEnded: boolean;
-	};
-	const head = await new Promise<Buffer>((resolve, reject) => {
+const FIELD_LABELS = {
+	checkId: {
+		label: 'Check ID',
+		fix: 'Enter the AML check ID, a UUID such as 3b1f8c2e-6d4a-4f0b-8e21-7a9c5d3e1f42.',
+	},
+	profileId: {
+		label: 'Profile ID',
+		fix: 'Enter the profile ID (resourceId) from the AML check results.',
+	},
+	password: {
+		label: 'Password',
+		fix: 'Enter a password of at least 1 character to protect the PDF.',
+	},
+};
+
+/** The first 5 bytes of the stream (fewer when it ends sooner), read without consuming the rest. */
+async function readHead(stream: PdfStream): Promise<Buffer> {
+	return await new Promise<Buffer>((resolve, reject) => {
 		const tryRead = () => {
 			const chunk = stream.read(5) ?? (stream.readableEnded ? stream.read() : null);
 			if (chunk !== null) return done(chunk);
@@ -151,24 +132,33 @@ export async function execute(
 		stream.once('error', onError);
 		tryRead();
 	});
-	if (head.toString('latin1', 0, 5) !== '%PDF-') {
-		stream.destroy();
-		throw new NodeOperationError(
-			this.getNode(),
-			`The service did not return a PDF file (received a ${detectFileType(head).name})`,
-			{
-				itemIndex,
-				description:
-					'Check that the Check ID and Profile ID belong together and try again. If it keeps happening, report it to the service provider.',
-			},
-		);
-	}
-	stream.unshift(head);
+}
 
-	const fileName = `aml-${params.checkId}-${params.profileId}.pdf`.replace(/[^\w.-]/g, '_');
-	const binaryData = await this.helpers.prepareBinaryData(stream, fileName, 'application/pdf');
-	// A compliance report must never pass on as complete when it may not be: no size, or fewer bytes
-	// than had arrived before the hand-over, fails the item.
+/** Refuses an answer that is not a PDF (e.g. an HTML page of a proxy), naming what it was. */
+function assertPdf(this: IExecuteFunctions, head: Buffer, stream: PdfStream, itemIndex: number) {
+	if (head.toString('latin1', 0, 5) === '%PDF-') return;
+	stream.destroy();
+	throw new NodeOperationError(
+		this.getNode(),
+		`The service did not return a PDF file (received a ${detectFileType(head).name})`,
+		{
+			itemIndex,
+			description:
+				'Check that the Check ID and Profile ID belong together and try again. If it keeps happening, report it to the service provider.',
+		},
+	);
+}
+
+/**
+ * The stored file's size. A compliance report must never pass on as complete when it may not be:
+ * no size, or fewer bytes than had arrived before the hand-over, fails the item.
+ */
+async function checkedSize(
+	this: IExecuteFunctions,
+	binaryData: IBinaryData,
+	arrived: number,
+	itemIndex: number,
+): Promise<number> {
 	const n8nLine =
 		typeof binaryData.bytes === 'number'
 			? 'this n8n'
@@ -180,16 +170,52 @@ export async function execute(
 			description: `Whether the file is complete cannot be checked on ${n8nLine}. Update n8n to 2.x (it reports the size of every file it stores) and run it again.`,
 		});
 	}
-	if (fileSize < head.length) {
+	if (fileSize < arrived) {
 		throw new NodeOperationError(
 			this.getNode(),
 			`n8n stored an incomplete PDF (${fileSize} bytes)`,
 			{
 				itemIndex,
-				description: `At least ${head.length} bytes arrived from the service, but ${n8nLine} kept ${fileSize}. Update n8n to 2.x and run it again.`,
+				description: `At least ${arrived} bytes arrived from the service, but ${n8nLine} kept ${fileSize}. Update n8n to 2.x and run it again.`,
 			},
 		);
 	}
+	return fileSize;
+}
+
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
+	const params = validateInput.call(
+		this,
+		amlProfilePdfParamsSchema,
+		{
+			checkId: this.getNodeParameter('checkId', itemIndex, ''),
+			profileId: this.getNodeParameter('profileId', itemIndex, ''),
+			password: this.getNodeParameter('password', itemIndex, ''),
+		},
+		FIELD_LABELS,
+		itemIndex,
+	);
+	const binaryPropertyName =
+		(this.getNodeParameter('binaryPropertyName', itemIndex, 'data') as string).trim() || 'data';
+
+	const response = await apiRequest.call(this, 'apiKey', {
+		method: 'POST',
+		path: `/aml/checks/${segment(params.checkId)}/profiles/${segment(params.profileId)}/pdf/`,
+		body: { password: params.password },
+		response: 'stream',
+		itemIndex,
+	});
+	const stream = response.body as PdfStream;
+	const head = await readHead(stream);
+	assertPdf.call(this, head, stream, itemIndex);
+	stream.unshift(head);
+
+	const fileName = `aml-${params.checkId}-${params.profileId}.pdf`.replace(/[^\w.-]/g, '_');
+	const binaryData = await this.helpers.prepareBinaryData(stream, fileName, 'application/pdf');
+	const fileSize = await checkedSize.call(this, binaryData, head.length, itemIndex);
 	return [
 		{
 			json: {
