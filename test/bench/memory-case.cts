@@ -4,10 +4,13 @@
 // here.
 //
 // What is measured: the peak of (heapUsed + external) above a baseline taken after two full GCs,
-// sampled every millisecond and at every macrotask turn while the workflow runs. `external`
-// already contains `arrayBuffers` (Node's docs: arrayBuffers "is also included in the external
-// value"), so adding `arrayBuffers` on top would count every Buffer twice; the components are
-// reported separately too.
+// sampled every millisecond while the workflow runs. `external` already contains `arrayBuffers`
+// (Node's docs: arrayBuffers "is also included in the external value"), so adding `arrayBuffers`
+// on top would count every Buffer twice; the components are reported separately too. The sampler
+// allocates about 100 bytes per sample (0.1 MB/s). An earlier version also sampled at every
+// event-loop turn with setImmediate: while the node waited on I/O that busy-spun one core and
+// allocated 15-20 MB/s of its own (an Immediate and a memoryUsage() object per turn), which every
+// peak counted as the node's.
 //
 // Binary data: n8n 2.x stores binary data on disk by default (BinaryDataConfig: mode 'filesystem'
 // unless queue mode), so this child switches the harness's BinaryDataService to that mode, as in
@@ -133,53 +136,39 @@ function warmInput(
 	];
 }
 
-async function main(): Promise<void> {
-	const name = process.argv[2] as CaseName;
-	const args = JSON.parse(process.argv[3]) as CaseArgs;
-	const binary = await useFilesystemBinaryMode();
-	let node = 'identityVerification';
-	let typeVersion: number | undefined;
-	let credentials: Record<string, Record<string, string>> = {
-		identityVerificationApi: {
-			apiKey: args.credentials.apiKey,
-			apiSecret: args.credentials.apiSecret,
-			baseUrl: args.sandboxUrl,
-		},
-	};
+interface Case {
+	node: string;
+	typeVersion?: number;
+	credentials: Record<string, Record<string, string>>;
+	parameters: Record<string, unknown>;
+	input?: INodeExecutionData[];
+	/** Known before the run (the uploaded file); else measured on the output. */
+	payloadBytes: number;
+}
 
-	let parameters: Record<string, unknown>;
-	let input: INodeExecutionData[] | undefined;
-	let payloadBytes = 0;
-	if (name === 'transactions100k') {
-		parameters = {
-			resource: 'bank',
-			operation: 'listTransactions',
-			verificationId: args.verificationId,
-			accountId: args.accountId,
-			returnAll: true,
-			options: {
-				perPage: args.perPage ?? 500,
-				...(args.maxParallelRequests ? { maxParallelRequests: args.maxParallelRequests } : {}),
-			},
-		};
-	} else if (name === 'transactions100kHttpRequest') {
-		const { HttpRequest } = requireFromN8n<{ HttpRequest: new () => never }>(
-			'n8n-nodes-base/dist/nodes/HttpRequest/HttpRequest.node.js',
-		);
-		const { HttpBasicAuth } = requireFromN8n<{ HttpBasicAuth: new () => ICredentialType }>(
-			'n8n-nodes-base/dist/credentials/HttpBasicAuth.credentials.js',
-		);
-		credentialTypes().set('httpBasicAuth', new HttpBasicAuth());
-		// Under its own type name: n8n-core gives it (and only it) any credential type.
-		registerNodeType('n8n-nodes-base.httpRequest', new HttpRequest());
-		node = 'n8n-nodes-base.httpRequest';
-		typeVersion = 4.2;
-		credentials = {
+const listPath = (args: CaseArgs) =>
+	`/bank/verifications/${args.verificationId}/accounts/${args.accountId}/transactions/`;
+
+/** n8n's own HTTP Request node (4.2) reading the same pages with its next-URL pagination. */
+function httpRequestCase(args: CaseArgs): Case {
+	const { HttpRequest } = requireFromN8n<{ HttpRequest: new () => never }>(
+		'n8n-nodes-base/dist/nodes/HttpRequest/HttpRequest.node.js',
+	);
+	const { HttpBasicAuth } = requireFromN8n<{ HttpBasicAuth: new () => ICredentialType }>(
+		'n8n-nodes-base/dist/credentials/HttpBasicAuth.credentials.js',
+	);
+	credentialTypes().set('httpBasicAuth', new HttpBasicAuth());
+	// Under its own type name: n8n-core gives it (and only it) any credential type.
+	registerNodeType('n8n-nodes-base.httpRequest', new HttpRequest());
+	return {
+		node: 'n8n-nodes-base.httpRequest',
+		typeVersion: 4.2,
+		credentials: {
 			httpBasicAuth: { user: args.credentials.apiKey, password: args.credentials.apiSecret },
-		};
-		parameters = {
+		},
+		parameters: {
 			method: 'GET',
-			url: `${args.sandboxUrl}/bank/verifications/${args.verificationId}/accounts/${args.accountId}/transactions/?perPage=${args.perPage ?? 500}`,
+			url: `${args.sandboxUrl}${listPath(args)}?perPage=${args.perPage ?? 500}`,
 			authentication: 'genericCredentialType',
 			genericAuthType: 'httpBasicAuth',
 			options: {
@@ -192,9 +181,73 @@ async function main(): Promise<void> {
 					},
 				},
 			},
+		},
+		payloadBytes: 0,
+	};
+}
+
+/**
+ * The proof-of-address check of a 20 MB document: the input file is an n8n binary item, stored
+ * before the baseline (as a previous node, e.g. Read File or an HTTP download, would have left it).
+ */
+async function poaCase(args: CaseArgs, binary: BinaryDataService): Promise<Partial<Case>> {
+	let file: Buffer | undefined = jpegBytes(args.fileBytes ?? 20 * 1024 * 1024);
+	const payloadBytes = file.length;
+	const stored = await binary.store(
+		{ type: 'execution', workflowId: 'bench', executionId: 'bench-input' } as never,
+		file,
+		{
+			mimeType: 'image/jpeg',
+			fileName: 'proof-of-address.jpg',
+			fileExtension: 'jpg',
+			data: '',
+		} as never,
+	);
+	file = undefined;
+	return {
+		input: [{ json: {}, binary: { data: stored } }],
+		parameters: {
+			resource: 'proofOfAddress',
+			operation: 'createCheck',
+			binaryPropertyName: 'data',
+			providedName: 'Jonas Jonaitis',
+			providedAddress: 'Gedimino pr. 1, 01103 Vilnius, Lithuania',
+		},
+		payloadBytes,
+	};
+}
+
+/** The node, its credentials and parameters (and input) of a case. */
+async function caseOf(name: CaseName, args: CaseArgs, binary: BinaryDataService): Promise<Case> {
+	if (name === 'transactions100kHttpRequest') return httpRequestCase(args);
+	const ours: Case = {
+		node: 'identityVerification',
+		credentials: {
+			identityVerificationApi: {
+				apiKey: args.credentials.apiKey,
+				apiSecret: args.credentials.apiSecret,
+				baseUrl: args.sandboxUrl,
+			},
+		},
+		parameters: {},
+		payloadBytes: 0,
+	};
+	if (name === 'transactions100k') {
+		ours.parameters = {
+			resource: 'bank',
+			operation: 'listTransactions',
+			verificationId: args.verificationId,
+			accountId: args.accountId,
+			returnAll: true,
+			options: {
+				perPage: args.perPage ?? 500,
+				...(args.maxParallelRequests ? { maxParallelRequests: args.maxParallelRequests } : {}),
+			},
 		};
-	} else if (name === 'amlPdf50MB') {
-		parameters = {
+		return ours;
+	}
+	if (name === 'amlPdf50MB') {
+		ours.parameters = {
 			resource: 'aml',
 			operation: 'downloadProfilePdf',
 			checkId: args.checkId,
@@ -202,43 +255,33 @@ async function main(): Promise<void> {
 			password: args.password,
 			binaryPropertyName: 'data',
 		};
-	} else if (name === 'poa20MB') {
-		// The input file is an n8n binary item, stored before the baseline (as a previous node,
-		// e.g. Read File or an HTTP download, would have left it).
-		let file: Buffer | undefined = jpegBytes(args.fileBytes ?? 20 * 1024 * 1024);
-		payloadBytes = file.length;
-		const stored = await binary.store(
-			{ type: 'execution', workflowId: 'bench', executionId: 'bench-input' } as never,
-			file,
-			{
-				mimeType: 'image/jpeg',
-				fileName: 'proof-of-address.jpg',
-				fileExtension: 'jpg',
-				data: '',
-			} as never,
-		);
-		file = undefined;
-		input = [{ json: {}, binary: { data: stored } }];
-		parameters = {
-			resource: 'proofOfAddress',
-			operation: 'createCheck',
-			binaryPropertyName: 'data',
-			providedName: 'Jonas Jonaitis',
-			providedAddress: 'Gedimino pr. 1, 01103 Vilnius, Lithuania',
-		};
-	} else {
-		throw new Error(`unknown memory case "${name}"`);
+		return ours;
 	}
+	if (name === 'poa20MB') return { ...ours, ...(await poaCase(args, binary)) };
+	throw new Error(`unknown memory case "${name}"`);
+}
 
-	// n8n is a long-running process: the node's modules are loaded and its code is warm before a
-	// real run. So first a tiny run of the same operation (one small page / a small file), then two
-	// full GCs, then the baseline.
+interface Measured {
+	result: Awaited<ReturnType<typeof runNode>>;
+	baseline: Sample;
+	peak: Sample;
+	elapsedMs: number;
+	retainedAfterGcBytes: number;
+}
+
+/**
+ * n8n is a long-running process: the node's modules are loaded and its code is warm before a real
+ * run. So first a tiny run of the same operation (one small page / a small file), then two full
+ * GCs, then the baseline; then the run, sampled every millisecond.
+ */
+async function measure(name: CaseName, c: Case, args: CaseArgs): Promise<Measured> {
+	const { node, typeVersion, credentials } = c;
 	const warm = await runNode({
 		node,
 		typeVersion,
-		parameters: warmParameters(name, parameters, args) as INodeParameters,
+		parameters: warmParameters(name, c.parameters, args) as INodeParameters,
 		credentials,
-		input: warmInput(name, input),
+		input: warmInput(name, c.input),
 	});
 	if (warm.error)
 		throw new Error(`warm-up run failed: ${warm.error.message} ${warm.error.description ?? ''}`);
@@ -251,58 +294,73 @@ async function main(): Promise<void> {
 		if (total(s) > total(peak)) peak = s;
 	};
 	const timer = setInterval(take, 1);
-	let turns = true;
-	const spin = () => {
-		take();
-		if (turns) setImmediate(spin);
-	};
-	setImmediate(spin);
 	const started = process.hrtime.bigint();
 	const result = await runNode({
 		node,
 		typeVersion,
-		parameters: parameters as INodeParameters,
+		parameters: c.parameters as INodeParameters,
 		credentials,
-		input,
+		input: c.input,
 	});
 	take();
 	const elapsedMs = Number(process.hrtime.bigint() - started) / 1e6;
-	turns = false;
 	clearInterval(timer);
-
 	if (result.error)
 		throw new Error(`the node failed: ${result.error.message} ${result.error.description ?? ''}`);
-	// What the output holds once the run's garbage is gone (`result` is still referenced below).
+	// What the output holds once the run's garbage is gone (`result` is still referenced).
 	gc!();
 	gc!();
 	const retainedAfterGcBytes = total(sample()) - total(baseline);
-	let check = '';
+	return { result, baseline, peak, elapsedMs, retainedAfterGcBytes };
+}
+
+/** The payload of a case (measured on the output unless known before) and a check of what ran. */
+function describe(
+	name: CaseName,
+	c: Case,
+	result: Measured['result'],
+): { payloadBytes: number; check: string } {
 	if (name === 'transactions100k') {
-		payloadBytes = Buffer.byteLength(JSON.stringify(result.items.map((i) => i.json)));
-		check = `${result.items.length} items`;
-	} else if (name === 'transactions100kHttpRequest') {
+		const payloadBytes = Buffer.byteLength(JSON.stringify(result.items.map((i) => i.json)));
+		return { payloadBytes, check: `${result.items.length} items` };
+	}
+	if (name === 'transactions100kHttpRequest') {
 		// One item per page; the payload counted is the transactions, as for the node.
 		const transactions = result.items.flatMap((i) => (i.json.results as unknown[]) ?? []);
-		payloadBytes = Buffer.byteLength(JSON.stringify(transactions));
-		check = `${result.items.length} page items, ${transactions.length} transactions`;
-	} else if (name === 'amlPdf50MB') {
-		const data = result.items[0]?.binary?.data;
-		payloadBytes = Number(data?.bytes ?? result.items[0]?.json?.fileSize ?? 0);
-		check = `binary ${data?.mimeType} ${data?.bytes} bytes (${data?.id ? 'stored by id' : 'inline'})`;
-	} else {
-		check = `check ${JSON.stringify(result.items[0]?.json ?? {}).slice(0, 80)}`;
+		return {
+			payloadBytes: Buffer.byteLength(JSON.stringify(transactions)),
+			check: `${result.items.length} page items, ${transactions.length} transactions`,
+		};
 	}
-	const peakDeltaBytes = total(peak) - total(baseline);
+	if (name === 'amlPdf50MB') {
+		const data = result.items[0]?.binary?.data;
+		return {
+			payloadBytes: Number(data?.bytes ?? result.items[0]?.json?.fileSize ?? 0),
+			check: `binary ${data?.mimeType} ${data?.bytes} bytes (${data?.id ? 'stored by id' : 'inline'})`,
+		};
+	}
+	const json = JSON.stringify(result.items[0]?.json ?? {});
+	return { payloadBytes: c.payloadBytes, check: `check ${json.slice(0, 80)}` };
+}
+
+async function main(): Promise<void> {
+	const name = process.argv[2] as CaseName;
+	const args = JSON.parse(process.argv[3]) as CaseArgs;
+	const binary = await useFilesystemBinaryMode();
+	const c = await caseOf(name, args, binary);
+	const m = await measure(name, c, args);
+	const { payloadBytes, check } = describe(name, c, m.result);
+	const peakDeltaBytes = total(m.peak) - total(m.baseline);
 	process.stdout.write(
 		`${JSON.stringify({
 			payloadBytes,
 			peakDeltaBytes,
 			ratio: peakDeltaBytes / payloadBytes,
-			retainedAfterGcBytes,
-			peakHeapDelta: peak.heapUsed - baseline.heapUsed,
-			peakExternalDelta: peak.external - baseline.external,
-			peakArrayBuffersDelta: peak.arrayBuffers - baseline.arrayBuffers,
-			elapsedMs,
+			retainedAfterGcBytes: m.retainedAfterGcBytes,
+			peakHeapDelta: m.peak.heapUsed - m.baseline.heapUsed,
+			peakExternalDelta: m.peak.external - m.baseline.external,
+			peakArrayBuffersDelta: m.peak.arrayBuffers - m.baseline.arrayBuffers,
+			elapsedMs: m.elapsedMs,
 			check,
 		})}\n`,
 	);

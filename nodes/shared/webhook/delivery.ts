@@ -41,13 +41,13 @@ export type ReceivedDelivery =
  * new key, see SIGNING_KEY_REREAD_MS). In n8n each read (`getCredentials` in a webhook) is a
  * database query, a decryption and a fresh expression isolate: a burst reads the key once.
  */
-export const SIGNING_KEY_TTL_MS = 5_000;
+const SIGNING_KEY_TTL_MS = 5_000;
 /**
  * A signature that does not match a kept key makes the receiver read the key again (it may have
  * just been changed), at most once per this time per workflow and credential: forged deliveries
  * cannot make it read the key for each of them.
  */
-export const SIGNING_KEY_REREAD_MS = 1_000;
+const SIGNING_KEY_REREAD_MS = 1_000;
 /** At most this many kept keys (workflow and credential pairs); the oldest is dropped first. */
 const MAX_KEPT_KEYS = 200;
 

@@ -1,0 +1,192 @@
+// The bench's table: every figure with what it is measured against and, where it has one, its
+// target and PASS/MISS; as text for the terminal and as Markdown for the docs.
+import { cpus, freemem, totalmem } from 'node:os';
+
+import { N8N_VERSION } from '../n8n/runtime.cjs';
+import { MB, type MemoryFigures, type Results } from './common.cjs';
+
+interface Row {
+	key: string;
+	value: number | null | undefined;
+	unit: string;
+	target?: { op: '>=' | '<=' | '<'; value: number };
+	ref?: string;
+}
+
+/** What each figure is measured against (the table's reference column). */
+const REFERENCES: Record<string, string> = {
+	'pagination.sequentialMs': 'HTTP Request node, next-link pagination',
+	'pagination.concurrentMs': 'this node, Return All',
+	'pagination.idealMs': 'pages / Max Parallel Requests x latency',
+	'pagination.speedup': 'sequentialMs / concurrentMs',
+	'pagination.toIdeal': 'concurrentMs / idealMs',
+	'memory.transactions100k.ratio': 'peak / payload',
+	'memory.transactions100k.httpRequestNode': 'HTTP Request node, its pagination, same pages',
+	'memory.transactions100k.vsHttpRequestNode': 'peak / HTTP Request node peak',
+	'memory.transactions100k.retainedAfterGcBytes': 'output held after two full GCs',
+	'memory.transactions100k.retainedAfterGcRatio': 'retained / payload',
+	'memory.amlPdf50MB.ratio': 'peak / payload',
+	'memory.poa20MB.ratio': 'peak / payload',
+	'trigger.verifyMicros.1KB': 'signature check alone',
+	'trigger.parts.eventMicros': 'JSON parse + typed event, 1 KB body',
+	'trigger.parts.keysMicros': 'delivery id + duplicate key + former keys',
+	'dedupe.claimMicros.0': 'duplicate store, record this process wrote',
+	'dedupe.otherWriterMicros.0': "duplicate store, another writer's record (read whole once)",
+	'dedupe.n8nStaticDataMicros.0': "n8n's own parse + save of the same static data",
+	'dedupe.flatness': 'claimMicros at 1,000 entries / at 0',
+	'dedupe.vsN8nStaticData': "claimMicros / n8n's parse + save, at 1,000 entries",
+	'trigger.n8n.triggerPerSec': 'this trigger, defaults',
+	'trigger.n8n.nullTriggerPerSec': 'null community trigger',
+	'trigger.n8n.workflowCheckPerSec': 'Webhook (Raw Body) + Crypto HMAC + If',
+	'trigger.n8n.toNull': 'trigger / null trigger, median of the rounds',
+	'trigger.n8n.vsWorkflowCheck': 'trigger / Webhook+Crypto+If, median of the rounds',
+	'trigger.n8n.webhookNodePerSec': 'bare Webhook node (no check)',
+	'trigger.n8n.ratio': 'trigger / bare Webhook node, median of the rounds (information)',
+	'trigger.n8n.p99AckMs': '50 deliveries in flight',
+	'trigger.n8n.refusedUnsignedPerSec': 'forged, no signature: refused before the key read',
+	'trigger.n8n.refusedWrongKeyPerSec': 'forged, wrong key: refused with the kept key',
+	'trigger.n8n.noCheckPerSec': 'trigger, signature check off (full runs)',
+	'trigger.n8n.noDedupePerSec': 'trigger, duplicate suppression off (full runs)',
+	'trigger.n8n.maxBurstUnder10s.trigger': "slowest answer < 10 s (the service's limit)",
+	'trigger.n8n.maxBurstUnder10s.webhookNode': 'same, bare Webhook node',
+	'actionOverhead.httpRequestNodeMs': 'HTTP Request node, same call',
+	'actionOverhead.ratio': 'nodeMs / httpRequestNodeMs',
+};
+
+/** A figure of the table, with the target it must meet if it has one. */
+function row(
+	key: string,
+	value: number | null | undefined,
+	unit: string,
+	target?: [NonNullable<Row['target']>['op'], number],
+): Row {
+	return target
+		? { key, value, unit, target: { op: target[0], value: target[1] } }
+		: { key, value, unit };
+}
+
+function memoryRows(r: Results): Row[] {
+	const mem = (name: keyof MemoryFigures, limit: number): Row[] => {
+		const m = r.memory?.[name];
+		return [
+			row(`memory.${name}.payloadBytes`, m?.payloadBytes, 'B'),
+			row(`memory.${name}.peakDeltaBytes`, m?.peakDeltaBytes, 'B'),
+			row(`memory.${name}.ratio`, m?.ratio, 'x', ['<=', limit]),
+		];
+	};
+	const t100k = r.memory?.transactions100k;
+	return [
+		...mem('transactions100k', 3),
+		row('memory.transactions100k.httpRequestNode', t100k?.httpRequestNode, 'B'),
+		row('memory.transactions100k.vsHttpRequestNode', t100k?.vsHttpRequestNode, 'x', ['<=', 1.0]),
+		row('memory.transactions100k.retainedAfterGcBytes', t100k?.retainedAfterGcBytes, 'B'),
+		row('memory.transactions100k.retainedAfterGcRatio', t100k?.retainedAfterGcRatio, 'x', [
+			'<=',
+			2.5,
+		]),
+		...mem('amlPdf50MB', 2.5),
+		...mem('poa20MB', 3.5),
+	];
+}
+
+function deliveryRows(r: Results): Row[] {
+	const d = r.dedupe;
+	const sizes = ['0', '500', '1000'] as const;
+	return [
+		row('trigger.verifyMicros.1KB', r.trigger.verifyMicros?.['1KB'], 'µs'),
+		row('trigger.verifyMicros.100KB', r.trigger.verifyMicros?.['100KB'], 'µs'),
+		row('trigger.verifyMicros.1MB', r.trigger.verifyMicros?.['1MB'], 'µs'),
+		row('trigger.parts.eventMicros', r.trigger.parts?.eventMicros, 'µs'),
+		row('trigger.parts.keysMicros', r.trigger.parts?.keysMicros, 'µs'),
+		...sizes.map((s) => row(`dedupe.claimMicros.${s}`, d?.claimMicros[s], 'µs')),
+		...sizes.map((s) => row(`dedupe.otherWriterMicros.${s}`, d?.otherWriterMicros[s], 'µs')),
+		...sizes.map((s) => row(`dedupe.n8nStaticDataMicros.${s}`, d?.n8nStaticDataMicros[s], 'µs')),
+		row('dedupe.flatness', d?.flatness, 'x'),
+		row('dedupe.vsN8nStaticData', d?.vsN8nStaticData, 'x', ['<=', 0.1]),
+	];
+}
+
+function triggerRows(r: Results): Row[] {
+	const t = r.trigger.n8n;
+	const burst = r.trigger.maxBurstUnder10s;
+	return [
+		row('trigger.n8n.triggerPerSec', t?.triggerPerSec, '/s'),
+		row('trigger.n8n.nullTriggerPerSec', t?.nullTriggerPerSec, '/s'),
+		row('trigger.n8n.workflowCheckPerSec', t?.workflowCheckPerSec, '/s'),
+		row('trigger.n8n.toNull', t?.toNull, 'x', ['>=', 0.95]),
+		row('trigger.n8n.vsWorkflowCheck', t?.vsWorkflowCheck, 'x', ['>=', 1.0]),
+		row('trigger.n8n.webhookNodePerSec', t?.webhookNodePerSec, '/s'),
+		row('trigger.n8n.ratio', t?.ratio, 'x'),
+		row('trigger.n8n.p99AckMs', t?.p99AckMs, 'ms', ['<', 1000]),
+		row('trigger.n8n.refusedUnsignedPerSec', t?.signingKeyRead.refusedUnsignedPerSec, '/s'),
+		row('trigger.n8n.refusedWrongKeyPerSec', t?.signingKeyRead.refusedWrongKeyPerSec, '/s'),
+		row('trigger.n8n.noCheckPerSec', t?.signingKeyRead.noCheckPerSec, '/s'),
+		row('trigger.n8n.noDedupePerSec', t?.signingKeyRead.noDedupePerSec, '/s'),
+		row('trigger.n8n.maxBurstUnder10s.trigger', burst?.trigger, 'deliveries'),
+		row('trigger.n8n.maxBurstUnder10s.webhookNode', burst?.webhookNode, 'deliveries'),
+	];
+}
+
+function rows(r: Results): Row[] {
+	return [
+		row('pagination.sequentialMs', r.pagination?.sequentialMs, 'ms'),
+		row('pagination.concurrentMs', r.pagination?.concurrentMs, 'ms'),
+		row('pagination.idealMs', r.pagination?.idealMs, 'ms'),
+		row('pagination.speedup', r.pagination?.speedup, 'x', ['>=', 3.5]),
+		row('pagination.toIdeal', r.pagination?.toIdeal, 'x', ['<=', 1.3]),
+		...memoryRows(r),
+		...deliveryRows(r),
+		...triggerRows(r),
+		row('actionOverhead.nodeMs', r.actionOverhead?.nodeMs, 'ms'),
+		row('actionOverhead.httpRequestNodeMs', r.actionOverhead?.httpRequestNodeMs, 'ms'),
+		row('actionOverhead.ratio', r.actionOverhead?.ratio, 'x', ['<=', 1.1]),
+	].map((entry) => ({ ...entry, ref: REFERENCES[entry.key] ?? '' }));
+}
+
+function verdict(entry: Row): string {
+	if (!entry.target) return '';
+	if (entry.value === null || entry.value === undefined || Number.isNaN(entry.value)) return 'n/a';
+	const { op, value } = entry.target;
+	const pass =
+		op === '>=' ? entry.value >= value : op === '<=' ? entry.value <= value : entry.value < value;
+	return pass ? 'PASS' : 'MISS';
+}
+
+function formatValue(entry: Row): string {
+	if (entry.value === null || entry.value === undefined) return '-';
+	if (entry.unit === 'B') return `${entry.value} (${(entry.value / MB).toFixed(1)} MiB)`;
+	return `${entry.value} ${entry.unit}`;
+}
+
+export function table(r: Results): string {
+	const lines = rows(r).map((entry) => [
+		entry.key,
+		formatValue(entry),
+		entry.ref ?? '',
+		entry.target ? `${entry.target.op} ${entry.target.value}` : '',
+		verdict(entry),
+	]);
+	const head = ['figure', 'value', 'reference', 'target', ''];
+	const widths = head.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
+	const fmt = (cells: string[]) =>
+		cells
+			.map((c, i) => c.padEnd(widths[i]))
+			.join('  ')
+			.trimEnd();
+	return [fmt(head), widths.map((w) => '-'.repeat(w)).join('  '), ...lines.map(fmt)].join('\n');
+}
+
+export function markdownTable(r: Results): string {
+	const lines = rows(r).map(
+		(entry) =>
+			`| \`${entry.key}\` | ${formatValue(entry)} | ${entry.ref ?? ''} | ${entry.target ? `${entry.target.op.replace('<', '&lt;').replace('>', '&gt;')} ${entry.target.value}` : ''} | ${verdict(entry)} |`,
+	);
+	return ['| Figure | Measured | Reference | Target | |', '|---|---|---|---|---|', ...lines].join(
+		'\n',
+	);
+}
+
+export function machine(loadAtStart: number): string {
+	const cpu = cpus();
+	return `${cpu.length} CPU (${cpu[0]?.model?.trim() ?? 'unknown'}), ${(totalmem() / 1024 ** 3).toFixed(1)} GiB RAM (${(freemem() / 1024 ** 3).toFixed(1)} GiB free at start), load average ${loadAtStart.toFixed(1)} at start, Node ${process.version}, n8n ${N8N_VERSION}`;
+}
