@@ -42,7 +42,8 @@ function withItemIndex(
 /**
  * Pairs an operation's output items with the input item they came from. The operations always
  * return fresh items, so they are paired in place: a list of 100,000 transactions is not copied
- * (constructExecutionMetaData would allocate a second object per item).
+ * (constructExecutionMetaData would allocate a second object per item). An operation may make its
+ * items with `pairedItem` already there, so that setting it changes no object's shape.
  */
 function pairWith(output: INodeExecutionData[], itemIndex: number): INodeExecutionData[] {
 	const pairedItem = { item: itemIndex };
@@ -64,7 +65,7 @@ function errorDetails(error: NodeApiError | NodeOperationError): IDataObject {
  */
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
-	const returnData: INodeExecutionData[] = [];
+	let returnData: INodeExecutionData[] = [];
 	const resource = this.getNodeParameter('resource', 0) as keyof IdentityVerificationMap;
 	const operation = this.getNodeParameter('operation', 0) as string;
 
@@ -81,8 +82,11 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		try {
-			const output = await selected.execute.call(this, itemIndex);
-			for (const entry of pairWith(output, itemIndex)) returnData.push(entry);
+			const output = pairWith(await selected.execute.call(this, itemIndex), itemIndex);
+			// The first output is taken as it is (the operations return fresh arrays): one item's
+			// 100,000 transactions are not copied into a second array.
+			if (returnData.length === 0) returnData = output;
+			else for (const entry of output) returnData.push(entry);
 		} catch (error) {
 			const nodeError = withItemIndex.call(this, error, itemIndex);
 			if (this.continueOnFail()) {

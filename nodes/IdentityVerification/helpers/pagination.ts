@@ -3,7 +3,9 @@ import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import { transactionPageSchema } from '../../shared/contract';
 import type { TransactionPage } from '../../shared/contract';
+import { isPlainObject } from '../../shared/isPlainObject';
 import { apiRequest, assertUnderBaseUrl, getBaseUrl, joinUrl } from '../transport';
+import { isChunkStream, parseWholeBody, readStreamedObject } from './jsonStream';
 import { mapWithConcurrency } from './pool';
 import type { PoolControl } from './pool';
 
@@ -169,7 +171,15 @@ async function fetchPageByLink(read: ListRead, link: string): Promise<Transactio
 	return await fetchPage(read, label, { url });
 }
 
-/** Sends one page request (the transport retries it) and checks the answer's shape. */
+/** How often a page whose answer broke off while it was read is asked for in all. */
+const PAGE_READ_ATTEMPTS = 3;
+const PAGE_READ_RETRY_MS = 300;
+
+/**
+ * Sends one page request (the transport retries it) and reads the answer as it arrives (see
+ * readPage). An answer that breaks off while it is read is asked for again, as the transport does
+ * for a GET without an answer; then its shape is checked.
+ */
 async function fetchPage(
 	read: ListRead,
 	label: string,
@@ -186,14 +196,65 @@ async function fetchPage(
 			`The service kept sending more pages: stopped after ${MAX_PAGES} pages`,
 		);
 	}
-	const { body } = await apiRequest.call(context, 'apiKey', {
-		method: 'GET',
-		...target,
-		itemIndex,
-		// Fewer pages at the same time once the service says it gets too many requests.
-		onRateLimited: control ? () => control.throttle() : undefined,
+	let answer: { body: unknown; results?: unknown[] };
+	for (let attempt = 1; ; attempt++) {
+		const response = await apiRequest.call(context, 'apiKey', {
+			method: 'GET',
+			...target,
+			itemIndex,
+			response: 'stream',
+			// Fewer pages at the same time once the service says it gets too many requests.
+			onRateLimited: control ? () => control.throttle() : undefined,
+		});
+		try {
+			answer = await readPage(response.body);
+			break;
+		} catch (error) {
+			if (isStopped(read)) throw stoppedError(read);
+			if (attempt >= PAGE_READ_ATTEMPTS) throw brokenOffError(read, label, error);
+			await sleep(PAGE_READ_RETRY_MS * attempt);
+		}
+	}
+	return checkedPage(read, label, answer);
+}
+
+/**
+ * A page's answer as JSON, and its results when they were read one by one. Streamed, the `results`
+ * are parsed as they arrive (see helpers/jsonStream.ts): the page is never held as one text, and
+ * the body keeps an empty array in their place, so that checking its shape goes through none of
+ * them (each is any JSON value). An answer that is not JSON becomes '' (its shape is then refused
+ * like any other text); one that came whole is parsed as it is.
+ */
+async function readPage(body: unknown): Promise<{ body: unknown; results?: unknown[] }> {
+	if (!isChunkStream(body)) {
+		const whole = parseWholeBody(body);
+		return { body: whole.ok ? whole.value : '' };
+	}
+	let results: unknown[] = [];
+	const streamed = await readStreamedObject(body, {
+		results: {
+			kind: 'elements',
+			onStart: () => (results = []),
+			onElement: (value) => results.push(value),
+		},
 	});
-	const parsed = transactionPageSchema.safeParse(body);
+	if (!streamed.ok) return { body: '' };
+	const page = streamed.value;
+	// An empty array where `results` was read, unless a later `results` replaced it (the last counts).
+	const placeholder =
+		isPlainObject(page) && Array.isArray(page.results) && page.results.length === 0;
+	return placeholder ? { body: page, results } : { body: page };
+}
+
+/** The page's shape checked; every `next` link must stay under the Base URL. */
+function checkedPage(
+	read: ListRead,
+	label: string,
+	answer: { body: unknown; results?: unknown[] },
+): TransactionPage {
+	const { context } = read;
+	const { itemIndex } = read.options;
+	const parsed = transactionPageSchema.safeParse(answer.body);
 	if (!parsed.success) {
 		throw new NodeOperationError(
 			context.getNode(),
@@ -207,6 +268,7 @@ async function fetchPage(
 		);
 	}
 	const page = parsed.data;
+	if (answer.results) page.results = answer.results;
 	// Even a link that is not followed must stay under the Base URL: anything else is not this list.
 	if (page.next)
 		assertUnderBaseUrl.call(context, read.baseUrl, absolute(page.next, read.listUrl), itemIndex);
@@ -216,22 +278,40 @@ async function fetchPage(
 	return page;
 }
 
+/** The answer to a page request broke off while it was read, every time it was asked for. */
+function brokenOffError(read: ListRead, label: string, error: unknown): NodeOperationError {
+	return new NodeOperationError(
+		read.context.getNode(),
+		`The connection broke while ${label} of the list was read`,
+		{
+			itemIndex: read.options.itemIndex,
+			description: `The service's answer stopped before its end ${PAGE_READ_ATTEMPTS} times in a row (${(error as Error)?.message ?? String(error)}). Try again later; if it keeps happening, check the network between n8n and the service.`,
+		},
+	);
+}
+
 /**
  * Before each page: other work gets a turn of the event loop (answers that come without waiting
  * must not hold n8n for a whole read), and a stopped execution ends the read without another page.
  */
 async function betweenPages(read: ListRead): Promise<void> {
 	if (read.pagesRead > 0) await sleep(0);
-	if (read.context.getExecutionCancelSignal?.()?.aborted) {
-		throw new NodeOperationError(
-			read.context.getNode(),
-			'The execution was stopped: no further page of the list was requested',
-			{
-				itemIndex: read.options.itemIndex,
-				description: 'The list was not read to the end. Run the workflow again to get all of it.',
-			},
-		);
-	}
+	if (isStopped(read)) throw stoppedError(read);
+}
+
+function isStopped(read: ListRead): boolean {
+	return read.context.getExecutionCancelSignal?.()?.aborted === true;
+}
+
+function stoppedError(read: ListRead): NodeOperationError {
+	return new NodeOperationError(
+		read.context.getNode(),
+		'The execution was stopped: no further page of the list was requested',
+		{
+			itemIndex: read.options.itemIndex,
+			description: 'The list was not read to the end. Run the workflow again to get all of it.',
+		},
+	);
 }
 
 /** Page 1's `count` (or Limit) needs more than MAX_PAGES pages at the page size it returned. */

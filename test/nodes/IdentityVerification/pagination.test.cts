@@ -5,6 +5,8 @@
  * after the execution was stopped. The engine tests (pagination-edge, reliability, bank) show the
  * same over real HTTP; these pin every branch and count every request.
  */
+import { Readable } from 'node:stream';
+
 import { listPages, MAX_PAGES } from '../../../nodes/IdentityVerification/helpers/pagination';
 import type { PageListOptions } from '../../../nodes/IdentityVerification/helpers/pagination';
 import { stubRequestContext } from '../../harness/fixtures/request-context.cjs';
@@ -39,7 +41,7 @@ function stub(serve: (url: URL) => unknown, stopped: (asked: string[]) => boolea
 const pageOf = (url: URL) => Number(url.searchParams.get('page') ?? '1');
 
 async function list(
-	s: ReturnType<typeof stub>,
+	s: Pick<ReturnType<typeof stub>, 'context'>,
 	options: Partial<PageListOptions> = {},
 ): Promise<unknown[]> {
 	return await listPages.call(s.context, { path: PATH, maxParallel: 4, itemIndex: 0, ...options });
@@ -394,5 +396,77 @@ describe('a page with very many results', () => {
 		const results = await list(s);
 		expect(results).toHaveLength(big + 1);
 		expect(results[big]).toBe(big);
+	});
+});
+
+describe('a page answer read as it arrives', () => {
+	/** The page's JSON as a stream of `size`-byte chunks, breaking off after `breakAfter` bytes. */
+	function streamed(page: unknown, size: number, breakAfter = Infinity) {
+		const bytes = Buffer.from(JSON.stringify(page));
+		return Readable.from(
+			(function* () {
+				for (let i = 0; i < bytes.length; i += size) {
+					if (i >= breakAfter) throw Object.assign(new Error('aborted'), { code: 'ECONNRESET' });
+					yield bytes.subarray(i, i + size);
+				}
+			})(),
+		);
+	}
+
+	/** Page n of three of ten results each, answered as a stream; `broken` says which answers break off. */
+	function streamedList(broken: (page: number, attempt: number) => boolean) {
+		const attempts = new Map<number, number>();
+		const asked: string[] = [];
+		const s = stubRequestContext({
+			answer: (options) => {
+				const url = new URL(options.url);
+				const page = Number(options.qs?.page ?? url.searchParams.get('page') ?? 1);
+				const attempt = (attempts.get(page) ?? 0) + 1;
+				attempts.set(page, attempt);
+				asked.push(`page ${page}`);
+				expect(options.encoding).toBe('stream');
+				const body = {
+					count: 30,
+					next: page < 3 ? `${LIST}?page=${page + 1}` : null,
+					results: range((page - 1) * 10, page * 10).map((n) => ({ n, name: `Ž ${n} "q"` })),
+				};
+				return { statusCode: 200, body: streamed(body, 7, broken(page, attempt) ? 100 : Infinity) };
+			},
+		});
+		return { ...s, asked };
+	}
+
+	const expected = range(0, 30).map((n) => ({ n, name: `Ž ${n} "q"` }));
+
+	test('in chunks of a few bytes, every result in order', async () => {
+		const s = streamedList(() => false);
+		expect(await list(s)).toEqual(expected);
+	});
+
+	test('an answer that breaks off while it is read is asked for again, and the list is whole', async () => {
+		const s = streamedList((page, attempt) => page === 2 && attempt === 1);
+		expect(await list(s)).toEqual(expected);
+		expect(s.asked.filter((p) => p === 'page 2')).toHaveLength(2);
+	});
+
+	test('an answer that breaks off every time ends the read with an error naming the page', async () => {
+		const s = streamedList((page) => page === 3);
+		const error = await list(s, { itemIndex: 1 }).catch((e: unknown) => e);
+		expect(error).toMatchObject({
+			message: 'The connection broke while page 3 of the list was read',
+			description: expect.stringContaining('stopped before its end 3 times in a row (aborted)'),
+			context: { itemIndex: 1 },
+		});
+		expect(s.asked.filter((p) => p === 'page 3')).toHaveLength(3);
+	});
+
+	test('an answer that is not JSON is refused like any other text', async () => {
+		const s = stubRequestContext({
+			answer: () => ({ statusCode: 200, body: Readable.from([Buffer.from('{"results":[1,')]) }),
+		});
+		await expect(list(s)).rejects.toMatchObject({
+			message: 'The service returned an unexpected answer for page 1',
+			description: 'Expected a list with "results"; body: Expected object, received string.',
+		});
 	});
 });

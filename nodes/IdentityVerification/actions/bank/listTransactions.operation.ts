@@ -138,5 +138,11 @@ export async function execute(
 		maxParallel: params.maxParallelRequests,
 		itemIndex,
 	});
-	return transactions.map((transaction) => ({ json: transaction as INodeExecutionData['json'] }));
+	// Each item made whole at once, its pairing included (the router pairs it again in place): one
+	// object per transaction, never extended afterwards.
+	const pairedItem = { item: itemIndex };
+	return transactions.map((transaction) => ({
+		json: transaction as INodeExecutionData['json'],
+		pairedItem,
+	}));
 }
