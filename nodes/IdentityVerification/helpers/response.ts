@@ -1,6 +1,7 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { isPlainObject } from '../../shared/isPlainObject';
+import { isChunkStream, parseWholeBody, readStreamedObject } from './jsonStream';
 
 /** True for a JSON object with at least one key (an empty body or `{}` counts as nothing). */
 export function isNonEmptyObject(value: unknown): value is IDataObject {
@@ -16,4 +17,131 @@ export function toItems(body: unknown): INodeExecutionData[] {
 /** Path segment of a URL: ids go through encodeURIComponent so `/` or `?` in an id stay inside it. */
 export function segment(value: string): string {
 	return encodeURIComponent(value);
+}
+
+/** JavaScript's `\s`: what `replace(/\s+/g, '')` takes out of a text. */
+function isWhitespace(code: number): boolean {
+	return (
+		(code >= 0x09 && code <= 0x0d) ||
+		code === 0x20 ||
+		code === 0xa0 ||
+		code === 0x1680 ||
+		(code >= 0x2000 && code <= 0x200a) ||
+		code === 0x2028 ||
+		code === 0x2029 ||
+		code === 0x202f ||
+		code === 0x205f ||
+		code === 0x3000 ||
+		code === 0xfeff
+	);
+}
+
+const JSON_ESCAPES: Record<number, number> = {
+	0x22: 0x22,
+	0x5c: 0x5c,
+	0x2f: 0x2f,
+	0x62: 0x08,
+	0x66: 0x0c,
+	0x6e: 0x0a,
+	0x72: 0x0d,
+	0x74: 0x09,
+};
+
+/**
+ * The decoded size of a base64 text read as the raw bytes of a JSON string (UTF-8, escapes as
+ * sent), counted as they come and never kept: what `Buffer.byteLength(text, 'base64')` gives for
+ * the text without its whitespace when that is standard base64 (`isPlainBase64`), else undefined.
+ */
+class Base64Size {
+	private digits = 0;
+	private padding = 0;
+	private valid = true;
+	/** 0: a character; 1: after a backslash; 2-5: the hex digits of `\uXXXX`. */
+	private escape = 0;
+	/** A UTF-8 sequence under way: its code so far and how many bytes it still needs. */
+	private code = 0;
+	private pending = 0;
+
+	add(bytes: Buffer): void {
+		for (let i = 0; i < bytes.length && this.valid; i++) this.byte(bytes[i]);
+	}
+
+	get bytes(): number | undefined {
+		const length = this.digits + this.padding;
+		if (!this.valid || this.escape !== 0 || this.pending !== 0 || length === 0) return undefined;
+		return length % 4 === 0 ? (length / 4) * 3 - this.padding : undefined;
+	}
+
+	private byte(b: number): void {
+		if (this.escape === 1) {
+			if (b === 0x75) {
+				this.escape = 2;
+				this.code = 0;
+			} else {
+				this.escape = 0;
+				if (JSON_ESCAPES[b] === undefined) this.valid = false;
+				else this.char(JSON_ESCAPES[b]);
+			}
+		} else if (this.escape >= 2) {
+			const digit = parseInt(String.fromCharCode(b), 16);
+			if (Number.isNaN(digit)) this.valid = false;
+			this.code = this.code * 16 + digit;
+			if (++this.escape === 6) {
+				this.escape = 0;
+				this.char(this.code);
+			}
+		} else if (this.pending > 0) {
+			if ((b & 0xc0) !== 0x80) this.valid = false;
+			this.code = (this.code << 6) | (b & 0x3f);
+			if (--this.pending === 0) this.char(this.code);
+		} else if (b === 0x5c) this.escape = 1;
+		else if (b < 0x80) this.char(b);
+		else if ((b & 0xe0) === 0xc0) [this.code, this.pending] = [b & 0x1f, 1];
+		else if ((b & 0xf0) === 0xe0) [this.code, this.pending] = [b & 0x0f, 2];
+		else if ((b & 0xf8) === 0xf0) [this.code, this.pending] = [b & 0x07, 3];
+		else this.valid = false;
+	}
+
+	private char(code: number): void {
+		if (isWhitespace(code)) return;
+		const isDigit =
+			(code >= 0x41 && code <= 0x5a) ||
+			(code >= 0x61 && code <= 0x7a) ||
+			(code >= 0x30 && code <= 0x39) ||
+			code === 0x2b ||
+			code === 0x2f;
+		if (isDigit && this.padding === 0) this.digits++;
+		else if (code === 0x3d && this.padding < 2) this.padding++;
+		else this.valid = false;
+	}
+}
+
+/**
+ * A JSON answer with its top-level string member `field` left out (an echoed document), read as it
+ * arrives when it is a stream, so that the echo is never held: the rest of the answer, with `field`
+ * null in its place, and the echo's decoded size when it is standard base64.
+ */
+export async function withoutEchoedString(
+	body: unknown,
+	field: string,
+): Promise<{ value: unknown; echoedBytes?: number }> {
+	let size = new Base64Size();
+	if (!isChunkStream(body)) {
+		const whole = parseWholeBody(body);
+		const value = whole.ok ? whole.value : undefined;
+		const echo = isPlainObject(value) ? value[field] : undefined;
+		if (!isPlainObject(value) || typeof echo !== 'string') return { value };
+		size.add(Buffer.from(JSON.stringify(echo).slice(1, -1)));
+		return { value: { ...value, [field]: null }, echoedBytes: size.bytes };
+	}
+	const read = await readStreamedObject(body, {
+		[field]: {
+			kind: 'rawString',
+			onStart: () => (size = new Base64Size()),
+			onBytes: (bytes) => size.add(bytes),
+		},
+	});
+	if (!read.ok) return { value: undefined };
+	const echoed = isPlainObject(read.value) && read.value[field] === null;
+	return echoed ? { value: read.value, echoedBytes: size.bytes } : { value: read.value };
 }

@@ -1,5 +1,7 @@
 /** Proof of Address: Create Check from an n8n binary property; file type judged from the bytes. */
 import { randomBytes } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 
 import { SEED } from '../../sandbox/index.cjs';
 import {
@@ -181,6 +183,75 @@ describe('Proof of Address: Create Check', () => {
 			expect(sha256(Buffer.from(body.file, 'base64'))).toBe(sha256(big));
 		} finally {
 			await proxy.close();
+		}
+	});
+});
+
+describe('Proof of Address: the echoed document in the answer', () => {
+	/** A service that answers the check with `answer`'s bytes, cut off after `cutAfter` of them. */
+	async function service(answer: Buffer, cutAfter = Infinity) {
+		const server = http.createServer((req, res) => {
+			req.resume();
+			req.on('end', () => {
+				res.writeHead(201, {
+					'Content-Type': 'application/json',
+					'Content-Length': String(answer.length),
+				});
+				if (cutAfter >= answer.length) res.end(answer);
+				else res.write(answer.subarray(0, cutAfter), () => res.destroy());
+			});
+		});
+		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+		const { port } = server.address() as AddressInfo;
+		return {
+			url: `http://127.0.0.1:${port}`,
+			close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+		};
+	}
+
+	const echoOf = (file: Buffer) =>
+		Buffer.from(
+			JSON.stringify({
+				id: 'poa-1',
+				file: file.toString('base64').replace(/.{76}/g, '$&\n'),
+				overallStatus: 'MATCH',
+				nameMatch: true,
+			}),
+		);
+
+	test('an echo of 2 MB in small pieces: the check without it, and the size it echoed', async () => {
+		const file = Buffer.concat([PDF, randomBytes(2 * 1024 * 1024)]);
+		const s = await service(echoOf(file));
+		try {
+			const { items, error } = await ctx.run(params(), {
+				input: [binaryItem(PNG, 'scan.png', 'image/png')],
+				baseUrl: s.url,
+			});
+			expect(error).toBeUndefined();
+			expect(items[0].json).toEqual({
+				id: 'poa-1',
+				overallStatus: 'MATCH',
+				nameMatch: true,
+				fileSizeBytes: file.length,
+			});
+		} finally {
+			await s.close();
+		}
+	});
+
+	test('an answer that breaks off: an error that says the check may have been made', async () => {
+		const s = await service(echoOf(randomBytes(512 * 1024)), 100_000);
+		try {
+			const { error } = await ctx.run(params(), {
+				input: [binaryItem(PNG, 'scan.png', 'image/png')],
+				baseUrl: s.url,
+			});
+			expect(error).toMatchObject({
+				message: 'The connection broke while the answer to the check was read',
+				description: expect.stringContaining('Look for it in the service'),
+			});
+		} finally {
+			await s.close();
 		}
 	});
 });

@@ -4,7 +4,7 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { poaCheckRequestSchema } from '../../../shared/contract';
 import { apiRequest } from '../../transport';
@@ -15,7 +15,7 @@ import {
 	jsonBodyWithBase64Text,
 	leadingBytes,
 } from '../../helpers/jsonBody';
-import { isNonEmptyObject } from '../../helpers/response';
+import { isNonEmptyObject, withoutEchoedString } from '../../helpers/response';
 import { simplifyItems, simplifyOption } from '../../helpers/simplify';
 import { invalidInput, validateInput } from '../../helpers/validation';
 
@@ -93,14 +93,9 @@ export const description = updateDisplayOptions(displayOptions, properties);
 
 const textFieldsSchema = poaCheckRequestSchema.pick({ providedName: true, providedAddress: true });
 
-export async function execute(
-	this: IExecuteFunctions,
-	itemIndex: number,
-): Promise<INodeExecutionData[]> {
-	const binaryPropertyName = (
-		this.getNodeParameter('binaryPropertyName', itemIndex, 'data') as string
-	).trim();
-	const text = validateInput.call(
+/** The Provided Name and Provided Address of an item, checked. */
+function textFields(this: IExecuteFunctions, itemIndex: number) {
+	return validateInput.call(
 		this,
 		textFieldsSchema,
 		{
@@ -119,7 +114,20 @@ export async function execute(
 		},
 		itemIndex,
 	);
+}
 
+/**
+ * The item's document as the request body needs it: its bytes, or its base64 text as n8n keeps it
+ * in the item (then it is not decoded and encoded again: one copy of the file instead of two).
+ * Refused before anything is sent: no file, a type the service does not take, over Max File Size.
+ */
+async function documentOf(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<{ file?: Buffer; base64?: string; sizeBytes: number }> {
+	const binaryPropertyName = (
+		this.getNodeParameter('binaryPropertyName', itemIndex, 'data') as string
+	).trim();
 	// Checked here rather than only by n8n's assertBinaryData, which fails without a readable
 	// message where the input has no file at all (e.g. when an AI agent calls the node as a tool).
 	if (this.getInputData()[itemIndex]?.binary?.[binaryPropertyName] === undefined) {
@@ -132,17 +140,14 @@ export async function execute(
 		);
 	}
 	const binary = this.helpers.assertBinaryData(itemIndex, binaryPropertyName);
-	const fields = { providedName: text.providedName, providedAddress: text.providedAddress };
-	// n8n's default binary mode keeps the file as base64 in the item: use that text as is instead
-	// of decoding it and encoding it again (one copy of the file instead of two).
 	const inline =
 		binary.id === undefined && typeof binary.data === 'string' && isPlainBase64(binary.data);
 	const file = inline
 		? undefined
 		: await this.helpers.getBinaryDataBuffer(itemIndex, binaryPropertyName);
+	const fileName = binary.fileName ? `"${binary.fileName}" ` : '';
 	const detected = detectFileType(file ?? leadingBytes(binary.data));
 	if (!detected.accepted) {
-		const fileName = binary.fileName ? `"${binary.fileName}" ` : '';
 		throw invalidInput.call(
 			this,
 			'Input Binary Field',
@@ -151,13 +156,11 @@ export async function execute(
 			itemIndex,
 		);
 	}
-
 	const sizeBytes = file ? file.length : Buffer.byteLength(binary.data, 'base64');
 	const { maxFileSizeMb } = this.getNodeParameter('options', itemIndex, {}) as {
 		maxFileSizeMb?: number;
 	};
 	if (maxFileSizeMb !== undefined && sizeBytes > maxFileSizeMb * 1024 * 1024) {
-		const fileName = binary.fileName ? `"${binary.fileName}" ` : '';
 		throw invalidInput.call(
 			this,
 			'Input Binary Field',
@@ -166,21 +169,36 @@ export async function execute(
 			itemIndex,
 		);
 	}
+	return file ? { file, sizeBytes } : { base64: binary.data, sizeBytes };
+}
 
-	const body = file
-		? jsonBodyWithBase64File(fields, 'file', file)
-		: jsonBodyWithBase64Text(fields, 'file', binary.data);
-	const response = await apiRequest.call(this, 'apiKey', {
-		method: 'POST',
-		path: '/api/v2/poa-checks/',
-		body,
-		itemIndex,
-	});
-	const check = withoutEchoedFile(response.body, sizeBytes);
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
+	const { body, sizeBytes } = await requestBody.call(this, itemIndex);
+	const check = await createdCheck.call(this, itemIndex, body, sizeBytes);
 	if (this.getNodeParameter('simplify', itemIndex, false) === true) {
 		return simplifyItems([{ json: check }], SIMPLIFIED_POA_FIELDS);
 	}
 	return [{ json: check }];
+}
+
+/**
+ * The request's JSON body with the document in it, and the document's size. The document's own
+ * bytes are not kept past this: only the body is held while the check is sent and answered.
+ */
+async function requestBody(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<{ body: Buffer; sizeBytes: number }> {
+	const text = textFields.call(this, itemIndex);
+	const fields = { providedName: text.providedName, providedAddress: text.providedAddress };
+	const document = await documentOf.call(this, itemIndex);
+	const body = document.file
+		? jsonBodyWithBase64File(fields, 'file', document.file)
+		: jsonBodyWithBase64Text(fields, 'file', document.base64 ?? '');
+	return { body, sizeBytes: document.sizeBytes };
 }
 
 function megabytes(bytes: number): string {
@@ -188,15 +206,48 @@ function megabytes(bytes: number): string {
 }
 
 /**
- * The check as output: the service echoes the uploaded document in `file` (base64); it is left out
- * so that identity documents are not stored again in every execution, and its size given instead.
+ * Sends the check and reads the answer as it arrives. The service echoes the uploaded document in
+ * `file` (base64, as large as the upload and a third more): it is never held, only its size
+ * counted, so that identity documents are neither kept in memory nor stored again in every
+ * execution; the output has `fileSizeBytes` instead (as echoed when the echo is base64, else as
+ * uploaded).
  */
-function withoutEchoedFile(body: unknown, uploadedBytes: number): IDataObject {
-	const check: IDataObject = isNonEmptyObject(body) ? { ...body } : {};
-	const echoed = typeof check.file === 'string' ? check.file.replace(/\s+/g, '') : '';
+async function createdCheck(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	body: Buffer,
+	uploadedBytes: number,
+): Promise<IDataObject> {
+	const response = await apiRequest.call(this, 'apiKey', {
+		method: 'POST',
+		path: '/api/v2/poa-checks/',
+		body,
+		itemIndex,
+		response: 'stream',
+	});
+	let answer: Awaited<ReturnType<typeof withoutEchoedString>>;
+	try {
+		answer = await withoutEchoedString(response.body, 'file');
+	} catch (error) {
+		throw brokenAnswer.call(this, itemIndex, error);
+	}
+	const check: IDataObject = isNonEmptyObject(answer.value) ? { ...answer.value } : {};
 	delete check.file;
-	// The size of the document as the service echoed it (what it checked), else as uploaded.
-	check.fileSizeBytes =
-		echoed && isPlainBase64(echoed) ? Buffer.byteLength(echoed, 'base64') : uploadedBytes;
+	check.fileSizeBytes = answer.echoedBytes ?? uploadedBytes;
 	return check;
+}
+
+/** The answer broke off (or the execution was stopped) after the check was sent. */
+function brokenAnswer(this: IExecuteFunctions, itemIndex: number, error: unknown) {
+	const stopped = this.getExecutionCancelSignal?.()?.aborted === true;
+	return new NodeOperationError(
+		this.getNode(),
+		stopped
+			? 'The execution was stopped while the answer to the check was read'
+			: 'The connection broke while the answer to the check was read',
+		{
+			itemIndex,
+			description: `The check was sent, so the service may have made it; its answer did not come whole (${(error as Error)?.message ?? String(error)}). Look for it in the service's dashboard before sending the document again.`,
+		},
+	);
 }
