@@ -260,9 +260,153 @@ export interface QueueStackOptions {
 	publish?: string[];
 	/** More credentials to import besides the three sandbox ones. */
 	credentials?: (services: { redisPort: number; postgresPort: number }) => CredentialImport[];
+	/** A packed build of this package to install instead of packing this checkout (diagnostics). */
+	tarball?: string;
+	/** More community packages to install beside this one (e.g. the bench's null trigger). */
+	packages?: Array<{ tarball: string; name: string }>;
 	log?: Log;
 	/** Extra environment for every n8n process (diagnostics, e.g. N8N_EXPRESSION_ENGINE=legacy). */
 	env?: Record<string, string>;
+}
+
+/** What the stack starts on and stops in reverse: Postgres, Redis, the sandbox. */
+interface Services {
+	postgres: Service;
+	redis: Service;
+	sandbox: Sandbox;
+}
+
+async function startServices(base: string, log: Log, stops: Array<() => Promise<unknown>>) {
+	const { pgBin, redisServer } = ensureQueueServices(log);
+	const pgDir = path.join(base, 'postgres');
+	const redisDir = path.join(base, 'redis');
+	mkdirSync(pgDir);
+	mkdirSync(redisDir);
+	const [postgres, redis, sandbox] = await Promise.all([
+		startPostgres(pgBin, pgDir),
+		startRedis(redisServer, redisDir),
+		startSandbox(),
+	]);
+	stops.push(postgres.stop, redis.stop, () => sandbox.close());
+	log(`Postgres on ${postgres.port}, Redis on ${redis.port}, sandbox on ${sandbox.url}`);
+	return { postgres, redis, sandbox };
+}
+
+/**
+ * The main process's user folder with the packages installed (this one packed, as n8n installs
+ * community packages), the credentials and workflows imported (the first CLI command creates n8n's
+ * tables in Postgres, before any process starts); the queue-mode environment every process shares.
+ */
+async function prepareMain(
+	base: string,
+	services: Services,
+	opts: QueueStackOptions,
+	log: Log,
+): Promise<{ userFolder: string; env: Record<string, string> }> {
+	const { postgres, redis, sandbox } = services;
+	const userFolder = path.join(base, 'main');
+	log('Installing the packed package (as n8n installs community packages)...');
+	installPackage(userFolder, { tarball: opts.tarball ?? packPackage({ destination: base }), log });
+	for (const extra of opts.packages ?? [])
+		installPackage(userFolder, { tarball: extra.tarball, name: extra.name, log });
+	const env = {
+		...queueEnv({
+			postgresPort: postgres.port,
+			redisPort: redis.port,
+			encryptionKey: encryptionKey(userFolder),
+		}),
+		...(opts.env ?? {}),
+	};
+	await importCredentials(
+		userFolder,
+		[
+			...sandboxCredentialImports(sandbox),
+			...(opts.credentials?.({ redisPort: redis.port, postgresPort: postgres.port }) ?? []),
+		],
+		{ env },
+	);
+	if (opts.workflows?.length) await importWorkflow(userFolder, opts.workflows, { env });
+	for (const id of opts.publish ?? []) await publishWorkflow(userFolder, id, { env });
+	return { userFolder, env };
+}
+
+/**
+ * Starts main, the webhook processes and the workers in parallel. Each process gets its own folder
+ * (as each container has its own), sharing the installed packages (the nodes folder) and the
+ * encryption key.
+ */
+async function startProcesses(
+	base: string,
+	main: { userFolder: string; env: Record<string, string> },
+	opts: QueueStackOptions,
+	log: Log,
+	n8nStops: Array<() => Promise<unknown>>,
+): Promise<QueueProcess[]> {
+	const folderFor = (name: string) => {
+		const folder = path.join(base, name);
+		mkdirSync(path.join(folder, '.n8n'), { recursive: true });
+		symlinkSync(path.join(main.userFolder, '.n8n', 'nodes'), path.join(folder, '.n8n', 'nodes'));
+		return folder;
+	};
+	const specs: Array<{ name: string; command: 'start' | 'webhook' | 'worker' }> = [
+		{ name: 'main', command: 'start' },
+		...Array.from({ length: opts.webhookProcesses ?? 2 }, (_, i) => ({
+			name: `webhook-${i + 1}`,
+			command: 'webhook' as const,
+		})),
+		...Array.from({ length: opts.workers ?? 2 }, (_, i) => ({
+			name: `worker-${i + 1}`,
+			command: 'worker' as const,
+		})),
+	];
+	log(`Starting ${specs.map((s) => s.name).join(', ')} in parallel...`);
+	const settled = await Promise.allSettled(
+		specs.map((spec) =>
+			startN8n({
+				userFolder: spec.name === 'main' ? main.userFolder : folderFor(spec.name),
+				command: spec.command,
+				logName: `${spec.name}.log`,
+				log,
+				timeoutMs: 300_000,
+				env: {
+					...main.env,
+					...(spec.name === 'main' ? { N8N_DISABLE_PRODUCTION_MAIN_PROCESS: 'true' } : {}),
+				},
+			}),
+		),
+	);
+	const started: QueueProcess[] = [];
+	settled.forEach((s, i) => {
+		if (s.status === 'fulfilled') {
+			started.push({ ...specs[i], instance: s.value });
+			n8nStops.push(() => s.value.stop());
+		}
+	});
+	const failed = settled.find((s) => s.status === 'rejected') as PromiseRejectedResult;
+	if (failed) throw failed.reason;
+	return started;
+}
+
+/** The last lines of every process's log (when the stack did not come up). */
+function printLogs(base: string): void {
+	for (const file of existsSync(base) ? readdirSync(base) : []) {
+		const log = path.join(base, file, `${file}.log`);
+		if (existsSync(log))
+			process.stderr.write(
+				`[queue] ${file}:\n${readFileSync(log, 'utf8').split('\n').slice(-30).join('\n')}\n`,
+			);
+	}
+}
+
+/** Execution id → the worker that ran it (from the workers' "Worker started execution" lines). */
+function executionsByWorker(workers: N8nInstance[]): Map<string, string> {
+	const map = new Map<string, string>();
+	workers.forEach((w, i) => {
+		const text = readFileSync(w.logFile, 'utf8');
+		for (const m of text.matchAll(/Worker started execution (\d+)/g))
+			map.set(m[1], `worker-${i + 1}`);
+	});
+	return map;
 }
 
 /**
@@ -273,7 +417,6 @@ export interface QueueStackOptions {
 export async function startQueueStack(opts: QueueStackOptions = {}): Promise<QueueStack> {
 	const log = opts.log ?? ((m: string) => process.stderr.write(`[queue] ${m}\n`));
 	ensureN8n({ log });
-	const { pgBin, redisServer } = ensureQueueServices(log);
 	const base = mkdtempSync(path.join(tmpdir(), 'idv-queue-'));
 	chmodSync(base, 0o755); // the postgres user must reach its data folder inside
 	// Stopped in reverse order of start; the n8n processes all at once (each may take seconds).
@@ -285,94 +428,17 @@ export async function startQueueStack(opts: QueueStackOptions = {}): Promise<Que
 		if (process.env.IDV_KEEP_N8N !== '1') rmSync(base, { recursive: true, force: true });
 	};
 	try {
-		const pgDir = path.join(base, 'postgres');
-		const redisDir = path.join(base, 'redis');
-		mkdirSync(pgDir);
-		mkdirSync(redisDir);
-		const [postgres, redis, sandbox] = await Promise.all([
-			startPostgres(pgBin, pgDir),
-			startRedis(redisServer, redisDir),
-			startSandbox(),
-		]);
-		stops.push(postgres.stop, redis.stop, () => sandbox.close());
-		log(`Postgres on ${postgres.port}, Redis on ${redis.port}, sandbox on ${sandbox.url}`);
-
-		const userFolder = path.join(base, 'main');
-		log('Installing the packed package (as n8n installs community packages)...');
-		installPackage(userFolder, { tarball: packPackage({ destination: base }), log });
-		const env = {
-			...queueEnv({
-				postgresPort: postgres.port,
-				redisPort: redis.port,
-				encryptionKey: encryptionKey(userFolder),
-			}),
-			...(opts.env ?? {}),
-		};
-		// The first CLI command creates n8n's tables in Postgres, before any process starts.
-		await importCredentials(
-			userFolder,
-			[
-				...sandboxCredentialImports(sandbox),
-				...(opts.credentials?.({ redisPort: redis.port, postgresPort: postgres.port }) ?? []),
-			],
-			{ env },
-		);
-		if (opts.workflows?.length) await importWorkflow(userFolder, opts.workflows, { env });
-		for (const id of opts.publish ?? []) await publishWorkflow(userFolder, id, { env });
-
-		// Each process gets its own folder (as each container has its own), sharing the installed
-		// package (the nodes folder) and the encryption key.
-		const folderFor = (name: string) => {
-			const folder = path.join(base, name);
-			mkdirSync(path.join(folder, '.n8n'), { recursive: true });
-			symlinkSync(path.join(userFolder, '.n8n', 'nodes'), path.join(folder, '.n8n', 'nodes'));
-			return folder;
-		};
-		const specs: Array<{ name: string; command: 'start' | 'webhook' | 'worker' }> = [
-			{ name: 'main', command: 'start' },
-			...Array.from({ length: opts.webhookProcesses ?? 2 }, (_, i) => ({
-				name: `webhook-${i + 1}`,
-				command: 'webhook' as const,
-			})),
-			...Array.from({ length: opts.workers ?? 2 }, (_, i) => ({
-				name: `worker-${i + 1}`,
-				command: 'worker' as const,
-			})),
-		];
-		log(`Starting ${specs.map((s) => s.name).join(', ')} in parallel...`);
-		const settled = await Promise.allSettled(
-			specs.map((spec) =>
-				startN8n({
-					userFolder: spec.name === 'main' ? userFolder : folderFor(spec.name),
-					command: spec.command,
-					logName: `${spec.name}.log`,
-					log,
-					timeoutMs: 300_000,
-					env: {
-						...env,
-						...(spec.name === 'main' ? { N8N_DISABLE_PRODUCTION_MAIN_PROCESS: 'true' } : {}),
-					},
-				}),
-			),
-		);
-		const started: QueueProcess[] = [];
-		settled.forEach((s, i) => {
-			if (s.status === 'fulfilled') {
-				started.push({ ...specs[i], instance: s.value });
-				n8nStops.push(() => s.value.stop());
-			}
-		});
-		const failed = settled.find((s) => s.status === 'rejected') as PromiseRejectedResult;
-		if (failed) throw failed.reason;
+		const services = await startServices(base, log, stops);
+		const main = await prepareMain(base, services, opts, log);
+		const started = await startProcesses(base, main, opts, log, n8nStops);
 		const byName = (prefix: string) =>
 			started.filter((p) => p.name.startsWith(prefix)).map((p) => p.instance);
-		const main = byName('main')[0];
-		const rest = new RestClient(main.url);
+		const rest = new RestClient(byName('main')[0].url);
 		await rest.setupOwnerOrLogin(DEFAULT_OWNER);
 		const pg = requireFromN8n<any>('pg');
 		const pool = new pg.Pool({
 			host: '127.0.0.1',
-			port: postgres.port,
+			port: services.postgres.port,
 			user: 'postgres',
 			database: 'postgres',
 			max: 2,
@@ -380,35 +446,21 @@ export async function startQueueStack(opts: QueueStackOptions = {}): Promise<Que
 		stops.push(() => pool.end());
 		const workers = byName('worker-');
 		return {
-			sandbox,
-			main,
+			sandbox: services.sandbox,
+			main: byName('main')[0],
 			webhooks: byName('webhook-'),
 			workers,
 			rest,
-			userFolder,
-			env,
-			postgresPort: postgres.port,
-			redisPort: redis.port,
+			userFolder: main.userFolder,
+			env: main.env,
+			postgresPort: services.postgres.port,
+			redisPort: services.redis.port,
 			query: async (sql, params) => (await pool.query(sql, params)).rows,
-			executionsByWorker: () => {
-				const map = new Map<string, string>();
-				workers.forEach((w, i) => {
-					const text = readFileSync(w.logFile, 'utf8');
-					for (const m of text.matchAll(/Worker started execution (\d+)/g))
-						map.set(m[1], `worker-${i + 1}`);
-				});
-				return map;
-			},
+			executionsByWorker: () => executionsByWorker(workers),
 			stop: stopAll,
 		};
 	} catch (error) {
-		for (const file of existsSync(base) ? readdirSync(base) : []) {
-			const log = path.join(base, file, `${file}.log`);
-			if (existsSync(log))
-				process.stderr.write(
-					`[queue] ${file}:\n${readFileSync(log, 'utf8').split('\n').slice(-30).join('\n')}\n`,
-				);
-		}
+		printLogs(base);
 		await stopAll();
 		throw error;
 	}
