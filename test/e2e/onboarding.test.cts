@@ -10,8 +10,10 @@ import {
 	RestClient,
 	ROOT,
 	on2x,
+	postWhenRegistered,
 	requireFromN8n,
 	startN8n,
+	waitForPostWebhook,
 	waitForWebhook,
 	type N8nInstance,
 } from '../n8n/runtime.cjs';
@@ -76,12 +78,11 @@ async function signUp(workflow: any, customerId: string): Promise<{ id: string; 
 	const before = new Set((await rest.listExecutions(workflow.id)).map((e) => e.id));
 	const pathOf = workflow.nodes.find((n: any) => n.type === 'n8n-nodes-base.webhook').parameters
 		.path as string;
-	const res = await fetch(signupUrl(pathOf), {
-		method: 'POST',
+	const status = await postWhenRegistered(signupUrl(pathOf), {
 		headers: { 'content-type': 'application/json' },
 		body: JSON.stringify({ customerId, email: `${customerId}@example.com` }),
 	});
-	expect(res.status).toBe(200);
+	expect(status).toBe(200);
 	const deadline = Date.now() + 30_000;
 	for (;;) {
 		const fresh = (await rest.listExecutions(workflow.id)).filter((e) => !before.has(e.id));
@@ -154,6 +155,15 @@ beforeEach(() => {
 });
 
 describe('Onboarding in one workflow (create, send link, wait, route) in real n8n', () => {
+	test('waitForSignup starts nothing, and only a served sign-up path passes it', async () => {
+		const runs = await rest.countExecutions(DEMO.id);
+		await waitForSignup(signupUrl('new-customer'));
+		await expect(
+			waitForPostWebhook(signupUrl('no-such-sign-up'), { timeoutMs: 1_000 }),
+		).rejects.toThrow(/did not register/);
+		expect(await rest.countExecutions(DEMO.id)).toBe(runs);
+	});
+
 	test('approved: the final result resumes the waiting execution and routes it to Approved', async () => {
 		const { id, scanRef } = await signUp(DEMO, 'customer-approved');
 		expect(callbackUrlOf(scanRef)).toMatch(
@@ -268,7 +278,7 @@ describe('Onboarding in one workflow (create, send link, wait, route) in real n8
 			url: productionWebhookUrl(n8n.url, { webhookId: DASHBOARD_TRIGGER_ID }),
 			retryDelaysMs: [],
 		});
-		const triggerRunsBefore = (await rest.listExecutions(triggerWorkflowId)).length;
+		const triggerRunsBefore = await rest.countExecutions(triggerWorkflowId);
 		const { id, scanRef } = await signUp(DEMO, 'customer-both');
 		await stack.sandbox.kyc.autoFinish(scanRef, { final: true, overall: 'APPROVED' });
 		const deliveries = stack.sandbox.webhooks.log.filter((d) =>

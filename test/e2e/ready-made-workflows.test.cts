@@ -26,7 +26,7 @@ import {
 	execute,
 	nodeOutput,
 	packPackage,
-	waitForWebhook,
+	postWhenRegistered,
 } from '../n8n/runtime.cjs';
 import {
 	NODE_TYPES,
@@ -494,8 +494,9 @@ async function post(
 	body: string,
 	headers: Record<string, string> = {},
 ): Promise<number> {
-	return await waitForWebhook(url, {
-		init: { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body },
+	return await postWhenRegistered(url, {
+		headers: { 'content-type': 'application/json', ...headers },
+		body,
 	});
 }
 

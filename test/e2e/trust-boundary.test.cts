@@ -14,7 +14,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { identificationBody } from '../sandbox/bodies.cjs';
 import { SEED, sign } from '../sandbox/index.cjs';
-import { ROOT, on2x, waitForWebhook } from '../n8n/runtime.cjs';
+import { ROOT, on2x, postWhenRegistered, waitForWebhook } from '../n8n/runtime.cjs';
 import { CREDENTIALS, productionWebhookUrl, startStack, type Stack } from '../n8n/stack.cjs';
 import { actionNode, lineUp, webhookNode } from '../n8n/workflow.cjs';
 import { TRIGGER, triggerWorkflow } from './workflows.cjs';
@@ -126,19 +126,11 @@ async function createApiCredential(
 	return { id: body.id, name };
 }
 
-/**
- * POSTs `body` (JSON) to a Webhook node's production URL, again while n8n answers 404: n8n registers
- * a published workflow's webhooks asynchronously, and a 404 starts nothing. Returns the status.
- */
-async function postWhenRegistered(url: string, body: unknown): Promise<number> {
-	return await waitForWebhook(url, {
-		init: {
-			method: 'POST',
-			headers: { 'content-type': 'application/json' },
-			body: JSON.stringify(body),
-		},
-	});
-}
+/** `body` as a JSON request for postWhenRegistered (which sends it again while n8n answers 404). */
+const json = (body: unknown) => ({
+	headers: { 'content-type': 'application/json' },
+	body: JSON.stringify(body),
+});
 
 let webhookCounter = 0;
 
@@ -160,7 +152,7 @@ async function serverWorkflow(
 	const url = `${stack.n8n.url}/webhook/${webhookPath}`;
 	return {
 		async run() {
-			expect(await postWhenRegistered(url, {})).toBe(200);
+			expect(await postWhenRegistered(url, json({}))).toBe(200);
 			const [done] = await stack.rest.waitForExecutions(id, 1, 120_000);
 			return await stack.rest.getExecution(done.id);
 		},
@@ -200,14 +192,11 @@ let headerWorkflowId: string;
 
 /** The trigger's output item of every execution of a workflow, once all have finished. */
 async function triggerEvents(workflowId: string): Promise<any[]> {
-	// Each delivery answered 200 already has its execution (n8n answers after creating it). n8n's
-	// list joins running and finished executions in two queries: one that ends between them is in
-	// both, so executions are counted by id.
-	const ids = (list: Array<{ id: string }>) => [...new Set(list.map((e) => e.id))];
-	const started = ids(await stack.rest.listExecutions(workflowId)).length;
-	const done = ids(await stack.rest.waitForExecutions(workflowId, started));
+	// Each delivery answered 200 already has its execution (n8n answers after creating it).
+	const started = await stack.rest.countExecutions(workflowId);
+	const done = await stack.rest.waitForExecutions(workflowId, started);
 	const events: any[] = [];
-	for (const id of done) {
+	for (const { id } of done) {
 		const exec = await stack.rest.getExecution(id);
 		events.push(exec.data.resultData.runData[TRIGGER]?.[0]?.data?.main?.[0]?.[0]?.json);
 	}
@@ -240,7 +229,7 @@ const signupUrl = () => `${stack.n8n.url}/webhook/new-customer-trust-boundary`;
 async function signUp(customerId: string): Promise<{ id: string; scanRef: string }> {
 	const before = new Set((await stack.rest.listExecutions(ONBOARDING.id)).map((e) => e.id));
 	const signup = { customerId, email: `${customerId}@example.com` };
-	expect(await postWhenRegistered(signupUrl(), signup)).toBe(200);
+	expect(await postWhenRegistered(signupUrl(), json(signup))).toBe(200);
 	const deadline = Date.now() + 30_000;
 	for (;;) {
 		const fresh = (await stack.rest.listExecutions(ONBOARDING.id)).filter((e) => !before.has(e.id));

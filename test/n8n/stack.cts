@@ -17,9 +17,11 @@ import {
 	makeUserFolder,
 	packPackage,
 	portIsFree,
+	postWhenRegistered,
 	publishWorkflow,
 	startN8n,
 	unpublishWorkflow,
+	waitForPostWebhook,
 	waitForWebhook,
 	type CredentialImport,
 	type N8nInstance,
@@ -159,24 +161,11 @@ export function demoStackOptions(): Pick<StackOptions, 'workflows' | 'publish'> 
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
- * Waits (a minute at most) until n8n serves the sign-up webhook: n8n activates published workflows
- * asynchronously. Nothing is executed: with an Origin header n8n answers a CORS preflight 204 only
- * for a registered webhook (404 otherwise).
+ * Waits (a minute at most) until n8n serves the sign-up webhook (n8n registers a published
+ * workflow's webhooks a moment after it starts), without starting the workflow: waitForPostWebhook.
  */
 export async function waitForSignup(url: string): Promise<void> {
-	let status = 0;
-	for (let i = 0; i < 240; i++) {
-		status = await fetch(url, {
-			method: 'OPTIONS',
-			headers: { origin: 'http://127.0.0.1' },
-		}).then(
-			(r) => r.status,
-			() => 0,
-		);
-		if (status === 204) return;
-		await pause(250);
-	}
-	throw new Error(`n8n did not register the sign-up webhook ${url} (last answer ${status})`);
+	await waitForPostWebhook(url, { timeoutMs: 60_000 });
 }
 
 /**
@@ -190,11 +179,11 @@ export async function runSignupApproved(
 	customerId: string,
 ): Promise<{ id: string; status: string; data: any }> {
 	const before = new Set((await stack.rest.listExecutions(w.workflow.id)).map((e) => e.id));
-	await fetch(signupUrl(stack, w), {
-		method: 'POST',
+	const status = await postWhenRegistered(signupUrl(stack, w), {
 		headers: { 'content-type': 'application/json' },
 		body: JSON.stringify({ customerId, email: `${customerId}@example.com` }),
 	});
+	if (status >= 400) throw new Error(`the sign-up webhook answered ${status}`);
 	let waiting: string | undefined;
 	for (let i = 0; i < 240 && !waiting; i++) {
 		await pause(250);
