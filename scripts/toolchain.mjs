@@ -79,7 +79,7 @@ function ensureNode24() {
 		PATH: `${bin}${path.delimiter}${process.env.PATH}`,
 		npm_config_nodedir: headers,
 		IDV_TOOLCHAIN: '1',
-		// The machine's own Node (this one): n8n 1.x runs on it (test/n8n/runtime.cts).
+		// The machine's own Node (this one): n8n 1.x runs on it (test/n8n/version.cts).
 		IDV_SYSTEM_NODE: process.env.IDV_SYSTEM_NODE || process.execPath,
 	};
 	const res = spawnSync(node, [fileURLToPath(import.meta.url), ...process.argv.slice(2)], {
@@ -169,7 +169,7 @@ const TASKS = {
 		buildTests();
 		npx('jest', ['--config', 'jest.e2e.config.cjs', ...args]);
 	},
-	// The end-to-end suite in n8n's 1.x line (the release N8N1_VERSION in test/n8n/runtime.cts, run
+	// The end-to-end suite in n8n's 1.x line (the release N8N1_VERSION in test/n8n/version.cts, run
 	// on the machine's Node 20-22): what needs a 2.x feature is skipped there with the reason printed.
 	'test:e2e:n8n1': (args) => {
 		buildPackage();
