@@ -142,6 +142,7 @@ async function n8nSections(
 			const pick = (key: string) => v.find((x) => x.key === key)!;
 			results.trigger.maxBurstUnder10s = {
 				trigger: await maxBurst(s, pick('trigger'), opts, details),
+				nullTrigger: await maxBurst(s, pick('null'), opts, details),
 				webhookNode: await maxBurst(s, pick('plain'), opts, details),
 			};
 		});

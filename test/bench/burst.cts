@@ -1,6 +1,6 @@
 // trigger.n8n.maxBurstUnder10s: the largest burst of simultaneous deliveries whose slowest answer
-// stays under 10 s (the service's limit), for the trigger and the bare Webhook node: doubling from
-// 25, then bisecting; bounded in bursts and time.
+// stays under 10 s (the service's limit), for the trigger, the null community trigger and the bare
+// Webhook node: doubling from 25, then bisecting; bounded in bursts and time.
 import { Pool } from 'undici';
 
 import type { Stack } from '../n8n/stack.cjs';

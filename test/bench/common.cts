@@ -111,7 +111,7 @@ export interface Results {
 		parts: PartFigures | null;
 		n8n: TriggerRates | null;
 		/** Largest burst of simultaneous deliveries whose slowest answer stays under 10 s. */
-		maxBurstUnder10s: { trigger: number; webhookNode: number } | null;
+		maxBurstUnder10s: { trigger: number; nullTrigger: number; webhookNode: number } | null;
 	};
 	dedupe: DedupeFigures | null;
 	actionOverhead: { nodeMs: number; httpRequestNodeMs: number; ratio: number } | null;

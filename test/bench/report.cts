@@ -48,6 +48,7 @@ const REFERENCES: Record<string, string> = {
 	'trigger.n8n.noCheckPerSec': 'trigger, signature check off (full runs)',
 	'trigger.n8n.noDedupePerSec': 'trigger, duplicate suppression off (full runs)',
 	'trigger.n8n.maxBurstUnder10s.trigger': "slowest answer < 10 s (the service's limit)",
+	'trigger.n8n.maxBurstUnder10s.nullTrigger': 'same, null community trigger',
 	'trigger.n8n.maxBurstUnder10s.webhookNode': 'same, bare Webhook node',
 	'actionOverhead.httpRequestNodeMs': 'HTTP Request node, same call',
 	'actionOverhead.ratio': 'nodeMs / httpRequestNodeMs',
@@ -123,6 +124,7 @@ function triggerRows(r: Results): Row[] {
 		row('trigger.n8n.noCheckPerSec', t?.signingKeyRead.noCheckPerSec, '/s'),
 		row('trigger.n8n.noDedupePerSec', t?.signingKeyRead.noDedupePerSec, '/s'),
 		row('trigger.n8n.maxBurstUnder10s.trigger', burst?.trigger, 'deliveries'),
+		row('trigger.n8n.maxBurstUnder10s.nullTrigger', burst?.nullTrigger, 'deliveries'),
 		row('trigger.n8n.maxBurstUnder10s.webhookNode', burst?.webhookNode, 'deliveries'),
 	];
 }
