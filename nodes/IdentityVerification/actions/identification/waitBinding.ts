@@ -9,6 +9,7 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { isLoopbackHost } from '../../../shared/urlGuards';
 import { invalidInput } from '../../helpers/validation';
+import { shownUrl } from '../../transport/url';
 
 const PENDING_KEY = 'identityVerificationPendingScanRefs';
 
@@ -33,11 +34,6 @@ export function takePendingVerifications(this: IExecuteFunctions): string[] {
 	return pending;
 }
 
-/** `origin + path` of an address, for a message (no query: n8n signs resume URLs there). */
-function shown(url: URL): string {
-	return `${url.origin}${url.pathname}`;
-}
-
 /**
  * Refuses a resume address the service cannot deliver to: it only sends results to public
  * https:// addresses, so a plain http:// or loopback address would leave the execution waiting
@@ -55,7 +51,7 @@ export function assertServiceCanReach(
 	throw invalidInput.call(
 		this,
 		'Send the Result to This Workflow',
-		`the service cannot send the result to n8n's resume address ${resume ? shown(resume) : `"${resumeUrl}"`}`,
+		`the service cannot send the result to n8n's resume address ${shownUrl(resumeUrl)}`,
 		"The service only delivers results to public https:// addresses. Set n8n's WEBHOOK_URL environment variable to the public https:// address of this n8n (for example https://n8n.example.com/) and restart n8n, or turn this option off and receive results with the Identity Verification Trigger.",
 		itemIndex,
 	);
