@@ -32,13 +32,14 @@ import type { ICredentialType, INodeExecutionData, INodeParameters } from 'n8n-w
 const storage = mkdtempSync(path.join(os.tmpdir(), 'idv-bench-binary-'));
 process.env.N8N_USER_FOLDER ??= storage;
 
-import { credentialTypes, registerNodeType, runNode } from '../harness/index.cjs';
+import {
+	credentialTypes,
+	registerNodeType,
+	runNode,
+	useFilesystemBinaryMode,
+} from '../harness/index.cjs';
 import { requireFromN8n } from '../n8n/runtime.cjs';
-import { BinaryDataService } from 'n8n-core';
-
-const { Container } = require(
-	require.resolve('@n8n/di', { paths: [path.dirname(require.resolve('n8n-core'))] }),
-) as typeof import('@n8n/di');
+import type { BinaryDataService } from 'n8n-core';
 
 type CaseName = 'transactions100k' | 'transactions100kHttpRequest' | 'amlPdf50MB' | 'poa20MB';
 
@@ -76,20 +77,6 @@ function sample(): Sample {
 	return { heapUsed: m.heapUsed, external: m.external, arrayBuffers: m.arrayBuffers };
 }
 const total = (s: Sample) => s.heapUsed + s.external;
-
-async function useFilesystemBinaryMode(): Promise<BinaryDataService> {
-	const service = Container.get(BinaryDataService);
-	const config = (
-		service as unknown as {
-			config: { mode: string; localStoragePath: string; availableModes: string[] };
-		}
-	).config;
-	config.mode = 'filesystem';
-	config.availableModes = ['filesystem'];
-	config.localStoragePath = storage;
-	await service.init();
-	return service;
-}
 
 /** A 20 MB JPEG-looking file (real JPEG signature, then filler bytes). */
 function jpegBytes(size: number): Buffer {
@@ -346,7 +333,7 @@ function describe(
 async function main(): Promise<void> {
 	const name = process.argv[2] as CaseName;
 	const args = JSON.parse(process.argv[3]) as CaseArgs;
-	const binary = await useFilesystemBinaryMode();
+	const binary = await useFilesystemBinaryMode(storage);
 	const c = await caseOf(name, args, binary);
 	const m = await measure(name, c, args);
 	const { payloadBytes, check } = describe(name, c, m.result);

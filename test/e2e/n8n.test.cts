@@ -23,7 +23,14 @@ import {
 	startStack,
 	type Stack,
 } from '../n8n/stack.cjs';
-import { expectSuccess, poaCheck, runAction, testApiCredential, withPng } from './helpers.cjs';
+import {
+	expectSuccess,
+	PNG_BASE64,
+	poaCheck,
+	runAction,
+	testApiCredential,
+	withPng,
+} from './helpers.cjs';
 import { ACTION, TRIGGER, triggerWorkflow } from './workflows.cjs';
 
 const TRIGGER_WEBHOOK_ID = '0f6d7a52-1c3b-4e8f-9a2d-5b6c7d8e9f01';
@@ -229,6 +236,8 @@ describe('every operation, executed by n8n against the sandbox', () => {
 		expect(item.json.nameMatch).toBe(true);
 		expect(item.json.addressMatch).toBe(true);
 		expect(item.json.providedName).toBe(SEED.poa.name);
+		// The file n8n stored on disk arrived whole (read from the binary store as it was sent).
+		expect(item.json.fileSizeBytes).toBe(Buffer.from(PNG_BASE64, 'base64').length);
 	});
 
 	test('Proof of Address → a different name is reported as NO_MATCH', async () => {

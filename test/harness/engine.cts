@@ -53,3 +53,20 @@ if (!process.env.HARNESS_VERBOSE) {
 		async init() {},
 	} as unknown as ErrorReporter);
 }
+
+/**
+ * Switches n8n-core's binary data to its file-system mode, n8n 2.x's default outside queue mode:
+ * binary items then carry an `id` and their bytes live in `storage`, as in real n8n.
+ */
+export async function useFilesystemBinaryMode(storage: string): Promise<BinaryDataService> {
+	const config = (
+		binaryDataService as unknown as {
+			config: { mode: string; localStoragePath: string; availableModes: string[] };
+		}
+	).config;
+	config.mode = 'filesystem';
+	config.availableModes = ['filesystem'];
+	config.localStoragePath = storage;
+	await binaryDataService.init();
+	return binaryDataService;
+}

@@ -225,6 +225,8 @@ async function handleServiceRequest(
 	try {
 		rawBody = await readBody(req);
 	} catch (error) {
+		// The client stopped sending (an upload it cut off): nothing to answer, as a real server.
+		if (req.destroyed || req.readableAborted) return;
 		write(res, errorReply(error), entry);
 		return;
 	}

@@ -35,18 +35,81 @@ export function jsonBodyWithBase64File(
 	file: Uint8Array,
 ): Buffer {
 	const { prefix, suffix } = frame(fields, fileField);
-	const base64Length = Math.ceil(file.length / 3) * 4;
-	const body = Buffer.allocUnsafe(prefix.length + base64Length + suffix.length);
+	const body = Buffer.allocUnsafe(prefix.length + base64Length(file.length) + suffix.length);
 	let offset = prefix.copy(body, 0);
-	const source = Buffer.isBuffer(file)
-		? file
-		: Buffer.from(file.buffer, file.byteOffset, file.length);
-	for (let start = 0; start < source.length; start += CHUNK_BYTES) {
-		const chunk = source.subarray(start, Math.min(start + CHUNK_BYTES, source.length));
-		offset += body.write(chunk.toString('base64'), offset, 'latin1');
-	}
+	offset = writeBase64(body, offset, asBuffer(file));
 	offset += suffix.copy(body, offset);
 	return offset === body.length ? body : body.subarray(0, offset);
+}
+
+/** The number of bytes of the JSON `jsonBodyWithBase64File` makes for a file of `fileBytes`. */
+export function jsonBodyLength(
+	fields: Record<string, string>,
+	fileField: string,
+	fileBytes: number,
+): number {
+	const { prefix, suffix } = frame(fields, fileField);
+	return prefix.length + base64Length(fileBytes) + suffix.length;
+}
+
+/**
+ * The same JSON in pieces, from a file read as chunks (a stored binary's stream), to be sent as it
+ * is made: the file and the body are never whole in memory. Base64 comes as short strings, which
+ * the socket writes without another copy. Throws when the chunks add up to another size than
+ * `fileBytes` (the length the request announced).
+ */
+export async function* jsonPiecesWithBase64(
+	fields: Record<string, string>,
+	fileField: string,
+	chunks: AsyncIterable<Uint8Array>,
+	fileBytes: number,
+): AsyncGenerator<Buffer | string> {
+	const { prefix, suffix } = frame(fields, fileField);
+	yield prefix;
+	let carry = Buffer.alloc(0);
+	let read = 0;
+	for await (const chunk of chunks) {
+		read += chunk.length;
+		if (read > fileBytes) throw new FileSizeChangedError(fileBytes);
+		// Base64 of chunks concatenates only in whole 3-byte groups: the rest waits for the next one.
+		const bytes = carry.length > 0 ? Buffer.concat([carry, chunk]) : asBuffer(chunk);
+		const whole = bytes.length - (bytes.length % 3);
+		yield* base64Pieces(bytes.subarray(0, whole));
+		carry = Buffer.from(bytes.subarray(whole));
+	}
+	if (read !== fileBytes) throw new FileSizeChangedError(fileBytes);
+	yield* base64Pieces(carry);
+	yield suffix;
+}
+
+/** The stored file gave more or fewer bytes than its stored size. */
+export class FileSizeChangedError extends Error {
+	constructor(readonly storedBytes: number) {
+		super(
+			`the file changed while it was sent: it is not the ${storedBytes} bytes n8n recorded for it, so the upload was stopped. Run the workflow again.`,
+		);
+	}
+}
+
+function* base64Pieces(bytes: Buffer): Generator<string> {
+	for (let start = 0; start < bytes.length; start += CHUNK_BYTES) {
+		yield bytes.toString('base64', start, Math.min(start + CHUNK_BYTES, bytes.length));
+	}
+}
+
+function base64Length(bytes: number): number {
+	return Math.ceil(bytes / 3) * 4;
+}
+
+function asBuffer(bytes: Uint8Array): Buffer {
+	return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
+}
+
+/** Writes the base64 of `bytes` into `body` at `offset`, a short string at a time; the new offset. */
+function writeBase64(body: Buffer, offset: number, bytes: Buffer): number {
+	let at = offset;
+	for (const piece of base64Pieces(bytes)) at += body.write(piece, at, 'latin1');
+	return at;
 }
 
 /** Whether `text` is standard base64 that can go into a JSON string as is. */

@@ -15,4 +15,4 @@ export { apiRequest } from './request';
 export { getBaseUrl } from './credential';
 export { assertUnderBaseUrl, joinUrl } from './url';
 export { backoffDelay, parseRetryAfter } from './retry';
-export type { ApiRequest, AuthMode } from './types';
+export type { ApiRequest, AuthMode, StreamedBody } from './types';

@@ -1,7 +1,13 @@
 /** n8n's request options for one attempt, built from the caller's request. */
 import type { IDataObject, IHttpRequestOptions } from 'n8n-workflow';
 
-import type { ApiRequest, ResponseKind } from './types';
+import type { ApiRequest, ResponseKind, StreamedBody } from './types';
+
+/** A request whose streamed body has been opened for this attempt. */
+export type OpenedRequest = Omit<ApiRequest, 'body'> & {
+	body?: IDataObject | Buffer;
+	stream?: { body: Awaited<ReturnType<StreamedBody['open']>>; length: number };
+};
 
 /** What the answer is asked to be: a file for binary and streamed answers, else JSON. */
 function acceptFor(kind: ResponseKind): string {
@@ -12,7 +18,7 @@ function acceptFor(kind: ResponseKind): string {
 
 /** A fresh copy for each attempt, as n8n may change the options it is given. */
 export function requestOptions(
-	req: ApiRequest,
+	req: OpenedRequest,
 	url: string,
 	timeoutMs: number,
 	signal: AbortSignal | undefined,
@@ -36,6 +42,12 @@ export function requestOptions(
 	if (req.body !== undefined) {
 		headers['Content-Type'] = 'application/json';
 		options.body = Buffer.isBuffer(req.body) ? req.body : { ...req.body };
+	}
+	if (req.stream) {
+		headers['Content-Type'] = 'application/json';
+		// A known length instead of chunked encoding, which some proxies refuse.
+		headers['Content-Length'] = String(req.stream.length);
+		options.body = req.stream.body as unknown as IHttpRequestOptions['body'];
 	}
 	if (responseKind === 'binary') options.encoding = 'arraybuffer';
 	if (responseKind === 'stream') options.encoding = 'stream';

@@ -9,8 +9,9 @@ import { RETRY, startCall } from './call';
 import type { Call } from './call';
 import { resolveCredential } from './credential';
 import { requestOptions } from './options';
+import type { OpenedRequest } from './options';
 import { answered, unanswered } from './outcome';
-import type { ApiRequest, ApiResponse, AuthMode, RequestContext } from './types';
+import type { ApiRequest, ApiResponse, AuthMode, RequestContext, StreamedBody } from './types';
 
 /**
  * Sends one request to the service (with retries) and returns status, lower-case headers and body.
@@ -33,7 +34,8 @@ export async function apiRequest<T = unknown>(
 
 /** One attempt through n8n, which adds the credential: its answer, or RETRY after no answer. */
 async function send(call: Call, attempt: number): Promise<IN8nHttpFullResponse | typeof RETRY> {
-	const { context, req } = call;
+	const { context } = call;
+	const req = await opened(call.req);
 	try {
 		return (await context.helpers.httpRequestWithAuthentication.call(
 			context,
@@ -43,5 +45,19 @@ async function send(call: Call, attempt: number): Promise<IN8nHttpFullResponse |
 		)) as IN8nHttpFullResponse;
 	} catch (error) {
 		return await unanswered(call, attempt, error);
+	} finally {
+		// A body the server did not read to the end (an early answer) is not read any further.
+		(req.stream?.body as { destroy?: () => void } | undefined)?.destroy?.();
 	}
+}
+
+/** The request with its streamed body (if any) opened for this attempt. */
+async function opened(req: ApiRequest): Promise<OpenedRequest> {
+	const { body } = req;
+	if (!isStreamed(body)) return { ...req, body };
+	return { ...req, body: undefined, stream: { body: await body.open(), length: body.length } };
+}
+
+function isStreamed(body: ApiRequest['body']): body is StreamedBody {
+	return typeof (body as StreamedBody | undefined)?.open === 'function';
 }

@@ -14,8 +14,8 @@ export interface ApiRequest {
 	/** Absolute URL (e.g. a `next` link); refused unless it is under the credential's Base URL (origin and path). */
 	url?: string;
 	qs?: IDataObject;
-	/** A Buffer is pre-serialised JSON bytes and is sent as `application/json`. */
-	body?: IDataObject | Buffer;
+	/** A Buffer is pre-serialised JSON bytes and is sent as `application/json`; so is a StreamedBody. */
+	body?: IDataObject | Buffer | StreamedBody;
 	/** `json` (default): parsed JSON (`null` for an empty body); `binary`: a Buffer; `stream`: a readable stream (the file never held whole in memory); `none`: `undefined`. */
 	response?: ResponseKind;
 	/** For error context. */
@@ -26,6 +26,16 @@ export interface ApiRequest {
 	onRateLimited?: () => void;
 	/** Default 30 000 ms per attempt. */
 	timeoutMs?: number;
+}
+
+/**
+ * JSON bytes sent as they are made (a document read from n8n's binary store): never whole in
+ * memory. Opened anew for each attempt, as a sent stream cannot be sent again.
+ */
+export interface StreamedBody {
+	/** The exact number of bytes the stream gives, sent as Content-Length. */
+	length: number;
+	open: () => Promise<AsyncIterable<string | Uint8Array> & { pipe: unknown }>;
 }
 
 export type ResponseKind = 'json' | 'binary' | 'none' | 'stream';

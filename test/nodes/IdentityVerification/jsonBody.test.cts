@@ -5,8 +5,11 @@
 import { randomBytes } from 'node:crypto';
 import {
 	isPlainBase64,
+	FileSizeChangedError,
+	jsonBodyLength,
 	jsonBodyWithBase64File,
 	jsonBodyWithBase64Text,
+	jsonPiecesWithBase64,
 	leadingBytes,
 } from '../../../nodes/IdentityVerification/helpers/jsonBody';
 
@@ -27,6 +30,50 @@ describe('POA JSON body', () => {
 			);
 		},
 	);
+
+	test.each([
+		[[], 0],
+		[[1], 1],
+		[[2, 2], 4],
+		[[1, 1, 1, 1, 1], 5],
+		[[49152, 49152, 7], 98311],
+		[[5, 200_000, 1, 2], 200_008],
+	])(
+		'matches JSON.stringify, sent in pieces, for a file read in chunks of %j bytes',
+		async (sizes, total) => {
+			const file = randomBytes(total);
+			const chunks: Buffer[] = [];
+			let at = 0;
+			for (const size of sizes) chunks.push(file.subarray(at, (at += size)));
+			const pieces: Array<string | Buffer> = [];
+			for await (const piece of jsonPiecesWithBase64(fields, 'file', toAsync(chunks), total))
+				pieces.push(piece);
+			const body = Buffer.concat(pieces.map((p) => (typeof p === 'string' ? Buffer.from(p) : p)));
+			expect(body.toString('utf8')).toBe(
+				JSON.stringify({ ...fields, file: file.toString('base64') }),
+			);
+			expect(body.length).toBe(jsonBodyLength(fields, 'file', total));
+			// No piece is a long string: each stays short-lived garbage.
+			for (const piece of pieces) expect(piece.length).toBeLessThanOrEqual(65536);
+		},
+	);
+
+	test.each([
+		['more', 9],
+		['fewer', 11],
+	])('stops when the chunks hold %s bytes than stated', async (_, stated) => {
+		const pieces = jsonPiecesWithBase64(
+			fields,
+			'file',
+			toAsync([randomBytes(4), randomBytes(6)]),
+			stated,
+		);
+		await expect(
+			(async () => {
+				for await (const _piece of pieces);
+			})(),
+		).rejects.toThrow(FileSizeChangedError);
+	});
 
 	test('only passes plain base64 through as text', () => {
 		expect(isPlainBase64(randomBytes(301).toString('base64'))).toBe(true);
@@ -71,3 +118,7 @@ describe('base64 request bodies, edge by edge', () => {
 		}
 	});
 });
+
+async function* toAsync(chunks: Buffer[]): AsyncGenerator<Buffer> {
+	for (const chunk of chunks) yield chunk;
+}

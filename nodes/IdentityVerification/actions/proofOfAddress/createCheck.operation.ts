@@ -1,4 +1,5 @@
 import type {
+	IBinaryData,
 	IDataObject,
 	IExecuteFunctions,
 	INodeExecutionData,
@@ -8,11 +9,14 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { poaCheckRequestSchema } from '../../../shared/contract';
 import { apiRequest } from '../../transport';
+import type { StreamedBody } from '../../transport';
 import { ACCEPTED_FILE_TYPES_TEXT, detectFileType } from '../../helpers/fileType';
 import {
 	isPlainBase64,
+	jsonBodyLength,
 	jsonBodyWithBase64File,
 	jsonBodyWithBase64Text,
+	jsonPiecesWithBase64,
 	leadingBytes,
 } from '../../helpers/jsonBody';
 import { isNonEmptyObject, withoutEchoedString } from '../../helpers/response';
@@ -116,37 +120,43 @@ function textFields(this: IExecuteFunctions, itemIndex: number) {
 	);
 }
 
+/** Bytes read per step from a stored file (a multiple of 3: whole base64 groups per chunk). */
+const FILE_CHUNK_BYTES = 3 * 64 * 1024;
+
 /**
- * The item's document as the request body needs it: its bytes, or its base64 text as n8n keeps it
- * in the item (then it is not decoded and encoded again: one copy of the file instead of two).
- * Refused before anything is sent: no file, a type the service does not take, over Max File Size.
+ * Where the item's document is, in the form that costs least to send: its base64 text as n8n keeps
+ * it in the item (copied once into the body, never decoded), the id of the stored file (streamed
+ * into the body: never whole in memory), or, for anything else, its bytes.
  */
-async function documentOf(
-	this: IExecuteFunctions,
-	itemIndex: number,
-): Promise<{ file?: Buffer; base64?: string; sizeBytes: number }> {
-	const binaryPropertyName = (
+interface Document {
+	propertyName: string;
+	sizeBytes: number;
+	base64?: string;
+	storedId?: string;
+	file?: Buffer;
+}
+
+/**
+ * The item's document, checked before anything is sent: no file, a type the service does not take,
+ * over Max File Size.
+ */
+async function documentOf(this: IExecuteFunctions, itemIndex: number): Promise<Document> {
+	const propertyName = (
 		this.getNodeParameter('binaryPropertyName', itemIndex, 'data') as string
 	).trim();
-	// Checked here rather than only by n8n's assertBinaryData, which fails without a readable
-	// message where the input has no file at all (e.g. when an AI agent calls the node as a tool).
-	if (this.getInputData()[itemIndex]?.binary?.[binaryPropertyName] === undefined) {
+	if (this.getInputData()[itemIndex]?.binary?.[propertyName] === undefined) {
 		throw invalidInput.call(
 			this,
 			'Input Binary Field',
-			`the input item has no file in the binary field "${binaryPropertyName}"`,
+			`the input item has no file in the binary field "${propertyName}"`,
 			'Add a step before this one that provides the document as a file (for example Read Files From Disk, a form upload or an e-mail attachment), or enter the name of the binary field that holds it.',
 			itemIndex,
 		);
 	}
-	const binary = this.helpers.assertBinaryData(itemIndex, binaryPropertyName);
-	const inline =
-		binary.id === undefined && typeof binary.data === 'string' && isPlainBase64(binary.data);
-	const file = inline
-		? undefined
-		: await this.helpers.getBinaryDataBuffer(itemIndex, binaryPropertyName);
+	const binary = this.helpers.assertBinaryData(itemIndex, propertyName);
+	const document = await locate.call(this, itemIndex, propertyName, binary);
 	const fileName = binary.fileName ? `"${binary.fileName}" ` : '';
-	const detected = detectFileType(file ?? leadingBytes(binary.data));
+	const detected = detectFileType(await leadingBytesOf.call(this, document));
 	if (!detected.accepted) {
 		throw invalidInput.call(
 			this,
@@ -156,20 +166,47 @@ async function documentOf(
 			itemIndex,
 		);
 	}
-	const sizeBytes = file ? file.length : Buffer.byteLength(binary.data, 'base64');
 	const { maxFileSizeMb } = this.getNodeParameter('options', itemIndex, {}) as {
 		maxFileSizeMb?: number;
 	};
-	if (maxFileSizeMb !== undefined && sizeBytes > maxFileSizeMb * 1024 * 1024) {
+	if (maxFileSizeMb !== undefined && document.sizeBytes > maxFileSizeMb * 1024 * 1024) {
 		throw invalidInput.call(
 			this,
 			'Input Binary Field',
-			`the file ${fileName}is ${megabytes(sizeBytes)} MB, more than the Max File Size of ${maxFileSizeMb} MB`,
+			`the file ${fileName}is ${megabytes(document.sizeBytes)} MB, more than the Max File Size of ${maxFileSizeMb} MB`,
 			'Use a smaller scan or photo of the document (for example a lower resolution), or raise Max File Size in the options.',
 			itemIndex,
 		);
 	}
-	return file ? { file, sizeBytes } : { base64: binary.data, sizeBytes };
+	return document;
+}
+
+async function locate(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	propertyName: string,
+	binary: IBinaryData,
+): Promise<Document> {
+	if (binary.id === undefined && typeof binary.data === 'string' && isPlainBase64(binary.data)) {
+		const sizeBytes = Buffer.byteLength(binary.data, 'base64');
+		return { propertyName, sizeBytes, base64: binary.data };
+	}
+	if (binary.id !== undefined) {
+		const { fileSize } = await this.helpers.getBinaryMetadata(binary.id);
+		return { propertyName, sizeBytes: fileSize, storedId: binary.id };
+	}
+	const file = await this.helpers.getBinaryDataBuffer(itemIndex, propertyName);
+	return { propertyName, sizeBytes: file.length, file };
+}
+
+/** The first bytes of the document, enough to recognise its type. */
+async function leadingBytesOf(this: IExecuteFunctions, document: Document): Promise<Uint8Array> {
+	if (document.file) return document.file;
+	if (document.base64 !== undefined) return leadingBytes(document.base64);
+	const stream = await this.helpers.getBinaryStream(document.storedId ?? '', 512);
+	// Leaving the loop early closes the stream.
+	for await (const chunk of stream) return chunk as Uint8Array;
+	return new Uint8Array(0);
 }
 
 export async function execute(
@@ -191,14 +228,35 @@ export async function execute(
 async function requestBody(
 	this: IExecuteFunctions,
 	itemIndex: number,
-): Promise<{ body: Buffer; sizeBytes: number }> {
+): Promise<{ body: Buffer | StreamedBody; sizeBytes: number }> {
 	const text = textFields.call(this, itemIndex);
 	const fields = { providedName: text.providedName, providedAddress: text.providedAddress };
 	const document = await documentOf.call(this, itemIndex);
-	const body = document.file
-		? jsonBodyWithBase64File(fields, 'file', document.file)
-		: jsonBodyWithBase64Text(fields, 'file', document.base64 ?? '');
+	const body =
+		document.storedId !== undefined
+			? streamedBody.call(this, fields, document.storedId, document.sizeBytes)
+			: document.base64 !== undefined
+				? jsonBodyWithBase64Text(fields, 'file', document.base64)
+				: jsonBodyWithBase64File(fields, 'file', document.file ?? Buffer.alloc(0));
 	return { body, sizeBytes: document.sizeBytes };
+}
+
+/** The body of a stored file: read from n8n's binary store while it is sent, for each attempt. */
+function streamedBody(
+	this: IExecuteFunctions,
+	fields: Record<string, string>,
+	storedId: string,
+	sizeBytes: number,
+): StreamedBody {
+	return {
+		length: jsonBodyLength(fields, 'file', sizeBytes),
+		open: async () => {
+			const file = await this.helpers.getBinaryStream(storedId, FILE_CHUNK_BYTES);
+			return file.compose(async function* (chunks: AsyncIterable<Uint8Array>) {
+				yield* jsonPiecesWithBase64(fields, 'file', chunks, sizeBytes);
+			});
+		},
+	};
 }
 
 function megabytes(bytes: number): string {
@@ -215,7 +273,7 @@ function megabytes(bytes: number): string {
 async function createdCheck(
 	this: IExecuteFunctions,
 	itemIndex: number,
-	body: Buffer,
+	body: Buffer | StreamedBody,
 	uploadedBytes: number,
 ): Promise<IDataObject> {
 	const response = await apiRequest.call(this, 'apiKey', {
