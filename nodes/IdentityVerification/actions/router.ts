@@ -47,7 +47,8 @@ function withItemIndex(
  */
 function pairWith(output: INodeExecutionData[], itemIndex: number): INodeExecutionData[] {
 	const pairedItem = { item: itemIndex };
-	for (const entry of output) entry.pairedItem = pairedItem;
+	// Indexed: a for-of over 100,000 items allocates an iterator result per item until V8 optimizes it.
+	for (let i = 0; i < output.length; i++) output[i].pairedItem = pairedItem;
 	return output;
 }
 

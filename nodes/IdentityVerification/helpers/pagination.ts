@@ -5,7 +5,7 @@ import { transactionPageSchema } from '../../shared/contract';
 import type { TransactionPage } from '../../shared/contract';
 import { isPlainObject } from '../../shared/isPlainObject';
 import { apiRequest, assertUnderBaseUrl, getBaseUrl, joinUrl } from '../transport';
-import { isChunkStream, parseWholeBody, readStreamedObject } from './jsonStream';
+import { isChunkStream, parseWholeBody, readStreamedObject, SharedStrings } from './jsonStream';
 import { mapWithConcurrency } from './pool';
 import type { PoolControl } from './pool';
 
@@ -39,6 +39,8 @@ interface ListRead {
 	/** `count` of the first page, and whether a later page reported another one. */
 	count?: number;
 	countChanged: boolean;
+	/** The pages' strings, shared across the read (the same date or name on many transactions). */
+	strings: SharedStrings;
 }
 
 /**
@@ -77,6 +79,7 @@ export async function listPages(
 		]),
 		pagesRead: 0,
 		countChanged: false,
+		strings: new SharedStrings(),
 	};
 
 	const first = await fetchPageByNumber(read, 1);
@@ -116,11 +119,12 @@ function isDone(read: ListRead, kept: Kept): boolean {
 }
 
 /**
- * The results of all pages in order, cut at Limit (pages come whole). Joined without spreading a
- * page into one call: a page's length is the service's to choose, and a spread has a size limit.
+ * The results of all pages in order, cut at Limit (pages come whole), in one array made at its
+ * final size. The pages are spread into one call, never a page's results: a page's length is the
+ * service's to choose, and a spread has a size limit (the pages are at most MAX_PAGES).
  */
 function resultsOf(pages: TransactionPage[], limit: number | undefined): unknown[] {
-	const results = pages.flatMap((page) => page.results);
+	const results = ([] as unknown[]).concat(...pages.map((page) => page.results));
 	if (limit !== undefined) results.splice(limit);
 	return results;
 }
@@ -207,7 +211,7 @@ async function fetchPage(
 			onRateLimited: control ? () => control.throttle() : undefined,
 		});
 		try {
-			answer = await readPage(response.body);
+			answer = await readPage(response.body, read.strings);
 			break;
 		} catch (error) {
 			if (isStopped(read)) throw stoppedError(read);
@@ -225,19 +229,28 @@ async function fetchPage(
  * them (each is any JSON value). An answer that is not JSON becomes '' (its shape is then refused
  * like any other text); one that came whole is parsed as it is.
  */
-async function readPage(body: unknown): Promise<{ body: unknown; results?: unknown[] }> {
+async function readPage(
+	body: unknown,
+	sharedStrings: SharedStrings,
+): Promise<{ body: unknown; results?: unknown[] }> {
 	if (!isChunkStream(body)) {
 		const whole = parseWholeBody(body);
 		return { body: whole.ok ? whole.value : '' };
 	}
 	let results: unknown[] = [];
-	const streamed = await readStreamedObject(body, {
-		results: {
-			kind: 'elements',
-			onStart: () => (results = []),
-			onElement: (value) => results.push(value),
+	// The answer is this read's alone and the reader keeps nothing of a chunk it has read (what it
+	// keeps, it copies): each chunk's memory is given back as soon as it is read.
+	const streamed = await readStreamedObject(
+		body,
+		{
+			results: {
+				kind: 'elements',
+				onStart: () => (results = []),
+				onElement: (value) => results.push(value),
+			},
 		},
-	});
+		{ releaseChunks: true, sharedStrings },
+	);
 	if (!streamed.ok) return { body: '' };
 	const page = streamed.value;
 	// An empty array where `results` was read, unless a later `results` replaced it (the last counts).

@@ -7,6 +7,7 @@
 import {
 	parseWholeBody,
 	readStreamedObject,
+	SharedStrings,
 	type StreamedJson,
 } from '../../../nodes/IdentityVerification/helpers/jsonStream';
 import { withoutEchoedString } from '../../../nodes/IdentityVerification/helpers/response';
@@ -60,6 +61,10 @@ const PAGES = [
 	'{"nested":{"results":[1,2]},"results":[3]}',
 	'{"results":[1],"results":[2,3]}',
 	'{"results":[{"name":"Žemaitė Petraitienė","amount":"-1.00"},{"name":"Ελένη"}]}',
+	'{"results":[{"a":"Žemaitė \\u00e9 ė","b":"\\u4e2d"},{"k":"é\\n\\"x\\\\","l":"😀 \\ud83d\\ude00"}]}',
+	'{"results":[{"Ž":"v","a":"é"},{"a":{"ą":1},"b":"ė"},{"ascii":"only","n":[1.5e300,-0,"é"]}]}',
+	'{"results":["é",["ė",{"a":["Ž",null,true]}],"x",-12.5,{"é":"é"},{"same":"Ėė","again":"Ėė"}]}',
+	'{"results":[{"z":"\u2028\u2029\u00a0","e":"\uFEFF"}]}',
 	'\uFEFF{"results":[1]}',
 	'[1,2,3]',
 	'"text"',
@@ -74,6 +79,171 @@ describe('reading a page element by element gives what JSON.parse gives', () => 
 			const { read, elements } = await readPage(list);
 			expect(read).toEqual({ ok: true, value: expected.value });
 			expect(elements).toEqual(expected.elements);
+		}
+	});
+});
+
+/** Reads `bytes` as a page in one chunk, and with every chunk cut at byte `cut`. */
+async function readBytes(bytes: Buffer, cut: number) {
+	return [await readPage([bytes]), await readPage([bytes.subarray(0, cut), bytes.subarray(cut)])];
+}
+
+describe('elements with letters outside ASCII give exactly what JSON.parse gives of the UTF-8 text', () => {
+	test('any bytes inside strings, broken UTF-8 included', async () => {
+		// A fixed pseudo-random sequence: strings of UTF-8 pieces, broken sequences, escapes.
+		let seed = 7;
+		const next = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
+		const pieces = [
+			[0xc3, 0xa9],
+			[0xe2, 0x82, 0xac],
+			[0xf0, 0x9f, 0x98, 0x80],
+			[0xc3],
+			[0xe2, 0x82],
+			[0xf0, 0x9f],
+			[0xa9],
+			[0xed, 0xa0, 0x80],
+			[0xc0, 0xaf],
+			[0xff],
+			[0x5c, 0x6e],
+			[0x5c, 0x22],
+			[0x5c, 0x5c],
+			[0x41],
+			[0x20],
+		];
+		for (let round = 0; round < 300; round++) {
+			const parts: number[] = [];
+			const text = () => {
+				const out = [0x22];
+				for (let i = Math.floor(next() * 8); i > 0; i--)
+					out.push(...pieces[Math.floor(next() * pieces.length)]);
+				out.push(0x22);
+				return out;
+			};
+			parts.push(...Buffer.from('{"results":[{"a":'), ...text(), ...Buffer.from(',"b":['));
+			parts.push(
+				...text(),
+				0x2c,
+				...text(),
+				...Buffer.from(']},'),
+				...text(),
+				...Buffer.from(']}'),
+			);
+			const bytes = Buffer.from(parts);
+			const expected = expectedPage(bytes.toString('utf8'));
+			for (const { read, elements } of await readBytes(bytes, Math.floor(next() * bytes.length)))
+				expect({ read, elements }).toEqual({
+					read: { ok: true, value: expected.value },
+					elements: expected.elements,
+				});
+		}
+	});
+
+	test('a `__proto__` member stays an own member, its value decoded', async () => {
+		const text = '{"results":[{"__proto__":"é"},{"__proto__":{"x":"ė"}},{"__proto__":1,"y":"Ž"}]}';
+		const { elements } = await readPage([Buffer.from(text)]);
+		const expected = JSON.parse(text).results as object[];
+		expect(elements.map((e) => JSON.stringify(e))).toEqual(expected.map((e) => JSON.stringify(e)));
+		for (const element of elements) expect(Object.getPrototypeOf(element)).toBe(Object.prototype);
+	});
+
+	test('an element nested deeper than the stack allows is read as JSON.parse reads it', async () => {
+		const depth = 200_000;
+		const text = `{"results":[${'['.repeat(depth)}"é"${']'.repeat(depth)}]}`;
+		const { read, elements } = await readPage([Buffer.from(text)]);
+		expect(read.ok).toBe(true);
+		let value = elements[0];
+		for (let i = 0; i < depth; i++) value = (value as unknown[])[0];
+		expect(value).toBe('é');
+	});
+});
+
+describe('strings shared across the pages of a read', () => {
+	test('every string is what JSON.parse gives, whichever strings share a slot', async () => {
+		const shared = new SharedStrings();
+		// More distinct strings than the table has slots, repeated, outside ASCII, longer than shared.
+		const value = (i: number) =>
+			[`d-${i % 5000}`, `Žemaitė ${i % 300} ė`, `${'x'.repeat(300)}${i % 7}`, '', 'EUR'][i % 5];
+		for (let page = 0; page < 4; page++) {
+			const results = Array.from({ length: 3000 }, (_, i) => {
+				const n = page * 3000 + i;
+				return { v: value(n), n: { w: [value(n * 7), value(n * 13)], k: n } };
+			});
+			const bytes = Buffer.from(JSON.stringify({ count: 12000, results }));
+			const elements: unknown[] = [];
+			const read = await readStreamedObject(
+				chunks([bytes.subarray(0, 40000), bytes.subarray(40000)]),
+				{
+					results: {
+						kind: 'elements',
+						onStart: () => undefined,
+						onElement: (v) => elements.push(v),
+					},
+				},
+				{ sharedStrings: shared },
+			);
+			expect(read).toEqual({ ok: true, value: { count: 12000, results: [] } });
+			expect(elements).toEqual(results);
+		}
+	});
+
+	test('a string read in Latin-1 is decoded, a string in ASCII kept', () => {
+		const shared = new SharedStrings();
+		const latin1 = (text: string) => Buffer.from(text).toString('latin1');
+		for (const text of ['Žemaitė', 'é', 'Jonas', '', '😀', 'é'.repeat(300), 'Žemaitė', 'Jonas'])
+			expect(shared.decode(latin1(text))).toBe(text);
+	});
+});
+
+describe('releasing chunks once they are read', () => {
+	const text = '{"count":2,"results":[{"name":"Žemaitė"},{"name":"Jonas"}],"next":null}';
+	const expected = { ok: true, value: { count: 2, results: [], next: null } };
+	const releases = typeof (new ArrayBuffer(1) as { transfer?: unknown }).transfer === 'function';
+
+	async function read(list: Uint8Array[], releaseChunks?: boolean) {
+		const elements: unknown[] = [];
+		const result = await readStreamedObject(
+			chunks(list as Buffer[]),
+			{
+				results: { kind: 'elements', onStart: () => undefined, onElement: (v) => elements.push(v) },
+			},
+			{ releaseChunks },
+		);
+		return { result, elements };
+	}
+
+	test('a chunk that alone holds its memory is given back, wherever the text is cut', async () => {
+		const bytes = Buffer.from(text);
+		for (let cut = 1; cut < bytes.length; cut++) {
+			const list = [new Uint8Array(bytes.subarray(0, cut)), new Uint8Array(bytes.subarray(cut))];
+			const { result, elements } = await read(list, true);
+			expect(result).toEqual(expected);
+			expect(elements).toEqual([{ name: 'Žemaitė' }, { name: 'Jonas' }]);
+			for (const chunk of list) expect(chunk.byteLength).toBe(releases ? 0 : chunk.length);
+		}
+	});
+
+	test('a chunk sharing its memory, or read without the option, keeps its bytes', async () => {
+		const bytes = Buffer.from(text);
+		/** The text in memory larger than it: `before` bytes before it, `after` bytes after it. */
+		const within = (before: number, after: number) => {
+			const memory = new Uint8Array(before + bytes.length + after);
+			memory.set(bytes, before);
+			return new Uint8Array(memory.buffer, before, bytes.length);
+		};
+		const pooled = Buffer.from(text);
+		expect(pooled.buffer.byteLength).toBeGreaterThan(pooled.length);
+		const cases: Array<[Uint8Array, boolean]> = [
+			[within(0, 5), true],
+			[within(5, 0), true],
+			[within(5, 5), true],
+			[pooled, true],
+			[new Uint8Array(bytes), false],
+		];
+		for (const [chunk, releaseChunks] of cases) {
+			const { result } = await read([chunk], releaseChunks);
+			expect(result).toEqual(expected);
+			expect(Buffer.from(chunk).toString()).toBe(text);
+			expect(chunk.buffer.byteLength).toBeGreaterThan(0);
 		}
 	});
 });

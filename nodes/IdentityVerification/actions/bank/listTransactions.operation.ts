@@ -139,10 +139,12 @@ export async function execute(
 		itemIndex,
 	});
 	// Each item made whole at once, its pairing included (the router pairs it again in place): one
-	// object per transaction, never extended afterwards.
+	// object per transaction, never extended afterwards, all sharing one pairing. The items take the
+	// transactions' places in the array listPages made for this read: no second array of 100,000.
 	const pairedItem = { item: itemIndex };
-	return transactions.map((transaction) => ({
-		json: transaction as INodeExecutionData['json'],
-		pairedItem,
-	}));
+	const items = transactions as Array<unknown | INodeExecutionData>;
+	for (let i = 0; i < items.length; i++) {
+		items[i] = { json: items[i] as INodeExecutionData['json'], pairedItem };
+	}
+	return items as INodeExecutionData[];
 }
