@@ -10,23 +10,21 @@ import path from 'node:path';
 import type { BinaryDataService } from 'n8n-core';
 import type { INodeExecutionData } from 'n8n-workflow';
 
-import { SEED } from '../../sandbox/index.cjs';
 import { useFilesystemBinaryMode } from '../../harness/index.cjs';
-import { expectError, serviceRequests, sha256, startCountingProxy, useSandbox } from './util.cjs';
+import {
+	expectError,
+	poaParams as params,
+	serviceRequests,
+	sha256,
+	startCountingProxy,
+	useSandbox,
+} from './util.cjs';
 
 const ctx = useSandbox();
 const storage = mkdtempSync(path.join(os.tmpdir(), 'idv-poa-stored-'));
 let binary: BinaryDataService;
 beforeAll(async () => {
 	binary = await useFilesystemBinaryMode(storage);
-});
-
-const params = (extra: Record<string, unknown> = {}) => ({
-	resource: 'proofOfAddress',
-	operation: 'createCheck',
-	providedName: SEED.poa.name,
-	providedAddress: SEED.poa.address,
-	...extra,
 });
 
 const JPEG_HEAD = Buffer.from('ffd8ffe000104a464946', 'hex');

@@ -12,16 +12,10 @@ import {
 	sha256,
 	startCountingProxy,
 	useSandbox,
+	poaParams as params,
 } from './util.cjs';
 
 const ctx = useSandbox();
-const params = (extra: Record<string, unknown> = {}) => ({
-	resource: 'proofOfAddress',
-	operation: 'createCheck',
-	providedName: SEED.poa.name,
-	providedAddress: SEED.poa.address,
-	...extra,
-});
 
 const PNG = Buffer.concat([
 	Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'),

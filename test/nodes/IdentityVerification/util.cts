@@ -5,7 +5,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { runNode, sandboxCredentials } from '../../harness/index.cjs';
 import type { RunNodeOptions, RunNodeResult } from '../../harness/index.cjs';
-import { startSandbox } from '../../sandbox/index.cjs';
+import { SEED, startSandbox } from '../../sandbox/index.cjs';
 import type { Sandbox } from '../../sandbox/index.cjs';
 
 const NODE = 'identityVerification';
@@ -82,6 +82,15 @@ export function expectPaired(
 }
 
 /** A binary input item, as a Read File or form upload node would produce it. */
+/** Proof of Address → Create Check with the seeded name and address, and `extra`. */
+export const poaParams = (extra: Record<string, unknown> = {}) => ({
+	resource: 'proofOfAddress',
+	operation: 'createCheck',
+	providedName: SEED.poa.name,
+	providedAddress: SEED.poa.address,
+	...extra,
+});
+
 export function binaryItem(
 	bytes: Buffer,
 	fileName: string,
