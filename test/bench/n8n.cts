@@ -8,7 +8,13 @@ import path from 'node:path';
 import { Pool } from 'undici';
 
 import { signedDelivery, type WebhookRequest } from '../sandbox/index.cjs';
-import { ROOT, RestClient, installPackage, makeUserFolder } from '../n8n/runtime.cjs';
+import {
+	ROOT,
+	RestClient,
+	installPackage,
+	makeUserFolder,
+	postWhenRegistered,
+} from '../n8n/runtime.cjs';
 import { startStack, type Stack } from '../n8n/stack.cjs';
 import { log, now, sleep, type Options } from './common.cjs';
 import { NULL_TRIGGER, type Workflow } from './workflows.cjs';
@@ -99,21 +105,6 @@ export interface MeasuredRun {
 	requests: number;
 }
 
-/** Posts to a webhook until n8n serves it (right after activation it may answer 404 for a while). */
-async function postWhenRegistered(url: string, body: unknown): Promise<Response> {
-	const registeredBy = Date.now() + 30_000;
-	for (;;) {
-		const res = await fetch(url, {
-			method: 'POST',
-			headers: { 'content-type': 'application/json' },
-			body: JSON.stringify(body ?? {}),
-		});
-		await res.arrayBuffer();
-		if (res.status !== 404 || Date.now() > registeredBy) return res;
-		await sleep(200);
-	}
-}
-
 /** The first finished execution after `before`, waited for at most 120 s. */
 async function finishedAfter(stack: Stack, workflowId: string, before: number) {
 	const deadline = Date.now() + 120_000;
@@ -143,8 +134,12 @@ export async function runMeasured(
 ): Promise<MeasuredRun> {
 	const before = await whileBusy(() => newestExecutionId(stack.rest, workflowId));
 	const requestsBefore = stack.sandbox.count({ path: countPath });
-	const res = await postWhenRegistered(`${stack.n8n.url}/webhook/${webhookPath}`, body);
-	if (res.status >= 400) throw new Error(`webhook ${webhookPath} answered ${res.status}`);
+	const status = await postWhenRegistered(
+		`${stack.n8n.url}/webhook/${webhookPath}`,
+		{ headers: { 'content-type': 'application/json' }, body: JSON.stringify(body ?? {}) },
+		{ timeoutMs: 30_000 },
+	);
+	if (status >= 400) throw new Error(`webhook ${webhookPath} answered ${status}`);
 	const execution = await finishedAfter(stack, workflowId, before);
 	const task = execution.data?.resultData?.runData?.[nodeName]?.[0];
 	if (execution.status !== 'success' || !task) {
