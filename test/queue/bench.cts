@@ -23,6 +23,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { Pool } from 'undici';
 
+import { load, median, now, percentile, sleep } from '../bench/common.cjs';
 import { packNullTrigger } from '../bench/n8n.cjs';
 import { NULL_TRIGGER } from '../bench/workflows.cjs';
 import { signedDelivery, type WebhookRequest } from '../sandbox/index.cjs';
@@ -41,18 +42,7 @@ const DEADLINE_MS = 10_000;
 const PER_ROUND = 100;
 const IN_FLIGHT = 50;
 
-const now = () => Number(process.hrtime.bigint()) / 1e6;
 const log = (msg: string) => process.stderr.write(`[bench:queue] ${msg}\n`);
-const load = () => loadavg()[0].toFixed(1);
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const median = (values: number[]) => {
-	const s = [...values].sort((a, b) => a - b);
-	return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
-const percentile = (values: number[], p: number) => {
-	const s = [...values].sort((a, b) => a - b);
-	return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))];
-};
 const round1 = (value: number) => Math.round(value * 10) / 10;
 
 interface Options {
