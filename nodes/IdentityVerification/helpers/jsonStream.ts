@@ -505,15 +505,3 @@ export async function readStreamedObject(
 	if (head) reader.write(head);
 	return reader.end();
 }
-
-/** A body that came whole (an n8n that does not stream answers, or a test): as JSON, like the transport reads it. */
-export function parseWholeBody(body: unknown): StreamedJson {
-	if (body instanceof Uint8Array) body = Buffer.from(body).toString('utf8');
-	if (typeof body !== 'string') return { ok: true, value: body ?? null };
-	if (body.trim() === '') return { ok: true, value: null };
-	try {
-		return { ok: true, value: JSON.parse(body) as unknown };
-	} catch {
-		return { ok: false };
-	}
-}

@@ -5,7 +5,8 @@ import { transactionPageSchema } from '../../shared/contract';
 import type { TransactionPage } from '../../shared/contract';
 import { isPlainObject } from '../../shared/isPlainObject';
 import { apiRequest, assertUnderBaseUrl, getBaseUrl, joinUrl } from '../transport';
-import { isChunkStream, parseWholeBody, readStreamedObject, SharedStrings } from './jsonStream';
+import { isChunkStream, readStreamedObject, SharedStrings } from './jsonStream';
+import { readJsonBody } from '../transport/body';
 import { mapWithConcurrency } from './pool';
 import type { PoolControl } from './pool';
 
@@ -234,7 +235,7 @@ async function readPage(
 	sharedStrings: SharedStrings,
 ): Promise<{ body: unknown; results?: unknown[] }> {
 	if (!isChunkStream(body)) {
-		const whole = parseWholeBody(body);
+		const whole = readJsonBody(body);
 		return { body: whole.ok ? whole.value : '' };
 	}
 	let results: unknown[] = [];

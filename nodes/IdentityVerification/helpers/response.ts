@@ -1,7 +1,8 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { isPlainObject } from '../../shared/isPlainObject';
-import { isChunkStream, parseWholeBody, readStreamedObject } from './jsonStream';
+import { isChunkStream, readStreamedObject } from './jsonStream';
+import { readJsonBody } from '../transport/body';
 
 /** True for a JSON object with at least one key (an empty body or `{}` counts as nothing). */
 export function isNonEmptyObject(value: unknown): value is IDataObject {
@@ -147,7 +148,7 @@ export async function withoutEchoedString(
 ): Promise<{ value: unknown; echoedBytes?: number }> {
 	let size = new Base64Size();
 	if (!isChunkStream(body)) {
-		const whole = parseWholeBody(body);
+		const whole = readJsonBody(body);
 		const value = whole.ok ? whole.value : undefined;
 		const echo = isPlainObject(value) ? value[field] : undefined;
 		if (!isPlainObject(value) || typeof echo !== 'string') return { value };

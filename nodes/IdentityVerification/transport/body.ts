@@ -7,18 +7,26 @@ import type { ResponseKind } from './types';
 /** What of an error answer's stream is read: enough for any error message. */
 const STREAM_READ_LIMIT = 65536;
 
+/** A body that came whole, as JSON: bytes decoded, JSON text parsed, `null` when empty. */
+export function readJsonBody(body: unknown): { ok: true; value: unknown } | { ok: false } {
+	const text = decoded(body);
+	if (typeof text !== 'string') return { ok: true, value: text ?? null };
+	if (text.trim() === '') return { ok: true, value: null };
+	try {
+		return { ok: true, value: JSON.parse(text) as unknown };
+	} catch {
+		return { ok: false };
+	}
+}
+
 /** A body as JSON: bytes decoded, JSON text parsed, other text kept as it is; `null` when empty. */
 export function parseJsonBody(body: unknown): unknown {
-	if (body instanceof Uint8Array) body = Buffer.from(body).toString('utf8');
-	if (typeof body === 'string') {
-		if (body.trim() === '') return null;
-		try {
-			return JSON.parse(body) as unknown;
-		} catch {
-			return body;
-		}
-	}
-	return body ?? null;
+	const read = readJsonBody(body);
+	return read.ok ? read.value : decoded(body);
+}
+
+function decoded(body: unknown): unknown {
+	return body instanceof Uint8Array ? Buffer.from(body).toString('utf8') : body;
 }
 
 /** The bytes of a binary answer, without copying them (a Buffer is a Uint8Array too). */

@@ -5,12 +5,12 @@
  * every text JSON.parse refuses is refused.
  */
 import {
-	parseWholeBody,
 	readStreamedObject,
 	SharedStrings,
 	type StreamedJson,
 } from '../../../nodes/IdentityVerification/helpers/jsonStream';
 import { withoutEchoedString } from '../../../nodes/IdentityVerification/helpers/response';
+import { readJsonBody } from '../../../nodes/IdentityVerification/transport/body';
 
 /** The text cut into chunks: whole, in two at every byte, and byte by byte. */
 function splits(text: string): Buffer[][] {
@@ -312,7 +312,7 @@ describe('a body that came whole', () => {
 		[undefined, { ok: true, value: null }],
 		['not json', { ok: false }],
 	])('%p', (body, expected) => {
-		expect(parseWholeBody(body)).toEqual(expected);
+		expect(readJsonBody(body)).toEqual(expected);
 	});
 });
 
