@@ -39,12 +39,9 @@ export function requestOptions(
 	// Stopping the execution aborts the request under way (older n8n versions do not pass it on).
 	if (signal) options.abortSignal = signal;
 	if (req.qs && Object.keys(req.qs).length) options.qs = { ...req.qs };
-	if (req.body !== undefined) {
-		headers['Content-Type'] = 'application/json';
-		options.body = Buffer.isBuffer(req.body) ? req.body : { ...req.body };
-	}
+	if (req.body !== undefined || req.stream) headers['Content-Type'] = 'application/json';
+	if (req.body !== undefined) options.body = Buffer.isBuffer(req.body) ? req.body : { ...req.body };
 	if (req.stream) {
-		headers['Content-Type'] = 'application/json';
 		// A known length instead of chunked encoding, which some proxies refuse.
 		headers['Content-Length'] = String(req.stream.length);
 		options.body = req.stream.body as unknown as IHttpRequestOptions['body'];
