@@ -144,6 +144,8 @@ async function documentOf(this: IExecuteFunctions, itemIndex: number): Promise<D
 	const propertyName = (
 		this.getNodeParameter('binaryPropertyName', itemIndex, 'data') as string
 	).trim();
+	// Checked here rather than only by n8n's assertBinaryData, which fails without a readable
+	// message where the input has no file at all (e.g. when an AI agent calls the node as a tool).
 	if (this.getInputData()[itemIndex]?.binary?.[propertyName] === undefined) {
 		throw invalidInput.call(
 			this,
