@@ -159,10 +159,6 @@ function httpRequestCase(args: CaseArgs): Case {
 	};
 }
 
-/**
- * The proof-of-address check of a 20 MB document: the input file is an n8n binary item, stored
- * before the baseline (as a previous node, e.g. Read File or an HTTP download, would have left it).
- */
 /** The file stored as n8n 2.x stores it (on disk, the item holding its id), as an input item. */
 async function storedJpeg(
 	binary: BinaryDataService,
@@ -183,8 +179,10 @@ async function storedJpeg(
 }
 
 /**
- * A POA check of a 20 MB document. The warm-up checks a small document stored the same way, so the
- * measured run takes a path n8n has run before, as in a long-running n8n.
+ * A POA check of a 20 MB document: the input file is an n8n binary item, stored before the baseline
+ * (as a previous node, e.g. Read File or an HTTP download, would have left it). The warm-up checks
+ * a small document stored the same way, so the measured run takes a path n8n has run before, as in
+ * a long-running n8n.
  */
 async function poaCase(args: CaseArgs, binary: BinaryDataService): Promise<Partial<Case>> {
 	const payloadBytes = args.fileBytes ?? 20 * 1024 * 1024;
