@@ -16,6 +16,8 @@
  * by JSON.parse. A text that is not JSON gives `{ ok: false }`, as a non-JSON answer did before.
  */
 
+import { releaseMemory } from './memory';
+
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const COMMA = 0x2c;
@@ -454,24 +456,6 @@ export function isChunkStream(body: unknown): body is AsyncIterable<Buffer | Uin
 }
 
 /**
- * Gives a read chunk's memory back at once instead of when the garbage collector gets to it (an
- * answer's chunks are otherwise all held until then: as many bytes again as the answer). Only a
- * chunk that is the sole view of its memory: never a slice of a shared pool or of a larger buffer.
- * Where the runtime cannot (no `ArrayBuffer.prototype.transfer` before Node 21), nothing changes.
- */
-function release(piece: Uint8Array): void {
-	const memory = piece.buffer as ArrayBuffer & { transfer?: (length: number) => ArrayBuffer };
-	// As long as its memory, the chunk starts where its memory does: nothing else is in it.
-	if (piece.byteLength !== memory.byteLength || piece.byteLength === 0) return;
-	if (typeof memory.transfer !== 'function') return;
-	try {
-		memory.transfer(0);
-	} catch {
-		// Memory that cannot be detached is left to the garbage collector.
-	}
-}
-
-/**
  * Reads the stream to its end with the members named handled as the caller asks. A stream that
  * breaks off rejects with its error; a text that is not JSON gives `{ ok: false }`.
  *
@@ -500,7 +484,7 @@ export async function readStreamedObject(
 			if (chunk.subarray(0, 3).equals(BOM)) chunk = chunk.subarray(3);
 		}
 		reader.write(chunk);
-		if (options.releaseChunks && piece instanceof Uint8Array) release(piece);
+		if (options.releaseChunks && piece instanceof Uint8Array) releaseMemory(piece);
 	}
 	if (head) reader.write(head);
 	return reader.end();

@@ -140,7 +140,8 @@ class Base64Size {
 /**
  * A JSON answer with its top-level string member `field` left out (an echoed document), read as it
  * arrives when it is a stream, so that the echo is never held: the rest of the answer, with `field`
- * null in its place, and the echo's decoded size when it is standard base64.
+ * null in its place, and the echo's decoded size when it is standard base64. The stream is the
+ * caller's answer alone and the echo is only counted, so each chunk's memory is given back once read.
  */
 export async function withoutEchoedString(
 	body: unknown,
@@ -155,13 +156,17 @@ export async function withoutEchoedString(
 		size.add(Buffer.from(JSON.stringify(echo).slice(1, -1)));
 		return { value: { ...value, [field]: null }, echoedBytes: size.bytes };
 	}
-	const read = await readStreamedObject(body, {
-		[field]: {
-			kind: 'rawString',
-			onStart: () => (size = new Base64Size()),
-			onBytes: (bytes) => size.add(bytes),
+	const read = await readStreamedObject(
+		body,
+		{
+			[field]: {
+				kind: 'rawString',
+				onStart: () => (size = new Base64Size()),
+				onBytes: (bytes) => size.add(bytes),
+			},
 		},
-	});
+		{ releaseChunks: true },
+	);
 	if (!read.ok) return { value: undefined };
 	const echoed = isPlainObject(read.value) && read.value[field] === null;
 	return echoed ? { value: read.value, echoedBytes: size.bytes } : { value: read.value };

@@ -363,6 +363,25 @@ describe('an echoed document left out of an answer, its size counted as it arriv
 		});
 	});
 
+	test("the answer's chunks are given back once counted: the echo is not held until a collection", async () => {
+		const releases = typeof (new ArrayBuffer(1) as { transfer?: unknown }).transfer === 'function';
+		const echo = Buffer.alloc(300_000, 0x41).toString('base64');
+		const bytes = Buffer.from(JSON.stringify({ id: 'c', file: echo, overallStatus: 'MATCH' }));
+		// Each chunk in memory of its own, as Node's HTTP client hands them over.
+		const list: Uint8Array[] = [];
+		for (let at = 0; at < bytes.length; at += 65_536)
+			list.push(new Uint8Array(bytes.subarray(at, at + 65_536)));
+		const lengths = list.map((chunk) => chunk.byteLength);
+		const read = await withoutEchoedString(chunks(list as Buffer[]), 'file');
+		expect(read).toEqual({
+			value: { id: 'c', file: null, overallStatus: 'MATCH' },
+			echoedBytes: 300_000,
+		});
+		expect(list.map((chunk) => chunk.byteLength)).toEqual(
+			releases ? lengths.map(() => 0) : lengths,
+		);
+	});
+
 	test('an answer without the field, or with it not a string, is read as it is', async () => {
 		for (const text of ['{"id":"c"}', '{"id":"c","file":{"url":"u"}}', '{"file":null}']) {
 			const expected = JSON.parse(text) as unknown;

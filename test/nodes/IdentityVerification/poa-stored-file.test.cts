@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import type { BinaryDataService } from 'n8n-core';
 import type { INodeExecutionData } from 'n8n-workflow';
 
@@ -68,6 +69,46 @@ describe('Proof of Address: Create Check from a stored file', () => {
 			}
 		},
 	);
+
+	test('gives back each chunk read from the store once it is sent, and still sends the file intact', async () => {
+		const releases = typeof (new ArrayBuffer(1) as { transfer?: unknown }).transfer === 'function';
+		const file = Buffer.concat([JPEG_HEAD, randomBytes(5 * 3 * 64 * 1024 + 11)]);
+		const item = await storedItem(file, 'bill.jpg', 'image/jpeg');
+		// The chunks n8n's store hands the node, recorded on their way, per stream opened.
+		const streams: Array<Array<{ chunk: Uint8Array; length: number }>> = [];
+		const getAsStream = binary.getAsStream.bind(binary);
+		const spy = jest.spyOn(binary, 'getAsStream').mockImplementation(async (id, chunkSize) => {
+			const stream = await getAsStream(id, chunkSize);
+			const read: Array<{ chunk: Uint8Array; length: number }> = [];
+			streams.push(read);
+			return Readable.from(
+				(async function* () {
+					for await (const chunk of stream as AsyncIterable<Uint8Array>) {
+						read.push({ chunk, length: chunk.byteLength });
+						yield chunk;
+					}
+				})(),
+				{ objectMode: false },
+			);
+		});
+		const proxy = await startCountingProxy(ctx.sb.url);
+		try {
+			const { items, error } = await ctx.run(params(), { input: [item], baseUrl: proxy.url });
+			expect(error).toBeUndefined();
+			expect(items[0].json.fileSizeBytes).toBe(file.length);
+			const body = JSON.parse(proxy.exchanges[0].sent.toString('utf8')) as { file: string };
+			expect(sha256(Buffer.from(body.file, 'base64'))).toBe(sha256(file));
+		} finally {
+			spy.mockRestore();
+			await proxy.close();
+		}
+		// The first stream is the type check's (its first bytes); the second is the upload's.
+		expect(streams).toHaveLength(2);
+		const uploaded = streams[1];
+		expect(uploaded.reduce((sum, read) => sum + read.length, 0)).toBe(file.length);
+		expect(uploaded.length).toBeGreaterThan(1);
+		for (const { chunk, length } of uploaded) expect(chunk.byteLength).toBe(releases ? 0 : length);
+	});
 
 	test('refuses a stored GIF by its content before any request', async () => {
 		const before = serviceRequests(ctx.sb);

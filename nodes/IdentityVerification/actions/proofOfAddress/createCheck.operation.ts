@@ -20,6 +20,7 @@ import {
 	leadingBytes,
 } from '../../helpers/jsonBody';
 import { isNonEmptyObject, withoutEchoedString } from '../../helpers/response';
+import { releasedOnceRead } from '../../helpers/memory';
 import { simplifyItems, simplifyOption } from '../../helpers/simplify';
 import { invalidInput, validateInput } from '../../helpers/validation';
 
@@ -243,7 +244,12 @@ async function requestBody(
 	return { body, sizeBytes: document.sizeBytes };
 }
 
-/** The body of a stored file: read from n8n's binary store while it is sent, for each attempt. */
+/**
+ * The body of a stored file: read from n8n's binary store while it is sent, for each attempt. Each
+ * chunk's memory is given back once it is encoded: n8n's stores (disk, S3, database) read the file
+ * afresh for every stream, so nothing else holds it, and a chunk left to the garbage collector
+ * would keep up to the whole file until a collection.
+ */
 function streamedBody(
 	this: IExecuteFunctions,
 	fields: Record<string, string>,
@@ -255,7 +261,7 @@ function streamedBody(
 		open: async () => {
 			const file = await this.helpers.getBinaryStream(storedId, FILE_CHUNK_BYTES);
 			return file.compose(async function* (chunks: AsyncIterable<Uint8Array>) {
-				yield* jsonPiecesWithBase64(fields, 'file', chunks, sizeBytes);
+				yield* jsonPiecesWithBase64(fields, 'file', releasedOnceRead(chunks), sizeBytes);
 			});
 		},
 	};
