@@ -4,9 +4,8 @@ import { NodeOperationError, sleep } from 'n8n-workflow';
 import { transactionPageSchema } from '../../shared/contract';
 import type { TransactionPage } from '../../shared/contract';
 import { isPlainObject } from '../../shared/isPlainObject';
-import { apiRequest, assertUnderBaseUrl, getBaseUrl, joinUrl } from '../transport';
+import { apiRequest, assertUnderBaseUrl, getBaseUrl, joinUrl, readJsonBody } from '../transport';
 import { isChunkStream, readStreamedObject, SharedStrings } from './jsonStream';
-import { readJsonBody } from '../transport/body';
 import { mapWithConcurrency } from './pool';
 import type { PoolControl } from './pool';
 

@@ -1,8 +1,8 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { isPlainObject } from '../../shared/isPlainObject';
+import { readJsonBody } from '../transport';
 import { isChunkStream, readStreamedObject } from './jsonStream';
-import { readJsonBody } from '../transport/body';
 
 /** True for a JSON object with at least one key (an empty body or `{}` counts as nothing). */
 export function isNonEmptyObject(value: unknown): value is IDataObject {

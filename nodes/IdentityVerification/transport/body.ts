@@ -9,7 +9,22 @@ const STREAM_READ_LIMIT = 65536;
 
 /** A body that came whole, as JSON: bytes decoded, JSON text parsed, `null` when empty. */
 export function readJsonBody(body: unknown): { ok: true; value: unknown } | { ok: false } {
+	return jsonOf(decoded(body));
+}
+
+/** A body as JSON: bytes decoded, JSON text parsed, other text kept as it is; `null` when empty. */
+export function parseJsonBody(body: unknown): unknown {
 	const text = decoded(body);
+	const read = jsonOf(text);
+	return read.ok ? read.value : text;
+}
+
+function decoded(body: unknown): unknown {
+	return body instanceof Uint8Array ? Buffer.from(body).toString('utf8') : body;
+}
+
+/** A decoded body read as JSON (text parsed once; anything else as it is). */
+function jsonOf(text: unknown): { ok: true; value: unknown } | { ok: false } {
 	if (typeof text !== 'string') return { ok: true, value: text ?? null };
 	if (text.trim() === '') return { ok: true, value: null };
 	try {
@@ -17,16 +32,6 @@ export function readJsonBody(body: unknown): { ok: true; value: unknown } | { ok
 	} catch {
 		return { ok: false };
 	}
-}
-
-/** A body as JSON: bytes decoded, JSON text parsed, other text kept as it is; `null` when empty. */
-export function parseJsonBody(body: unknown): unknown {
-	const read = readJsonBody(body);
-	return read.ok ? read.value : decoded(body);
-}
-
-function decoded(body: unknown): unknown {
-	return body instanceof Uint8Array ? Buffer.from(body).toString('utf8') : body;
 }
 
 /** The bytes of a binary answer, without copying them (a Buffer is a Uint8Array too). */

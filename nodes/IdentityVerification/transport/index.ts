@@ -12,6 +12,7 @@
  * import this file.
  */
 export { apiRequest } from './request';
+export { readJsonBody } from './body';
 export { getBaseUrl } from './credential';
 export { assertUnderBaseUrl, joinUrl } from './url';
 export { backoffDelay, parseRetryAfter } from './retry';
