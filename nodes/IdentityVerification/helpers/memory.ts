@@ -2,8 +2,8 @@
  * Gives a chunk's memory back at once instead of when the garbage collector gets to it. Until a
  * collection, every chunk already read is still held: as many bytes again as the file or answer
  * that went through. Only a chunk that is the sole view of its memory is given back, never a slice
- * of a shared pool or of a larger buffer. Where the runtime cannot (no `ArrayBuffer.prototype.transfer`
- * before Node 21), nothing changes.
+ * of a shared pool or of a larger buffer. Where the runtime cannot (no
+ * `ArrayBuffer.prototype.transfer` before Node 21), nothing changes.
  */
 export function releaseMemory(piece: Uint8Array): void {
 	const memory = piece.buffer as ArrayBuffer & { transfer?: (length: number) => ArrayBuffer };

@@ -19,8 +19,8 @@ import {
 	jsonPiecesWithBase64,
 	leadingBytes,
 } from '../../helpers/jsonBody';
-import { isNonEmptyObject, withoutEchoedString } from '../../helpers/response';
 import { releasedOnceRead } from '../../helpers/memory';
+import { isNonEmptyObject, withoutEchoedString } from '../../helpers/response';
 import { simplifyItems, simplifyOption } from '../../helpers/simplify';
 import { invalidInput, validateInput } from '../../helpers/validation';
 
