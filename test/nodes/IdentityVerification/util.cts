@@ -81,7 +81,6 @@ export function expectPaired(
 	});
 }
 
-/** A binary input item, as a Read File or form upload node would produce it. */
 /** Proof of Address → Create Check with the seeded name and address, and `extra`. */
 export const poaParams = (extra: Record<string, unknown> = {}) => ({
 	resource: 'proofOfAddress',
@@ -91,6 +90,7 @@ export const poaParams = (extra: Record<string, unknown> = {}) => ({
 	...extra,
 });
 
+/** A binary input item, as a Read File or form upload node would produce it. */
 export function binaryItem(
 	bytes: Buffer,
 	fileName: string,
