@@ -11,6 +11,7 @@
 // installed. Nothing here is shipped in the package.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -138,14 +139,19 @@ const stryker = (args) =>
 		...args,
 	]);
 
-/** nodes/ and credentials/ .ts files changed since `base` that still exist (types files left out). */
+const { changedRanges, mutatePatterns, withinBudget } = createRequire(import.meta.url)(
+	'./mutation-ranges.cjs',
+);
+
+/** Without a changed shipped line: the core every delivery and request goes through. */
 const MUTATION_CORE = [
 	'nodes/shared/webhook/signature.ts',
 	'nodes/IdentityVerification/transport/retry.ts',
 ];
 
-function changedShippedFiles(base) {
-	const res = spawnSync('git', ['diff', '--name-only', base, '--', 'nodes', 'credentials'], {
+/** The shipped lines changed since `base` (`git diff -U0`), or the core's whole files. */
+function mutationRanges(base) {
+	const res = spawnSync('git', ['diff', '-U0', base, '--', 'nodes', 'credentials'], {
 		cwd: ROOT,
 		encoding: 'utf8',
 	});
@@ -153,10 +159,14 @@ function changedShippedFiles(base) {
 		log(`git diff against ${base} failed: ${res.stderr.trim()}`);
 		process.exit(res.status ?? 1);
 	}
-	return res.stdout
-		.split('\n')
-		.filter((file) => /\.ts$/.test(file) && !/(^|\/)(types|node\.type)\.ts$/.test(file))
-		.filter((file) => existsSync(path.join(ROOT, file)));
+	const changed = changedRanges(res.stdout);
+	if (changed.length > 0) return { ranges: changed, what: `the lines changed since ${base}` };
+	const whole = MUTATION_CORE.map((file) => ({
+		file,
+		start: 1,
+		end: readFileSync(path.join(ROOT, file), 'utf8').split('\n').length,
+	}));
+	return { ranges: whole, what: `the core (no shipped line changed since ${base})` };
 }
 
 const TASKS = {
@@ -226,19 +236,15 @@ const TASKS = {
 	},
 	// Mutation testing (stryker.config.mjs); Stryker compiles the mutated code itself in its sandbox.
 	'test:mutation': (args) => stryker(args),
-	// The same on the shipped files a commit changed (default: the last one; or `-- <base>`), for CI:
-	// the whole run takes hours on a 2-core machine.
+	// The same on the shipped lines a commit changed (default: the last one; or `-- <base>`), within
+	// a budget of lines (scripts/mutation-ranges.cjs), for CI: the whole run takes hours on 2 cores.
 	'test:mutation:changed': ([base = 'HEAD~1', ...args]) => {
-		// Without a changed shipped file, the core that every delivery and request goes through:
-		// the trigger's signature check and the transport's retry rules.
-		const changed = changedShippedFiles(base);
-		const files = changed.length > 0 ? changed : MUTATION_CORE;
-		log(
-			changed.length > 0
-				? `Mutation testing the files changed since ${base}: ${files.join(', ')}`
-				: `No shipped TypeScript changed since ${base}: mutation testing the core, ${files.join(', ')}`,
-		);
-		stryker(['--mutate', files.join(','), ...args]);
+		const { ranges, what } = mutationRanges(base);
+		const { chosen, leftOut } = withinBudget(ranges);
+		const patterns = mutatePatterns(chosen);
+		log(`Mutation testing ${what}: ${patterns.join(', ')}`);
+		if (leftOut > 0) log(`${leftOut} more changed lines are over the budget and not mutated here.`);
+		stryker(['--mutate', patterns.join(','), ...args]);
 	},
 	node: (args) => run(process.execPath, args),
 	// Only the set-up: Node 24 and dependencies (used by .ci/run as its install step).
