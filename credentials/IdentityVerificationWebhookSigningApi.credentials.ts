@@ -29,7 +29,16 @@ export class IdentityVerificationWebhookSigningApi implements ICredentialType {
 			required: true,
 			default: '',
 			description:
-				'The key the service signs each webhook delivery with (the Service-Signature header). Copy it from the dashboard where your webhook URL is configured (Settings → Notifications → Webhook URLs) or ask the provider’s support. It is not your API secret.',
+				'The key the service signs each webhook delivery with (the <prefix>-Signature header). Copy it from the dashboard where your webhook URL is configured (Settings → Notifications → Webhook URLs) or ask the provider’s support. It is not your API secret.',
+		},
+		{
+			displayName: 'Header Prefix',
+			name: 'headerPrefix',
+			type: 'string',
+			default: 'Service',
+			placeholder: 'Service',
+			description:
+				'The first word of the delivery headers: deliveries carry <prefix>-Signature and <prefix>-Event-Type. To see the names your service uses, open a delivery in the dashboard (Settings → Notifications → Recently sent → Details) and enter the word before "-Signature", e.g. the provider’s name.',
 		},
 	];
 }

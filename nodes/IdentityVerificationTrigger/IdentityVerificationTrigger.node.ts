@@ -111,7 +111,7 @@ export class IdentityVerificationTrigger implements INodeType {
 						type: 'boolean',
 						default: true,
 						description:
-							'Whether to reject deliveries whose Service-Signature does not match the signing key (answered 401). Warning: turn this off only for local testing. Without it anyone who knows the URL can start this workflow with made-up verification results.',
+							'Whether to reject deliveries whose signature header does not match the signing key (answered 401). Warning: turn this off only for local testing. Without it anyone who knows the URL can start this workflow with made-up verification results.',
 					},
 				],
 			},

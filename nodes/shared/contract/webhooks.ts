@@ -103,10 +103,38 @@ export const webhookBodySchemas: Record<EventType, z.ZodTypeAny> = {
 	KYB_REVIEW_RESULT: kybReviewWebhookSchema,
 };
 
-export const WEBHOOK_HEADERS = {
-	eventType: 'service-event-type',
-	signature: 'service-signature',
-} as const;
+/**
+ * The delivery headers are `<prefix>-Event-Type` and `<prefix>-Signature`: the contract writes the
+ * neutral prefix `Service`, the real service its own name (set in the Webhook Signing credential).
+ */
+export const DEFAULT_HEADER_PREFIX = 'Service';
+
+/** A header prefix as typed (spaces and a trailing `-` tolerated), or undefined when unusable. */
+export function cleanHeaderPrefix(prefix: unknown): string | undefined {
+	const cleaned = typeof prefix === 'string' ? prefix.trim().replace(/-+$/, '') : '';
+	return /^[A-Za-z0-9][A-Za-z0-9_-]*$/.test(cleaned) ? cleaned : undefined;
+}
+
+/**
+ * The header names for a prefix (an unusable or empty one is the default): in lower case as Node
+ * gives them, and the signature header as the dashboard writes it, for messages.
+ */
+export function webhookHeaders(prefix?: unknown): {
+	eventType: string;
+	signature: string;
+	signatureName: string;
+} {
+	const usable = cleanHeaderPrefix(prefix) ?? DEFAULT_HEADER_PREFIX;
+	const lower = usable.toLowerCase();
+	return {
+		eventType: `${lower}-event-type`,
+		signature: `${lower}-signature`,
+		signatureName: `${usable}-Signature`,
+	};
+}
+
+/** The contract's own header names. */
+export const WEBHOOK_HEADERS = webhookHeaders(DEFAULT_HEADER_PREFIX);
 
 /**
  * The item the trigger emits for a delivery (Wait for Result continues with the same item). Defined

@@ -8,6 +8,7 @@
  */
 import type { ICredentialDataDecryptedObject, INodeCredentialTestResult } from 'n8n-workflow';
 
+import { cleanHeaderPrefix, webhookHeaders } from '../contract';
 import { computeSignature } from './signature';
 
 export function checkSigningKey(
@@ -34,12 +35,19 @@ export function checkSigningKey(
 			message: 'The signing key contains a line break. Paste it as a single line.',
 		};
 	}
+	const prefix = data?.headerPrefix;
+	if (typeof prefix === 'string' && prefix.trim() !== '' && !cleanHeaderPrefix(prefix)) {
+		return {
+			status: 'Error',
+			message:
+				'The header prefix can hold only letters, digits, "-" and "_", e.g. the word before "-Signature" in a delivery the dashboard shows',
+		};
+	}
 	// The key must be usable as an HMAC-SHA256 key (always true for a non-empty string; kept as the
 	// same code path the trigger uses, so a future key format change fails here first).
 	computeSignature(Buffer.from('{}', 'utf8'), key);
 	return {
 		status: 'OK',
-		message:
-			'The signing key is set. It is checked against the Service-Signature of each delivery when one arrives (a wrong key answers deliveries with 401).',
+		message: `The signing key is set. It is checked against the ${webhookHeaders(prefix).signatureName} header of each delivery when one arrives (a wrong key or header prefix answers deliveries with 401).`,
 	};
 }

@@ -14,11 +14,11 @@ import type {
 	IWebhookResponseData,
 } from 'n8n-workflow';
 
-import { WEBHOOK_HEADERS } from '../contract';
+import { webhookHeaders } from '../contract';
 import { checkSigningKey } from './credentialTest';
 import { buildEvent, type IdentityVerificationEvent } from './events';
-import { bodyHash, signatureHeaderProblem, signatureRefusal, verifySignature } from './signature';
-import { keyAfterMismatch, keyScope, signingKeyFor } from './signingKey';
+import { bodyHash, signatureRefusal, verifySignature } from './signature';
+import { keyAfterMismatch, keyScope, signingKeyFor, type SigningCredential } from './signingKey';
 
 /** Answers the delivery without starting (or resuming) a workflow. */
 export function answer(
@@ -34,56 +34,72 @@ export type ReceivedDelivery =
 	| { ok: true; event: IdentityVerificationEvent; deliveryId: string }
 	| { ok: false; response: IWebhookResponseData };
 
+type DeliveryHeaders = SigningCredential['headers'];
+
 /** Why a delivery's signature check refused it, as answered and logged. */
 function refuseSignature(
 	context: IWebhookFunctions,
 	reason: 'missing' | 'malformed' | 'mismatch' | 'noKey',
+	headers: DeliveryHeaders,
 ): IWebhookResponseData {
-	const { name } = context.getNode();
-	if (reason === 'noKey') {
-		context.logger.error(
-			`${name}: the webhook signing key credential is empty, so the delivery was refused (500). Enter the signing key in the credential.`,
-		);
-		return answer.call(context, 500, {
-			received: false,
-			error: 'The receiver has no signing key configured',
-		});
-	}
-	const error = signatureRefusal(reason);
-	context.logger.warn(`${name}: delivery refused (401): ${error}`);
+	if (reason === 'noKey')
+		return noSigningKey(context, 'the webhook signing key credential is empty');
+	const error = signatureRefusal(reason, headers.signatureName);
+	context.logger.warn(`${context.getNode().name}: delivery refused (401): ${error}`);
 	return answer.call(context, 401, { received: false, error });
 }
 
+/** Without a signing key nothing can be verified: 500, so the service keeps the delivery for later. */
+function noSigningKey(context: IWebhookFunctions, why: string): IWebhookResponseData {
+	context.logger.error(
+		`${context.getNode().name}: ${why}, so the delivery was refused (500). Select an "Identity Verification Webhook Signing API" credential on the node and enter the signing key.`,
+	);
+	return answer.call(context, 500, {
+		received: false,
+		error: 'The receiver has no signing key configured',
+	});
+}
+
 /**
- * Checks the delivery's signature with the signing key: undefined when it is valid, else the
- * answer already given (401, or 500 without a usable signing key).
+ * Checks the delivery's signature with the signing key: the header names to read the delivery
+ * with when it is valid, else the answer already given (401, or 500 without a usable signing key).
  */
 async function checkSignature(
 	context: IWebhookFunctions,
 	rawBody: Buffer,
-): Promise<IWebhookResponseData | undefined> {
-	const header = context.getRequestObject().headers[WEBHOOK_HEADERS.signature];
-	// Refuse a header that cannot be a signature before reading the signing key.
-	const headerProblem = signatureHeaderProblem(header);
-	if (headerProblem !== undefined) return refuseSignature(context, headerProblem);
+): Promise<{ headers: DeliveryHeaders } | { response: IWebhookResponseData }> {
 	const now = Date.now();
 	const scope = keyScope(context);
 	const used = signingKeyFor(context, scope, now);
 	try {
-		let check = verifySignature(rawBody, header, await used.key);
+		const credential = await used.key;
+		const header = context.getRequestObject().headers[credential.headers.signature];
+		let check = verifySignature(rawBody, header, credential.key);
 		if (!check.valid && check.reason === 'mismatch') {
 			const again = keyAfterMismatch(context, scope, used, now);
-			if (again) check = verifySignature(rawBody, header, await again);
+			if (again) check = verifySignature(rawBody, header, (await again).key);
 		}
-		return check.valid ? undefined : refuseSignature(context, check.reason);
+		if (check.valid) return { headers: credential.headers };
+		return { response: refuseSignature(context, check.reason, credential.headers) };
 	} catch (error) {
-		context.logger.error(
-			`${context.getNode().name}: no webhook signing key credential is set, so the delivery was refused (500). Select an "Identity Verification Webhook Signing API" credential on the node. (${(error as Error).message})`,
-		);
-		return answer.call(context, 500, {
-			received: false,
-			error: 'The receiver has no signing key configured',
-		});
+		return {
+			response: noSigningKey(
+				context,
+				`no webhook signing key credential is set (${(error as Error).message})`,
+			),
+		};
+	}
+}
+
+/**
+ * The header names when the signature is not checked (local testing): the credential's prefix if it
+ * can be read, else the contract's.
+ */
+async function unverifiedHeaders(context: IWebhookFunctions): Promise<DeliveryHeaders> {
+	try {
+		return (await signingKeyFor(context, keyScope(context), Date.now()).key).headers;
+	} catch {
+		return webhookHeaders();
 	}
 }
 
@@ -151,16 +167,20 @@ export async function receiveDelivery(
 			}),
 		};
 	}
+	let headers: DeliveryHeaders;
 	if (opts.verifySignature) {
-		const refused = await checkSignature(this, rawBody);
-		if (refused) return { ok: false, response: refused };
+		const checked = await checkSignature(this, rawBody);
+		if ('response' in checked) return { ok: false, response: checked.response };
+		headers = checked.headers;
+	} else {
+		headers = await unverifiedHeaders(this);
 	}
 	const parsed = parseBody(this, rawBody);
 	if ('response' in parsed) return { ok: false, response: parsed.response };
 
 	const deliveryId = bodyHash(rawBody);
 	const event = buildEvent({
-		headerEventType: this.getRequestObject().headers[WEBHOOK_HEADERS.eventType],
+		headerEventType: this.getRequestObject().headers[headers.eventType],
 		body: parsed.body,
 		deliveryId,
 		receivedAt: opts.receivedAt,

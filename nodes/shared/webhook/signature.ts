@@ -61,29 +61,14 @@ export function decodeSignature(headerValue: unknown): Buffer | undefined {
 	return undefined;
 }
 
-/**
- * What makes a `Service-Signature` header value unusable on its own, before any key is involved:
- * `missing` (absent or blank), `malformed` (not one complete signature in an accepted encoding, or
- * the header sent twice); `undefined` when it is a well-formed signature. Lets the trigger refuse
- * such deliveries without reading the signing key.
- */
-export function signatureHeaderProblem(
-	headerValue: string | string[] | undefined,
-): 'missing' | 'malformed' | undefined {
-	if (headerValue === undefined || (typeof headerValue === 'string' && headerValue.trim() === '')) {
-		return 'missing';
-	}
-	// A header sent more than once is ambiguous: refuse it rather than pick one.
-	return decodeSignature(Array.isArray(headerValue) ? undefined : headerValue) === undefined
-		? 'malformed'
-		: undefined;
-}
-
 /** The answer's `error` for a delivery refused 401 by the signature check. */
-export function signatureRefusal(reason: 'missing' | 'malformed' | 'mismatch'): string {
+export function signatureRefusal(
+	reason: 'missing' | 'malformed' | 'mismatch',
+	headerName = 'Service-Signature',
+): string {
 	return reason === 'missing'
-		? 'Missing Service-Signature header'
-		: 'Invalid Service-Signature: it does not match the body and the signing key';
+		? `Missing ${headerName} header`
+		: `Invalid ${headerName}: it does not match the body and the signing key`;
 }
 
 /**

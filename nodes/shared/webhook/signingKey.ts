@@ -1,9 +1,11 @@
 /**
- * The signing key a delivery is checked with: read from the Webhook Signing credential, and kept in
- * this n8n process for a few seconds per workflow and credential, so that a burst of deliveries
- * reads it once. Used by the signature check in delivery.ts.
+ * The signing key a delivery is checked with, and the names of its headers: read from the Webhook
+ * Signing credential, and kept in this n8n process for a few seconds per workflow and credential, so
+ * that a burst of deliveries reads it once. Used by the signature check in delivery.ts.
  */
 import type { IWebhookFunctions } from 'n8n-workflow';
+
+import { webhookHeaders } from '../contract';
 
 const SIGNING_CREDENTIAL = 'identityVerificationWebhookSigningApi';
 
@@ -23,9 +25,15 @@ const SIGNING_KEY_REREAD_MS = 1_000;
 /** At most this many kept keys (workflow and credential pairs); the oldest is dropped first. */
 const MAX_KEPT_KEYS = 200;
 
+/** What a delivery is checked with: the key ('' when the credential has none) and header names. */
+export interface SigningCredential {
+	key: string;
+	headers: ReturnType<typeof webhookHeaders>;
+}
+
 interface KeptKey {
-	/** The read, under way or done: the key as text ('' when the credential has none). */
-	key: Promise<string>;
+	/** The read, under way or done. */
+	key: Promise<SigningCredential>;
 	/** When the read started (`Date.now()`). */
 	readAt: number;
 	/** When a signature that did not match last made the key be read again (0: never). */
@@ -48,11 +56,14 @@ export function keyScope(context: IWebhookFunctions): string | undefined {
 	return `${workflowId}\n${credentialId}`;
 }
 
-/** Reads the signing key from the credential (throws when the node has none). */
-async function readSigningKey(context: IWebhookFunctions): Promise<string> {
+/** Reads the signing key and header prefix from the credential (throws when the node has none). */
+async function readSigningKey(context: IWebhookFunctions): Promise<SigningCredential> {
 	const credentials = await context.getCredentials(SIGNING_CREDENTIAL);
 	const key = credentials.signingSecret;
-	return typeof key === 'string' ? key : '';
+	return {
+		key: typeof key === 'string' ? key : '',
+		headers: webhookHeaders(credentials.headerPrefix),
+	};
 }
 
 /** Reads the key and keeps the read for `scope`; a failed read or an empty key is not kept. */
@@ -64,13 +75,13 @@ function readAndKeep(context: IWebhookFunctions, scope: string, now: number): Ke
 	const forget = () => {
 		if (keptKeys.get(scope) === kept) keptKeys.delete(scope);
 	};
-	kept.key.then((key) => key === '' && forget(), forget);
+	kept.key.then((read) => read.key === '' && forget(), forget);
 	return kept;
 }
 
 /** The key a delivery is checked with, and the kept read it came from (none: read for it alone). */
 export interface SigningKey {
-	key: Promise<string>;
+	key: Promise<SigningCredential>;
 	kept?: KeptKey;
 	/** Read for this delivery (not kept from an earlier one): reading again would change nothing. */
 	fresh: boolean;
@@ -100,7 +111,7 @@ export function keyAfterMismatch(
 	scope: string | undefined,
 	used: SigningKey,
 	now: number,
-): Promise<string> | undefined {
+): Promise<SigningCredential> | undefined {
 	if (scope === undefined || used.kept === undefined) return undefined;
 	const current = keptKeys.get(scope);
 	if (current && current !== used.kept) return current.key;

@@ -20,3 +20,29 @@ describe('checkSigningKey', () => {
 		expect(checkSigningKey({ signingSecret })).toEqual({ status: 'Error', message: ENTER_KEY });
 	});
 });
+
+describe('the header prefix', () => {
+	test.each([['Service'], ['Idenfy'], [' idenfy- '], ['']])(
+		'%j is usable (empty: the default)',
+		(headerPrefix) => {
+			expect(checkSigningKey({ signingSecret: 'k', headerPrefix }).status).toBe('OK');
+		},
+	);
+
+	test('the test names the signature header the prefix gives', () => {
+		expect(checkSigningKey({ signingSecret: 'k', headerPrefix: 'Idenfy' }).message).toContain(
+			'Idenfy-Signature header',
+		);
+		expect(checkSigningKey({ signingSecret: 'k' }).message).toContain('Service-Signature header');
+	});
+
+	test.each([['Idenfy Signature'], ['X-Idenfy:'], ['-Service'], ['Ïdenfy']])(
+		'%j is refused: a header name holds letters, digits, "-" and "_"',
+		(headerPrefix) => {
+			expect(checkSigningKey({ signingSecret: 'k', headerPrefix })).toEqual({
+				status: 'Error',
+				message: expect.stringContaining('The header prefix can hold only letters, digits'),
+			});
+		},
+	);
+});

@@ -139,14 +139,10 @@ describe('receiveDelivery', () => {
 			{ 'service-signature': 'abc' },
 			'Invalid Service-Signature: it does not match the body and the signing key',
 		],
-	])(
-		'a %s signature is refused 401 before the key is read, with a warning',
-		async (_what, headers, error) => {
-			const s = stub({ rawBody: BODY, headers });
-			expect(await refusal(s)).toEqual(refused401(error));
-			expect(s.keyReads).toBe(0);
-		},
-	);
+	])('a %s signature is refused 401 with a warning', async (_what, headers, error) => {
+		const s = stub({ rawBody: BODY, headers });
+		expect(await refusal(s)).toEqual(refused401(error));
+	});
 
 	test('a signature made with another key is refused 401 after the key is read, with a warning', async () => {
 		const s = stub({ rawBody: BODY, headers: { 'service-signature': sign(BODY, 'other') } });
@@ -203,10 +199,65 @@ describe('receiveDelivery', () => {
 		expect(received.ok && received.event.scanRef).toBe('s-1');
 	});
 
-	test('with Verify Signature off, neither the header nor the key is looked at', async () => {
+	test('with Verify Signature off, the signature is not looked at, even without a credential', async () => {
 		const s = stub({ rawBody: BODY, credential: 'missing' });
 		expect((await receive(s, false)).ok).toBe(true);
-		expect(s.keyReads).toBe(0);
+	});
+});
+
+describe("the real service's header names (Header Prefix in the credential)", () => {
+	const idenfy = (raw: Buffer = BODY) => ({
+		'idenfy-signature': sign(raw, KEY),
+		'idenfy-event-type': 'IDENTIFICATION_MANUAL_FINISHED',
+	});
+
+	test.each([['Idenfy'], [' idenfy- '], ['IDENFY']])(
+		'prefix %j: a delivery with Idenfy-Signature and Idenfy-Event-Type is accepted with its kind',
+		async (headerPrefix) => {
+			const s = stub({
+				rawBody: BODY,
+				headers: idenfy(),
+				credential: { signingSecret: KEY, headerPrefix },
+			});
+			const received = await receive(s);
+			expect(received.ok && received.event.eventType).toBe('IDENTIFICATION_MANUAL_FINISHED');
+			expect(received.ok && received.event.eventTypeSource).toBe('header');
+		},
+	);
+
+	test('with the default prefix, a delivery signed under another prefix is refused 401', async () => {
+		const s = stub({ rawBody: BODY, headers: idenfy() });
+		expect(await refusal(s)).toEqual(refused401('Missing Service-Signature header'));
+	});
+
+	test('with the prefix Idenfy, the contract headers are not read: refused 401 naming Idenfy-Signature', async () => {
+		const s = stub({
+			rawBody: BODY,
+			headers: signed(),
+			credential: { signingSecret: KEY, headerPrefix: 'Idenfy' },
+		});
+		expect(await refusal(s)).toEqual(refused401('Missing Idenfy-Signature header'));
+	});
+
+	test('a signature under the prefix is checked as strictly: another key is refused 401', async () => {
+		const s = stub({
+			rawBody: BODY,
+			headers: { 'idenfy-signature': sign(BODY, 'other') },
+			credential: { signingSecret: KEY, headerPrefix: 'Idenfy' },
+		});
+		expect(await refusal(s)).toEqual(
+			refused401('Invalid Idenfy-Signature: it does not match the body and the signing key'),
+		);
+	});
+
+	test('with Verify Signature off, the event kind is read under the prefix', async () => {
+		const s = stub({
+			rawBody: BODY,
+			headers: { 'idenfy-event-type': 'IDENTIFICATION_MANUAL_FINISHED' },
+			credential: { signingSecret: KEY, headerPrefix: 'Idenfy' },
+		});
+		const received = await receive(s, false);
+		expect(received.ok && received.event.eventType).toBe('IDENTIFICATION_MANUAL_FINISHED');
 	});
 });
 

@@ -1,8 +1,8 @@
 /**
  * When the trigger reads its signing key. In n8n every read (`getCredentials` in a webhook) is a
- * database query, a decryption and a fresh expression isolate, so the trigger never reads it for a
- * delivery whose header cannot be a signature, and keeps a key it read for its workflow and
- * credential for 5 s in the process: a burst of deliveries reads it once. A delivery whose
+ * database query, a decryption and a fresh expression isolate, so the trigger keeps a key it read
+ * for its workflow and credential for 5 s in the process: a burst of deliveries reads it once, also
+ * a burst of deliveries whose header cannot be a signature (the key also names the headers). A delivery whose
  * signature does not match a kept key reads it again (a key changed in the credential is used at
  * once), at most once a second, so forged deliveries cannot make it read the key for each of them.
  * The signature itself is checked on every delivery. Time is moved with `Date.now`, which the
@@ -65,13 +65,15 @@ afterEach(() => jest.restoreAllMocks());
 const deliver = async (h: TriggerHost, key: string, raw = freshBody()) =>
 	(await postSigned(h.url, raw, { key, eventType: 'BANK_VERIFICATION' })).status;
 
-test('a delivery without a Service-Signature header is refused (401) without reading the signing key', async () => {
+test('20 deliveries without a Service-Signature header are refused (401) and read the key once', async () => {
 	const credential = countingCredential('key-one');
 	const h = await host(credential.data);
-	const res = await post(h.url, body, { 'service-event-type': 'BANK_VERIFICATION' });
-	expect(res.status).toBe(401);
-	expect(res.json).toEqual({ received: false, error: 'Missing Service-Signature header' });
-	expect(credential.reads()).toBe(0);
+	for (let i = 0; i < 20; i++) {
+		const res = await post(h.url, body, { 'service-event-type': 'BANK_VERIFICATION' });
+		expect(res.status).toBe(401);
+		expect(res.json).toEqual({ received: false, error: 'Missing Service-Signature header' });
+	}
+	expect(credential.reads()).toBe(1);
 	expect(h.emitted).toHaveLength(0);
 });
 
@@ -80,20 +82,22 @@ test.each([
 	['a truncated digest', sign(body, 'key-one').slice(0, 40)],
 	['sent twice', [sign(body, 'key-one'), sign(body, 'key-one')]],
 ])(
-	'a Service-Signature header that is %s is refused (401) without reading the signing key',
+	'10 deliveries whose Service-Signature header is %s are refused (401) and read the key once',
 	async (_label, header) => {
 		const credential = countingCredential('key-one');
 		const h = await host(credential.data);
-		const res = await post(h.url, body, {
-			'service-event-type': 'BANK_VERIFICATION',
-			'service-signature': header as string,
-		});
-		expect(res.status).toBe(401);
-		expect(res.json).toEqual({
-			received: false,
-			error: 'Invalid Service-Signature: it does not match the body and the signing key',
-		});
-		expect(credential.reads()).toBe(0);
+		for (let i = 0; i < 10; i++) {
+			const res = await post(h.url, body, {
+				'service-event-type': 'BANK_VERIFICATION',
+				'service-signature': header as string,
+			});
+			expect(res.status).toBe(401);
+			expect(res.json).toEqual({
+				received: false,
+				error: 'Invalid Service-Signature: it does not match the body and the signing key',
+			});
+		}
+		expect(credential.reads()).toBe(1);
 		expect(h.emitted).toHaveLength(0);
 	},
 );
