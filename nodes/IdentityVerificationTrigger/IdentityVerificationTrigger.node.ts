@@ -15,7 +15,7 @@ import {
 	signingKeyCredentialTest,
 	webhookLifecycle,
 } from '../shared/webhook/delivery';
-import { EVENT_TYPE_NAMES, isNonFinal } from '../shared/webhook/events';
+import { EVENT_TYPE_NAMES, isNonFinal, parseEventTypeName } from '../shared/webhook/events';
 
 export type { IdentityVerificationEvent } from '../shared/webhook/events';
 
@@ -25,11 +25,25 @@ interface TriggerOptions {
 	verifySignature?: boolean;
 }
 
-const eventOptions = EVENT_TYPES.map((value) => ({
-	name: EVENT_TYPE_NAMES[value].name,
-	value,
-	description: EVENT_TYPE_NAMES[value].description,
+/**
+ * Version 1 names the company review KYB_REVIEW_RESULT (the contract's "KYB review result"), as it did
+ * before the provider's own kinds were known: saved workflows filter and route on that value.
+ */
+const V1_NAMES: Partial<Record<EventType, string>> = { COMPANY_REVIEW: 'KYB_REVIEW_RESULT' };
+
+const eventOptions = EVENT_TYPES.map((kind) => ({
+	name: EVENT_TYPE_NAMES[kind].name,
+	value: V1_NAMES[kind] ?? kind,
+	description: EVENT_TYPE_NAMES[kind].description,
 })).sort((a, b) => a.name.localeCompare(b.name));
+
+/** Whether the Events option lets the kind through (empty: every kind). */
+function isSelected(selected: string[], kind: EventType): boolean {
+	return (
+		selected.length === 0 ||
+		selected.some((value) => value === kind || parseEventTypeName(value) === kind)
+	);
+}
 
 export class IdentityVerificationTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -78,7 +92,7 @@ export class IdentityVerificationTrigger implements INodeType {
 				name: 'events',
 				type: 'multiOptions',
 				options: eventOptions,
-				default: [...EVENT_TYPES],
+				default: eventOptions.map((option) => option.value),
 				description:
 					'Which deliveries start the workflow. Others are acknowledged (200) and ignored. Leave empty to receive every kind.',
 			},
@@ -134,8 +148,8 @@ export class IdentityVerificationTrigger implements INodeType {
 		if (!received.ok) return received.response;
 		const { event, deliveryId } = received;
 
-		const selected = this.getNodeParameter('events', []) as EventType[];
-		if (selected.length > 0 && !selected.includes(event.eventType)) {
+		const selected = this.getNodeParameter('events', []) as string[];
+		if (!isSelected(selected, event.eventType)) {
 			return answer.call(this, 200, {
 				received: true,
 				ignored: `event kind ${event.eventType} is not selected`,
@@ -174,8 +188,9 @@ export class IdentityVerificationTrigger implements INodeType {
 			res.once('close', () => claim.settle(false));
 		}
 
+		const json = { ...event, eventType: V1_NAMES[event.eventType] ?? event.eventType };
 		return {
-			workflowData: [[{ json: event as unknown as IDataObject }]],
+			workflowData: [[{ json: json as unknown as IDataObject }]],
 			webhookResponse: { received: true },
 		};
 	}

@@ -191,9 +191,9 @@ describe('credential definitions (what the user sees in n8n)', () => {
 		expect(type.test?.request.method).toBe('GET');
 	});
 
-	test('webhook signing key: one masked field, no request to the service', () => {
+	test('webhook signing key: the masked key and its header prefix, no request to the service', () => {
 		const type = getCredentialType('identityVerificationWebhookSigningApi');
-		expect(type.properties.map((p) => p.name)).toEqual(['signingSecret']);
+		expect(type.properties.map((p) => p.name)).toEqual(['signingSecret', 'headerPrefix']);
 		expect(
 			field('identityVerificationWebhookSigningApi', 'signingSecret')?.typeOptions?.password,
 		).toBe(true);

@@ -4,8 +4,7 @@ import { bodyObject, HttpError, json } from './http.cjs';
 import type { Reply, Req } from './http.cjs';
 import { ADMIN_PREFIX } from './server.cjs';
 import { SEED } from './seed.cjs';
-import { sampleBody } from './bodies.cjs';
-import { EVENT_TYPES } from '../../nodes/shared/contract';
+import { SANDBOX_EVENT_TYPES, sampleBody } from './bodies.cjs';
 import type { EventType } from '../../nodes/shared/contract';
 import type { Delivery, FaultRule, KybDecision, PageLinkMode, WebhookConfig } from './types.cjs';
 
@@ -203,8 +202,8 @@ function configureWebhooks(core: SandboxCore, req: Req): Reply {
 function sendWebhook(core: SandboxCore, req: Req): Promise<Reply> {
 	const b = bodyObject(req);
 	const eventType = b.eventType as EventType;
-	if (!EVENT_TYPES.includes(eventType))
-		throw bad(`eventType must be one of ${EVENT_TYPES.join(', ')}`);
+	if (!SANDBOX_EVENT_TYPES.includes(eventType))
+		throw bad(`eventType must be one of ${SANDBOX_EVENT_TYPES.join(', ')}`);
 	return deliveryReply(core, () => core.webhooks.send(eventType, b.body), b.wait);
 }
 
@@ -323,7 +322,7 @@ const ROUTES = new Map<string, AdminHandler>([
 	['POST /kyc/sessions', createKycSession],
 	[
 		'GET /webhooks/samples',
-		() => json(200, Object.fromEntries(EVENT_TYPES.map((t) => [t, sampleBody(t)]))),
+		() => json(200, Object.fromEntries(SANDBOX_EVENT_TYPES.map((t) => [t, sampleBody(t)]))),
 	],
 ]);
 

@@ -177,7 +177,7 @@ describe('sandbox admin HTTP API', () => {
 		const review = await admin(sb, 'POST', `/kyb/forms/${SEED.kyb.formId}/review`, {
 			decision: 'APPROVED',
 		});
-		expect(review.json.eventType).toBe('KYB_REVIEW_RESULT');
+		expect(review.json.eventType).toBe('COMPANY_REVIEW');
 		const types = receiver.received.map((r) => r.headers['service-event-type']);
 		expect(types).toEqual([
 			'IDENTIFICATION_AUTO_FINISHED',
@@ -185,7 +185,7 @@ describe('sandbox admin HTTP API', () => {
 			'IDENTIFICATION_RESUBMITTED',
 			'IDENTIFICATION_MANUAL_FINISHED',
 			'IDENTIFICATION_CANCELLED',
-			'KYB_REVIEW_RESULT',
+			'COMPANY_REVIEW',
 		]);
 	});
 });

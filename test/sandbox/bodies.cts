@@ -1,6 +1,6 @@
 /** Realistic default webhook bodies for every event kind (the contract shows only some fields). */
 import { randomUUID } from 'node:crypto';
-import type { EventType } from '../../nodes/shared/contract';
+import { EVENT_TYPES, type EventType } from '../../nodes/shared/contract';
 import { SEED } from './seed.cjs';
 
 export interface IdentificationContext {
@@ -14,7 +14,8 @@ export interface IdentificationContext {
 
 const DEFAULT_OVERALL: Partial<Record<EventType, string>> = {
 	IDENTIFICATION_EXPIRED: 'EXPIRED',
-	IDENTIFICATION_CANCELLED: 'CANCELLED',
+	// The service has no CANCELLED overall status: a cancelled session carries another one.
+	IDENTIFICATION_CANCELLED: 'DENIED',
 };
 
 export function identificationBody(
@@ -159,6 +160,52 @@ export function kybReviewBody(
 	};
 }
 
+/** The kinds the sandbox sends: every kind the service has (OTHER stands for one it does not). */
+export const SANDBOX_EVENT_TYPES: readonly EventType[] = EVENT_TYPES.filter(
+	(kind) => kind !== 'OTHER',
+);
+
+/** Default bodies of the service's other kinds, after its published schemas. */
+function otherKindBody(eventType: EventType): Record<string, unknown> {
+	const company = { id: randomUUID(), companyName: 'Acme UAB', clientId: 'client-7' };
+	switch (eventType) {
+		case 'COMPANY_SUBMIT':
+		case 'COMPANY_INFO_REQUEST':
+		case 'COMPANY_EXPIRATION':
+		case 'COMPANY_DELETE':
+			return { ...company, beneficiaries: [] };
+		case 'COMPANY_AML_REVIEW':
+			return { ...company, beneficiaries: [], amlCheck: { overallStatus: 'NO_FLAGS' } };
+		case 'GOV_ORDERED_DOCUMENT':
+		case 'SOS_REPORT':
+			return {
+				companyId: SEED.kyb.companyId,
+				documentUrl: 'https://example.com/doc.pdf',
+				id: randomUUID(),
+			};
+		case 'AML_MONITORING':
+			return {
+				monitoringId: randomUUID(),
+				name: 'JONAS',
+				surname: 'JONAITIS',
+				isActive: true,
+				status: 'ACTIVE',
+				results: [],
+			};
+		case 'AML_MONITORING_EXPIRATION':
+			return { usersToExtend: 2, usersToExpire: 1, note: null };
+		case 'AGE_ESTIMATION':
+			return {
+				scanRef: randomUUID(),
+				status: 'COMPLETED',
+				outcome: 'SUCCESS',
+				occurredAt: new Date().toISOString(),
+			};
+		default:
+			return { scanRef: randomUUID(), clientId: 'client-7', status: 'SUCCESS' };
+	}
+}
+
 export function sampleBody(eventType: EventType): unknown {
 	switch (eventType) {
 		case 'BANK_VERIFICATION':
@@ -167,7 +214,7 @@ export function sampleBody(eventType: EventType): unknown {
 			return accountCheckBody();
 		case 'BANK_CARD_VERIFICATION_COMPLETED':
 			return cardCheckBody();
-		case 'KYB_REVIEW_RESULT':
+		case 'COMPANY_REVIEW':
 			return kybReviewBody();
 		case 'IDENTIFICATION_AUTO_FINISHED':
 		case 'IDENTIFICATION_MANUAL_FINISHED':
@@ -178,7 +225,9 @@ export function sampleBody(eventType: EventType): unknown {
 			return identificationBody(eventType, {
 				manual: eventType === 'IDENTIFICATION_MANUAL_FINISHED',
 			});
+		case 'OTHER':
+			throw new Error('OTHER is not a kind the service sends');
 		default:
-			throw new Error(`unknown event type ${String(eventType)}`);
+			return otherKindBody(eventType);
 	}
 }

@@ -40,7 +40,7 @@ export class SandboxCore {
 	async reviewKyb(formId: string, decision: KybDecision = 'APPROVED'): Promise<Delivery> {
 		const form = this.kyb.review(formId, decision);
 		return this.webhooks.send(
-			'KYB_REVIEW_RESULT',
+			'COMPANY_REVIEW',
 			kybReviewBody({ formId: form.formId, companyId: form.companyId, status: decision }),
 		);
 	}

@@ -60,7 +60,7 @@ describe('sandbox KYB forms', () => {
 		await call(sb, 'POST', submit());
 		const delivery = await sb.kyb.review(SEED.kyb.formId, 'REJECTED');
 		expect(delivery.status).toBe('delivered');
-		expect(receiver.received[0].headers['service-event-type']).toBe('KYB_REVIEW_RESULT');
+		expect(receiver.received[0].headers['service-event-type']).toBe('COMPANY_REVIEW');
 		expect(receiver.received[0].json).toMatchObject({
 			formId: SEED.kyb.formId,
 			companyId: SEED.kyb.companyId,

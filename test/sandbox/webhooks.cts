@@ -5,10 +5,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Agent, request } from 'undici';
-import { EVENT_TYPES } from '../../nodes/shared/contract';
 import type { EventType } from '../../nodes/shared/contract';
 import { computeSignature } from '../../nodes/shared/webhook/signature';
-import { sampleBody } from './bodies.cjs';
+import { SANDBOX_EVENT_TYPES, sampleBody } from './bodies.cjs';
 import { conflict, notFound } from './http.cjs';
 import type { Delivery, SignatureEncoding, WebhookConfig } from './types.cjs';
 
@@ -152,8 +151,10 @@ export class WebhookSender {
 	 * `to`: a token's own callback URL instead of the dashboard URL (signed and retried the same way).
 	 */
 	async send(eventType: EventType, body?: unknown, to?: string): Promise<Delivery> {
-		if (!EVENT_TYPES.includes(eventType))
-			throw new Error(`unknown event type ${String(eventType)}; one of ${EVENT_TYPES.join(', ')}`);
+		if (!SANDBOX_EVENT_TYPES.includes(eventType))
+			throw new Error(
+				`unknown event type ${String(eventType)}; one of ${SANDBOX_EVENT_TYPES.join(', ')}`,
+			);
 		const value = body === undefined || body === null ? this.sample(eventType) : body;
 		const payload = Buffer.isBuffer(value)
 			? value.toString('utf8')

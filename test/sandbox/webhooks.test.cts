@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
-import { EVENT_TYPES, webhookBodySchemas } from '../../nodes/shared/contract';
+import { webhookBodySchemas } from '../../nodes/shared/contract';
+import { SANDBOX_EVENT_TYPES } from './bodies.cjs';
 import { startSandbox } from './index.cjs';
 import type { Sandbox } from './index.cjs';
 import { startReceiver, useSandbox } from './test-helpers.cjs';
@@ -64,7 +65,7 @@ describe('sandbox webhook sender', () => {
 		expect(receiver.received[3].headers['service-event-type']).toBe('IDENTIFICATION');
 	});
 
-	test.each(EVENT_TYPES)(
+	test.each(SANDBOX_EVENT_TYPES)(
 		'sends a default %s body that the contract schema accepts',
 		async (eventType) => {
 			await sb.webhooks.send(eventType);
@@ -94,7 +95,7 @@ describe('sandbox webhook sender', () => {
 		expect(
 			(sb.webhooks.sampleBody('BANK_CARD_VERIFICATION_COMPLETED') as any).bankCardVerification,
 		).toMatchObject({ status: 'APPROVED', cardLast4: '4242' });
-		expect(sb.webhooks.sampleBody('KYB_REVIEW_RESULT')).toMatchObject({
+		expect(sb.webhooks.sampleBody('COMPANY_REVIEW')).toMatchObject({
 			formId: 'form-001',
 			companyId: 'company-001',
 			status: 'APPROVED',

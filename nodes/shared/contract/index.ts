@@ -31,6 +31,7 @@ export {
 	questionnaireAnswersSchema,
 } from './kyb';
 export {
+	COMPANY_EVENT_TYPES,
 	EVENT_TYPES,
 	IDENTIFICATION_EVENT_TYPES,
 	RISK_LEVELS,

@@ -38,8 +38,6 @@ import { createHash, randomBytes } from 'crypto';
 import type { IDataObject } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
-import { EVENT_TYPES } from '../contract';
-
 const DEDUPE_WINDOW_MS = 24 * 60 * 60 * 1000;
 const DEDUPE_MAX_ENTRIES = 1000;
 const MAX_SCOPES = 200;
@@ -68,13 +66,27 @@ export function dedupeKey(bodyHash: string): string {
 	return shortHash(bodyHash);
 }
 
+/** The kinds those earlier versions knew: their keys are all a former record can hold. */
+const FORMER_EVENT_TYPES = [
+	'BANK_VERIFICATION',
+	'ACCOUNT_CHECK',
+	'IDENTIFICATION_AUTO_FINISHED',
+	'IDENTIFICATION_MANUAL_FINISHED',
+	'IDENTIFICATION_RESUBMITTED',
+	'IDENTIFICATION_EXPIRED',
+	'IDENTIFICATION_CANCELLED',
+	'IDENTIFICATION',
+	'BANK_CARD_VERIFICATION_COMPLETED',
+	'KYB_REVIEW_RESULT',
+];
+
 /**
  * The keys earlier versions remembered the same delivery by (event kind + raw-body hash), one per
  * kind since the kind came from the header: static data saved before an upgrade still holds them
  * for up to one window, and a retry across the upgrade must not run again.
  */
 export function formerDedupeKeys(bodyHash: string): string[] {
-	return EVENT_TYPES.map((eventType) => shortHash(`${eventType}\n${bodyHash}`));
+	return FORMER_EVENT_TYPES.map((eventType) => shortHash(`${eventType}\n${bodyHash}`));
 }
 
 /** One trigger node's deliveries in this process, oldest first, and the newest one's time. */

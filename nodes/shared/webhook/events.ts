@@ -1,60 +1,39 @@
 /**
- * Event kinds of a webhook delivery (docs/service-interface.md, "Webhook deliveries") and the typed
- * output item the trigger emits for it (Wait for Result continues with the same item).
+ * Event kinds of a webhook delivery and the item the trigger emits for it (Wait for Result continues
+ * with the same item). The rules follow what the provider publishes (test/fixtures/real-service/):
  *
- * The `Service-Event-Type` header is not covered by the signature: whoever has seen one signed
- * delivery can post its bytes again under any header. So the signed body decides everything its
- * fields can show, and the header only chooses among the kinds the body leaves open.
- *
- * 1. The kind the body shows (`inferEventType`):
- *    a. its shape, first rule that matches:
- *       - `accounts` and `riskLevel` keys                                -> BANK_VERIFICATION;
- *       - a numeric `score` and an integer `status`                     -> ACCOUNT_CHECK;
- *       - a `bankCardVerification` object and no verification session   -> BANK_CARD_VERIFICATION_COMPLETED;
- *       - a KYB form or company id (`formId`, `companyId`, `form.id`, `company.id`) and no `scanRef`
- *                                                                        -> KYB_REVIEW_RESULT;
- *       - a verification session (a non-empty `scanRef`, a boolean `final` or a text
- *         `status.overall`) -> IDENTIFICATION_EXPIRED / _CANCELLED when `status.overall` is
- *         EXPIRED / CANCELLED (or CANCELED) and `final` is not false, otherwise the legacy
- *         IDENTIFICATION;
- *    b. an `eventType`, `type` or `event` field naming a known kind replaces the shape's kind when
- *       it is of the same product (the identification kinds are one product) or there is no shape,
- *       and rule 2 allows it;
- *    c. neither: the body shows no product. Its kind is the legacy IDENTIFICATION.
- * 2. The identification kinds a body's own fields allow, named by the header or by the body:
- *    - `final: false` (preliminary, a manual review follows): IDENTIFICATION_AUTO_FINISHED,
- *      IDENTIFICATION_RESUBMITTED or the legacy IDENTIFICATION. A manual decision is always final;
- *      expired and cancelled are outcomes, with no review pending;
- *    - otherwise by `status.overall`: EXPIRED -> IDENTIFICATION_EXPIRED or the legacy kind (it
- *      fires for every outcome); CANCELLED / CANCELED -> IDENTIFICATION_CANCELLED or the legacy
- *      kind; another status (a result) -> IDENTIFICATION_AUTO_FINISHED, _MANUAL_FINISHED,
- *      _RESUBMITTED or the legacy kind; none -> any identification kind.
- * 3. The header's kind is used (`eventTypeSource: 'header'`) when it fits the body: rule 2 allows
- *    it, and it is the kind the body names (1b) if it names one, else of the product the body's
- *    shape shows (1a) if it shows one. Otherwise the body's kind (rule 1) is used, with
- *    `eventTypeSource: 'body'`, `headerMatchesBody: false` and `headerEventType` (what the header
- *    named). Without a header naming a known kind: the body's kind, `headerMatchesBody: true`.
- *    Header names are matched case-insensitively and tolerant of `-`, `.`, spaces and brackets
- *    (`identification auto-finished`, `Kyb Review Result`, `IDENTIFICATION (legacy)`). A header
- *    sent several times (an array, or one value joined with ", " as Node's HTTP server does) names
- *    a kind only when all its values that name one name the same; otherwise it fits nothing.
- *
- * What the header still decides: which identification kind a result is. Auto-finished, manually
- * finished, resubmitted and legacy events share one body, and a final result can be any of them
- * (a preliminary one any but the manual decision), so only the header tells them apart. Where the
- * body is silent it decides the rest: the outcome of a session without an overall status, and
- * the kind of a body that shows no product (a shape this module does not know), which is then
- * checked against that kind's schema (`validationIssues`).
- *
- * A header the body overrules gives the body's kind, never a guess among the kinds it allows: for
- * a preliminary result labelled a manual decision that is the legacy IDENTIFICATION, the one kind
- * that covers every outcome (auto-finished and resubmitted cannot be told apart, and the header
- * was just shown to be wrong). Only Final Results and Wait for Result read `final` from the body.
+ * - Kinds: each of the provider's webhooks carries a one-value `<prefix>-Event-Type` header (the
+ *   `webhooks:` of its OpenAPI files): six identification kinds, BANK_VERIFICATION, ACCOUNT_CHECK,
+ *   BANK_CARD_VERIFICATION_COMPLETED, the KYB kinds (COMPANY_REVIEW, COMPANY_SUBMIT, …), AML
+ *   monitoring and others (EVENT_TYPES). The contract's "KYB review result" is COMPANY_REVIEW.
+ * - The six identification kinds share one body (`IdentificationWebhook`, kyc OpenAPI): `final` and
+ *   `status.overall` (APPROVED, DENIED, SUSPECTED, REVIEWING, EXPIRED, ACTIVE, DELETED, ARCHIVED) are
+ *   in every one, and nothing in it names the kind: only the header tells them apart. An expired or
+ *   cancelled session has no overall of its own (the docs report a session that expired after
+ *   failed attempts as DENIED), so the overall never decides the kind.
+ * - `final: false` means a manual review follows (docs, "status handling"); a manual decision is
+ *   always final (the contract), so a preliminary body is never a manual decision.
+ * - The header is not signed: whoever saw one signed delivery can post its bytes again under any
+ *   header. So the signed body decides what its fields show (its product, `final`, `status.overall`),
+ *   and the header only picks among the kinds the body allows:
+ *   1. The body's product, from its shape: an identification (a boolean `final` or a text
+ *      `status.overall`), a bank verification (`accounts` and `riskLevel`), an account check (a
+ *      numeric `score` and an integer `status`), a standalone card check (a `bankCardVerification`
+ *      object), a company (KYB: `companyName`, `beneficiaries`, a form or company id), or none.
+ *   2. The header's kind is used when it is of the body's product (any kind when the body shows
+ *      none), but never the manual decision for a `final: false` body.
+ *   3. Otherwise the body's own kind: the legacy IDENTIFICATION for an identification (it fires for
+ *      every outcome), the product's kind for the others, COMPANY_REVIEW for a company, and OTHER for
+ *      a body that shows no product: an unknown header value never makes an identification.
+ *   Header names are matched case-insensitively and tolerant of `-`, `.`, spaces and brackets, and
+ *   the dashboard's spelling (`ID VERIFICATION CANCELED`). A header sent several times names a kind
+ *   only when all its values that name one name the same.
  */
 import type { IDataObject } from 'n8n-workflow';
 import type { z } from 'zod';
 
 import {
+	COMPANY_EVENT_TYPES,
 	EVENT_TYPES,
 	IDENTIFICATION_EVENT_TYPES,
 	describeIssues,
@@ -64,7 +43,7 @@ import {
 } from '../contract';
 import { isPlainObject } from '../isPlainObject';
 
-/** Friendly names of the event kinds, in the order the Events option lists them. */
+/** Friendly names of the event kinds, for the Events option and the README. */
 export const EVENT_TYPE_NAMES: Record<EventType, { name: string; description: string }> = {
 	IDENTIFICATION_AUTO_FINISHED: {
 		name: 'Identification Auto-Finished',
@@ -77,25 +56,22 @@ export const EVENT_TYPE_NAMES: Record<EventType, { name: string; description: st
 	},
 	IDENTIFICATION_RESUBMITTED: {
 		name: 'Identification Resubmitted',
-		description: 'The user completed a requested re-upload (final true or false)',
+		description: 'The person completed a requested re-upload (final true or false)',
 	},
 	IDENTIFICATION_EXPIRED: {
 		name: 'Identification Expired',
-		description: 'The verification token or session expired before the user finished',
+		description: 'The verification link or session expired before the person finished',
 	},
 	IDENTIFICATION_CANCELLED: {
 		name: 'Identification Cancelled',
-		description: 'The user abandoned the flow or an API call cancelled it',
+		description: 'The person abandoned the flow, or an API call cancelled it',
 	},
 	IDENTIFICATION: {
 		name: 'Identification (Legacy)',
 		description:
 			'One event for every verification outcome; the individual events above are recommended',
 	},
-	BANK_VERIFICATION: {
-		name: 'Bank Verification',
-		description: 'A bank verification completed',
-	},
+	BANK_VERIFICATION: { name: 'Bank Verification', description: 'A bank verification completed' },
 	BANK_CARD_VERIFICATION_COMPLETED: {
 		name: 'Bank Card Verification Completed',
 		description: 'A standalone card check (without a verification session) completed',
@@ -104,9 +80,60 @@ export const EVENT_TYPE_NAMES: Record<EventType, { name: string; description: st
 		name: 'Account Check',
 		description: 'An account social-media check completed',
 	},
-	KYB_REVIEW_RESULT: {
-		name: 'KYB Review Result',
-		description: 'A submitted KYB form was reviewed by a human',
+	COMPANY_REVIEW: {
+		name: 'Company Reviewed (KYB)',
+		description: 'A company verification was reviewed and completed (the KYB review result)',
+	},
+	COMPANY_SUBMIT: {
+		name: 'Company Submitted (KYB)',
+		description: 'A company’s KYB form was submitted for review',
+	},
+	COMPANY_INFO_REQUEST: {
+		name: 'Company Information Requested (KYB)',
+		description: 'More company information was requested, or the company’s form link expired',
+	},
+	COMPANY_AML_REVIEW: {
+		name: 'Company AML Review (KYB)',
+		description: 'The AML status of a company or its beneficiaries was set by a reviewer',
+	},
+	COMPANY_EXPIRATION: {
+		name: 'Company Verification Expiring (KYB)',
+		description: 'A company verification is about to expire, or expired',
+	},
+	COMPANY_DELETE: { name: 'Company Deleted (KYB)', description: 'A company was deleted' },
+	GOV_ORDERED_DOCUMENT: {
+		name: 'Registry Document Delivered (KYB)',
+		description: 'A document ordered from a government registry was delivered',
+	},
+	SOS_REPORT: {
+		name: 'SOS Filing Report Delivered (KYB)',
+		description: 'A Secretary of State filing report was delivered',
+	},
+	AML_MONITORING: {
+		name: 'AML Monitoring Update',
+		description: 'A person under AML monitoring was checked, accepted or declined',
+	},
+	AML_MONITORING_EXPIRATION: {
+		name: 'AML Monitoring Expiring',
+		description: 'People under AML monitoring are about to expire, or expired',
+	},
+	DOCUMENT_EXPIRATION: {
+		name: 'Identity Document Expiring',
+		description: 'A verified identity document is about to expire, or expired',
+	},
+	FACIAL_AUTHENTICATION: {
+		name: 'Facial Authentication',
+		description: 'A facial authentication session ended (success, failure or expiry)',
+	},
+	AGE_ESTIMATION: {
+		name: 'Age Estimation Result',
+		description: 'An age estimation session reached its result',
+	},
+	VIDEO_CALL_FINISHED: { name: 'Video Call Finished', description: 'A video call ended' },
+	OTHER: {
+		name: 'Other (Not Recognised)',
+		description:
+			'A delivery whose kind this node does not know; its header value is in headerEventType',
 	},
 };
 
@@ -124,7 +151,18 @@ export type IdentityVerificationEvent = Omit<
 /** Where the event kind came from: the header (it fits the body), or the body (rules above). */
 type EventTypeSource = IdentityVerificationEvent['eventTypeSource'];
 
-const KNOWN = new Set<string>(EVENT_TYPES);
+/** The products of rule 1; the identification kinds share one body, so they are one product. */
+type Product = 'identification' | 'company' | EventType;
+
+/** Kinds a header can name: every kind but OTHER, which stands for a header that names none. */
+const NAMEABLE = new Set<string>(EVENT_TYPES.filter((kind) => kind !== 'OTHER'));
+
+/** Other spellings of a kind: the contract's word for the KYB review, the dashboard's names. */
+const ALIASES: Record<string, EventType> = {
+	KYB_REVIEW_RESULT: 'COMPANY_REVIEW',
+	KYB_REVIEW: 'COMPANY_REVIEW',
+	IDENTIFICATION_CANCELED: 'IDENTIFICATION_CANCELLED',
+};
 
 function normaliseName(value: string): string {
 	return value
@@ -134,14 +172,15 @@ function normaliseName(value: string): string {
 		.replace(/^_+|_+$/g, '');
 }
 
-/** The known kind a header or body value names, or `undefined`. */
+/** The known kind a header value names, or `undefined`. */
 export function parseEventTypeName(value: unknown): EventType | undefined {
 	if (typeof value !== 'string') return undefined;
-	let name = normaliseName(value);
-	if (name.endsWith('_LEGACY')) name = name.slice(0, -'_LEGACY'.length);
-	if (name === 'IDENTIFICATION_CANCELED') name = 'IDENTIFICATION_CANCELLED';
-	if (name === 'KYB_REVIEW') name = 'KYB_REVIEW_RESULT';
-	return KNOWN.has(name) ? (name as EventType) : undefined;
+	let name = normaliseName(value)
+		.replace(/_LEGACY$/, '')
+		.replace(/_FINISH$/, '_FINISHED')
+		.replace(/^ID_VERIFICATION(?=_|$)/, 'IDENTIFICATION');
+	name = ALIASES[name] ?? name;
+	return NAMEABLE.has(name) ? (name as EventType) : undefined;
 }
 
 function hasKey(body: IDataObject, key: string): boolean {
@@ -155,151 +194,85 @@ function overallStatusOf(body: IDataObject): string | undefined {
 	return undefined;
 }
 
-/** Whether the body is a verification session: a non-empty `scanRef`, a `final` flag or `status.overall`. */
-function hasSession(body: IDataObject): boolean {
+function isIdentificationShape(body: IDataObject): boolean {
+	return typeof body.final === 'boolean' || overallStatusOf(body) !== undefined;
+}
+
+function isCompanyShape(body: IDataObject): boolean {
 	return (
-		(typeof body.scanRef === 'string' && body.scanRef !== '') ||
-		typeof body.final === 'boolean' ||
-		overallStatusOf(body) !== undefined
-	);
-}
-
-/** The outcome kind `status.overall` names (EXPIRED, CANCELLED), if it names one. */
-function outcomeOf(body: IDataObject): EventType | undefined {
-	const overall = normaliseName(overallStatusOf(body) ?? '');
-	if (overall === 'EXPIRED') return 'IDENTIFICATION_EXPIRED';
-	if (overall === 'CANCELLED' || overall === 'CANCELED') return 'IDENTIFICATION_CANCELLED';
-	return undefined;
-}
-
-const PRELIMINARY_KINDS: readonly EventType[] = [
-	'IDENTIFICATION_AUTO_FINISHED',
-	'IDENTIFICATION_RESUBMITTED',
-	'IDENTIFICATION',
-];
-const RESULT_KINDS: readonly EventType[] = [...PRELIMINARY_KINDS, 'IDENTIFICATION_MANUAL_FINISHED'];
-
-/** Rule 2: the identification kinds the body's `final` flag and overall status allow. */
-function identificationKindsAllowed(body: IDataObject): readonly EventType[] {
-	if (body.final === false) return PRELIMINARY_KINDS;
-	const outcome = outcomeOf(body);
-	if (outcome) return [outcome, 'IDENTIFICATION'];
-	return overallStatusOf(body) === undefined ? IDENTIFICATION_EVENT_TYPES : RESULT_KINDS;
-}
-
-/** Whether rule 2 allows the kind (it only restricts identification kinds). */
-function outcomeAllows(kind: EventType, body: IDataObject): boolean {
-	return !isIdentificationEvent(kind) || identificationKindsAllowed(body).includes(kind);
-}
-
-/** The product of a kind: the identification kinds share one body, so they are one product. */
-function productOf(kind: EventType): EventType {
-	return isIdentificationEvent(kind) ? 'IDENTIFICATION' : kind;
-}
-
-/** Rule 1a: the kind the body's shape shows, or `undefined` when it shows none. */
-function kindOfShape(body: IDataObject): EventType | undefined {
-	if (hasKey(body, 'accounts') && hasKey(body, 'riskLevel')) return 'BANK_VERIFICATION';
-
-	if (
-		typeof body.score === 'number' &&
-		typeof body.status === 'number' &&
-		Number.isInteger(body.status)
-	) {
-		return 'ACCOUNT_CHECK';
-	}
-
-	const session = hasSession(body);
-	if (isPlainObject(body.bankCardVerification) && !session)
-		return 'BANK_CARD_VERIFICATION_COMPLETED';
-
-	const kybId =
+		typeof body.companyName === 'string' ||
+		Array.isArray(body.beneficiaries) ||
 		typeof body.formId === 'string' ||
 		typeof body.companyId === 'string' ||
 		(isPlainObject(body.form) && body.form.id !== undefined) ||
-		(isPlainObject(body.company) && body.company.id !== undefined);
-	if (kybId && !hasKey(body, 'scanRef')) return 'KYB_REVIEW_RESULT';
-
-	if (!session) return undefined;
-	// An outcome has no review pending (rule 2): a final: false session is the legacy kind.
-	const outcome = body.final === false ? undefined : outcomeOf(body);
-	return outcome ?? 'IDENTIFICATION';
+		(isPlainObject(body.company) && body.company.id !== undefined)
+	);
 }
 
-/** Rule 1b: a kind the body names itself, when it is of the shape's product and rule 2 allows it. */
-function namedKindOf(body: IDataObject, shape: EventType | undefined): EventType | undefined {
-	for (const field of ['eventType', 'type', 'event']) {
-		const named = parseEventTypeName(body[field]);
-		if (!named || !outcomeAllows(named, body)) continue;
-		if (!shape || productOf(named) === productOf(shape)) return named;
-	}
+/** Rule 1: the product the body's shape shows, or `undefined` when it shows none. */
+function productOfBody(body: IDataObject): Product | undefined {
+	if (hasKey(body, 'accounts') && hasKey(body, 'riskLevel')) return 'BANK_VERIFICATION';
+	if (typeof body.score === 'number' && Number.isInteger(body.status)) return 'ACCOUNT_CHECK';
+	if (isIdentificationShape(body)) return 'identification';
+	if (isPlainObject(body.bankCardVerification)) return 'BANK_CARD_VERIFICATION_COMPLETED';
+	if (isCompanyShape(body)) return 'company';
 	return undefined;
 }
 
-/** What the body shows of its kind, and whether it names the kind itself (rule 1b). */
-interface BodyKind {
-	kind: EventType;
-	named: boolean;
+function productOfKind(kind: EventType): Product {
+	if (IDENTIFICATION_EVENT_TYPES.includes(kind)) return 'identification';
+	if (COMPANY_EVENT_TYPES.includes(kind)) return 'company';
+	return kind;
 }
 
-/** Rules 1a and 1b: the body's kind, or `undefined` when it shows no product (1c). */
-function kindShownBy(body: IDataObject): BodyKind | undefined {
-	const shape = kindOfShape(body);
-	const named = namedKindOf(body, shape);
-	if (named) return { kind: named, named: true };
-	return shape && { kind: shape, named: false };
+/** Rule 3: the kind the body shows by itself. */
+function kindOfBody(product: Product | undefined): EventType {
+	if (product === 'identification') return 'IDENTIFICATION';
+	if (product === 'company') return 'COMPANY_REVIEW';
+	return product ?? 'OTHER';
 }
 
-/** Rule 1 of the module comment: the kind the signed body shows, the legacy kind if none. */
-export function inferEventType(body: IDataObject): EventType {
-	return kindShownBy(body)?.kind ?? 'IDENTIFICATION';
+/** Rule 2: whether the header's kind fits the body. */
+function headerFitsBody(kind: EventType, body: IDataObject, product: Product | undefined): boolean {
+	if (kind === 'IDENTIFICATION_MANUAL_FINISHED' && body.final === false) return false;
+	return product === undefined || productOfKind(kind) === product;
 }
 
-/**
- * Whether a signed body is an identification (any identification kind, preliminary or final),
- * decided by the body alone: a body that shows no product is not one.
- */
-export function isIdentificationBody(body: IDataObject): boolean {
-	const shown = kindShownBy(body);
-	return shown !== undefined && isIdentificationEvent(shown.kind);
-}
-
-/** Rule 3: whether the header's kind fits what the body shows. */
-function headerFitsBody(kind: EventType, body: IDataObject, shown: BodyKind | undefined): boolean {
-	if (!outcomeAllows(kind, body)) return false;
-	if (!shown) return true;
-	return shown.named ? kind === shown.kind : productOf(kind) === productOf(shown.kind);
-}
-
-/** The known kinds one header value names: the whole value, or else each part between commas. */
-function kindsOfHeaderValue(value: unknown): EventType[] {
-	const whole = parseEventTypeName(value);
-	if (whole) return [whole];
-	if (typeof value !== 'string') return [];
-	return value.split(',').flatMap((part) => parseEventTypeName(part) ?? []);
-}
-
-/** The distinct known kinds a header names, over all its values. */
-function headerKinds(headerValue: string | string[] | undefined): EventType[] {
+/** The values a header was sent with (an array, or one value joined with ", " by Node). */
+function headerValues(headerValue: string | string[] | undefined): string[] {
 	const values = Array.isArray(headerValue) ? headerValue : [headerValue];
-	return [...new Set(values.flatMap(kindsOfHeaderValue))];
+	return values.flatMap((value) => {
+		if (typeof value !== 'string' || value.trim() === '') return [];
+		return parseEventTypeName(value) ? [value] : value.split(',');
+	});
 }
 
-/** The event kind of a delivery, by rule 3 of the module comment. */
+/** What the header names: its distinct known kinds, and its first value that names none. */
+function readHeader(headerValue: string | string[] | undefined): {
+	kinds: EventType[];
+	unknown?: string;
+} {
+	const values = headerValues(headerValue).map((value) => value.trim());
+	const kinds = [...new Set(values.flatMap((value) => parseEventTypeName(value) ?? []))];
+	const unknown = values.find((value) => value !== '' && !parseEventTypeName(value));
+	// Shown to the user as it came, cut to a sane length: the header is anyone's to write.
+	return { kinds, unknown: unknown?.slice(0, 100) };
+}
+
+/** The event kind of a delivery, by the rules of the module comment. */
 function classifyEvent(
 	headerValue: string | string[] | undefined,
 	body: IDataObject,
-): { eventType: EventType; source: EventTypeSource; overruledHeader?: EventType } {
-	const shown = kindShownBy(body);
-	const fromBody = shown?.kind ?? 'IDENTIFICATION';
-	const named = headerKinds(headerValue);
-	if (named.length === 0) return { eventType: fromBody, source: 'body' };
-	if (named.length === 1 && headerFitsBody(named[0], body, shown)) {
-		return { eventType: named[0], source: 'header' };
+): { eventType: EventType; source: EventTypeSource; headerEventType?: string } {
+	const product = productOfBody(body);
+	const fromBody = kindOfBody(product);
+	const header = readHeader(headerValue);
+	if (header.kinds.length === 1 && headerFitsBody(header.kinds[0], body, product)) {
+		return { eventType: header.kinds[0], source: 'header' };
 	}
-	// The body's own kind always fits, so some value names another: report the first such.
-	const overruledHeader = named.find((kind) => kind !== fromBody);
-	return { eventType: fromBody, source: 'body', overruledHeader };
+	// A kind the body overrules (or one of several that disagree), else the unknown value as sent.
+	const overruled = header.kinds.find((kind) => kind !== fromBody);
+	return { eventType: fromBody, source: 'body', headerEventType: overruled ?? header.unknown };
 }
 
 function isIdentificationEvent(eventType: EventType): boolean {
@@ -307,10 +280,18 @@ function isIdentificationEvent(eventType: EventType): boolean {
 }
 
 /**
+ * Whether a signed body is an identification result: an identification body with a decision (its
+ * `status.overall`). Decided by the body alone: a body without one never resumes Wait for Result.
+ */
+export function isIdentificationResult(body: IDataObject): boolean {
+	const overall = overallStatusOf(body);
+	return overall !== undefined && overall.trim() !== '' && isIdentificationShape(body);
+}
+
+/**
  * Whether an event is a preliminary result: its signed body says `final: false` (auto-finished
  * before a manual review, or a resubmission that still needs review), whatever kind the unsigned
- * header names. Expired and cancelled events are outcomes and count as final (a `final: false` body
- * is never one of them, rule 2).
+ * header names.
  */
 export function isNonFinal(event: Pick<IdentityVerificationEvent, 'final'>): boolean {
 	return event.final === false;
@@ -328,16 +309,17 @@ export function buildEvent(opts: {
 	receivedAt: Date;
 }): IdentityVerificationEvent {
 	const { body } = opts;
-	const { eventType, source, overruledHeader } = classifyEvent(opts.headerEventType, body);
+	const { eventType, source, headerEventType } = classifyEvent(opts.headerEventType, body);
 	const event: IdentityVerificationEvent = {
 		eventType,
 		eventTypeSource: source,
-		headerMatchesBody: overruledHeader === undefined,
+		// An unknown value contradicts nothing; a kind the body overruled does.
+		headerMatchesBody: headerEventType === undefined || !parseEventTypeName(headerEventType),
 		receivedAt: opts.receivedAt.toISOString(),
 		deliveryId: opts.deliveryId,
 		body,
 	};
-	if (overruledHeader) event.headerEventType = overruledHeader;
+	if (headerEventType !== undefined) event.headerEventType = headerEventType;
 
 	if (typeof body.final === 'boolean') event.final = body.final;
 	if (isIdentificationEvent(eventType)) {

@@ -175,6 +175,41 @@ describe('Wait for Result: the resume request', () => {
 		expect(h.emitted).toHaveLength(0);
 	});
 
+	test.each([
+		['final', 'Final Result Only'],
+		['first', 'First Result'],
+	])(
+		'a signed body of the verification without a decision never resumes it (%s: %s)',
+		async (resultToWaitFor) => {
+			const h = await host({ waitOptions: { resultToWaitFor } });
+			for (const body of [
+				{ scanRef: SCAN_REF },
+				{ scanRef: SCAN_REF, final: true },
+				{ scanRef: SCAN_REF, final: true, status: {} },
+			]) {
+				const res = await postSigned(h.url, body, {
+					key: KEY,
+					eventType: 'IDENTIFICATION_MANUAL_FINISHED',
+				});
+				expect(res.status).toBe(200);
+				expect(res.json).toMatchObject({ waiting: 'the delivery is not an identification result' });
+			}
+			expect(h.emitted).toHaveLength(0);
+		},
+	);
+
+	test('resumes on a cancelled session as IDENTIFICATION_CANCELLED, whose overall status is not CANCELLED', async () => {
+		const h = await host();
+		await postSigned(h.url, identification({ status: { overall: 'DENIED' } }), {
+			key: KEY,
+			eventType: 'IDENTIFICATION_CANCELLED',
+		});
+		expect(h.emitted[0][0].json).toMatchObject({
+			eventType: 'IDENTIFICATION_CANCELLED',
+			overallStatus: 'DENIED',
+		});
+	});
+
 	test('a resume request to an execution that waits for no verification is acknowledged and ignored', async () => {
 		const h = await host({}, []);
 		const res = await postSigned(h.url, identification(), {

@@ -1,21 +1,21 @@
 /**
- * events.ts on its own: event names as the service may write them, the event-kind rules one
- * condition at a time (each rule's body just inside and just outside it), which header kinds the
- * signed body overrules, isIdentificationBody, which fields buildEvent lifts to the top of the item,
- * and the Events option. The HTTP tests show the same kinds end to end with whole bodies; these pin
- * every condition.
+ * events.ts on its own: event names as the service and its dashboard write them, the body's product
+ * one condition at a time, which header kinds the signed body overrules, isIdentificationResult,
+ * which fields buildEvent lifts to the top of the item, and the Events option. The HTTP tests show
+ * the same kinds end to end with whole bodies; the real-service corpus tests run the provider's own
+ * examples; these pin every condition.
  */
 import type { IDataObject } from 'n8n-workflow';
 
 import {
 	buildEvent,
-	inferEventType,
-	isIdentificationBody,
+	isIdentificationResult,
 	isNonFinal,
 	parseEventTypeName,
 } from '../../../nodes/shared/webhook/events';
 import { IdentityVerificationTrigger } from '../../../nodes/IdentityVerificationTrigger/IdentityVerificationTrigger.node';
 import {
+	COMPANY_EVENT_TYPES,
 	EVENT_TYPES,
 	IDENTIFICATION_EVENT_TYPES,
 	type EventType,
@@ -40,7 +40,14 @@ const kept = (eventType: EventType) => ({
 	headerMatchesBody: true,
 });
 
-describe('event kinds', () => {
+/** The kind the body shows by itself (no header). */
+const bodyKind = (body: IDataObject) => event(body).eventType;
+
+const result = { final: true, scanRef: 'r-1', status: { overall: 'APPROVED' } };
+const preliminary = { final: false, scanRef: 'p-1', status: { overall: 'SUSPECTED' } };
+const company = { id: 'c-1', companyName: 'Acme UAB', clientId: 'x', beneficiaries: [] };
+
+describe('event names', () => {
 	test.each([
 		['BANK_VERIFICATION', 'BANK_VERIFICATION'],
 		['bank-verification', 'BANK_VERIFICATION'],
@@ -48,208 +55,165 @@ describe('event kinds', () => {
 		['identification_cancelled', 'IDENTIFICATION_CANCELLED'],
 		['IDENTIFICATION-CANCELED', 'IDENTIFICATION_CANCELLED'],
 		['identification (legacy)', 'IDENTIFICATION'],
-		['KYB_REVIEW', 'KYB_REVIEW_RESULT'],
+		// The dashboard's names of the same events.
+		['ID VERIFICATION CANCELED', 'IDENTIFICATION_CANCELLED'],
+		['ID VERIFICATION MANUAL FINISHED', 'IDENTIFICATION_MANUAL_FINISHED'],
+		['ID VERIFICATION AUTO FINISH', 'IDENTIFICATION_AUTO_FINISHED'],
+		['ID VERIFICATION RESUBMITTED', 'IDENTIFICATION_RESUBMITTED'],
+		// The contract's KYB review result is the provider's company review.
+		['KYB_REVIEW', 'COMPANY_REVIEW'],
+		['KYB review result', 'COMPANY_REVIEW'],
+		['COMPANY_REVIEW', 'COMPANY_REVIEW'],
+		['company-aml-review', 'COMPANY_AML_REVIEW'],
+		['AML_MONITORING_EXPIRATION', 'AML_MONITORING_EXPIRATION'],
 		['bank card verification completed', 'BANK_CARD_VERIFICATION_COMPLETED'],
 	])('%j names %s', (value, kind) => {
 		expect(parseEventTypeName(value)).toBe(kind);
 	});
 
-	test.each([['IDENTIFICATION_STARTED'], [''], ['BANK'], [42], [null]])(
+	test.each([['IDENTIFICATION_STARTED'], [''], ['BANK'], ['OTHER'], ['COMPANY'], [42], [null]])(
 		'%j names no known kind',
 		(value) => {
 			expect(parseEventTypeName(value)).toBeUndefined();
 		},
 	);
 
-	test('an account check is not mistaken for an identification although it has a scanRef', () => {
-		expect(inferEventType({ ...BODIES.ACCOUNT_CHECK, scanRef: 'abc' } as IDataObject)).toBe(
-			'ACCOUNT_CHECK',
-		);
+	test('every kind but OTHER is named by its own value', () => {
+		for (const kind of EVENT_TYPES.filter((k) => k !== 'OTHER')) {
+			expect(parseEventTypeName(kind)).toBe(kind);
+		}
+	});
+});
+
+describe("the body's own kind, one condition at a time", () => {
+	test.each<[string, IDataObject, EventType]>([
+		// accounts AND riskLevel
+		['accounts and riskLevel', { accounts: [], riskLevel: null }, 'BANK_VERIFICATION'],
+		['accounts without riskLevel', { accounts: [], scanRef: 's' }, 'OTHER'],
+		['riskLevel without accounts', { riskLevel: 'LOW', scanRef: 's' }, 'OTHER'],
+		// a numeric score AND an integer status
+		['score and an integer status', { score: 0.5, status: 2 }, 'ACCOUNT_CHECK'],
+		['an account check with a scanRef', { score: 0.5, status: 2, scanRef: 'abc' }, 'ACCOUNT_CHECK'],
+		['score and a fractional status', { score: 0.5, status: 2.5 }, 'OTHER'],
+		['an integer status without score', { status: 2 }, 'OTHER'],
+		['score as text', { score: '0.5', status: 2 }, 'OTHER'],
+		// an identification: a final flag or an overall status
+		['a final flag', { final: true }, 'IDENTIFICATION'],
+		['final: false', { final: false }, 'IDENTIFICATION'],
+		['an overall status', { status: { overall: 'DENIED' } }, 'IDENTIFICATION'],
+		['an overall status that is not text', { status: { overall: 5 } }, 'OTHER'],
+		['a final flag as text', { final: 'true', scanRef: 's' }, 'OTHER'],
+		['a scanRef alone (no decision shown)', { scanRef: 's-1' }, 'OTHER'],
+		[
+			'overall EXPIRED: the kind is the header’s',
+			{ status: { overall: 'EXPIRED' } },
+			'IDENTIFICATION',
+		],
+		// a card check
+		['a card check alone', { bankCardVerification: {} }, 'BANK_CARD_VERIFICATION_COMPLETED'],
+		['a card check inside a session', { bankCardVerification: {}, final: true }, 'IDENTIFICATION'],
+		// a company (KYB)
+		['a company name', { id: 'c', companyName: 'Acme' }, 'COMPANY_REVIEW'],
+		['beneficiaries', { id: 'c', beneficiaries: [] }, 'COMPANY_REVIEW'],
+		['a formId', { formId: 'f-1' }, 'COMPANY_REVIEW'],
+		['a companyId', { companyId: 'c-1' }, 'COMPANY_REVIEW'],
+		['a form with an id', { form: { id: 7 } }, 'COMPANY_REVIEW'],
+		['a company with an id', { company: { id: 'c-1' } }, 'COMPANY_REVIEW'],
+		['a form without an id', { form: {} }, 'OTHER'],
+		['a companyId that is not text', { companyId: 7 }, 'OTHER'],
+		[
+			'a verification linked to a company is an identification',
+			{ companyId: 'c-1', beneficiaryId: 'b-1', ...result },
+			'IDENTIFICATION',
+		],
+		// nothing
+		['an empty body', {}, 'OTHER'],
+		['a body that names its kind in a field (never read)', { type: 'BANK_VERIFICATION' }, 'OTHER'],
+	])('%s', (_what, body, kind) => {
+		expect(bodyKind(body)).toBe(kind);
 	});
 
-	test('a KYB body with a scanRef key is not a KYB review', () => {
-		expect(
-			inferEventType({ companyId: 'c-1', scanRef: 's-1', status: { overall: 'APPROVED' } }),
-		).toBe('IDENTIFICATION');
-	});
-
-	test('an explicit body type that names no known kind is ignored', () => {
-		expect(inferEventType({ type: 'SOMETHING', ...BODIES.BANK_VERIFICATION } as IDataObject)).toBe(
-			'BANK_VERIFICATION',
-		);
-	});
-
-	test('anything unrecognisable falls back to the legacy identification event', () => {
-		const event = buildEvent({
-			headerEventType: undefined,
-			body: { hello: 'world' },
-			deliveryId: 'd',
-			receivedAt: new Date(0),
-		});
-		expect(event).toMatchObject({
-			eventType: 'IDENTIFICATION',
+	test('a body that shows nothing and has no header is OTHER, never an identification', () => {
+		expect(event({ hello: 'world' })).toMatchObject({
+			eventType: 'OTHER',
 			eventTypeSource: 'body',
+			headerMatchesBody: true,
 			receivedAt: '1970-01-01T00:00:00.000Z',
 		});
-		expect(event.validationIssues).toBeUndefined();
 	});
 
-	test('non-final means a body with final === false, whatever the kind; outcomes without the flag are final', () => {
+	test('non-final means a body with final === false, whatever the kind', () => {
 		expect(isNonFinal({ final: false })).toBe(true);
 		expect(isNonFinal({ final: true })).toBe(false);
 		expect(isNonFinal({ final: undefined })).toBe(false);
 	});
 });
 
-describe('inferEventType, one condition at a time', () => {
-	test.each<[string, IDataObject, string]>([
-		// 1b: a kind named in eventType, type or event (no shape)
-		['an event field', { event: 'BANK_VERIFICATION' }, 'BANK_VERIFICATION'],
-		['a type field', { type: 'ACCOUNT_CHECK' }, 'ACCOUNT_CHECK'],
-		// 1a: accounts AND riskLevel
-		['accounts and riskLevel', { accounts: [], riskLevel: null }, 'BANK_VERIFICATION'],
-		['accounts without riskLevel', { accounts: [], scanRef: 's' }, 'IDENTIFICATION'],
-		['riskLevel without accounts', { riskLevel: 'LOW', scanRef: 's' }, 'IDENTIFICATION'],
-		// 1a: a numeric score AND an integer status
-		['score and an integer status', { score: 0.5, status: 2 }, 'ACCOUNT_CHECK'],
-		['score and a fractional status', { score: 0.5, status: 2.5 }, 'IDENTIFICATION'],
-		['an integer status without score', { status: 2 }, 'IDENTIFICATION'],
-		['score as text', { score: '0.5', status: 2 }, 'IDENTIFICATION'],
-		['status as text', { score: 0.5, status: '2' }, 'IDENTIFICATION'],
-		// 1a: a card check without a verification session
-		['a card check alone', { bankCardVerification: {} }, 'BANK_CARD_VERIFICATION_COMPLETED'],
-		[
-			'a card check with an empty scanRef',
-			{ bankCardVerification: {}, scanRef: '' },
-			'BANK_CARD_VERIFICATION_COMPLETED',
-		],
-		['a card check with a scanRef', { bankCardVerification: {}, scanRef: 's' }, 'IDENTIFICATION'],
-		['a card check with final', { bankCardVerification: {}, final: true }, 'IDENTIFICATION'],
-		[
-			'a card check with an overall status',
-			{ bankCardVerification: {}, status: { overall: 'APPROVED' } },
-			'IDENTIFICATION',
-		],
-		// 1a: a KYB form or company id, and no scanRef
-		['a formId', { formId: 'f-1' }, 'KYB_REVIEW_RESULT'],
-		['a companyId', { companyId: 'c-1' }, 'KYB_REVIEW_RESULT'],
-		['a form with an id', { form: { id: 7 } }, 'KYB_REVIEW_RESULT'],
-		['a company with an id', { company: { id: 'c-1' } }, 'KYB_REVIEW_RESULT'],
-		['a form without an id', { form: {} }, 'IDENTIFICATION'],
-		['a company without an id', { company: {} }, 'IDENTIFICATION'],
-		['a formId that is not text', { formId: 7 }, 'IDENTIFICATION'],
-		['a companyId that is not text', { companyId: 7 }, 'IDENTIFICATION'],
-		// 1a: expired and cancelled sessions (never final: false, rule 2)
-		['overall EXPIRED', { status: { overall: 'EXPIRED' } }, 'IDENTIFICATION_EXPIRED'],
-		['overall CANCELLED', { status: { overall: 'CANCELLED' } }, 'IDENTIFICATION_CANCELLED'],
-		['overall CANCELED', { status: { overall: 'canceled' } }, 'IDENTIFICATION_CANCELLED'],
-		['an overall status that is not text', { status: { overall: 5 } }, 'IDENTIFICATION'],
-		[
-			'EXPIRED with final: false',
-			{ final: false, status: { overall: 'EXPIRED' } },
-			'IDENTIFICATION',
-		],
-		[
-			'CANCELLED with final: false',
-			{ final: false, status: { overall: 'CANCELLED' } },
-			'IDENTIFICATION',
-		],
-		// 1b, ruled out by the body: a named kind must fit its final flag (rule 2) and its product
-		[
-			'a named manual decision with final: false',
-			{ type: 'IDENTIFICATION_MANUAL_FINISHED', final: false, scanRef: 's' },
-			'IDENTIFICATION',
-		],
-		[
-			'a named bank verification with a session',
-			{ type: 'BANK_VERIFICATION', final: true, scanRef: 's' },
-			'IDENTIFICATION',
-		],
-		[
-			'a named identification with accounts and riskLevel',
-			{ type: 'IDENTIFICATION', accounts: [], riskLevel: 'LOW' },
-			'BANK_VERIFICATION',
-		],
-		[
-			'a named kind of the same product as the shape',
-			{ event: 'identification-resubmitted', final: true, scanRef: 's' },
-			'IDENTIFICATION_RESUBMITTED',
-		],
-	])('%s', (_what, body, kind) => {
-		expect(inferEventType(body)).toBe(kind);
-	});
-});
+describe('the header picks among the kinds the signed body allows', () => {
+	test.each(IDENTIFICATION_EVENT_TYPES)(
+		'a final result may be %s: the header decides',
+		(header) => {
+			expect(event(result, header)).toMatchObject(kept(header));
+		},
+	);
 
-describe('the signed body outranks the unsigned header', () => {
-	const result = { final: true, scanRef: 'r-1', status: { overall: 'APPROVED' } };
-	const preliminary = { final: false, scanRef: 'p-1', status: { overall: 'SUSPECTED' } };
-	const expired = { final: true, scanRef: 'e-1', status: { overall: 'EXPIRED' } };
-	const otherProducts: EventType[] = [
-		'BANK_VERIFICATION',
-		'ACCOUNT_CHECK',
-		'BANK_CARD_VERIFICATION_COMPLETED',
-		'KYB_REVIEW_RESULT',
-	];
+	test.each(IDENTIFICATION_EVENT_TYPES.filter((k) => k !== 'IDENTIFICATION_MANUAL_FINISHED'))(
+		'a preliminary result may be %s: the header decides',
+		(header) => {
+			expect(event(preliminary, header)).toMatchObject({ ...kept(header), final: false });
+		},
+	);
 
-	test.each<[string, EventType]>([
-		['IDENTIFICATION_MANUAL_FINISHED', 'IDENTIFICATION_MANUAL_FINISHED'],
-		['identification manual-finished', 'IDENTIFICATION_MANUAL_FINISHED'],
-		['IDENTIFICATION_EXPIRED', 'IDENTIFICATION_EXPIRED'],
-		['Identification.Cancelled', 'IDENTIFICATION_CANCELLED'],
-	])(
-		'a final: false body labelled %j is the legacy identification event, flagged',
-		(header, named) => {
+	test('a preliminary result is never a manual decision: the legacy kind, flagged', () => {
+		for (const header of ['IDENTIFICATION_MANUAL_FINISHED', 'id verification manual finished']) {
 			expect(event(preliminary, header)).toMatchObject({
-				...overruled('IDENTIFICATION', named),
+				...overruled('IDENTIFICATION', 'IDENTIFICATION_MANUAL_FINISHED'),
 				final: false,
+			});
+		}
+	});
+
+	test.each(['DENIED', 'EXPIRED', 'SUSPECTED', 'ACTIVE'])(
+		'an expired session is IDENTIFICATION_EXPIRED whatever its overall status (%s)',
+		(overall) => {
+			const body = { final: true, scanRef: 'e-1', status: { overall } };
+			expect(event(body, 'IDENTIFICATION_EXPIRED')).toMatchObject({
+				...kept('IDENTIFICATION_EXPIRED'),
+				overallStatus: overall,
 			});
 		},
 	);
 
-	test.each<EventType>([
-		'IDENTIFICATION_AUTO_FINISHED',
-		'IDENTIFICATION_RESUBMITTED',
-		'IDENTIFICATION',
-	])('a final: false body may be %s: the header decides', (header) => {
-		expect(event(preliminary, header)).toMatchObject(kept(header));
-	});
-
-	test.each<EventType>([
-		'IDENTIFICATION_AUTO_FINISHED',
-		'IDENTIFICATION_MANUAL_FINISHED',
-		'IDENTIFICATION_RESUBMITTED',
-		'IDENTIFICATION',
-	])('a final result may be %s: the header decides', (header) => {
-		expect(event(result, header)).toMatchObject(kept(header));
-	});
-
-	test.each<EventType>(['IDENTIFICATION_EXPIRED', 'IDENTIFICATION_CANCELLED'])(
-		'a result whose overall status says otherwise is not %s; without an overall status the header decides',
-		(header) => {
-			expect(event(result, header)).toMatchObject(overruled('IDENTIFICATION', header));
-			expect(event({ scanRef: 'r-2', status: {} }, header)).toMatchObject(kept(header));
-			expect(event({ ...result, final: undefined }, header)).toMatchObject(
-				overruled('IDENTIFICATION', header),
+	test.each(['DENIED', 'EXPIRED', 'ACTIVE', 'APPROVED'])(
+		'a cancelled session is IDENTIFICATION_CANCELLED whatever its overall status (%s)',
+		(overall) => {
+			const body = { final: true, scanRef: 'c-1', status: { overall } };
+			expect(event(body, 'IDENTIFICATION_CANCELLED')).toMatchObject(
+				kept('IDENTIFICATION_CANCELLED'),
 			);
 		},
 	);
 
-	test.each<EventType>([
-		'IDENTIFICATION_AUTO_FINISHED',
-		'IDENTIFICATION_MANUAL_FINISHED',
-		'IDENTIFICATION_RESUBMITTED',
-		'IDENTIFICATION_CANCELLED',
-	])('an expired session labelled %s is the expiry, flagged', (header) => {
-		expect(event(expired, header)).toMatchObject(overruled('IDENTIFICATION_EXPIRED', header));
+	test.each(COMPANY_EVENT_TYPES)('a company body under %s is that KYB kind', (header) => {
+		expect(event(company, header)).toMatchObject(kept(header));
+		expect(event(company, header).overallStatus).toBeUndefined();
 	});
 
-	test('an expired or cancelled session may be the legacy event, which fires for every outcome', () => {
-		expect(event(expired, 'IDENTIFICATION')).toMatchObject(kept('IDENTIFICATION'));
-		expect(event(BODIES.IDENTIFICATION_CANCELLED as IDataObject, 'IDENTIFICATION')).toMatchObject(
-			kept('IDENTIFICATION'),
-		);
-	});
+	test.each(COMPANY_EVENT_TYPES)(
+		'a company body is never an identification: under an identification header it stays a company (%s)',
+		() => {
+			for (const header of IDENTIFICATION_EVENT_TYPES) {
+				expect(event(company, header)).toMatchObject(overruled('COMPANY_REVIEW', header));
+			}
+		},
+	);
 
+	const otherProducts: EventType[] = [
+		'BANK_VERIFICATION',
+		'ACCOUNT_CHECK',
+		'BANK_CARD_VERIFICATION_COMPLETED',
+		'COMPANY_REVIEW',
+	];
 	describe.each(otherProducts)('a %s body', (product) => {
 		test.each(IDENTIFICATION_EVENT_TYPES)(
 			'labelled %s is still that product, flagged',
@@ -261,41 +225,45 @@ describe('the signed body outranks the unsigned header', () => {
 		);
 	});
 
-	describe.each<[string, IDataObject, EventType]>([
-		['a final result', result, 'IDENTIFICATION'],
-		['a preliminary result', preliminary, 'IDENTIFICATION'],
-		['an expired session', expired, 'IDENTIFICATION_EXPIRED'],
-		['a body with only a scanRef', { scanRef: 's-1' }, 'IDENTIFICATION'],
-		[
-			'a body with a card check inside its session',
-			{ ...result, bankCardVerification: { status: 'APPROVED' } },
-			'IDENTIFICATION',
-		],
-	])('%s', (_what, body, kind) => {
-		test.each(otherProducts)('labelled %s is still an identification, flagged', (header) => {
-			expect(event(body, header)).toMatchObject(overruled(kind, header));
-		});
-	});
-
-	test('a kind the body names itself outranks the header', () => {
-		const named = { ...result, type: 'IDENTIFICATION_AUTO_FINISHED' };
-		expect(event(named, 'IDENTIFICATION_MANUAL_FINISHED')).toMatchObject(
-			overruled('IDENTIFICATION_AUTO_FINISHED', 'IDENTIFICATION_MANUAL_FINISHED'),
-		);
-		expect(event(named, 'identification auto finished')).toMatchObject(
-			kept('IDENTIFICATION_AUTO_FINISHED'),
+	describe.each<[string, IDataObject]>([
+		['a final result', result],
+		['a preliminary result', preliminary],
+		['a session with a card check inside', { ...result, bankCardVerification: {} }],
+	])('%s', (_what, body) => {
+		test.each([...otherProducts, 'COMPANY_SUBMIT', 'AML_MONITORING'] as EventType[])(
+			'labelled %s is still an identification, flagged',
+			(header) => {
+				expect(event(body, header)).toMatchObject(overruled('IDENTIFICATION', header));
+			},
 		);
 	});
 
-	test('a body that shows no product leaves the product to the header, checked against the contract', () => {
+	test('a body that shows no product leaves the kind to the header, checked against the contract', () => {
 		const item = event({ hello: 'world' }, 'ACCOUNT_CHECK');
 		expect(item).toMatchObject(kept('ACCOUNT_CHECK'));
 		expect(item.validationIssues?.map((i) => i.path)).toEqual(
 			expect.arrayContaining(['status', 'score']),
 		);
-		expect(event({ hello: 'world' }, 'IDENTIFICATION_MANUAL_FINISHED')).toMatchObject(
-			kept('IDENTIFICATION_MANUAL_FINISHED'),
+		expect(event({ scanRef: 's' }, 'IDENTIFICATION_EXPIRED')).toMatchObject(
+			kept('IDENTIFICATION_EXPIRED'),
 		);
+		expect(event({ scanRef: 's', status: 'COMPLETED' }, 'AGE_ESTIMATION')).toMatchObject(
+			kept('AGE_ESTIMATION'),
+		);
+	});
+
+	test('an unknown header value never makes an identification: OTHER, with the value as sent', () => {
+		for (const body of [company, { hello: 'world' }, {}]) {
+			const item = event(body, 'SOMETHING_NEW_IN_2027');
+			expect(item.eventType).not.toMatch(/^IDENTIFICATION/);
+			expect(item).toMatchObject({
+				eventTypeSource: 'body',
+				headerMatchesBody: true,
+				headerEventType: 'SOMETHING_NEW_IN_2027',
+			});
+		}
+		expect(event({ hello: 'world' }, 'SOMETHING_NEW_IN_2027').eventType).toBe('OTHER');
+		expect(event({}, 'x'.repeat(500)).headerEventType).toHaveLength(100);
 	});
 
 	test('a header repeated with different kinds names none the body can confirm: the body kind, flagged', () => {
@@ -323,40 +291,36 @@ describe('the signed body outranks the unsigned header', () => {
 		expect(event(result, 'Identification, Auto Finished')).toMatchObject(auto);
 	});
 
-	test('whatever the header, a final: false event is never a manual decision, expiry or cancellation, and the product is the body’s', () => {
+	test('whatever the header: a final: false event is never a manual decision, and a body that shows a product keeps it', () => {
 		const headers: Array<string | string[] | undefined> = [
 			undefined,
 			'SOMETHING_NEW',
 			...EVENT_TYPES,
 			[...EVENT_TYPES],
 		];
-		// Every body here shows its product (only a body that shows none leaves it to the header).
-		const bodies: IDataObject[] = [
-			...Object.values(BODIES).map((body) => body as IDataObject),
-			...Object.values(BODIES).map((body) => ({ ...body, final: false }) as IDataObject),
-			{ ...expired, final: false },
-			{ ...preliminary, type: 'IDENTIFICATION_MANUAL_FINISHED' },
-		];
+		const shown = Object.values(BODIES)
+			.map((body) => body as IDataObject)
+			.filter((body) => bodyKind(body) !== 'OTHER');
+		const bodies = [...shown, ...shown.map((body) => ({ ...body, final: false }) as IDataObject)];
 		const product = (kind: EventType) =>
-			IDENTIFICATION_EVENT_TYPES.includes(kind) ? 'IDENTIFICATION' : kind;
-		const neverPreliminary = [
-			'IDENTIFICATION_MANUAL_FINISHED',
-			'IDENTIFICATION_EXPIRED',
-			'IDENTIFICATION_CANCELLED',
-		];
+			IDENTIFICATION_EVENT_TYPES.includes(kind)
+				? 'identification'
+				: COMPANY_EVENT_TYPES.includes(kind)
+					? 'company'
+					: kind;
 		const broken: string[] = [];
 		for (const body of bodies) {
 			for (const header of headers) {
 				const item = event(body, header);
 				const what = `${JSON.stringify(header)} on ${JSON.stringify(body)}: ${item.eventType}`;
-				if (item.final === false && neverPreliminary.includes(item.eventType)) {
+				if (item.final === false && item.eventType === 'IDENTIFICATION_MANUAL_FINISHED') {
 					broken.push(`final: false as ${what}`);
 				}
-				if (product(item.eventType) !== product(inferEventType(body))) {
+				if (product(item.eventType) !== product(bodyKind(body))) {
 					broken.push(`another product: ${what}`);
 				}
-				if (item.headerMatchesBody !== (item.headerEventType === undefined)) {
-					broken.push(`headerMatchesBody without headerEventType: ${what}`);
+				if (!item.headerMatchesBody && item.headerEventType === undefined) {
+					broken.push(`headerMatchesBody false without headerEventType: ${what}`);
 				}
 			}
 		}
@@ -364,32 +328,32 @@ describe('the signed body outranks the unsigned header', () => {
 	});
 });
 
-describe('isIdentificationBody: decided by the signed body alone', () => {
+describe('isIdentificationResult: a decision, shown by the signed body alone', () => {
 	test.each<[string, IDataObject]>([
 		...IDENTIFICATION_EVENT_TYPES.map((kind): [string, IDataObject] => [
 			`the ${kind} fixture`,
 			BODIES[kind] as IDataObject,
 		]),
-		['a preliminary result', { final: false, scanRef: 's-1' }],
-		['a body with only a scanRef', { scanRef: 's-1' }],
-		['a body with only a final flag', { final: true }],
-		['a body with only an overall status', { status: { overall: 'APPROVED' } }],
-		['a body naming an identification kind', { type: 'IDENTIFICATION_EXPIRED' }],
-		['a session with a card check inside', { scanRef: 's-1', bankCardVerification: {} }],
-	])('%s is an identification', (_what, body) => {
-		expect(isIdentificationBody(body)).toBe(true);
+		['a preliminary result', preliminary],
+		['an overall status without a final flag', { status: { overall: 'DENIED' } }],
+		['a session with a card check inside', { ...result, bankCardVerification: {} }],
+	])('%s is a result', (_what, body) => {
+		expect(isIdentificationResult(body)).toBe(true);
 	});
 
 	test.each<[string, IDataObject]>([
+		['a body with only a scanRef', { scanRef: 'W1' }],
+		['a final flag without an overall status', { final: true, scanRef: 'W1' }],
+		['an empty overall status', { final: true, scanRef: 'W1', status: { overall: ' ' } }],
+		['an overall status that is not text', { final: true, status: { overall: 1 } }],
 		['a bank verification', BODIES.BANK_VERIFICATION as IDataObject],
 		['an account check with a scanRef', { ...BODIES.ACCOUNT_CHECK, scanRef: 's-1' } as IDataObject],
 		['a card check', BODIES.BANK_CARD_VERIFICATION_COMPLETED as IDataObject],
-		['a KYB review', BODIES.KYB_REVIEW_RESULT as IDataObject],
-		['a body that shows nothing', { hello: 'world' }],
+		['a company', company],
+		['an age estimation with a scanRef and a status', BODIES.AGE_ESTIMATION as IDataObject],
 		['an empty body', {}],
-		['a body naming a bank verification', { type: 'BANK_VERIFICATION' }],
 	])('%s is not', (_what, body) => {
-		expect(isIdentificationBody(body)).toBe(false);
+		expect(isIdentificationResult(body)).toBe(false);
 	});
 });
 
@@ -414,13 +378,15 @@ describe('buildEvent: the fields lifted to the top', () => {
 
 	test('the overall status is lifted for identification events only', () => {
 		const kyb = event({ formId: 'f-1', status: { overall: 'APPROVED' } });
-		expect(kyb.eventType).toBe('KYB_REVIEW_RESULT');
-		expect(Object.keys(kyb)).not.toContain('overallStatus');
+		expect(kyb.eventType).toBe('IDENTIFICATION');
+		const review = event({ formId: 'f-1', status: 'APPROVED' }, 'COMPANY_REVIEW');
+		expect(review.eventType).toBe('COMPANY_REVIEW');
+		expect(Object.keys(review)).not.toContain('overallStatus');
 	});
 });
 
 describe('the Events option', () => {
-	test('lists every kind once, sorted by name, each with a name and a description', () => {
+	test('lists every kind once (the company review as KYB_REVIEW_RESULT in version 1), sorted by name', () => {
 		const property = new IdentityVerificationTrigger().description.properties.find(
 			(p) => p.name === 'events',
 		);
@@ -429,7 +395,8 @@ describe('the Events option', () => {
 			value: string;
 			description?: string;
 		}>;
-		expect(options.map((o) => o.value).sort()).toEqual([...EVENT_TYPES].sort());
+		const v1 = (kind: string) => (kind === 'COMPANY_REVIEW' ? 'KYB_REVIEW_RESULT' : kind);
+		expect(options.map((o) => o.value).sort()).toEqual(EVENT_TYPES.map(v1).sort());
 		const names = options.map((o) => o.name);
 		expect(names).toEqual([...names].sort((a, b) => a.localeCompare(b)));
 		expect(options.find((o) => o.value === 'IDENTIFICATION')).toMatchObject({

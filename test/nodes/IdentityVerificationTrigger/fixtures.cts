@@ -1,4 +1,8 @@
-/** Bodies of every event kind, shaped as the contract describes them (signed and posted by the tests). */
+/**
+ * A body of every event kind (signed and posted by the tests): the contract's kinds as it describes
+ * them, the provider's other kinds shaped as its published schemas (test/fixtures/real-service/),
+ * and for OTHER a body that shows no product.
+ */
 import type { EventType } from '../../../nodes/shared/contract';
 
 export const BODIES: Record<EventType, Record<string, unknown>> = {
@@ -52,10 +56,12 @@ export const BODIES: Record<EventType, Record<string, unknown>> = {
 		clientId: 'user-4',
 		status: { overall: 'EXPIRED' },
 	},
+	// The provider has no CANCELLED overall status: a cancelled session carries another one.
 	IDENTIFICATION_CANCELLED: {
+		final: true,
 		scanRef: 'scan-can',
 		clientId: 'user-5',
-		status: { overall: 'CANCELLED' },
+		status: { overall: 'DENIED' },
 	},
 	IDENTIFICATION: {
 		final: true,
@@ -66,5 +72,51 @@ export const BODIES: Record<EventType, Record<string, unknown>> = {
 	BANK_CARD_VERIFICATION_COMPLETED: {
 		bankCardVerification: { status: 'APPROVED', cardHolder: 'Jonas Jonaitis', last4: '4242' },
 	},
-	KYB_REVIEW_RESULT: { formId: 'form-001', companyId: 'company-001', status: 'APPROVED' },
+	COMPANY_REVIEW: { formId: 'form-001', companyId: 'company-001', status: 'APPROVED' },
+	COMPANY_SUBMIT: {
+		id: 'company-002',
+		companyName: 'Acme UAB',
+		clientId: 'client-7',
+		beneficiaries: [],
+	},
+	COMPANY_INFO_REQUEST: { id: 'company-003', companyName: 'Acme UAB', clientId: 'client-7' },
+	COMPANY_AML_REVIEW: {
+		id: 'company-004',
+		companyName: 'Acme UAB',
+		beneficiaries: [{ id: 'b-1', amlCheck: { overallStatus: 'NO_FLAGS' } }],
+	},
+	COMPANY_EXPIRATION: { id: 'company-005', companyName: 'Acme UAB', clientId: 'client-7' },
+	COMPANY_DELETE: { id: 'company-006', companyName: 'Acme UAB', clientId: 'client-7' },
+	GOV_ORDERED_DOCUMENT: { companyId: 'company-007', documentUrl: 'https://example.com/doc.pdf' },
+	SOS_REPORT: { companyId: 'company-008', reportUrl: 'https://example.com/report.pdf' },
+	AML_MONITORING: {
+		monitoringId: 'm-1',
+		name: 'Jonas',
+		surname: 'Jonaitis',
+		nationality: 'LT',
+		dob: null,
+		isActive: true,
+		expiration: null,
+		scanRefList: ['scan-1'],
+		alertStatus: 'ACCEPTED',
+		status: 'ACTIVE',
+		pepsStatus: 'NO_FLAGS',
+		sanctionsStatus: 'NO_FLAGS',
+		adverseMediaStatus: null,
+		results: [],
+		amlCheck: null,
+	},
+	AML_MONITORING_EXPIRATION: { usersToExtend: 2, usersToExpire: 1 },
+	DOCUMENT_EXPIRATION: { scanRef: 'scan-doc', clientId: 'user-8', docExpiry: '2027-01-31' },
+	FACIAL_AUTHENTICATION: { scanRef: 'scan-face', clientId: 'user-9', status: 'SUCCESS' },
+	AGE_ESTIMATION: {
+		scanRef: 'scan-age',
+		status: 'COMPLETED',
+		outcome: 'SUCCESS',
+		estimatedAge: 31,
+		clientId: 'user-10',
+		occurredAt: '2026-11-01T10:00:00Z',
+	},
+	VIDEO_CALL_FINISHED: { scanRef: 'scan-video', clientId: 'user-11' },
+	OTHER: { note: 'a body that shows no product' },
 };

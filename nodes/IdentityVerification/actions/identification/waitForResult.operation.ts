@@ -17,7 +17,7 @@ import { NodeOperationError, WAIT_INDEFINITELY, updateDisplayOptions } from 'n8n
 
 import { answer, receiveDelivery } from '../../../shared/webhook/delivery';
 import type { IdentityVerificationEvent } from '../../../shared/webhook/events';
-import { isIdentificationBody, isNonFinal } from '../../../shared/webhook/events';
+import { isIdentificationResult, isNonFinal } from '../../../shared/webhook/events';
 import { takePendingVerifications } from './waitBinding';
 
 const UNIT_SECONDS = { seconds: 1, minutes: 60, hours: 3600, days: 86400 } as const;
@@ -207,7 +207,7 @@ function notForThisWait(
 	event: IdentityVerificationEvent,
 ): string | undefined {
 	// The signed body decides, never the unsigned event header.
-	if (!isIdentificationBody(event.body)) {
+	if (!isIdentificationResult(event.body)) {
 		return 'the delivery is not an identification result';
 	}
 	const expected = waitedScanRef.call(this);
