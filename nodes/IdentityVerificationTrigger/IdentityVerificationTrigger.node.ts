@@ -92,7 +92,7 @@ export class IdentityVerificationTrigger implements INodeType {
 				name: 'events',
 				type: 'multiOptions',
 				options: eventOptions,
-				default: eventOptions.map((option) => option.value),
+				default: [...eventOptions.map((option) => option.value)],
 				description:
 					'Which deliveries start the workflow. Others are acknowledged (200) and ignored. Leave empty to receive every kind.',
 			},
