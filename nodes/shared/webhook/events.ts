@@ -18,8 +18,11 @@
  *   and the header only picks among the kinds the body allows:
  *   1. The body's product, from its shape: an identification (a boolean `final` or a text
  *      `status.overall`), a bank verification (`accounts` and `riskLevel`), an account check (a
- *      numeric `score` and an integer `status`), a standalone card check (a `bankCardVerification`
- *      object), a company (KYB: `companyName`, `beneficiaries`, a form or company id), or none.
+ *      numeric `score` and an integer `status`), a standalone card check (`firstSix` and `lastFour`,
+ *      or the contract's `bankCardVerification` object), a company (KYB: `companyName`,
+ *      `beneficiaries`, `soleProprietor`, `amlReviewSubjectType`, a form or company id), or none
+ *      (the provider's other bodies, e.g. a company submission's `{id, submissionTime, …}`: the
+ *      header decides).
  *   2. The header's kind is used when it is of the body's product (any kind when the body shows
  *      none), but never the manual decision for a `final: false` body.
  *   3. Otherwise the body's own kind: the legacy IDENTIFICATION for an identification (it fires for
@@ -198,10 +201,21 @@ function isIdentificationShape(body: IDataObject): boolean {
 	return typeof body.final === 'boolean' || overallStatusOf(body) !== undefined;
 }
 
+/** A standalone card check: the provider's flat body, or the contract's `bankCardVerification`. */
+function isCardShape(body: IDataObject): boolean {
+	return (
+		(hasKey(body, 'firstSix') && hasKey(body, 'lastFour')) ||
+		isPlainObject(body.bankCardVerification)
+	);
+}
+
+/** A company (KYB): the provider's company bodies, or the contract's form and company ids. */
 function isCompanyShape(body: IDataObject): boolean {
 	return (
 		typeof body.companyName === 'string' ||
 		Array.isArray(body.beneficiaries) ||
+		typeof body.soleProprietor === 'boolean' ||
+		typeof body.amlReviewSubjectType === 'string' ||
 		typeof body.formId === 'string' ||
 		typeof body.companyId === 'string' ||
 		(isPlainObject(body.form) && body.form.id !== undefined) ||
@@ -214,7 +228,7 @@ function productOfBody(body: IDataObject): Product | undefined {
 	if (hasKey(body, 'accounts') && hasKey(body, 'riskLevel')) return 'BANK_VERIFICATION';
 	if (typeof body.score === 'number' && Number.isInteger(body.status)) return 'ACCOUNT_CHECK';
 	if (isIdentificationShape(body)) return 'identification';
-	if (isPlainObject(body.bankCardVerification)) return 'BANK_CARD_VERIFICATION_COMPLETED';
+	if (isCardShape(body)) return 'BANK_CARD_VERIFICATION_COMPLETED';
 	if (isCompanyShape(body)) return 'company';
 	return undefined;
 }

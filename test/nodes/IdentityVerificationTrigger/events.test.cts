@@ -111,10 +111,23 @@ describe("the body's own kind, one condition at a time", () => {
 		],
 		// a card check
 		['a card check alone', { bankCardVerification: {} }, 'BANK_CARD_VERIFICATION_COMPLETED'],
+		[
+			"the provider's flat card check",
+			{ id: 'x', status: 'MATCH', firstSix: '424242', lastFour: '4242', nameMatch: true },
+			'BANK_CARD_VERIFICATION_COMPLETED',
+		],
+		['lastFour without firstSix', { id: 'x', lastFour: '4242' }, 'OTHER'],
 		['a card check inside a session', { bankCardVerification: {}, final: true }, 'IDENTIFICATION'],
 		// a company (KYB)
 		['a company name', { id: 'c', companyName: 'Acme' }, 'COMPANY_REVIEW'],
 		['beneficiaries', { id: 'c', beneficiaries: [] }, 'COMPANY_REVIEW'],
+		['soleProprietor', { id: 'c', soleProprietor: false }, 'COMPANY_REVIEW'],
+		['an AML review subject', { id: 'c', amlReviewSubjectType: 'BENEFICIARY' }, 'COMPANY_REVIEW'],
+		[
+			'a company submission (id and time only: no product shown)',
+			{ id: 'c', submissionTime: null },
+			'OTHER',
+		],
 		['a formId', { formId: 'f-1' }, 'COMPANY_REVIEW'],
 		['a companyId', { companyId: 'c-1' }, 'COMPANY_REVIEW'],
 		['a form with an id', { form: { id: 7 } }, 'COMPANY_REVIEW'],
