@@ -189,10 +189,10 @@ describe('proof of address request', () => {
 			bad(poaCheckRequestSchema, { ...poa, [field]: chars(256) });
 		},
 	);
-	test('file, name and address must not be empty', () => {
+	test('the file must not be empty; name and address are optional, as for the service', () => {
 		bad(poaCheckRequestSchema, { ...poa, file: '' });
-		bad(poaCheckRequestSchema, { ...poa, providedName: '' });
-		bad(poaCheckRequestSchema, { ...poa, providedAddress: '  ' });
+		ok(poaCheckRequestSchema, { file: poa.file });
+		ok(poaCheckRequestSchema, { ...poa, providedName: undefined });
 	});
 });
 

@@ -19,6 +19,8 @@ export const LIMITS = {
 	webhookTimeoutSeconds: 10,
 	clientIdMaxLength: 100,
 	externalRefMaxLength: 40,
+	personNameMaxLength: 100,
+	localeMaxLength: 7,
 	tokenExpiryTime: { min: 0, max: 2592000 },
 	tokenSessionLength: { min: 60, max: 3600 },
 } as const;

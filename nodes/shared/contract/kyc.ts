@@ -1,7 +1,7 @@
 /** Identification (KYC): the verification token and the scan reference of a session. */
 import { z } from 'zod';
 
-import { LIMITS, countrySchema, nonEmpty, pathId, wholeSeconds } from './common';
+import { LIMITS, nonEmpty, pathId, wholeSeconds } from './common';
 
 /** Whether YYYY-MM-DD names a real day (not 1990-02-30). */
 function isCalendarDate(value: string): boolean {
@@ -17,6 +17,20 @@ const urlField = z
 		message: 'must be a full web address starting with https:// or http://',
 	});
 
+/** Where the verification screen sends the person: any absolute address (an app's own scheme too). */
+const redirectField = z
+	.string()
+	.trim()
+	.url({ message: 'must be a full address such as https://example.com/done or myapp://done' });
+
+const nameField = z
+	.string()
+	.trim()
+	.min(1, { message: 'must not be empty' })
+	.max(LIMITS.personNameMaxLength, {
+		message: `must be at most ${LIMITS.personNameMaxLength} characters`,
+	});
+
 /**
  * POST /api/v2/token. The typed optional fields and their limits; any other field passes through
  * unchanged (the service accepts more settings than the node names).
@@ -28,8 +42,8 @@ export const verificationTokenRequestSchema = z
 				message: `must be at most ${LIMITS.clientIdMaxLength} characters`,
 			}),
 		),
-		firstName: z.string().trim().min(1, { message: 'must not be empty' }).optional(),
-		lastName: z.string().trim().min(1, { message: 'must not be empty' }).optional(),
+		firstName: nameField.optional(),
+		lastName: nameField.optional(),
 		externalRef: z
 			.string()
 			.trim()
@@ -38,18 +52,25 @@ export const verificationTokenRequestSchema = z
 				message: `must be at most ${LIMITS.externalRefMaxLength} characters`,
 			})
 			.optional(),
-		successUrl: urlField.optional(),
-		errorUrl: urlField.optional(),
-		unverifiedUrl: urlField.optional(),
+		successUrl: redirectField.optional(),
+		errorUrl: redirectField.optional(),
+		unverifiedUrl: redirectField.optional(),
 		callbackUrl: urlField.optional(),
+		// The service limits only the length: a code such as en, de, pt-BR or zh-Hans.
 		locale: z
 			.string()
 			.trim()
-			.regex(/^[A-Za-z]{2,3}([-_][A-Za-z0-9]{2,8})?$/, {
-				message: 'must be a language code such as en, de or pt-BR',
+			.min(1, { message: 'must not be empty' })
+			.max(LIMITS.localeMaxLength, {
+				message: `must be at most ${LIMITS.localeMaxLength} characters, such as en, de or pt-BR`,
 			})
 			.optional(),
-		country: countrySchema.optional(),
+		// A country code, or a list of them (the service's documentation shows both).
+		country: z
+			.union([z.string().trim().min(1), z.array(z.string().trim().min(1))], {
+				errorMap: () => ({ message: 'must be a country code such as LT, or a list of codes' }),
+			})
+			.optional(),
 		expiryTime: wholeSeconds(
 			LIMITS.tokenExpiryTime.min,
 			LIMITS.tokenExpiryTime.max,
@@ -61,10 +82,7 @@ export const verificationTokenRequestSchema = z
 			'1 hour',
 		).optional(),
 		documents: z
-			.array(z.string().trim().min(1, { message: 'must not contain an empty document type' }), {
-				invalid_type_error: 'must be a list of document types',
-			})
-			.min(1, { message: 'must name at least one document type' })
+			.array(z.string(), { invalid_type_error: 'must be a list of document types' })
 			.optional(),
 		dateOfBirth: z
 			.string()

@@ -1,7 +1,7 @@
 /** Proof of address: the check of an address document. */
 import { z } from 'zod';
 
-import { LIMITS, nonEmpty } from './common';
+import { LIMITS } from './common';
 
 /** File types the service accepts for a proof-of-address check (jpg is jpeg, heif is heic's family). */
 export type PoaFileType = 'jpeg' | 'png' | 'webp' | 'heic' | 'heif' | 'pdf';
@@ -10,16 +10,21 @@ export const poaCheckRequestSchema = z.object({
 	file: z
 		.string()
 		.min(1, { message: 'must be base64 text of a jpeg, png, webp, heic, heif or pdf file' }),
-	providedName: nonEmpty('Provided Name').pipe(
-		z.string().max(LIMITS.poaTextMaxLength, {
+	// Optional for the service (it compares what it is given): empty means not sent.
+	providedName: z
+		.string()
+		.trim()
+		.max(LIMITS.poaTextMaxLength, {
 			message: `must be at most ${LIMITS.poaTextMaxLength} characters`,
-		}),
-	),
-	providedAddress: nonEmpty('Provided Address').pipe(
-		z.string().max(LIMITS.poaTextMaxLength, {
+		})
+		.optional(),
+	providedAddress: z
+		.string()
+		.trim()
+		.max(LIMITS.poaTextMaxLength, {
 			message: `must be at most ${LIMITS.poaTextMaxLength} characters`,
-		}),
-	),
+		})
+		.optional(),
 });
 
 /** Which response fields are required or nullable is not shown: every field is optional and nullable. */

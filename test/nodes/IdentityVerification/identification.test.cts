@@ -150,12 +150,12 @@ describe('Identification (KYC)', () => {
 		['expiryTime', -1, 'Expiry Time (Seconds)', 'at least 0 seconds'],
 		['sessionLength', 59, 'Session Length (Seconds)', 'at least 60 seconds'],
 		['sessionLength', 3601, 'Session Length (Seconds)', 'at most 3600 seconds'],
-		['successUrl', 'example.com/ok', 'Success URL', 'full web address'],
+		['successUrl', 'example.com/ok', 'Success URL', 'full address'],
+		['firstName', 'x'.repeat(101), 'First Name', 'at most 100 characters'],
 		['callbackUrl', 'ftp://example.com', 'Callback URL', 'full web address'],
-		['country', 'Lithuania', 'Country', 'two-letter country code'],
 		['dateOfBirth', '31.12.1990', 'Date of Birth', 'YYYY-MM-DD'],
 		['dateOfBirth', '1990-02-30', 'Date of Birth', 'real calendar date'],
-		['locale', 'english please', 'Language', 'language code'],
+		['locale', 'english please', 'Language', 'at most 7 characters'],
 	])(
 		'refuses %s = %j with an error naming the field, before any request',
 		async (name, value, label, rule) => {
@@ -171,6 +171,26 @@ describe('Identification (KYC)', () => {
 			expect(serviceRequests(ctx.sb)).toBe(0);
 		},
 	);
+
+	test('sends what the service accepts although it is not a common code: it decides (its schema limits only these lengths)', async () => {
+		const { items, error } = await createToken({
+			clientId: 'customer-48',
+			tokenFields: {
+				locale: 'zh-Hans',
+				country: 'Lithuania',
+				successUrl: 'myapp://verification/done',
+				firstName: 'x'.repeat(100),
+			},
+			additionalFields: { field: [{ name: 'documents', value: '={{ ["PASSPORT", ""] }}' }] },
+		});
+		expect(error).toBeUndefined();
+		expect(ctx.sb.kyc.get(String(items[0].json.scanRef))?.request).toMatchObject({
+			locale: 'zh-Hans',
+			country: 'Lithuania',
+			successUrl: 'myapp://verification/done',
+			documents: ['PASSPORT', ''],
+		});
+	});
 
 	test('keeps free-form Custom Fields for settings the node does not name; typed fields win', async () => {
 		const { items, error } = await createToken({

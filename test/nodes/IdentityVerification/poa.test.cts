@@ -140,7 +140,6 @@ describe('Proof of Address: Create Check', () => {
 	test.each([
 		['Provided Name', { providedName: 'x'.repeat(256) }, 'at most 255 characters'],
 		['Provided Address', { providedAddress: 'y'.repeat(256) }, 'at most 255 characters'],
-		['Provided Name', { providedName: '={{ "  " }}' }, 'must not be empty'],
 	])('refuses a wrong %s before sending anything', async (label, extra, rule) => {
 		const result = await ctx.run(params(extra), {
 			input: [binaryItem(PNG, 'scan.png', 'image/png')],
@@ -148,6 +147,23 @@ describe('Proof of Address: Create Check', () => {
 		expectError(result, label, rule);
 		expect(serviceRequests(ctx.sb)).toBe(0);
 	});
+
+	test.each<[string, Record<string, string>, string | null]>([
+		['both left empty', { providedName: '', providedAddress: '={{ "  " }}' }, null],
+		['only the name', { providedAddress: '' }, SEED.poa.name],
+	])(
+		'Provided Name and Address are optional, as for the service (%s): what is empty is not sent',
+		async (_what, extra, name) => {
+			const { items, error } = await ctx.run(params(extra), {
+				input: [binaryItem(PNG, 'scan.png', 'image/png')],
+			});
+			expect(error).toBeUndefined();
+			expect(items[0].json).toMatchObject({
+				providedName: name,
+				providedAddress: null,
+			});
+		},
+	);
 
 	test('also reads a file whose base64 is wrapped in lines (decoded, then encoded in chunks)', async () => {
 		const item = binaryItem(

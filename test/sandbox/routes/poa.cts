@@ -69,8 +69,15 @@ export const poaRoutes: Route[] = [
 					],
 				});
 			}
-			const nameMatch = nameKey(body.providedName) === nameKey(SEED.poa.name);
-			const addressMatch = normalise(body.providedAddress) === normalise(SEED.poa.address);
+			// What was not provided is not compared (null), as the service's NOT_COMPARED says.
+			const nameMatch =
+				body.providedName === undefined
+					? null
+					: nameKey(body.providedName) === nameKey(SEED.poa.name);
+			const addressMatch =
+				body.providedAddress === undefined
+					? null
+					: normalise(body.providedAddress) === normalise(SEED.poa.address);
 			const id = randomUUID();
 			const issued = new Date(Date.now() - 20 * 86400000).toISOString().slice(0, 10);
 			return json(201, {
@@ -86,15 +93,20 @@ export const poaRoutes: Route[] = [
 				nameMatch,
 				addressMatch,
 				dateValid: true,
-				overallStatus: nameMatch && addressMatch ? 'MATCH' : 'NO_MATCH',
+				overallStatus:
+					nameMatch === null && addressMatch === null
+						? 'NOT_COMPARED'
+						: nameMatch !== false && addressMatch !== false
+							? 'MATCH'
+							: 'NO_MATCH',
 				name: SEED.poa.name,
 				address: SEED.poa.address,
 				orgName: 'Energijos skirstymo operatorius AB',
 				orgAddress: 'Aguonų g. 24, 03212 Vilnius, Lithuania',
 				documentTypeSupported: true,
 				countrySupported: true,
-				providedName: body.providedName,
-				providedAddress: body.providedAddress,
+				providedName: body.providedName ?? null,
+				providedAddress: body.providedAddress ?? null,
 			});
 		},
 	},

@@ -245,6 +245,12 @@ function documentList(value: unknown): unknown {
 		.filter((entry) => entry !== '');
 }
 
+/** A two-letter code in capitals as the service writes it; any other text as it was typed. */
+function countryCode(value: string): string {
+	const text = value.trim();
+	return /^[a-z]{2}$/i.test(text) ? text.toUpperCase() : text;
+}
+
 /** The typed fields the user set, with empty text fields left out. */
 function typedFields(this: IExecuteFunctions, itemIndex: number): IDataObject {
 	const set = this.getNodeParameter('tokenFields', itemIndex, {}) as IDataObject;
@@ -254,8 +260,7 @@ function typedFields(this: IExecuteFunctions, itemIndex: number): IDataObject {
 		if (name === 'documents') body.documents = documentList(value) as IDataObject[string];
 		else if (name === 'expiryTime' || name === 'sessionLength')
 			body[name] = numberFromText(value) as IDataObject[string];
-		else if (name === 'country' && typeof value === 'string')
-			body.country = value.trim().toUpperCase();
+		else if (name === 'country' && typeof value === 'string') body.country = countryCode(value);
 		else body[name] = value;
 	}
 	return body;

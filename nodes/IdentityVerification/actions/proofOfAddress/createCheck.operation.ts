@@ -40,20 +40,18 @@ const properties: INodeProperties[] = [
 		displayName: 'Provided Name',
 		name: 'providedName',
 		type: 'string',
-		required: true,
 		default: '',
 		placeholder: 'e.g. Jonas Jonaitis',
-		hint: 'At most 255 characters',
+		hint: 'Optional, at most 255 characters. Without it the name is not compared.',
 		description: "The person's full name, compared with the name on the document",
 	},
 	{
 		displayName: 'Provided Address',
 		name: 'providedAddress',
 		type: 'string',
-		required: true,
 		default: '',
 		placeholder: 'e.g. Gedimino pr. 1, 01103 Vilnius, Lithuania',
-		hint: 'At most 255 characters',
+		hint: 'Optional, at most 255 characters. Without it the address is not compared.',
 		description: "The person's address, compared with the address on the document",
 	},
 	...simplifyOption(
@@ -98,27 +96,28 @@ export const description = updateDisplayOptions(displayOptions, properties);
 
 const textFieldsSchema = poaCheckRequestSchema.pick({ providedName: true, providedAddress: true });
 
-/** The Provided Name and Provided Address of an item, checked. */
-function textFields(this: IExecuteFunctions, itemIndex: number) {
-	return validateInput.call(
-		this,
-		textFieldsSchema,
-		{
-			providedName: this.getNodeParameter('providedName', itemIndex, ''),
-			providedAddress: this.getNodeParameter('providedAddress', itemIndex, ''),
-		},
-		{
-			providedName: {
-				label: 'Provided Name',
-				fix: "Enter the person's full name as written on the document, at most 255 characters.",
-			},
-			providedAddress: {
-				label: 'Provided Address',
-				fix: "Enter the person's address as written on the document, at most 255 characters.",
-			},
-		},
-		itemIndex,
-	);
+const TEXT_FIELD_LABELS = {
+	providedName: {
+		label: 'Provided Name',
+		fix: "Enter the person's full name as written on the document, at most 255 characters, or leave it empty.",
+	},
+	providedAddress: {
+		label: 'Provided Address',
+		fix: "Enter the person's address as written on the document, at most 255 characters, or leave it empty.",
+	},
+};
+
+/** The Provided Name and Provided Address of an item, checked; an empty one is not sent. */
+function textFields(this: IExecuteFunctions, itemIndex: number): Record<string, string> {
+	const given: Record<string, unknown> = {};
+	for (const name of ['providedName', 'providedAddress']) {
+		const value = this.getNodeParameter(name, itemIndex, '');
+		if (typeof value !== 'string' || value.trim() !== '') given[name] = value;
+	}
+	const checked = validateInput.call(this, textFieldsSchema, given, TEXT_FIELD_LABELS, itemIndex);
+	return Object.fromEntries(
+		Object.entries(checked).filter(([, value]) => value !== undefined),
+	) as Record<string, string>;
 }
 
 /** Bytes read per step from a stored file (a multiple of 3: whole base64 groups per chunk). */
@@ -232,8 +231,7 @@ async function requestBody(
 	this: IExecuteFunctions,
 	itemIndex: number,
 ): Promise<{ body: Buffer | StreamedBody; sizeBytes: number }> {
-	const text = textFields.call(this, itemIndex);
-	const fields = { providedName: text.providedName, providedAddress: text.providedAddress };
+	const fields = textFields.call(this, itemIndex);
 	const document = await documentOf.call(this, itemIndex);
 	const body =
 		document.storedId !== undefined
