@@ -111,14 +111,15 @@ function actionSchemas(contract, z) {
 }
 
 /**
- * The item the trigger emits for one event kind: the contract's event schema (defined once, in
- * nodes/shared/contract/webhooks.ts) with that kind and its body. Only identification kinds carry
- * an overall status (nodes/shared/webhook/events.ts).
+ * The item the trigger emits for one event kind: the contract's event schema of that version (defined
+ * once, in nodes/shared/contract/webhooks.ts) with that kind and its body. Only identification kinds
+ * carry an overall status (nodes/shared/webhook/events.ts).
  */
-function triggerEventSchema(contract, z, eventType) {
-	const event = contract.identityVerificationEventSchema.extend({
+function triggerEventSchema(contract, z, eventType, itemSchema) {
+	const body = contract.webhookBodySchemas[eventType];
+	const event = itemSchema.extend({
 		eventType: z.literal(eventType),
-		body: contract.webhookBodySchemas[eventType],
+		body: itemSchema.shape.body.isOptional() ? body.optional() : body,
 	});
 	return contract.IDENTIFICATION_EVENT_TYPES.includes(eventType)
 		? event
@@ -126,13 +127,13 @@ function triggerEventSchema(contract, z, eventType) {
 }
 
 /**
- * The trigger's schemas: it has no resource/operation, so one per event kind, and at v1.0.0 (the
- * path n8n's /schemas route resolves for a node without them) all kinds merged.
+ * The trigger's schemas of one version: it has no resource/operation, so one per event kind, and at
+ * v<version>.json (the path n8n's /schemas route resolves for a node without them) all kinds merged.
  */
-function triggerSchemas(contract, z) {
+function triggerSchemas(contract, z, version, itemSchema) {
 	const byKind = {};
 	for (const eventType of contract.EVENT_TYPES) {
-		byKind[eventType] = toJsonSchema(triggerEventSchema(contract, z, eventType));
+		byKind[eventType] = toJsonSchema(triggerEventSchema(contract, z, eventType, itemSchema));
 	}
 	// Identification kinds first: where kinds share a field name (e.g. `status`), theirs is kept.
 	const kinds = [...contract.EVENT_TYPES].sort(
@@ -142,22 +143,33 @@ function triggerSchemas(contract, z) {
 	);
 	const merged = mergeObjectSchemas(kinds.map((kind) => byKind[kind]));
 	merged.properties.eventType = { type: 'string', enum: [...contract.EVENT_TYPES] };
-	const files = { 'v1.0.0.json': merged };
-	for (const [kind, schema] of Object.entries(byKind)) files[`v1.0.0/events/${kind}.json`] = schema;
+	const files = { [`${version}.json`]: merged };
+	for (const [kind, schema] of Object.entries(byKind)) {
+		files[`${version}/events/${kind}.json`] = schema;
+	}
 	return files;
 }
 
 /**
  * Every output schema (JSON Schema) by its path under dist/nodes/. Takes the compiled contract, so
- * the tests build the very same schemas (test/foundation/output-schema.test.cts).
+ * the tests build the very same schemas (test/foundation/output-schema.test.cts). Version 1.1 of
+ * both nodes changes only the item of a delivery (the trigger and Wait for Result).
  */
 function outputSchemas(contract, z = require('zod').z) {
 	const files = {};
-	for (const [key, schema] of Object.entries(actionSchemas(contract, z))) {
-		files[`IdentityVerification/__schema__/v1.0.0/${key}.json`] = toJsonSchema(schema);
+	for (const version of ['v1.0.0', 'v1.1.0']) {
+		for (const [key, schema] of Object.entries(actionSchemas(contract, z))) {
+			files[`IdentityVerification/__schema__/${version}/${key}.json`] = toJsonSchema(schema);
+		}
 	}
-	for (const [file, schema] of Object.entries(triggerSchemas(contract, z))) {
-		files[`IdentityVerificationTrigger/__schema__/${file}`] = schema;
+	const items = {
+		'v1.0.0': contract.identityVerificationEventSchema,
+		'v1.1.0': contract.verificationEventItemSchema,
+	};
+	for (const [version, itemSchema] of Object.entries(items)) {
+		for (const [file, schema] of Object.entries(triggerSchemas(contract, z, version, itemSchema))) {
+			files[`IdentityVerificationTrigger/__schema__/${file}`] = schema;
+		}
 	}
 	return files;
 }

@@ -48,7 +48,8 @@ export class IdentityVerification implements INodeType {
 		name: 'identityVerification',
 		icon: { light: 'file:identityVerification.svg', dark: 'file:identityVerification.dark.svg' },
 		group: ['transform'],
-		version: 1,
+		// 1.1: Wait for Result continues with the item of the trigger's version 1.1.
+		version: [1, 1.1],
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description:
 			'Verify people and companies: identity checks (KYC), business forms (KYB), AML reports, bank account data and proof of address',

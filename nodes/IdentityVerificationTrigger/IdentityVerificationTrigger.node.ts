@@ -1,6 +1,7 @@
 import {
 	NodeConnectionTypes,
 	type IDataObject,
+	type INodeProperties,
 	type INodeType,
 	type INodeTypeDescription,
 	type IWebhookFunctions,
@@ -8,14 +9,22 @@ import {
 } from 'n8n-workflow';
 
 import { EVENT_TYPES, type EventType } from '../shared/contract';
-import { claimDelivery, dedupeKey, formerDedupeKeys } from '../shared/webhook/dedupe';
+import { claimInWorkflow } from '../shared/webhook/dedupe';
 import {
 	answer,
 	receiveDelivery,
 	signingKeyCredentialTest,
 	webhookLifecycle,
 } from '../shared/webhook/delivery';
-import { EVENT_TYPE_NAMES, isNonFinal, parseEventTypeName } from '../shared/webhook/events';
+import {
+	buildEvent,
+	EVENT_TYPE_NAMES,
+	eventItem,
+	isNonFinal,
+	parseEventTypeName,
+	type IdentityVerificationEvent,
+} from '../shared/webhook/events';
+import { SAMPLE_BODY, SAMPLE_EVENT_TYPE } from '../shared/webhook/sample';
 
 export type { IdentityVerificationEvent } from '../shared/webhook/events';
 
@@ -31,11 +40,103 @@ interface TriggerOptions {
  */
 const V1_NAMES: Partial<Record<EventType, string>> = { COMPANY_REVIEW: 'KYB_REVIEW_RESULT' };
 
-const eventOptions = EVENT_TYPES.map((kind) => ({
-	name: EVENT_TYPE_NAMES[kind].name,
-	value: V1_NAMES[kind] ?? kind,
-	description: EVENT_TYPE_NAMES[kind].description,
-})).sort((a, b) => a.name.localeCompare(b.name));
+function eventOptions(names: Partial<Record<EventType, string>>) {
+	return EVENT_TYPES.map((kind) => ({
+		name: EVENT_TYPE_NAMES[kind].name,
+		value: names[kind] ?? kind,
+		description: EVENT_TYPE_NAMES[kind].description,
+	})).sort((a, b) => a.name.localeCompare(b.name));
+}
+
+const V1_EVENT_OPTIONS = eventOptions(V1_NAMES);
+
+const until11 = { '@version': [{ _cnd: { lt: 1.1 } }] };
+const from11 = { '@version': [{ _cnd: { gte: 1.1 } }] };
+
+const properties: INodeProperties[] = [
+	{
+		displayName:
+			'<b>To receive results</b>: 1. Copy the Production URL above. 2. In the service’s dashboard (Settings → Notifications), create a notification for each kind of event you need, paste the URL as its receiver and set a signing key; enter that key in this node’s credential. 3. Publish (activate) the workflow: the service only reaches a published workflow over HTTPS.<br><b>To try it first</b>: click "Listen for test event", then open the Test URL in your browser: a sample approved verification starts the workflow.',
+		name: 'notice',
+		type: 'notice',
+		default: '',
+	},
+	{
+		displayName: 'Events',
+		name: 'events',
+		type: 'multiOptions',
+		options: V1_EVENT_OPTIONS,
+		default: [...V1_EVENT_OPTIONS.map((option) => option.value)],
+		description:
+			'Which deliveries start the workflow. Others are acknowledged (200) and ignored. Leave empty to receive every kind.',
+		displayOptions: { show: until11 },
+	},
+	{
+		displayName: 'Events',
+		name: 'events',
+		type: 'multiOptions',
+		options: eventOptions({}),
+		default: [],
+		description:
+			'Which deliveries start the workflow. Others are acknowledged (200) and ignored. Leave empty to receive every kind, also kinds the service adds later.',
+		displayOptions: { show: from11 },
+	},
+	{
+		displayName: 'Personal Data',
+		name: 'personalData',
+		type: 'options',
+		default: 'include',
+		options: [
+			{
+				name: 'Include',
+				value: 'include',
+				description: 'Output the whole delivery, with the person’s document data',
+			},
+			{
+				name: 'Leave Out (Decision Only)',
+				value: 'leaveOut',
+				description:
+					'Output only the decision: kind, statuses, references, final flag and dates. Names, document numbers, birth dates, addresses and IP addresses are never stored in n8n.',
+			},
+		],
+		description:
+			'Whether the output (and so every saved execution) keeps the personal data the service sends',
+		displayOptions: { show: from11 },
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add option',
+		default: {},
+		options: [
+			{
+				displayName: 'Ignore Duplicate Deliveries',
+				name: 'ignoreDuplicates',
+				type: 'boolean',
+				default: true,
+				description:
+					'Whether to skip a delivery whose exact body already started this workflow in the last 24 hours, whatever its event header (the service retries unanswered deliveries, and the dashboard can resend one). Skipped deliveries are acknowledged (200). Not applied while listening for a test event.',
+			},
+			{
+				displayName: 'Only Final Results',
+				name: 'onlyFinal',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether to skip identification results marked as not final (an automated result that a manual review will replace, or a resubmission still under review). Skipped deliveries are acknowledged (200).',
+			},
+			{
+				displayName: 'Verify Signature',
+				name: 'verifySignature',
+				type: 'boolean',
+				default: true,
+				description:
+					'Whether to reject deliveries whose signature header does not match the signing key (answered 401). Warning: turn this off only for local testing. Without it anyone who knows the URL can start this workflow with made-up verification results.',
+			},
+		],
+	},
+];
 
 /** Whether the Events option lets the kind through (empty: every kind). */
 function isSelected(selected: string[], kind: EventType): boolean {
@@ -45,13 +146,60 @@ function isSelected(selected: string[], kind: EventType): boolean {
 	);
 }
 
+/** The item a workflow starts with, in the shape of the node's version. */
+function outputItem(context: IWebhookFunctions, event: IdentityVerificationEvent): IDataObject {
+	if (context.getNode().typeVersion < 1.1) {
+		return { ...event, eventType: V1_NAMES[event.eventType] ?? event.eventType };
+	}
+	const personalData = context.getNodeParameter('personalData', 'include') !== 'leaveOut';
+	return eventItem(event, { personalData });
+}
+
+/** Why a received delivery does not start the workflow (answered 200), or undefined. */
+function ignoredBecause(
+	context: IWebhookFunctions,
+	event: IdentityVerificationEvent,
+	options: TriggerOptions,
+): string | undefined {
+	if (!isSelected(context.getNodeParameter('events', []) as string[], event.eventType)) {
+		return `event kind ${event.eventType} is not selected`;
+	}
+	if (options.onlyFinal === true && isNonFinal(event)) return 'not a final result';
+	return undefined;
+}
+
+/**
+ * A GET to the Test URL while the workflow listens for a test event: the sample delivery starts it.
+ * Never in production, where only the service's signed POST deliveries start the workflow.
+ */
+function sampleDelivery(context: IWebhookFunctions): IWebhookResponseData {
+	if (context.getMode() !== 'manual') {
+		return answer.call(context, 405, {
+			received: false,
+			error:
+				'Deliveries are POST requests. A sample event is sent only while the workflow listens for a test event.',
+		});
+	}
+	const event = buildEvent({
+		headerEventType: SAMPLE_EVENT_TYPE,
+		body: SAMPLE_BODY,
+		deliveryId: 'sample',
+		receivedAt: new Date(),
+	});
+	return {
+		workflowData: [[{ json: outputItem(context, event) }]],
+		webhookResponse: { received: true, sample: true },
+	};
+}
+
 export class IdentityVerificationTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Identity Verification Trigger',
 		name: 'identityVerificationTrigger',
 		icon: { light: 'file:identityVerification.svg', dark: 'file:identityVerification.dark.svg' },
 		group: ['trigger'],
-		version: 1,
+		// 1.1: the item leads with the decision (eventItem), the Personal Data choice, the provider's names.
+		version: [1, 1.1],
 		subtitle: `={{ [0, ${EVENT_TYPES.length}].includes(($parameter["events"] || []).length) ? "All events" : $parameter["events"].length === 1 ? $parameter["events"][0] : $parameter["events"].length + " kinds of event" }}`,
 		description:
 			'Starts the workflow when the identity verification service sends a webhook (KYC results, KYB reviews, AML, bank and account checks)',
@@ -78,69 +226,29 @@ export class IdentityVerificationTrigger implements INodeType {
 				responseData: '',
 				path: 'webhook',
 			},
-		],
-		properties: [
 			{
-				displayName:
-					'Copy the Production URL above into the service dashboard: Settings → Notifications → Webhook URLs (only an Admin can change it). The service only delivers to HTTPS URLs with a valid certificate; self-signed certificates are rejected. The signing key for the credential is configured with your webhook in the dashboard; ask the provider’s support if you cannot find it.',
-				name: 'notice',
-				type: 'notice',
-				default: '',
-			},
-			{
-				displayName: 'Events',
-				name: 'events',
-				type: 'multiOptions',
-				options: eventOptions,
-				default: [...eventOptions.map((option) => option.value)],
-				description:
-					'Which deliveries start the workflow. Others are acknowledged (200) and ignored. Leave empty to receive every kind.',
-			},
-			{
-				displayName: 'Options',
-				name: 'options',
-				type: 'collection',
-				placeholder: 'Add option',
-				default: {},
-				options: [
-					{
-						displayName: 'Ignore Duplicate Deliveries',
-						name: 'ignoreDuplicates',
-						type: 'boolean',
-						default: true,
-						description:
-							'Whether to skip a delivery whose exact body already started this workflow in the last 24 hours, whatever its event header (the service retries unanswered deliveries, and the dashboard can resend one). Skipped deliveries are acknowledged (200). Not applied while listening for a test event.',
-					},
-					{
-						displayName: 'Only Final Results',
-						name: 'onlyFinal',
-						type: 'boolean',
-						default: false,
-						description:
-							'Whether to skip identification results marked as not final (an automated result that a manual review will replace, or a resubmission still under review). Skipped deliveries are acknowledged (200).',
-					},
-					{
-						displayName: 'Verify Signature',
-						name: 'verifySignature',
-						type: 'boolean',
-						default: true,
-						description:
-							'Whether to reject deliveries whose signature header does not match the signing key (answered 401). Warning: turn this off only for local testing. Without it anyone who knows the URL can start this workflow with made-up verification results.',
-					},
-				],
+				// The same address opened in a browser while testing: the sample event (see sampleDelivery).
+				name: 'default',
+				httpMethod: 'GET',
+				responseMode: 'onReceived',
+				responseData: '',
+				path: 'webhook',
+				ndvHideUrl: true,
+				ndvHideMethod: true,
 			},
 		],
+		properties,
 	};
 
 	methods = { credentialTest: signingKeyCredentialTest };
 
 	webhookMethods = webhookLifecycle;
 
+	/** receive → check → filter → claim → emit. */
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+		if (this.getRequestObject().method === 'GET') return sampleDelivery(this);
 		const receivedAt = new Date();
 		const options = this.getNodeParameter('options', {}) as TriggerOptions;
-		const node = this.getNode();
-
 		const received = await receiveDelivery.call(this, {
 			verifySignature: options.verifySignature !== false,
 			receivedAt,
@@ -148,49 +256,27 @@ export class IdentityVerificationTrigger implements INodeType {
 		if (!received.ok) return received.response;
 		const { event, deliveryId } = received;
 
-		const selected = this.getNodeParameter('events', []) as string[];
-		if (!isSelected(selected, event.eventType)) {
-			return answer.call(this, 200, {
-				received: true,
-				ignored: `event kind ${event.eventType} is not selected`,
-			});
-		}
-
-		if (options.onlyFinal === true && isNonFinal(event)) {
-			return answer.call(this, 200, { received: true, ignored: 'not a final result' });
-		}
+		const ignored = ignoredBecause(this, event, options);
+		if (ignored) return answer.call(this, 200, { received: true, ignored });
 
 		// Claimed only after the filters: an ignored copy is not remembered, so a copy under a kind
 		// the user selected still runs. The key is the signed body's alone, never the header's kind.
 		if (options.ignoreDuplicates !== false && this.getMode() !== 'manual') {
-			const workflow = this.getWorkflow();
-			const claim = await claimDelivery({
-				scope: `${workflow.id ?? ''}:${node.id ?? node.name}`,
-				key: dedupeKey(deliveryId),
-				formerKeys: formerDedupeKeys(deliveryId),
-				staticData: this.getWorkflowStaticData('node'),
-				now: receivedAt.getTime(),
-			});
-			if (claim.kind === 'duplicate') {
+			const claim = await claimInWorkflow(this, deliveryId, receivedAt.getTime());
+			if (claim === 'duplicate') {
 				return answer.call(this, 200, { received: true, ignored: 'duplicate delivery' });
 			}
-			if (claim.kind === 'inFlight') {
+			if (claim === 'inFlight') {
 				// Not 2xx: the service sends it again later, when the first copy has an outcome.
 				return answer.call(this, 409, {
 					received: false,
 					error: 'The same delivery is still being started; send it again later',
 				});
 			}
-			// n8n answers 2xx only once the execution exists: then the delivery counts as seen.
-			// An error answer (n8n could not start it) or a dropped connection lets a retry run.
-			const res = this.getResponseObject();
-			res.once('finish', () => claim.settle(res.statusCode >= 200 && res.statusCode < 300));
-			res.once('close', () => claim.settle(false));
 		}
 
-		const json = { ...event, eventType: V1_NAMES[event.eventType] ?? event.eventType };
 		return {
-			workflowData: [[{ json: json as unknown as IDataObject }]],
+			workflowData: [[{ json: outputItem(this, event) }]],
 			webhookResponse: { received: true },
 		};
 	}

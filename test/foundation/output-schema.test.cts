@@ -10,9 +10,14 @@ import * as contract from '../../nodes/shared/contract';
 import {
 	EVENT_TYPES,
 	identityVerificationEventSchema,
+	verificationEventItemSchema,
 	type EventType,
 } from '../../nodes/shared/contract';
-import { buildEvent, type IdentityVerificationEvent } from '../../nodes/shared/webhook/events';
+import {
+	buildEvent,
+	eventItem,
+	type IdentityVerificationEvent,
+} from '../../nodes/shared/webhook/events';
 import { binaryItem, useSandbox } from '../nodes/IdentityVerification/util.cjs';
 import { BODIES } from '../nodes/IdentityVerificationTrigger/fixtures.cjs';
 import { SEED } from '../sandbox/index.cjs';
@@ -118,6 +123,35 @@ describe('missingFields (the check below)', () => {
 		expect(missingFields({ kept: 'x', extra: 1, list: [{ path: 'a', why: 'b' }] }, schema)).toEqual(
 			['extra', 'list[].why'],
 		);
+	});
+});
+
+describe("the output schema of version 1.1's item (trigger and Wait for Result)", () => {
+	const v11Schema = (eventType: string) =>
+		schemaAt(`IdentityVerificationTrigger/__schema__/v1.1.0/events/${eventType}.json`);
+	const ITEMS = EMITTED.flatMap(([name, event]) => [
+		[`${name}, with personal data`, eventItem(event, { personalData: true })] as const,
+		[`${name}, decision only`, eventItem(event, { personalData: false })] as const,
+	]);
+
+	test.each(ITEMS)(
+		'%s: every field is in its kind’s schema, and the zod item schema lists it',
+		(_case, item) => {
+			const json = item as unknown as IDataObject;
+			expect(missingFields(json, v11Schema(item.eventType))).toEqual([]);
+			expect(absentRequired(json, v11Schema(item.eventType))).toEqual([]);
+			expect(
+				missingFields(json, schemaAt('IdentityVerificationTrigger/__schema__/v1.1.0.json')),
+			).toEqual([]);
+			expect(verificationEventItemSchema.strict().safeParse(item).success).toBe(true);
+		},
+	);
+
+	test('the action node has the same operation schemas at 1.1', () => {
+		for (const [file, schema] of Object.entries(SCHEMAS)) {
+			if (!file.startsWith('IdentityVerification/__schema__/v1.0.0/')) continue;
+			expect(SCHEMAS[file.replace('v1.0.0', 'v1.1.0')]).toEqual(schema);
+		}
 	});
 });
 

@@ -86,6 +86,8 @@ export interface TriggerHostOptions {
 	parameters?: INodeParameters;
 	/** Decrypted credentials by type, e.g. `{ identityVerificationWebhookSigningApi: { signingSecret } }`. */
 	credentials?: Record<string, ICredentialDataDecryptedObject>;
+	/** The node's version as saved in the workflow (default 1). */
+	typeVersion?: number;
 	/** Default 'webhook' (a live, active workflow); 'manual' = listening for a test event. */
 	mode?: WorkflowExecuteMode;
 	/** Run each emission through WorkflowExecute and record the trigger's output there too. */
@@ -141,7 +143,11 @@ function hostState(opts: TriggerHostOptions): HostState {
 	const workflowId =
 		opts.workflowId ??
 		`wf-${process.pid}-${++hostCounter}-${Math.random().toString(36).slice(2, 8)}`;
-	const node = triggerNode(opts.parameters, Boolean(opts.credentials?.[SIGNING_CREDENTIAL]));
+	const node = triggerNode(
+		opts.parameters,
+		Boolean(opts.credentials?.[SIGNING_CREDENTIAL]),
+		opts.typeVersion,
+	);
 	const description = nodeType.description.webhooks?.[0] as IWebhookDescription;
 	return {
 		call: { nodeType, node, description, mode, waitingItems: opts.waitingItems },

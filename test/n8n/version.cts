@@ -16,7 +16,7 @@ import { homedir } from 'node:os';
 import path from 'node:path';
 
 /** The one place the n8n 2.x version is pinned: what everything runs by default. */
-const PINNED_N8N_VERSION = '2.40.7';
+const PINNED_N8N_VERSION = '2.41.1';
 
 /** The n8n 1.x release the compatibility run drives (`npm run test:e2e:n8n1`). */
 const N8N1_VERSION = '1.123.81';

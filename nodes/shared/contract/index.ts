@@ -44,6 +44,7 @@ export {
 	bankVerificationWebhookSchema,
 	identificationWebhookSchema,
 	identityVerificationEventSchema,
+	verificationEventItemSchema,
 	webhookBodySchemas,
 	type EventType,
 } from './webhooks';

@@ -197,3 +197,43 @@ export const identityVerificationEventSchema = z.object({
 	/** Present when the body does not match the contract's schema for its kind (it is emitted anyway). */
 	validationIssues: z.array(contractIssueSchema).optional(),
 });
+
+/**
+ * The item from version 1.1 of the trigger and of Wait for Result: what a workflow routes and
+ * reports on first, dates readable beside the body's raw values, and how the delivery was read
+ * grouped under `delivery`. With personal data left out, `body` is replaced by `statusDetails`.
+ */
+export const verificationEventItemSchema = z.object({
+	eventType: z.enum(EVENT_TYPES),
+	/** Identification events: `status.overall` (APPROVED, DENIED, SUSPECTED, …). */
+	overallStatus: z.string().optional(),
+	/** A company review's decision (APPROVED, DENIED). */
+	approvalStatus: z.string().optional(),
+	/** The top-level `status` of other kinds (a card check's MATCH, AML monitoring's ALERT, …). */
+	status: z.union([z.string(), z.number()]).optional(),
+	/** A bank verification's risk level. */
+	riskLevel: z.string().optional(),
+	/** `false`: a preliminary result that a manual review will replace. */
+	final: z.boolean().optional(),
+	scanRef: z.string().optional(),
+	clientId: z.string().optional(),
+	/** The company of a KYB event. */
+	companyId: z.string().optional(),
+	/** The body's `startTime` and `finishTime` (Unix seconds) as ISO 8601. */
+	startedAt: z.string().optional(),
+	finishedAt: z.string().optional(),
+	/** When n8n received the delivery (ISO 8601). */
+	receivedAt: z.string(),
+	/** The parsed JSON body, unchanged; left out with personal data. */
+	body: z.record(z.unknown()).optional(),
+	/** With personal data left out: the identification's `status` object (no personal data in it). */
+	statusDetails: z.record(z.unknown()).optional(),
+	delivery: z.object({
+		/** SHA-256 (hex) of the raw body: equal for retries and Resends of the same delivery. */
+		deliveryId: z.string(),
+		eventTypeSource: z.enum(['header', 'body']),
+		headerMatchesBody: z.boolean(),
+		headerEventType: z.string().optional(),
+		validationIssues: z.array(contractIssueSchema).optional(),
+	}),
+});

@@ -35,7 +35,7 @@
  * the stamp it wrote beside it; a record someone else wrote is read whole once.
  */
 import { createHash, randomBytes } from 'crypto';
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
 const DEDUPE_WINDOW_MS = 24 * 60 * 60 * 1000;
@@ -329,4 +329,29 @@ export async function claimDelivery(opts: {
 			else if (map.get(key) === entry) map.delete(key);
 		},
 	};
+}
+
+/**
+ * The trigger's claim of a delivery in its workflow: `claimed` (it runs; remembered once n8n has
+ * answered 2xx, that is once the execution exists, and forgotten if n8n answers an error or the
+ * connection drops first, so the service's retry runs), `duplicate` or `inFlight`.
+ */
+export async function claimInWorkflow(
+	context: IWebhookFunctions,
+	deliveryId: string,
+	now: number,
+): Promise<'claimed' | 'duplicate' | 'inFlight'> {
+	const node = context.getNode();
+	const claim = await claimDelivery({
+		scope: `${context.getWorkflow().id ?? ''}:${node.id ?? node.name}`,
+		key: dedupeKey(deliveryId),
+		formerKeys: formerDedupeKeys(deliveryId),
+		staticData: context.getWorkflowStaticData('node'),
+		now,
+	});
+	if (claim.kind !== 'new') return claim.kind;
+	const res = context.getResponseObject();
+	res.once('finish', () => claim.settle(res.statusCode >= 200 && res.statusCode < 300));
+	res.once('close', () => claim.settle(false));
+	return 'claimed';
 }

@@ -41,6 +41,7 @@ import {
 	IDENTIFICATION_EVENT_TYPES,
 	describeIssues,
 	type identityVerificationEventSchema,
+	type verificationEventItemSchema,
 	webhookBodySchemas,
 	type EventType,
 } from '../contract';
@@ -347,4 +348,72 @@ export function buildEvent(opts: {
 	if (!parsed.success) event.validationIssues = describeIssues(parsed.error);
 
 	return event;
+}
+
+/** The item of version 1.1 (`verificationEventItemSchema`). */
+export type VerificationEventItem = z.infer<typeof verificationEventItemSchema>;
+
+/** A body field lifted to the top of the item when it holds text (or a number, for `status`). */
+function textOf(body: IDataObject, key: string): string | undefined {
+	const value = body[key];
+	return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+/** Unix seconds (the service's `startTime`, `finishTime`) as ISO 8601; undefined otherwise. */
+function isoFromUnixSeconds(value: unknown): string | undefined {
+	if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) return undefined;
+	const date = new Date(value * 1000);
+	return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
+}
+
+/** The company a KYB event is about: `companyId`, or the company bodies' own `id`. */
+function companyIdOf(event: IdentityVerificationEvent): string | undefined {
+	if (!COMPANY_EVENT_TYPES.includes(event.eventType)) return undefined;
+	return textOf(event.body, 'companyId') ?? textOf(event.body, 'id');
+}
+
+/**
+ * The item of version 1.1: the decision and the references first, readable dates, then the body
+ * (or, with `personalData: false`, only the identification's status object) and the delivery's
+ * technical fields. Keys that would be empty are left out, so the first screen is the decision.
+ */
+export function eventItem(
+	event: IdentityVerificationEvent,
+	options: { personalData: boolean },
+): VerificationEventItem {
+	const { body } = event;
+	const status = body.status;
+	const item: VerificationEventItem = {
+		eventType: event.eventType,
+		overallStatus: event.overallStatus,
+		approvalStatus: textOf(body, 'approvalStatus'),
+		status: typeof status === 'string' || typeof status === 'number' ? status : undefined,
+		riskLevel: textOf(body, 'riskLevel'),
+		final: event.final,
+		scanRef: event.scanRef,
+		clientId: event.clientId,
+		companyId: companyIdOf(event),
+		startedAt: isoFromUnixSeconds(body.startTime),
+		finishedAt: isoFromUnixSeconds(body.finishTime),
+		receivedAt: event.receivedAt,
+		body: options.personalData ? body : undefined,
+		statusDetails: !options.personalData && isPlainObject(status) ? status : undefined,
+		delivery: {
+			deliveryId: event.deliveryId,
+			eventTypeSource: event.eventTypeSource,
+			headerMatchesBody: event.headerMatchesBody,
+			headerEventType: event.headerEventType,
+			validationIssues: event.validationIssues,
+		},
+	};
+	return withoutEmpty(item);
+}
+
+/** The object without its undefined keys (n8n shows an undefined key as an empty field). */
+function withoutEmpty<T extends object>(object: T): T {
+	for (const [key, value] of Object.entries(object)) {
+		if (value === undefined) delete (object as Record<string, unknown>)[key];
+		else if (isPlainObject(value) && key === 'delivery') withoutEmpty(value);
+	}
+	return object;
 }

@@ -73,7 +73,9 @@ export async function handleWebhookRequest(
 	rawRes: ServerResponse,
 ): Promise<void> {
 	const { res, record } = recordedResponse(rawRes, host.responses);
-	if (req.method !== 'POST') {
+	// n8n registers the node's webhook for each method its description lists.
+	const methods = (host.call.nodeType.description.webhooks ?? []).map((w) => w.httpMethod);
+	if (!methods.includes(req.method as (typeof methods)[number])) {
 		answerNotRegistered(res, req);
 		record(false, false);
 		return;

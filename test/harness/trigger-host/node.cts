@@ -36,12 +36,13 @@ export class TriggerNodeTypes implements INodeTypes {
 export function triggerNode(
 	parameters: INodeParameters | undefined,
 	withCredential: boolean,
+	typeVersion = 1,
 ): INode {
 	return {
 		id: 'a1b2c3d4-0000-4000-8000-000000000001',
 		name: TRIGGER_NAME,
 		type: TRIGGER_TYPE,
-		typeVersion: 1,
+		typeVersion,
 		position: [0, 0],
 		parameters: parameters ?? {},
 		credentials: withCredential

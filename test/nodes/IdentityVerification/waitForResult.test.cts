@@ -33,8 +33,10 @@ const hosts: TriggerHost[] = [];
 async function host(
 	parameters: Record<string, unknown> = {},
 	waitingItems = waitingFor(SCAN_REF),
+	typeVersion = 1,
 ): Promise<TriggerHost> {
 	const h = await startTriggerHost({
+		typeVersion,
 		nodeType: new IdentityVerification(),
 		parameters: {
 			resource: 'identification',
@@ -208,6 +210,24 @@ describe('Wait for Result: the resume request', () => {
 			eventType: 'IDENTIFICATION_CANCELLED',
 			overallStatus: 'DENIED',
 		});
+	});
+
+	test('version 1.1 continues with the trigger’s 1.1 item; with Personal Data left out, without the person’s data', async () => {
+		const body = identification({ data: { docFirstName: 'ĄŽUOLAS' }, startTime: 1767225600 });
+		const full = await host({}, waitingFor(SCAN_REF), 1.1);
+		await postSigned(full.url, body, { key: KEY, eventType: 'IDENTIFICATION_MANUAL_FINISHED' });
+		expect(full.emitted[0][0].json).toMatchObject({
+			eventType: 'IDENTIFICATION_MANUAL_FINISHED',
+			overallStatus: 'APPROVED',
+			scanRef: SCAN_REF,
+			startedAt: '2026-01-01T00:00:00.000Z',
+			body,
+			delivery: { headerMatchesBody: true },
+		});
+		const minimal = await host({ personalData: 'leaveOut' }, waitingFor(SCAN_REF), 1.1);
+		await postSigned(minimal.url, body, { key: KEY, eventType: 'IDENTIFICATION_MANUAL_FINISHED' });
+		expect(minimal.emitted[0][0].json).not.toHaveProperty('body');
+		expect(JSON.stringify(minimal.emitted[0][0].json)).not.toContain('ĄŽUOLAS');
 	});
 
 	test('a resume request to an execution that waits for no verification is acknowledged and ignored', async () => {

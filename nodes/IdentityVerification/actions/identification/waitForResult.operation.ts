@@ -17,7 +17,7 @@ import { NodeOperationError, WAIT_INDEFINITELY, updateDisplayOptions } from 'n8n
 
 import { answer, receiveDelivery } from '../../../shared/webhook/delivery';
 import type { IdentityVerificationEvent } from '../../../shared/webhook/events';
-import { isIdentificationResult, isNonFinal } from '../../../shared/webhook/events';
+import { eventItem, isIdentificationResult, isNonFinal } from '../../../shared/webhook/events';
 import { takePendingVerifications } from './waitBinding';
 
 const UNIT_SECONDS = { seconds: 1, minutes: 60, hours: 3600, days: 86400 } as const;
@@ -44,6 +44,28 @@ const properties: INodeProperties[] = [
 		placeholder: "e.g. {{ $('Create Verification Token').item.json.scanRef }}",
 		description:
 			'Leave empty to wait for the verification created with "Send the Result to This Workflow" earlier in this execution. Otherwise the scanRef to wait for, read once when the wait starts. Results of any other verification are acknowledged and ignored.',
+	},
+	{
+		displayName: 'Personal Data',
+		name: 'personalData',
+		type: 'options',
+		default: 'include',
+		options: [
+			{
+				name: 'Include',
+				value: 'include',
+				description: 'Continue with the whole result, with the person’s document data',
+			},
+			{
+				name: 'Leave Out (Decision Only)',
+				value: 'leaveOut',
+				description:
+					'Continue with the decision only: kind, statuses, references, final flag and dates. Names, document numbers, birth dates, addresses and IP addresses are never stored in n8n.',
+			},
+		],
+		description:
+			'Whether the result (and so every saved execution) keeps the personal data the service sends',
+		displayOptions: { show: { '@version': [{ _cnd: { gte: 1.1 } }] } },
 	},
 	{
 		displayName: 'Options',
@@ -233,8 +255,14 @@ export async function webhook(this: IWebhookFunctions): Promise<IWebhookResponse
 	const waiting = notForThisWait.call(this, event);
 	if (waiting !== undefined) return answer.call(this, 200, { received: true, waiting });
 
+	const json =
+		this.getNode().typeVersion < 1.1
+			? event
+			: eventItem(event, {
+					personalData: this.getNodeParameter('personalData', 'include') !== 'leaveOut',
+				});
 	return {
-		workflowData: [[{ json: event as unknown as IDataObject, pairedItem: { item: 0 } }]],
+		workflowData: [[{ json: json as unknown as IDataObject, pairedItem: { item: 0 } }]],
 		webhookResponse: { received: true },
 	};
 }

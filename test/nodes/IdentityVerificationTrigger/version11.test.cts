@@ -1,0 +1,142 @@
+/**
+ * Version 1.1 of the trigger, as a user sees its items: the decision and references first, readable
+ * dates, the delivery's technical fields grouped under `delivery`, the provider's kind names, the
+ * Personal Data choice, and the sample event a browser gets while the workflow listens for a test
+ * event. Version 1 keeps its items (the other trigger tests run it).
+ */
+import type { INodeParameters } from 'n8n-workflow';
+import { request } from 'undici';
+
+import { BODIES } from './fixtures.cjs';
+import { lastEvent, postSigned, useTriggerHosts } from './util.cjs';
+
+const KEY = 'whsec-version-11';
+const host = useTriggerHosts(KEY);
+const v11 = (parameters: INodeParameters = {}, mode?: 'manual' | 'webhook') =>
+	host({ typeVersion: 1.1, parameters, ...(mode ? { mode } : {}) });
+
+/** An identification body as the service sends it: times in Unix seconds, document data. */
+const identification = {
+	final: true,
+	platform: 'PC',
+	status: { overall: 'DENIED', fraudTags: ['FACE_SUSPECTED'], autoDocument: 'DOC_VALIDATED' },
+	data: { docFirstName: 'ŁUKASZ', docLastName: 'MÜLLER', docDob: '1990-12-31', docNumber: 'X1' },
+	scanRef: 's-11',
+	clientId: 'customer-11',
+	startTime: 1767225600,
+	finishTime: 1767225780,
+	clientIp: '192.0.2.7',
+};
+
+describe('the item of version 1.1', () => {
+	test('leads with the decision and references, dates readable, the technical fields under delivery', async () => {
+		const h = await v11();
+		await postSigned(h.url, identification, { key: KEY, eventType: 'IDENTIFICATION_EXPIRED' });
+		const item = lastEvent(h);
+		expect(Object.keys(item)).toEqual([
+			'eventType',
+			'overallStatus',
+			'final',
+			'scanRef',
+			'clientId',
+			'startedAt',
+			'finishedAt',
+			'receivedAt',
+			'body',
+			'delivery',
+		]);
+		expect(item).toMatchObject({
+			eventType: 'IDENTIFICATION_EXPIRED',
+			overallStatus: 'DENIED',
+			startedAt: '2026-01-01T00:00:00.000Z',
+			finishedAt: '2026-01-01T00:03:00.000Z',
+			body: identification,
+			delivery: { eventTypeSource: 'header', headerMatchesBody: true },
+		});
+		expect(item.delivery.deliveryId).toMatch(/^[0-9a-f]{64}$/);
+	});
+
+	test('with Personal Data left out, nothing of the person is in the item: the decision and its status details only', async () => {
+		const h = await v11({ personalData: 'leaveOut' });
+		await postSigned(h.url, identification, {
+			key: KEY,
+			eventType: 'IDENTIFICATION_MANUAL_FINISHED',
+		});
+		const item = lastEvent(h);
+		expect(item).not.toHaveProperty('body');
+		expect(item.statusDetails).toEqual(identification.status);
+		const text = JSON.stringify(item);
+		for (const personal of ['ŁUKASZ', 'MÜLLER', '1990-12-31', 'X1', '192.0.2.7']) {
+			expect(text).not.toContain(personal);
+		}
+		expect(item).toMatchObject({ overallStatus: 'DENIED', scanRef: 's-11', final: true });
+	});
+
+	test('a company review is COMPANY_REVIEW with its decision and company', async () => {
+		const h = await v11();
+		const body = {
+			id: 'comp-1',
+			companyName: 'Acme UAB',
+			approvalStatus: 'APPROVED',
+			clientId: 'c',
+			beneficiaries: [],
+		};
+		await postSigned(h.url, body, { key: KEY, eventType: 'COMPANY_REVIEW' });
+		expect(lastEvent(h)).toMatchObject({
+			eventType: 'COMPANY_REVIEW',
+			approvalStatus: 'APPROVED',
+			companyId: 'comp-1',
+			clientId: 'c',
+		});
+		expect(lastEvent(h)).not.toHaveProperty('overallStatus');
+	});
+
+	test('a saved filter on the contract’s KYB_REVIEW_RESULT still lets the company review through', async () => {
+		const h = await v11({ events: ['KYB_REVIEW_RESULT'] });
+		const res = await postSigned(h.url, BODIES.COMPANY_REVIEW, {
+			key: KEY,
+			eventType: 'COMPANY_REVIEW',
+		});
+		expect(res.json).toEqual({ received: true });
+		expect(h.emitted).toHaveLength(1);
+	});
+
+	test('by default every kind starts the workflow, also one the node does not know', async () => {
+		const h = await v11();
+		await postSigned(h.url, { hello: 'world' }, { key: KEY, eventType: 'A_KIND_ADDED_LATER' });
+		expect(lastEvent(h)).toMatchObject({
+			eventType: 'OTHER',
+			delivery: { headerEventType: 'A_KIND_ADDED_LATER' },
+		});
+	});
+});
+
+describe('the sample event', () => {
+	const open = async (url: string) => {
+		const res = await request(url, { method: 'GET' });
+		return { status: res.statusCode, json: (await res.body.json()) as Record<string, unknown> };
+	};
+
+	test.each([[1], [1.1]])(
+		'version %s: opening the Test URL in a browser while listening starts the workflow with a sample approved verification',
+		async (typeVersion) => {
+			const h = await host({ typeVersion, mode: 'manual' });
+			const res = await open(h.url);
+			expect(res).toEqual({ status: 200, json: { received: true, sample: true } });
+			expect(lastEvent(h)).toMatchObject({
+				eventType: 'IDENTIFICATION_AUTO_FINISHED',
+				overallStatus: 'APPROVED',
+				final: true,
+				clientId: 'sample-customer-42',
+			});
+		},
+	);
+
+	test('in production a GET starts nothing: only signed deliveries do', async () => {
+		const h = await v11();
+		const res = await open(h.url);
+		expect(res.status).toBe(405);
+		expect(res.json).toMatchObject({ received: false });
+		expect(h.emitted).toHaveLength(0);
+	});
+});
