@@ -122,4 +122,19 @@ describe('Identity Verification node description', () => {
 		expect(find('binaryPropertyName', 'aml').default).toBe('data');
 		expect(find('password', 'aml').typeOptions?.password).toBe(true);
 	});
+
+	test('numbers with a range the service sets carry no editor bounds: the editor would change a typed value without a word, the node names the range', () => {
+		const bounded: string[] = [];
+		const walk = (props: INodeProperties[]) => {
+			for (const p of props) {
+				if (p.type === 'collection') walk(p.options as INodeProperties[]);
+				const bounds = p.typeOptions?.maxValue ?? p.typeOptions?.minValue;
+				if (['lifetime', 'expiryTime', 'sessionLength'].includes(p.name) && bounds !== undefined) {
+					bounded.push(p.name);
+				}
+			}
+		};
+		walk(description.properties);
+		expect(bounded).toEqual([]);
+	});
 });

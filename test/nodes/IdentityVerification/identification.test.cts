@@ -299,9 +299,51 @@ describe('Identification (KYC)', () => {
 		});
 		expect(simple.error).toBeUndefined();
 		expect(Object.keys(simple.items[0].json).sort()).toEqual(
-			['authToken', 'clientId', 'expiryTime', 'externalRef', 'scanRef', 'sessionLength'].sort(),
+			[
+				'authToken',
+				'verificationUrl',
+				'clientId',
+				'expiryTime',
+				'externalRef',
+				'scanRef',
+				'sessionLength',
+			].sort(),
 		);
 		expectPaired(simple.items);
+	});
+
+	test('outputs the link to send the person, right after the token: the hosted page under the Base URL, or the account’s own page', async () => {
+		const { items, error } = await createToken({ clientId: 'customer-52' });
+		expect(error).toBeUndefined();
+		const { authToken } = items[0].json as { authToken: string };
+		expect(Object.keys(items[0].json).slice(0, 2)).toEqual(['authToken', 'verificationUrl']);
+		expect(items[0].json.verificationUrl).toBe(
+			`${ctx.sb.url}/api/v2/redirect?authToken=${encodeURIComponent(authToken)}`,
+		);
+		const own = await createToken({
+			clientId: 'customer-53',
+			linkOptions: { verificationPage: 'https://example.com/verify?lang=lt' },
+		});
+		expect(own.items[0].json.verificationUrl).toBe(
+			`https://example.com/verify?lang=lt&authToken=${encodeURIComponent(String(own.items[0].json.authToken))}`,
+		);
+	});
+
+	test('the service’s own redirectUrl is the link when it gives one', async () => {
+		ctx.sb.faults.add({
+			method: 'POST',
+			path: '/api/v2/token',
+			status: 201,
+			body: {
+				authToken: 'tok-1',
+				scanRef: 's-1',
+				redirectUrl: 'https://ivs.example.org/api/v2/redirect?authToken=tok-1',
+			},
+		});
+		const { items } = await createToken({ clientId: 'customer-54' });
+		expect(items[0].json.verificationUrl).toBe(
+			'https://ivs.example.org/api/v2/redirect?authToken=tok-1',
+		);
 	});
 
 	test('explains an unknown scanRef clearly (404)', async () => {

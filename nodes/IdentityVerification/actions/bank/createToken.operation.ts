@@ -55,7 +55,6 @@ const properties: INodeProperties[] = [
 		name: 'lifetime',
 		type: 'number',
 		default: 3600,
-		typeOptions: { minValue: LIMITS.bankTokenLifetime.min, maxValue: LIMITS.bankTokenLifetime.max },
 		hint: '0 to 2,592,000 seconds (30 days). 3600 is one hour.',
 		description: 'How long the person can use the token to connect their bank account',
 	},

@@ -6,8 +6,8 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { LIMITS, verificationTokenRequestSchema } from '../../../shared/contract';
-import { apiRequest, getBaseUrl } from '../../transport';
+import { verificationTokenRequestSchema } from '../../../shared/contract';
+import { apiRequest, getBaseUrl, joinUrl } from '../../transport';
 import { toItems } from '../../helpers/response';
 import { simplifyOption, simplifyItems } from '../../helpers/simplify';
 import {
@@ -21,6 +21,7 @@ import { assertServiceCanReach, recordPendingVerification } from './waitBinding'
 /** What Simplify keeps of the token answer: what the link, the wait and the routing need. */
 const SIMPLIFIED_TOKEN_FIELDS = [
 	'authToken',
+	'verificationUrl',
 	'scanRef',
 	'clientId',
 	'externalRef',
@@ -78,7 +79,6 @@ const TYPED_FIELDS: INodeProperties[] = [
 		name: 'expiryTime',
 		type: 'number',
 		default: 3600,
-		typeOptions: { minValue: LIMITS.tokenExpiryTime.min, maxValue: LIMITS.tokenExpiryTime.max },
 		description:
 			'How long the link stays valid, from 0 to 2,592,000 seconds (30 days). When it runs out the verification ends as expired.',
 	},
@@ -119,10 +119,6 @@ const TYPED_FIELDS: INodeProperties[] = [
 		name: 'sessionLength',
 		type: 'number',
 		default: 600,
-		typeOptions: {
-			minValue: LIMITS.tokenSessionLength.min,
-			maxValue: LIMITS.tokenSessionLength.max,
-		},
 		description:
 			'How long the person has to finish once they start, from 60 to 3,600 seconds (1 hour)',
 	},
@@ -208,8 +204,26 @@ const properties: INodeProperties[] = [
 		],
 	},
 	...simplifyOption(
-		'Whether to return only authToken, scanRef, clientId, externalRef, expiryTime, sessionLength and, when present, redirectUrl and callbackUrl instead of the whole answer',
+		'Whether to return only authToken, verificationUrl, scanRef, clientId, externalRef, expiryTime, sessionLength and, when present, redirectUrl and callbackUrl instead of the whole answer',
 	),
+	{
+		displayName: 'Options',
+		name: 'linkOptions',
+		type: 'collection',
+		placeholder: 'Add option',
+		default: {},
+		options: [
+			{
+				displayName: 'Own Verification Page',
+				name: 'verificationPage',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. https://example.com/verify',
+				description:
+					'Only if your account shows the verification on a page of its own (an iFrame or a white-label address): that page’s address. The link in verificationUrl is then this page with ?authToken=… added.',
+			},
+		],
+	},
 ];
 
 const displayOptions = {
@@ -363,6 +377,38 @@ async function resultCallbackUrl(
 	return url;
 }
 
+/**
+ * The link to send the person (`verificationUrl`): the account's own page if set, else the
+ * service's `redirectUrl`, else the hosted page the service documents under its address
+ * (`/api/v2/redirect?authToken=…`).
+ */
+function verificationUrl(
+	this: IExecuteFunctions,
+	answer: IDataObject,
+	baseUrl: string,
+	itemIndex: number,
+): string | undefined {
+	const { authToken } = answer;
+	if (typeof authToken !== 'string' || authToken === '') return undefined;
+	const options = this.getNodeParameter('linkOptions', itemIndex, {}) as IDataObject;
+	const ownPage = String(options.verificationPage ?? '').trim();
+	if (ownPage !== '') return withAuthToken(ownPage, authToken);
+	if (typeof answer.redirectUrl === 'string' && answer.redirectUrl !== '')
+		return answer.redirectUrl;
+	return withAuthToken(joinUrl(baseUrl, '/api/v2/redirect'), authToken);
+}
+
+function withAuthToken(page: string, authToken: string): string {
+	return `${page}${page.includes('?') ? '&' : '?'}authToken=${encodeURIComponent(authToken)}`;
+}
+
+/** The answer with the link right after the token, where a user looks for it first. */
+function withVerificationUrl(answer: IDataObject, url: string | undefined): IDataObject {
+	if (url === undefined) return answer;
+	const { authToken, ...rest } = answer;
+	return { authToken, verificationUrl: url, ...rest };
+}
+
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
@@ -389,7 +435,11 @@ export async function execute(
 		body: request as IDataObject,
 		itemIndex,
 	});
-	const items = toItems(response.body);
+	const baseUrl = await getBaseUrl.call(this, 'apiKey');
+	const items = toItems(response.body).map((item) => ({
+		...item,
+		json: withVerificationUrl(item.json, verificationUrl.call(this, item.json, baseUrl, itemIndex)),
+	}));
 	// Wait for Result is bound to this verification (a missing scanRef is reported there).
 	const scanRef = items[0]?.json.scanRef;
 	if (sendResult && typeof scanRef === 'string' && scanRef !== '') {
