@@ -1,0 +1,598 @@
+/**
+ * The requests the action node sends, checked against the provider's published OpenAPI documents:
+ * each operation runs on n8n's engine (the harness) with a set of parameter combinations against a
+ * loopback server that records every request and answers as the provider's schemas say. Each
+ * request must be the provider's operation (method and path), with path and query parameters, JSON
+ * body and auth scheme that operation's schemas accept (ajv), and only fields the schema names.
+ *
+ * A mismatch is a defect of the node unless EXPECTED_DIFFERENCES lists it with the reason the
+ * contract (docs/service-interface.md) deliberately differs there. KNOWN_DEFECTS pins the defects
+ * found so far (the node is fixed separately).
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { INodeExecutionData, INodeParameters } from 'n8n-workflow';
+
+import { runNode } from '../harness/index.cjs';
+import {
+	authSchemes,
+	fakeInstances,
+	parametersSchema,
+	requestBodySchema,
+	responseSchema,
+	schemaErrors,
+} from './provider.cjs';
+
+interface Captured {
+	method: string;
+	path: string;
+	query: Record<string, string>;
+	authorization: string;
+	contentType: string;
+	body: string;
+}
+
+/** The provider's operations the node calls, as `METHOD path` of the OpenAPI documents. */
+const OPERATIONS = [
+	'POST /api/v2/token',
+	'POST /kyc/identifications/{scanRef}/request-information/',
+	'POST /bank/tokens/',
+	'GET /bank/verifications/{verificationId}/accounts/{accountId}/transactions/',
+	'POST /api/v2/poa-checks/',
+	'POST /aml/checks/{id}/profiles/{profileId}/pdf/',
+	'GET /kyb/forms/{companyId}/questionnaires/{id}/answers/',
+	'DELETE /kyb/forms/{companyId}/questionnaires/{id}/answers/',
+	'POST /kyb/forms/{id}/submit/',
+] as const;
+type OperationKey = (typeof OPERATIONS)[number];
+
+/** The operations the node sends a JSON body to (the others it calls without one). */
+const WITH_BODY: OperationKey[] = [
+	'POST /api/v2/token',
+	'POST /bank/tokens/',
+	'POST /api/v2/poa-checks/',
+	'POST /aml/checks/{id}/profiles/{profileId}/pdf/',
+];
+
+/**
+ * Where the contract deliberately sends what the provider's schema does not accept. Each entry
+ * must still occur (the last test), so a fixed difference is taken out of this list.
+ */
+const EXPECTED_DIFFERENCES: Array<{ operation: OperationKey; mismatch: string; reason: string }> = [
+	{
+		operation: 'POST /api/v2/token',
+		mismatch: "body / required: must have required property 'tokenType'",
+		reason:
+			'The schema requires tokenType, but the provider’s docs (kyc/generate-token) say "The only required field is clientId" and IDENTIFICATION is the default; every published request example leaves it out. The contract sends tokenType only when the user sets it (Custom Fields).',
+	},
+];
+
+/**
+ * Defects of the node these tests found, by case: the mismatches the case still shows. Once the node
+ * is fixed the case's test fails: delete its entry.
+ */
+const KNOWN_DEFECTS: Record<string, { mismatches: string[]; defect: string }> = {
+	'KYB submit form (apiKey)': {
+		mismatches: ['auth basic: the operation accepts bearer'],
+		defect:
+			'The provider accepts only the KYB form token (kybTokenAuth, Bearer) for POST /kyb/forms/{id}/submit/; the node offers and defaults to the API key (Basic) for Submit Form.',
+	},
+	'token: a language code longer than 7 characters': {
+		mismatches: ['body /locale maxLength: must NOT have more than 7 characters'],
+		defect:
+			'The provider’s `locale` is at most 7 characters; the contract’s pattern (2–3 letters and a subtag of up to 8) lets the node send up to 12.',
+	},
+	'token: names longer than 100 characters': {
+		mismatches: [
+			'body /firstName maxLength: must NOT have more than 100 characters',
+			'body /lastName maxLength: must NOT have more than 100 characters',
+		],
+		defect:
+			'The provider’s `firstName` and `lastName` are at most 100 characters; the node sends any length.',
+	},
+};
+
+/** The operation a request went to: the provider's path template it matches with fewest parameters. */
+function operationOf(request: Captured): { key: OperationKey; params: Record<string, string> } {
+	const matches = OPERATIONS.flatMap((key) => {
+		const [method, template] = key.split(' ');
+		const names = [...template.matchAll(/\{(\w+)\}/g)].map((match) => match[1]);
+		const pattern = new RegExp(`^${template.replace(/\{\w+\}/g, '([^/]+)')}$`);
+		const found = method === request.method ? pattern.exec(request.path) : null;
+		if (!found) return [];
+		const params = Object.fromEntries(
+			names.map((name, index) => [name, decodeURIComponent(found[index + 1])]),
+		);
+		return [{ key, params }];
+	});
+	matches.sort((a, b) => Object.keys(a.params).length - Object.keys(b.params).length);
+	if (!matches[0])
+		throw new Error(`No operation of the provider is ${request.method} ${request.path}`);
+	return matches[0];
+}
+
+/** Every way the request differs from the provider's operation, one line each. */
+function mismatchesOf(request: Captured): string[] {
+	const { key, params } = operationOf(request);
+	const [method, apiPath] = key.split(' ');
+	const found: string[] = [];
+	const add = (where: string, errors: string[]) =>
+		found.push(...errors.map((error) => `${where} ${error}`));
+
+	add('path', schemaErrors(parametersSchema(apiPath, method, 'path'), params));
+	add('query', schemaErrors(parametersSchema(apiPath, method, 'query'), request.query, true));
+
+	const schemes = authSchemes(apiPath, method);
+	const scheme = request.authorization.split(' ')[0].toLowerCase();
+	if (schemes.length > 0 && !schemes.includes(scheme)) {
+		found.push(`auth ${scheme || 'none'}: the operation accepts ${schemes.join(' or ')}`);
+	}
+
+	const declared = requestBodySchema(apiPath, method);
+	if (request.body === '') {
+		if (declared?.required) found.push('body: the operation requires a JSON body');
+		return found;
+	}
+	if (!declared) return [...found, 'body: the operation takes no body'];
+	if (!request.contentType.startsWith('application/json')) {
+		found.push(`body content-type ${request.contentType}: the operation takes application/json`);
+	}
+	const body = JSON.parse(request.body) as Record<string, unknown>;
+	add('body', schemaErrors(declared.schema, body));
+	const named = Object.keys((declared.schema.properties ?? {}) as object);
+	for (const field of Object.keys(body).filter((name) => !named.includes(name))) {
+		found.push(`body /${field}: not a field of the provider's schema`);
+	}
+	return found;
+}
+
+const PDF = Buffer.from('%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n', 'latin1');
+
+/** An answer: a JSON body, a PDF, or no body. */
+interface Reply {
+	status: number;
+	body?: unknown;
+	pdf?: Buffer;
+}
+
+/** What the provider's schemas say the operation answers (generated from a fixed seed). */
+function answerFor(key: OperationKey, request: Captured): Reply {
+	const [method, apiPath] = key.split(' ');
+	const generated = (status: number) => {
+		const schema = responseSchema(apiPath, method, status);
+		return schema && fakeInstances(schema, { seed: 11, count: 1, alwaysFakeOptionals: true })[0];
+	};
+	switch (key) {
+		case 'POST /api/v2/token':
+		case 'POST /bank/tokens/':
+		case 'POST /api/v2/poa-checks/':
+			return { status: 201, body: generated(201) };
+		case 'GET /bank/verifications/{verificationId}/accounts/{accountId}/transactions/':
+			return { status: 200, body: transactionPage(request) };
+		case 'POST /aml/checks/{id}/profiles/{profileId}/pdf/':
+			return { status: 200, pdf: PDF };
+		case 'DELETE /kyb/forms/{companyId}/questionnaires/{id}/answers/':
+			return { status: 204 };
+		case 'POST /kyb/forms/{id}/submit/':
+			return { status: 200 };
+		default:
+			return { status: 200, body: generated(200) };
+	}
+}
+
+const TRANSACTIONS = 5;
+/** A page of TRANSACTIONS transactions (2 a page unless perPage says), with a `next` link. */
+function transactionPage(request: Captured) {
+	const page = Number(request.query.page ?? 1);
+	const perPage = Number(request.query.perPage ?? 2);
+	const first = (page - 1) * perPage;
+	const count = Math.max(0, Math.min(perPage, TRANSACTIONS - first));
+	const next =
+		first + count < TRANSACTIONS ? `${server.url}${request.path}?page=${page + 1}` : null;
+	return {
+		count: TRANSACTIONS,
+		next,
+		previous: null,
+		results: Array.from({ length: count }, (_, index) => ({
+			creditor: { fullName: `Gražina ${first + index}` },
+			debtor: { fullName: null },
+			bookingDate: '2024-03-01',
+			transactionDate: null,
+			transactionAmount: { amount: '-12.50', currency: 'EUR' },
+		})),
+	};
+}
+
+/** Records the request and answers it as the provider's schemas say. */
+function answer(req: IncomingMessage, res: ServerResponse, body: Buffer): void {
+	const url = new URL(req.url ?? '/', 'http://capture');
+	const request: Captured = {
+		method: req.method ?? '',
+		path: url.pathname,
+		query: Object.fromEntries(url.searchParams),
+		authorization: req.headers.authorization ?? '',
+		contentType: req.headers['content-type'] ?? '',
+		body: body.toString('utf8'),
+	};
+	server.requests.push(request);
+	const reply = server.nextReply ?? answerFor(operationOf(request).key, request);
+	server.nextReply = undefined;
+	server.answers.push(reply.body);
+	if (reply.pdf) {
+		res.writeHead(reply.status, { 'content-type': 'application/pdf' }).end(reply.pdf);
+	} else if (reply.body === undefined) {
+		res.writeHead(reply.status).end();
+	} else {
+		res.writeHead(reply.status, { 'content-type': 'application/json' });
+		res.end(JSON.stringify(reply.body));
+	}
+}
+
+const server = {
+	url: '',
+	http: undefined as Server | undefined,
+	requests: [] as Captured[],
+	/** The JSON body of each answer (undefined: none), in order. */
+	answers: [] as unknown[],
+	/** Answers the next request with this instead. */
+	nextReply: undefined as Reply | undefined,
+};
+beforeAll(async () => {
+	server.http = createServer((req, res) => {
+		const chunks: Buffer[] = [];
+		req.on('data', (chunk: Buffer) => chunks.push(chunk));
+		req.on('end', () => {
+			try {
+				answer(req, res, Buffer.concat(chunks));
+			} catch (error) {
+				// Not 5xx: the transport would retry it.
+				res.writeHead(400).end(`recording server: ${String(error)}`);
+			}
+		});
+	});
+	await new Promise<void>((resolve) => server.http?.listen(0, '127.0.0.1', resolve));
+	server.url = `http://127.0.0.1:${(server.http.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+	await new Promise<void>((resolve) => server.http?.close(() => resolve()));
+});
+
+interface Case {
+	name: string;
+	operation: OperationKey;
+	parameters: INodeParameters;
+	input?: INodeExecutionData[];
+	/** Later steps of the node (a Wait for Result after "Send the Result to This Workflow"). */
+	after?: Array<{ name: string; parameters: INodeParameters }>;
+}
+
+const SCAN_REF = '3af8e5b2-5a7c-11ee-8c99-0242ac120002';
+const CHECK_ID = '3b1f8c2e-6d4a-4f0b-8e21-7a9c5d3e1f42';
+const PNG = Buffer.concat([
+	Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'),
+	Buffer.alloc(64, 1),
+]);
+const pngItem = (): INodeExecutionData => ({
+	json: {},
+	binary: { data: { data: PNG.toString('base64'), mimeType: 'image/png', fileName: 'bill.png' } },
+});
+
+const token = (parameters: INodeParameters) => ({
+	resource: 'identification',
+	operation: 'createVerificationToken',
+	...parameters,
+});
+const customFields = (...fields: Array<[string, unknown]>) => ({
+	field: fields.map(([name, value]) => ({ name, value })),
+});
+const bankToken = (parameters: INodeParameters) => ({
+	resource: 'bank',
+	operation: 'createToken',
+	...parameters,
+});
+const transactions = (parameters: INodeParameters) => ({
+	resource: 'bank',
+	operation: 'listTransactions',
+	verificationId: '5f0b6f5e-8f4a-4b8e-9a51-2f1f1f9c2a10',
+	accountId: '9d3c2a51-0f7e-4c4b-9a8e-1b2c3d4e5f60',
+	returnAll: true,
+	...parameters,
+});
+const poa = (parameters: INodeParameters) => ({
+	resource: 'proofOfAddress',
+	operation: 'createCheck',
+	...parameters,
+});
+const amlPdf = (parameters: INodeParameters) => ({
+	resource: 'aml',
+	operation: 'downloadProfilePdf',
+	checkId: CHECK_ID,
+	profileId: 'prof-001',
+	password: 'report-password',
+	...parameters,
+});
+const kyb = (operation: string, parameters: INodeParameters) => ({
+	resource: 'kyb',
+	operation,
+	...parameters,
+});
+const answers = { companyId: 'company-001', questionnaireId: 'questionnaire-001' };
+
+const EVERY_TOKEN_FIELD = {
+	callbackUrl: 'https://example.com/kyc-result?source=n8n',
+	country: 'lt',
+	dateOfBirth: '1990-12-31',
+	documents: 'ID_CARD, PASSPORT',
+	errorUrl: 'https://example.com/verification-failed',
+	expiryTime: 3600,
+	externalRef: 'order-2024-0042',
+	firstName: 'Jonas',
+	lastName: 'Jonaitis',
+	locale: 'en',
+	sessionLength: 600,
+	successUrl: 'https://example.com/thank-you',
+	unverifiedUrl: 'https://example.com/try-again',
+};
+
+const CASES: Case[] = [
+	// Identification → Create Verification Token
+	...[
+		['only the Client ID', { clientId: 'customer-12345' }],
+		['every Additional Field set', { clientId: 'customer-1', tokenFields: EVERY_TOKEN_FIELD }],
+		[
+			'empty Additional Fields (left out)',
+			{
+				clientId: 'customer-2',
+				tokenFields: { firstName: '', lastName: '', externalRef: '', locale: '', documents: '' },
+			},
+		],
+		[
+			'non-ASCII names and Client ID',
+			{
+				clientId: 'klientas-Žemaitė-客户',
+				tokenFields: { firstName: 'Žydrūnė Ąžuolė', lastName: 'Šimkutė-Øvergård', locale: 'lt' },
+			},
+		],
+		[
+			'lower bounds (expiry 0, session 60 seconds, one document)',
+			{ clientId: 'c', tokenFields: { expiryTime: 0, sessionLength: 60, documents: 'PASSPORT' } },
+		],
+		[
+			'upper bounds (Client ID 100, reference 40 characters, 30 days, 1 hour)',
+			{
+				clientId: 'c'.repeat(100),
+				tokenFields: {
+					externalRef: 'r'.repeat(40),
+					expiryTime: 2592000,
+					sessionLength: 3600,
+					locale: 'zh-Hant',
+				},
+			},
+		],
+		[
+			'a language code longer than 7 characters',
+			{ clientId: 'customer-4', tokenFields: { locale: 'ca-valencia' } },
+		],
+		[
+			'names longer than 100 characters',
+			{
+				clientId: 'customer-5',
+				tokenFields: { firstName: 'F'.repeat(101), lastName: 'L'.repeat(101) },
+			},
+		],
+		[
+			'Custom Fields of the provider’s schema, typed by expressions',
+			{
+				clientId: 'customer-3',
+				additionalFields: customFields(
+					['tokenType', 'DOCUMENT'],
+					['generateDigitString', '={{ true }}'],
+					['ageLimit', '={{ 18 }}'],
+					['documentNumber', 'AB123456'],
+					['sex', 'F'],
+					['showInstructions', '={{ false }}'],
+					['riskAssessmentProfile', '6f1c4a8e-2b3d-4e5f-8a9b-0c1d2e3f4a5b'],
+					['additionalData', '={{ { "UTILITY_BILL": { "ssn": "123" } } }}'],
+					['registryCentersCountries', '={{ ["LT", "LV"] }}'],
+				),
+			},
+		],
+	].map(([name, parameters]) => ({
+		name: `token: ${name as string}`,
+		operation: 'POST /api/v2/token' as const,
+		parameters: token(parameters as INodeParameters),
+	})),
+	{
+		name: 'token: Send the Result to This Workflow (the resume address as callbackUrl)',
+		operation: 'POST /api/v2/token',
+		parameters: token({ clientId: 'customer-6', sendResultToWorkflow: true }),
+		after: [
+			{ name: 'Wait', parameters: { resource: 'identification', operation: 'waitForResult' } },
+		],
+	},
+	// Identification → Request Information
+	...[
+		['a UUID scan reference', SCAN_REF],
+		['a scan reference with non-ASCII and a slash', 'skenas/Ž-1'],
+	].map(([name, scanRef]) => ({
+		name: `request information: ${name}`,
+		operation: 'POST /kyc/identifications/{scanRef}/request-information/' as const,
+		parameters: { resource: 'identification', operation: 'requestInformation', scanRef },
+	})),
+	// Bank → Create Token
+	...[
+		['the defaults', {}],
+		[
+			'every field set',
+			{ country: 'LT', bank: 'SWEDBANK_LT', accounts: true, balances: true, transactions: true },
+		],
+		['lifetime 0 and a 32-character bank', { lifetime: 0, bank: 'B'.repeat(32), country: 'SE' }],
+		['lifetime 30 days, country Any', { lifetime: 2592000, country: 'any', bank: '' }],
+		['a non-ASCII bank identifier', { bank: 'ŠIAULIŲ_BANKAS', country: 'LT' }],
+	].map(([name, parameters]) => ({
+		name: `bank token: ${name as string}`,
+		operation: 'POST /bank/tokens/' as const,
+		parameters: bankToken(parameters as INodeParameters),
+	})),
+	// Bank → List Transactions
+	...[
+		['Per Page left unset (the service’s page size)', {}],
+		['Per Page 1', { options: { perPage: 1 } }],
+		['Per Page 2 and a Limit of 3', { returnAll: false, limit: 3, options: { perPage: 2 } }],
+		['Per Page 500', { options: { perPage: 500, maxParallelRequests: 1 } }],
+	].map(([name, parameters]) => ({
+		name: `transactions: ${name as string}`,
+		operation:
+			'GET /bank/verifications/{verificationId}/accounts/{accountId}/transactions/' as const,
+		parameters: transactions(parameters as INodeParameters),
+	})),
+	// Proof of Address → Create Check
+	...[
+		['plain names', { providedName: 'Jonas Jonaitis', providedAddress: 'Gedimino pr. 1, Vilnius' }],
+		[
+			'non-ASCII names',
+			{ providedName: 'Žydrūnė Ąžuolė', providedAddress: 'Šv. Ignoto g. 5, 01120 Vilnius' },
+		],
+		[
+			'255-character name and address',
+			{ providedName: 'N'.repeat(255), providedAddress: 'Ą'.repeat(255) },
+		],
+	].map(([name, parameters]) => ({
+		name: `POA check: ${name as string}`,
+		operation: 'POST /api/v2/poa-checks/' as const,
+		parameters: poa(parameters as INodeParameters),
+		input: [pngItem()],
+	})),
+	// AML → Download Profile PDF
+	...[
+		['the documented ids', {}],
+		['a one-character password', { password: 'x' }],
+		['a non-ASCII profile id and password', { profileId: 'profilis-Ž/1', password: 'slaptažodis' }],
+	].map(([name, parameters]) => ({
+		name: `AML PDF: ${name as string}`,
+		operation: 'POST /aml/checks/{id}/profiles/{profileId}/pdf/' as const,
+		parameters: amlPdf(parameters as INodeParameters),
+	})),
+	// KYB
+	...['apiKey', 'kybFormToken'].flatMap((authentication) => [
+		{
+			name: `KYB get answers (${authentication})`,
+			operation: 'GET /kyb/forms/{companyId}/questionnaires/{id}/answers/' as const,
+			parameters: kyb('getAnswers', { authentication, ...answers }),
+		},
+		{
+			name: `KYB delete answers (${authentication})`,
+			operation: 'DELETE /kyb/forms/{companyId}/questionnaires/{id}/answers/' as const,
+			parameters: kyb('deleteAnswers', { authentication, ...answers }),
+		},
+		{
+			name: `KYB submit form (${authentication})`,
+			operation: 'POST /kyb/forms/{id}/submit/' as const,
+			parameters: kyb('submitForm', { authentication, formId: 'form-001' }),
+		},
+	]),
+	{
+		name: 'KYB get answers: non-ASCII company and questionnaire ids',
+		operation: 'GET /kyb/forms/{companyId}/questionnaires/{id}/answers/',
+		parameters: kyb('getAnswers', { companyId: 'įmonė-1', questionnaireId: 'klausimynas ž' }),
+	},
+];
+
+/** Differences seen across all cases, to check that every expected one still occurs. */
+const seen = new Set<string>();
+
+/** Runs the node against the recording server, with a fresh record. */
+async function run(testCase: Pick<Case, 'parameters' | 'input' | 'after'>) {
+	server.requests.length = 0;
+	server.answers.length = 0;
+	return await runNode({
+		node: 'identityVerification',
+		parameters: testCase.parameters,
+		credentials: {
+			identityVerificationApi: { apiKey: 'key', apiSecret: 'secret', baseUrl: server.url },
+			identityVerificationKybFormTokenApi: { formToken: 'form-token', baseUrl: server.url },
+		},
+		input: testCase.input,
+		after: testCase.after,
+	});
+}
+
+/** The mismatches of the case's requests that no expected difference explains. */
+async function unexplainedMismatches(testCase: Case): Promise<string[]> {
+	const { error } = await run(testCase);
+	expect(error).toBeUndefined();
+	expect(server.requests.length).toBeGreaterThan(0);
+	const unexplained: string[] = [];
+	for (const request of server.requests) {
+		const { key } = operationOf(request);
+		expect(key).toBe(testCase.operation);
+		expect(request.body !== '').toBe(WITH_BODY.includes(key));
+		for (const mismatch of mismatchesOf(request)) {
+			const expected = EXPECTED_DIFFERENCES.find(
+				(difference) => difference.operation === key && difference.mismatch === mismatch,
+			);
+			if (expected) seen.add(`${key} ${mismatch}`);
+			else unexplained.push(mismatch);
+		}
+	}
+	return unexplained;
+}
+
+describe('the check of a request', () => {
+	test('finds a wrong path parameter, query, auth scheme, body field and limit', () => {
+		const request: Captured = {
+			method: 'POST',
+			path: '/aml/checks/not-a-uuid/profiles/p/pdf/',
+			query: { page: 'two' },
+			authorization: 'Bearer t',
+			contentType: 'text/plain',
+			body: JSON.stringify({ password: '', extra: 1 }),
+		};
+		expect(mismatchesOf(request)).toEqual([
+			'path /id format: must match format "uuid"',
+			'query / additionalProperties: must NOT have additional properties',
+			'auth bearer: the operation accepts basic',
+			'body content-type text/plain: the operation takes application/json',
+			'body /password minLength: must NOT have fewer than 1 characters',
+			"body /extra: not a field of the provider's schema",
+		]);
+	});
+});
+
+describe('the provider’s answers, as the node outputs them', () => {
+	test.each([
+		[
+			'Request Information',
+			{ resource: 'identification', operation: 'requestInformation', scanRef: SCAN_REF },
+		],
+		['Get Questionnaire Answers', kyb('getAnswers', answers)],
+	])('%s outputs the answer unchanged', async (_name, parameters) => {
+		const { items, error } = await run({ parameters });
+		expect(error).toBeUndefined();
+		expect(server.answers[0]).toEqual(expect.any(Object));
+		expect(items.map((item) => item.json)).toEqual([server.answers[0]]);
+	});
+
+	test('Get Questionnaire Answers when the provider answers 204 without a body', async () => {
+		server.nextReply = { status: 204 };
+		const { items, error } = await run({ parameters: kyb('getAnswers', answers) });
+		expect(error).toBeUndefined();
+		expect(items.map((item) => item.json)).toEqual([{}]);
+	});
+});
+
+describe('requests of the action node against the provider’s OpenAPI documents', () => {
+	test.each(CASES.map((testCase) => [testCase.name, testCase] as const))(
+		'%s',
+		async (name, testCase) => {
+			expect(await unexplainedMismatches(testCase)).toEqual(KNOWN_DEFECTS[name]?.mismatches ?? []);
+		},
+	);
+
+	test('every expected difference still occurs, and every known defect names a case', () => {
+		const expected = EXPECTED_DIFFERENCES.map((d) => `${d.operation} ${d.mismatch}`);
+		expect(expected.filter((difference) => !seen.has(difference))).toEqual([]);
+		const names = CASES.map((testCase) => testCase.name);
+		expect(Object.keys(KNOWN_DEFECTS).filter((name) => !names.includes(name))).toEqual([]);
+	});
+});

@@ -1,0 +1,237 @@
+/**
+ * What the provider says the nodes will receive, read with the package's contract: values generated
+ * (json-schema-faker, fixed seeds) from the provider's response schemas and from every webhook body
+ * schema, and the provider's published examples, parsed with the contract's zod schema for them.
+ *
+ * Where the two disagree the contract wins; each disagreement is in EXPECTED_DIFFERENCES with its
+ * reason (docs/service-interface.md has the same table), and must still occur.
+ */
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
+import type { z } from 'zod';
+
+import {
+	bankTokenRequestSchema,
+	bankTokenSchema,
+	bankTransactionSchema,
+	EVENT_TYPES,
+	poaCheckSchema,
+	questionnaireAnswersSchema,
+	transactionPageSchema,
+	verificationTokenRequestSchema,
+	verificationTokenResponseSchema,
+	webhookBodySchemas,
+	type EventType,
+} from '../../nodes/shared/contract';
+import {
+	CORPUS,
+	corpusJson,
+	fakeInstances,
+	responseSchema,
+	webhookSchemas,
+	type JsonSchema,
+} from './provider.cjs';
+
+/** A provider schema or example, and the contract's zod schema that reads it. */
+interface Reading {
+	name: string;
+	zod: z.ZodTypeAny;
+	values: unknown[];
+}
+
+/**
+ * Where the provider's published schemas or examples and the contract disagree, as `<name>:
+ * <field> <zod issue code>`. The contract wins; the reason says why.
+ */
+const EXPECTED_DIFFERENCES: Array<{ difference: string; reason: string }> = [
+	{
+		difference: 'GET transactions 200: count too_small',
+		reason:
+			'The provider’s `count` is any integer; the contract takes a whole number of 0 or more (it counts transactions).',
+	},
+	{
+		difference: 'webhook VIDEO_CALL_FINISHED: (body) invalid_type',
+		reason:
+			'The provider declares no body schema for VIDEO_CALL_FINISHED (any JSON); the contract takes a JSON object, like every body the provider does declare.',
+	},
+	...['scanRef invalid_type', 'status invalid_union', 'score invalid_type'].map((field) => ({
+		difference: `webhooks/ACCOUNT_CHECK.idenfy-api-reference.json: ${field}`,
+		reason:
+			'The example the provider’s API reference generates leaves out the read-only fields scanRef, status and score that its schema requires; the contract requires them too.',
+	})),
+	{
+		difference: 'requests/token.all-fields.idenfy-docs-2021.json: country invalid_enum_value',
+		reason:
+			'The 2021 example writes the country in lower case ("lt"); the contract takes the upper-case ISO 3166-1 code, and the node upper-cases what is typed in Country.',
+	},
+];
+
+/** Published examples the nodes never send or receive, with why none of the contract's schemas reads them. */
+const NOT_READ: Record<string, string> = {
+	'requests/status.idenfy-docs-2021.json': 'POST /api/v2/status: the nodes do not poll the status',
+	'requests/status.idenfy-docs-data-retrieval.json':
+		'POST /api/v2/status: the nodes do not poll the status',
+	'responses/status.idenfy-docs-data-retrieval.json':
+		'POST /api/v2/status: the nodes do not poll the status',
+	'errors/400.bad-value.idenfy-docs-error-messages.json':
+		'error bodies are not a contract schema: the transport reads `detail`, `message` or DRF field errors',
+	'webhooks/index.json': 'the corpus’s own index, not a published body',
+};
+
+const TRANSACTIONS = '/bank/verifications/{verificationId}/accounts/{accountId}/transactions/';
+
+/** Generated values of a schema: 20 with every optional field, 20 with some left out. */
+function generated(schema: JsonSchema, seed: number): unknown[] {
+	return [true, false].flatMap((alwaysFakeOptionals) =>
+		fakeInstances(schema, { seed, count: 20, alwaysFakeOptionals }),
+	);
+}
+
+function responseOf(apiPath: string, method: string, status: number): JsonSchema {
+	const schema = responseSchema(apiPath, method, status);
+	if (!schema) throw new Error(`${method} ${apiPath} publishes no JSON answer ${status}`);
+	return schema;
+}
+
+const transactionPage = responseOf(TRANSACTIONS, 'get', 200);
+
+const RESPONSES: Reading[] = [
+	{
+		name: 'POST /api/v2/token 201',
+		zod: verificationTokenResponseSchema,
+		values: generated(responseOf('/api/v2/token', 'post', 201), 100),
+	},
+	{
+		name: 'POST /bank/tokens/ 201',
+		zod: bankTokenSchema,
+		values: generated(responseOf('/bank/tokens/', 'post', 201), 200),
+	},
+	{
+		name: 'GET transactions 200',
+		zod: transactionPageSchema,
+		values: generated(transactionPage, 300),
+	},
+	{
+		name: 'a transaction of the page',
+		zod: bankTransactionSchema,
+		values: generated(transactionPage, 350).flatMap(
+			(page) => (page as { results?: unknown[] }).results ?? [],
+		),
+	},
+	{
+		name: 'POST /api/v2/poa-checks/ 201',
+		zod: poaCheckSchema,
+		values: generated(responseOf('/api/v2/poa-checks/', 'post', 201), 400),
+	},
+	{
+		name: 'GET KYB questionnaire answers 200',
+		zod: questionnaireAnswersSchema,
+		values: generated(
+			responseOf('/kyb/forms/{companyId}/questionnaires/{id}/answers/', 'get', 200),
+			500,
+		),
+	},
+];
+
+const WEBHOOK_SCHEMAS = webhookSchemas();
+
+/**
+ * One reading per webhook body schema and contract schema: the six identification kinds share
+ * both, so their bodies are generated and read once.
+ */
+function webhookReadings(): Reading[] {
+	const groups = new Map<string, { kinds: string[]; schema: JsonSchema; zod: z.ZodTypeAny }>();
+	const ids = new Map<unknown, number>();
+	const idOf = (value: unknown) => ids.get(value) ?? (ids.set(value, ids.size), ids.size - 1);
+	for (const [kind, schema] of WEBHOOK_SCHEMAS) {
+		const zod = webhookBodySchemas[kind as EventType];
+		const key = `${idOf(schema)}:${idOf(zod)}`;
+		const group = groups.get(key) ?? { kinds: [], schema, zod };
+		group.kinds.push(kind);
+		groups.set(key, group);
+	}
+	return [...groups.values()].map((group, index) => ({
+		name: `webhook ${group.kinds.join(', ')}`,
+		zod: group.zod,
+		values: generated(group.schema, 1000 + 100 * index),
+	}));
+}
+const WEBHOOKS = webhookReadings();
+
+/** Each published example, read with the contract's schema for what it is. */
+const EXAMPLE_SCHEMAS: Record<string, z.ZodTypeAny> = {
+	'webhooks/IDENTIFICATION.idenfy-docs-2021-01-15.json': webhookBodySchemas.IDENTIFICATION,
+	'webhooks/IDENTIFICATION.idenfy-docs-2019-04-18.json': webhookBodySchemas.IDENTIFICATION,
+	'webhooks/ACCOUNT_CHECK.idenfy-api-reference.json': webhookBodySchemas.ACCOUNT_CHECK,
+	'responses/token.all-fields.idenfy-docs-2021.json': verificationTokenResponseSchema,
+	'responses/token.defaults.idenfy-docs-2021.json': verificationTokenResponseSchema,
+	'responses/token.idenfy-docs-quickstart.json': verificationTokenResponseSchema,
+	'responses/bank-token.idenfy-api-reference.json': bankTokenSchema,
+	'requests/token.client-id-only.idenfy-docs-2021.json': verificationTokenRequestSchema,
+	'requests/token.with-name.idenfy-docs-2021.json': verificationTokenRequestSchema,
+	'requests/token.all-fields.idenfy-docs-2021.json': verificationTokenRequestSchema,
+	'requests/bank-token.idenfy-api-reference.json': bankTokenRequestSchema,
+};
+const EXAMPLES: Reading[] = Object.entries(EXAMPLE_SCHEMAS).map(([file, zod]) => ({
+	name: file,
+	zod,
+	values: [corpusJson(file)],
+}));
+
+/** The contract's disagreements with a reading: `<name>: <field> <issue code>`, each once. */
+function disagreements(reading: Reading): string[] {
+	const found = new Set<string>();
+	for (const value of reading.values) {
+		const parsed = reading.zod.safeParse(value);
+		for (const issue of parsed.success ? [] : parsed.error.issues) {
+			const field = issue.path.map((key) => (typeof key === 'number' ? '*' : key)).join('.');
+			found.add(`${reading.name}: ${field || '(body)'} ${issue.code}`);
+		}
+	}
+	return [...found];
+}
+
+const seen = new Set<string>();
+const EXPECTED = EXPECTED_DIFFERENCES.map((entry) => entry.difference);
+
+/** Every JSON file of the corpus, relative to it. */
+function corpusJsonFiles(): string[] {
+	return readdirSync(CORPUS, { recursive: true, encoding: 'utf8' })
+		.filter((file) => file.endsWith('.json'))
+		.map((file) => file.split(path.sep).join('/'));
+}
+
+describe('generated answers and webhook bodies, read with the contract', () => {
+	test.each([...RESPONSES, ...WEBHOOKS].map((reading) => [reading.name, reading] as const))(
+		'%s',
+		(_name, reading) => {
+			// Enough values to mean something: the generator's misses are left out (provider.cts).
+			expect(reading.values.length).toBeGreaterThanOrEqual(10);
+			const found = disagreements(reading);
+			found.filter((d) => EXPECTED.includes(d)).forEach((d) => seen.add(d));
+			expect(found.filter((d) => !EXPECTED.includes(d))).toEqual([]);
+		},
+	);
+
+	test('every webhook kind the provider declares has a body schema in the contract', () => {
+		const kinds = [...WEBHOOK_SCHEMAS.keys()];
+		expect(kinds.filter((kind) => !(EVENT_TYPES as readonly string[]).includes(kind))).toEqual([]);
+	});
+});
+
+describe('published examples, read with the contract', () => {
+	test.each(EXAMPLES.map((reading) => [reading.name, reading] as const))('%s', (_name, reading) => {
+		const found = disagreements(reading);
+		found.filter((d) => EXPECTED.includes(d)).forEach((d) => seen.add(d));
+		expect(found.filter((d) => !EXPECTED.includes(d))).toEqual([]);
+	});
+
+	test('every JSON file of the corpus is read here or says why not', () => {
+		const covered = [...Object.keys(EXAMPLE_SCHEMAS), ...Object.keys(NOT_READ)].sort();
+		expect(covered).toEqual(corpusJsonFiles().sort());
+	});
+});
+
+test('every expected difference still occurs', () => {
+	expect(EXPECTED.filter((difference) => !seen.has(difference))).toEqual([]);
+});
