@@ -310,6 +310,9 @@ describe('a body that came whole', () => {
 	test.each([
 		[Buffer.from('{"a":1}'), { ok: true, value: { a: 1 } }],
 		['{"a":1}', { ok: true, value: { a: 1 } }],
+		// A byte order mark is left out, as the streamed reader leaves it out.
+		[Buffer.from('\uFEFF{"a":1}'), { ok: true, value: { a: 1 } }],
+		['\uFEFF{"a":1}', { ok: true, value: { a: 1 } }],
 		[{ a: 1 }, { ok: true, value: { a: 1 } }],
 		['', { ok: true, value: null }],
 		[undefined, { ok: true, value: null }],
