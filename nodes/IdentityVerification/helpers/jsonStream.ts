@@ -1,9 +1,9 @@
 /**
  * Reads a JSON answer from its stream without ever holding it whole. The caller names members of
  * the top-level object: an array member (a page's `results`) is handed over element by element,
- * each parsed from its own bytes; a string member (an echoed document) is handed over as raw bytes
- * and never decoded. The rest of the object (a few hundred bytes) is parsed once at the end, with
- * `[]` or `null` in place of the named members' values.
+ * each parsed from its own bytes; a string member (an echoed document) is skipped, neither kept nor
+ * decoded. The rest of the object (a few hundred bytes) is parsed once at the end, with `[]` or
+ * `null` in place of the named members' values.
  *
  * Only the structure is scanned here (strings, brackets, commas, colons); every value, and every
  * piece of text, is decoded as UTF-8 and parsed by JSON.parse, so each value is what JSON.parse
@@ -32,15 +32,12 @@ interface ElementsMember {
 	onElement(value: unknown): void;
 }
 
-/** A string member whose raw bytes (escapes as sent, no quotes) are handed over, never kept. */
-interface RawStringMember {
-	kind: 'rawString';
-	/** The string starts (again, when the key comes twice: the last one counts, as in JSON.parse). */
-	onStart(): void;
-	onBytes(bytes: Buffer): void;
+/** A string member that is skipped: its bytes are neither kept nor decoded. */
+interface SkippedStringMember {
+	kind: 'skippedString';
 }
 
-type MemberReader = ElementsMember | RawStringMember;
+type MemberReader = ElementsMember | SkippedStringMember;
 
 export type StreamedJson = { ok: true; value: unknown } | { ok: false };
 
@@ -99,9 +96,8 @@ class StreamedObjectReader {
 	/** The key being read in the top-level object, and the last one read. */
 	private readonly key = new Run();
 	private keyText = '';
-	/** The named member whose value is being read, and where its raw string starts in the chunk. */
+	/** The named member whose value is being read. */
 	private member: MemberReader | undefined;
-	private rawFrom = 0;
 	/** In an `elements` member: brackets open inside the array, and the current element's bytes. */
 	private level = 0;
 	private readonly element = new Run();
@@ -127,9 +123,6 @@ class StreamedObjectReader {
 				i++;
 			}
 		}
-		// A string member goes on in the next chunk: its bytes in this one handed over.
-		if (this.member?.kind === 'rawString') this.member.onBytes(chunk.subarray(this.rawFrom));
-		this.rawFrom = 0;
 		this.kept.carry(chunk);
 		this.key.carry(chunk);
 		this.element.carry(chunk);
@@ -161,8 +154,7 @@ class StreamedObjectReader {
 	}
 
 	private stringEnded(chunk: Buffer, quote: number): void {
-		if (this.member?.kind === 'rawString') {
-			this.member.onBytes(chunk.subarray(this.rawFrom, quote));
+		if (this.member?.kind === 'skippedString') {
 			this.member = undefined;
 			this.kept.start(quote + 1);
 		} else if (this.key.isOpen) {
@@ -180,11 +172,9 @@ class StreamedObjectReader {
 		if (member) {
 			this.rest += `${this.kept.text(chunk, i)}${member.kind === 'elements' ? '[]' : 'null'}`;
 			this.member = member;
-			member.onStart();
-			if (member.kind === 'rawString') {
-				this.inString = true;
-				this.rawFrom = i + 1;
-			} else {
+			if (member.kind === 'skippedString') this.inString = true;
+			else {
+				member.onStart();
 				this.level = 0;
 				this.firstElement = true;
 				this.element.start(i + 1);
@@ -202,7 +192,7 @@ class StreamedObjectReader {
 		if (!Object.prototype.hasOwnProperty.call(this.members, this.keyText)) return undefined;
 		const member = this.members[this.keyText];
 		if (member.kind === 'elements' && byte === OPEN_ARRAY) return member;
-		if (member.kind === 'rawString' && byte === QUOTE) return member;
+		if (member.kind === 'skippedString' && byte === QUOTE) return member;
 		return undefined;
 	}
 

@@ -10,7 +10,7 @@ import fc from 'fast-check';
 import type { IWebhookFunctions } from 'n8n-workflow';
 
 import { readPage } from '../../../nodes/IdentityVerification/helpers/pagination';
-import { withoutEchoedString } from '../../../nodes/IdentityVerification/helpers/response';
+import { withoutEcho } from '../../../nodes/IdentityVerification/helpers/response';
 import { readJsonBody } from '../../../nodes/IdentityVerification/transport/body';
 import { receiveDelivery } from '../../../nodes/shared/webhook/delivery';
 
@@ -256,7 +256,7 @@ async function pageRead(body: unknown): Promise<unknown> {
 
 /** The POA answer as the check uses it: everything but the echoed `file`. */
 async function poaRead(body: unknown): Promise<unknown> {
-	return withoutFile((await withoutEchoedString(body, 'file')).value);
+	return await withoutEcho(body, 'file');
 }
 
 function withoutFile(read: unknown): unknown {
