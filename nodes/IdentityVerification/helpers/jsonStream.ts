@@ -140,17 +140,32 @@ class StreamedObjectReader {
 		}
 	}
 
-	/** In a string from `from`: the index of its closing quote, or -1 when it goes on past the chunk. */
+	/**
+	 * In a string from `from`: the index of its closing quote, or -1 when it goes on past the chunk.
+	 * A quote after an odd number of backslashes is part of the string. (Searched for with indexOf:
+	 * an echoed document is skipped as fast as it arrives.)
+	 */
 	private closingQuote(chunk: Buffer, from: number): number {
-		for (let i = from; i < chunk.length; i++) {
-			if (this.escaped) this.escaped = false;
-			else if (chunk[i] === BACKSLASH) this.escaped = true;
-			else if (chunk[i] === QUOTE) {
-				this.inString = false;
-				return i;
-			}
+		let i = from;
+		if (this.escaped && i < chunk.length) {
+			this.escaped = false;
+			i++;
 		}
-		return -1;
+		for (;;) {
+			const quote = chunk.indexOf(QUOTE, i);
+			const end = quote === -1 ? chunk.length : quote;
+			let backslashes = 0;
+			while (end - backslashes > i && chunk[end - backslashes - 1] === BACKSLASH) backslashes++;
+			if (quote === -1) {
+				this.escaped = backslashes % 2 === 1;
+				return -1;
+			}
+			if (backslashes % 2 === 0) {
+				this.inString = false;
+				return quote;
+			}
+			i = quote + 1;
+		}
 	}
 
 	private stringEnded(chunk: Buffer, quote: number): void {
