@@ -47,7 +47,8 @@ function isSpace(byte: number): boolean {
 
 /**
  * A run of bytes that may go on over several chunks: where it starts in the current chunk, and
- * copies of its parts in earlier chunks (a chunk is not kept once read).
+ * copies of its parts in earlier chunks (a chunk is not kept once read). Every run starts and ends
+ * next to an ASCII byte of the structure, so its bytes decode as they do in the whole text.
  */
 class Run {
 	private from = -1;
@@ -86,11 +87,11 @@ class StreamedObjectReader {
 	/** Brackets open around the scan, outside the named members (1: in the top-level object). */
 	private depth = 0;
 	private inString = false;
-	/** In a string, right after a backslash: the next byte is escaped. */
+	/** The previous chunk ended a string's odd run of backslashes: this one's first byte is escaped. */
 	private escaped = false;
 	/** In the top-level object, right after a colon: where a member's value starts. */
 	private atValue = false;
-	/** The text outside the named members' values, and what is being kept of it. */
+	/** The text read so far outside the named members' values, and the run of it being read. */
 	private rest = '';
 	private readonly kept = new Run();
 	/** The key being read in the top-level object, and the last one read. */
@@ -265,9 +266,8 @@ export function isChunkStream(body: unknown): body is AsyncIterable<Buffer | Uin
  * Reads the stream to its end with the members named handled as the caller asks. A stream that
  * breaks off rejects with its error; a text that is not JSON gives `{ ok: false }`.
  *
- * `releaseChunks`: the stream is the caller's alone (an answer nobody else reads) and no member
- * reader keeps the bytes it is handed, so each chunk's memory is given back once it is read (the
- * reader copies what it keeps of a chunk).
+ * `releaseChunks`: the stream is the caller's alone (an answer nobody else reads), so each chunk's
+ * memory is given back once it is read (the reader copies what it keeps of a chunk).
  */
 export async function readStreamedObject(
 	stream: AsyncIterable<Buffer | Uint8Array | string>,
