@@ -259,6 +259,7 @@ async function poaRead(body: unknown): Promise<unknown> {
 	return await withoutEcho(body, 'file');
 }
 
+/** What the POA reader must give for a parsed answer: an object without its `file`. */
 function withoutFile(read: unknown): unknown {
 	if (typeof read !== 'object' || read === null || Array.isArray(read)) return read;
 	const copy = { ...(read as Record<string, unknown>) };
