@@ -95,7 +95,7 @@ function actionSchemas(contract, z) {
 		'identification/requestInformation': z.object({ scanRef: z.string() }).passthrough(),
 		'bank/createToken': contract.bankTokenSchema,
 		'bank/listTransactions': contract.bankTransactionSchema,
-		// The echoed document is never output; its size is (see createCheck.operation.ts).
+		// The echoed document is never output; the uploaded one's size is (see createCheck.operation.ts).
 		'proofOfAddress/createCheck': contract.poaCheckSchema
 			.omit({ file: true })
 			.extend({ fileSizeBytes: z.number() }),

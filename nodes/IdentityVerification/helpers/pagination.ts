@@ -5,7 +5,7 @@ import { transactionPageSchema } from '../../shared/contract';
 import type { TransactionPage } from '../../shared/contract';
 import { isPlainObject } from '../../shared/isPlainObject';
 import { apiRequest, assertUnderBaseUrl, getBaseUrl, joinUrl, readJsonBody } from '../transport';
-import { isChunkStream, readStreamedObject, SharedStrings } from './jsonStream';
+import { isChunkStream, readStreamedObject } from './jsonStream';
 import { mapWithConcurrency } from './pool';
 import type { PoolControl } from './pool';
 
@@ -39,8 +39,6 @@ interface ListRead {
 	/** `count` of the first page, and whether a later page reported another one. */
 	count?: number;
 	countChanged: boolean;
-	/** The pages' strings, shared across the read (the same date or name on many transactions). */
-	strings: SharedStrings;
 }
 
 /**
@@ -79,7 +77,6 @@ export async function listPages(
 		]),
 		pagesRead: 0,
 		countChanged: false,
-		strings: new SharedStrings(),
 	};
 
 	const first = await fetchPageByNumber(read, 1);
@@ -211,7 +208,7 @@ async function fetchPage(
 			onRateLimited: control ? () => control.throttle() : undefined,
 		});
 		try {
-			answer = await readPage(response.body, read.strings);
+			answer = await readPage(response.body);
 			break;
 		} catch (error) {
 			if (isStopped(read)) throw stoppedError(read);
@@ -229,10 +226,7 @@ async function fetchPage(
  * them (each is any JSON value). An answer that is not JSON becomes '' (its shape is then refused
  * like any other text); one that came whole is parsed as it is.
  */
-async function readPage(
-	body: unknown,
-	sharedStrings: SharedStrings,
-): Promise<{ body: unknown; results?: unknown[] }> {
+export async function readPage(body: unknown): Promise<{ body: unknown; results?: unknown[] }> {
 	if (!isChunkStream(body)) {
 		const whole = readJsonBody(body);
 		return { body: whole.ok ? whole.value : '' };
@@ -249,7 +243,7 @@ async function readPage(
 				onElement: (value) => results.push(value),
 			},
 		},
-		{ releaseChunks: true, sharedStrings },
+		{ releaseChunks: true },
 	);
 	if (!streamed.ok) return { body: '' };
 	const page = streamed.value;

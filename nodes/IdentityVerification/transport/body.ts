@@ -23,12 +23,15 @@ function decoded(body: unknown): unknown {
 	return body instanceof Uint8Array ? Buffer.from(body).toString('utf8') : body;
 }
 
-/** A decoded body read as JSON (text parsed once; anything else as it is). */
+/**
+ * A decoded body read as JSON (text parsed once; anything else as it is). A byte order mark before
+ * the JSON is left out, as the streamed reader and the webhook delivery leave it out.
+ */
 function jsonOf(text: unknown): { ok: true; value: unknown } | { ok: false } {
 	if (typeof text !== 'string') return { ok: true, value: text ?? null };
 	if (text.trim() === '') return { ok: true, value: null };
 	try {
-		return { ok: true, value: JSON.parse(text) as unknown };
+		return { ok: true, value: JSON.parse(text.replace(/^\uFEFF/, '')) as unknown };
 	} catch {
 		return { ok: false };
 	}

@@ -20,7 +20,7 @@ import {
 	leadingBytes,
 } from '../../helpers/jsonBody';
 import { releasedOnceRead } from '../../helpers/memory';
-import { isNonEmptyObject, withoutEchoedString } from '../../helpers/response';
+import { isNonEmptyObject, withoutEcho } from '../../helpers/response';
 import { simplifyItems, simplifyOption } from '../../helpers/simplify';
 import { invalidInput, validateInput } from '../../helpers/validation';
 
@@ -271,10 +271,9 @@ function megabytes(bytes: number): string {
 
 /**
  * Sends the check and reads the answer as it arrives. The service echoes the uploaded document in
- * `file` (base64, as large as the upload and a third more): it is never held, only its size
- * counted, so that identity documents are neither kept in memory nor stored again in every
- * execution; the output has `fileSizeBytes` instead (as echoed when the echo is base64, else as
- * uploaded).
+ * `file` (base64, as large as the upload and a third more): it is skipped, never held, so that
+ * identity documents are neither kept in memory nor stored again in every execution; the output
+ * has the uploaded document's size, `fileSizeBytes`, instead.
  */
 async function createdCheck(
 	this: IExecuteFunctions,
@@ -289,15 +288,14 @@ async function createdCheck(
 		itemIndex,
 		response: 'stream',
 	});
-	let answer: Awaited<ReturnType<typeof withoutEchoedString>>;
+	let answer: unknown;
 	try {
-		answer = await withoutEchoedString(response.body, 'file');
+		answer = await withoutEcho(response.body, 'file');
 	} catch (error) {
 		throw brokenAnswer.call(this, itemIndex, error);
 	}
-	const check: IDataObject = isNonEmptyObject(answer.value) ? { ...answer.value } : {};
-	delete check.file;
-	check.fileSizeBytes = answer.echoedBytes ?? uploadedBytes;
+	const check: IDataObject = isNonEmptyObject(answer) ? answer : {};
+	check.fileSizeBytes = uploadedBytes;
 	return check;
 }
 
