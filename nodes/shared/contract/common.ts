@@ -25,31 +25,6 @@ export const LIMITS = {
 	tokenSessionLength: { min: 60, max: 3600 },
 } as const;
 
-/** The codes of a list written as space-separated text (a few lines, not one code per line). */
-function codeList(text: string): [string, ...string[]] {
-	const [first, ...rest] = text.trim().split(/\s+/);
-	return [first, ...rest];
-}
-
-/** The 250 country codes of the contract (ISO 3166-1 alpha-2 style, plus XK for Kosovo). */
-const COUNTRIES = codeList(`
-	AF AX AL DZ AS AD AO AI AQ AG AR AM AW AU AT AZ BS BH BD BB BY BE BZ BJ BM BT BO BQ BA BW
-	BV BR IO BN BG BF BI CV KH CM CA KY CF TD CL CN CX CC CO KM CG CK CR CI HR CU CW CY CZ CD
-	DK DJ DM DO EC EG SV GQ ER EE SZ ET FK FO FJ FI FR GF PF TF GA GM GE DE GH GI GR GL GD GP
-	GU GT GG GN GW GY HT HM HN HK HU IS IN ID IR IQ IE IM IL IT JM JP JE JO KZ KE KI XK KW KG
-	LA LV LB LS LR LY LI LT LU MO MG MW MY MV ML MT MH MQ MR MU YT MX FM MD MC MN ME MS MA MZ
-	MM NA NR NP NL NC NZ NI NE NG NU NF KP MK MP NO OM PK PW PS PA PG PY PE PH PN PL PT PR QA
-	RE RO RU RW BL SH KN LC MF PM VC WS SM ST SA SN RS SC SL SG SX SK SI SB SO ZA GS KR SS ES
-	LK SD SR SJ SE CH SY TW TJ TZ TH TL TG TK TO TT TN TR TM TC TV UG UA AE GB UM US UY UZ VU
-	VA VE VN VG VI WF EH YE ZM ZW
-`);
-
-export const countrySchema = z.enum(COUNTRIES, {
-	errorMap: () => ({
-		message: 'must be a two-letter country code from the contract (ISO 3166-1 alpha-2 or XK)',
-	}),
-});
-
 export const nonEmpty = (what: string) =>
 	z
 		.string()
