@@ -6,7 +6,8 @@ import type { INode, NodeApiError } from 'n8n-workflow';
 
 import { cancelSignalOf, isStopped, waitUnlessStopped } from './cancel';
 import type { ResolvedCredential } from './credential';
-import { cancelledError } from './errors';
+import { cancelledError, makeRedactor } from './errors';
+import type { Redactor } from './errors';
 import { normaliseMaxRetries } from './retry';
 import type { ApiRequest, AuthMode, RequestContext } from './types';
 import { requestUrl } from './url';
@@ -23,6 +24,8 @@ export interface Call {
 	signal: AbortSignal | undefined;
 	maxRetries: number;
 	timeoutMs: number;
+	/** The credential's secrets and the request's own out of every error. */
+	redact: Redactor;
 }
 
 /** An attempt that failed and is to be made again: the wait before it is already over. */
@@ -46,6 +49,9 @@ export function startCall(
 		signal: cancelSignalOf(this),
 		maxRetries: normaliseMaxRetries(req.maxRetries),
 		timeoutMs: req.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+		redact: req.secrets?.length
+			? makeRedactor([...credential.secrets, ...req.secrets])
+			: credential.redact,
 	};
 }
 
@@ -55,7 +61,7 @@ export function wasStopped(call: Call): boolean {
 
 /** The error for an execution stopped while its request was under way or waiting. */
 export function stoppedError(call: Call): NodeApiError {
-	return cancelledError(call.node, call.credential.redact, call.req.itemIndex);
+	return cancelledError(call.node, call.redact, call.req.itemIndex);
 }
 
 /**

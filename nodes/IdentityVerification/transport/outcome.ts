@@ -36,7 +36,7 @@ export async function answered<T>(
 	if (await retriesStatus(call, status, attempt, headers['retry-after'])) return RETRY;
 	const { method, itemIndex } = call.req;
 	const failure = { status, body, method, attempts: attempt, auth: call.auth, itemIndex };
-	throw httpError(call.node, call.credential.redact, failure);
+	throw httpError(call.node, call.redact, failure);
 }
 
 /** No answer: RETRY when the network failed and repeating is safe, else the error to throw. */
@@ -48,10 +48,10 @@ export async function unanswered(
 	const { node, req, credential } = call;
 	if (wasStopped(call)) throw stoppedError(call);
 	const network = classifyNetworkError(error);
-	if (!network) throw unexpectedError(node, credential.redact, error, req.itemIndex);
+	if (!network) throw unexpectedError(node, call.redact, error, req.itemIndex);
 	const retry = isIdempotent(req.method) && attempt <= call.maxRetries;
 	if (retry && (await waitToRetry(call, backoffDelay(attempt)))) return RETRY;
-	throw networkError(node, credential.redact, {
+	throw networkError(node, call.redact, {
 		...network,
 		origin: credential.origin,
 		method: req.method,
@@ -68,7 +68,7 @@ function refusedRedirect(
 	location: string | undefined,
 ): NodeApiError {
 	discardStream(response.body);
-	return redirectError(call.node, call.credential.redact, {
+	return redirectError(call.node, call.redact, {
 		status: response.statusCode,
 		target: location && shownUrl(location, call.url),
 		auth: call.auth,

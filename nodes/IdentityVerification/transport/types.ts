@@ -26,6 +26,8 @@ export interface ApiRequest {
 	onRateLimited?: () => void;
 	/** Default 30 000 ms per attempt. */
 	timeoutMs?: number;
+	/** Values this request sends that no error may show (e.g. a PDF password), besides the credential's. */
+	secrets?: string[];
 }
 
 /**

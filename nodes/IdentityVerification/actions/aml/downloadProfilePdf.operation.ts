@@ -205,6 +205,8 @@ export async function execute(
 		method: 'POST',
 		path: `/aml/checks/${segment(params.checkId)}/profiles/${segment(params.profileId)}/pdf/`,
 		body: { password: params.password },
+		// An error answer may echo it: no message, stored detail or error item may show it.
+		secrets: [params.password],
 		response: 'stream',
 		itemIndex,
 	});
