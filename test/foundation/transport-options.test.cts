@@ -428,3 +428,30 @@ describe('a cancelled execution', () => {
 		expect(calls).toEqual(['after 2']);
 	});
 });
+
+describe("the wait for the service's request limit", () => {
+	beforeEach(() => {
+		jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask'] });
+	});
+	afterEach(() => {
+		jest.useRealTimers();
+	});
+
+	test('an execution waits at most 1 minute for it in all; a 429 after that fails at once', async () => {
+		const limited: StubAnswer = { statusCode: 429, body: {}, headers: { 'retry-after': '40' } };
+		const s = stub({ answers: Array.from({ length: 8 }, () => limited) });
+		let first: Record<string, any> | undefined;
+		void failure(s, GET({ maxRetries: 3 })).then((error) => (first = error));
+		await jest.advanceTimersByTimeAsync(41_000);
+		// 40 s waited; 40 s more would be 80 s: it gives up after the second attempt
+		expect(first?.message).toBe(
+			"The service's request limit was reached (HTTP 429): it still refused after 2 attempts",
+		);
+		expect(s.sent).toHaveLength(2);
+		let second: Record<string, any> | undefined;
+		void failure(s, GET({ maxRetries: 3 })).then((error) => (second = error));
+		await jest.advanceTimersByTimeAsync(0);
+		expect(second?.httpCode).toBe('429');
+		expect(s.sent).toHaveLength(3);
+	});
+});

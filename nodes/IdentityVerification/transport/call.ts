@@ -1,6 +1,7 @@
 /**
  * What every attempt of one request shares (where it goes, with which credential, how often and how
- * long it may try), and the wait between two attempts, which stopping the execution ends.
+ * long it may try), the wait between two attempts, which stopping the execution ends, and how much
+ * of its execution's time for the service's request limit is left.
  */
 import type { INode, NodeApiError } from 'n8n-workflow';
 
@@ -8,7 +9,7 @@ import { cancelSignalOf, isStopped, waitUnlessStopped } from './cancel';
 import type { ResolvedCredential } from './credential';
 import { cancelledError, makeRedactor } from './errors';
 import type { Redactor } from './errors';
-import { normaliseMaxRetries } from './retry';
+import { normaliseMaxRetries, RATE_LIMIT_BUDGET_MS } from './retry';
 import type { ApiRequest, AuthMode, RequestContext } from './types';
 import { requestUrl } from './url';
 
@@ -30,6 +31,9 @@ export interface Call {
 
 /** An attempt that failed and is to be made again: the wait before it is already over. */
 export const RETRY = Symbol('retry');
+
+/** How long each execution (its context) has waited for the service's request limit so far. */
+const rateLimitWaits = new WeakMap<object, number>();
 
 /** The call of `req`; throws when its link is not under the credential's Base URL. */
 export function startCall(
@@ -72,5 +76,16 @@ export async function waitToRetry(call: Call, ms: number): Promise<boolean> {
 	if (wasStopped(call)) return false;
 	await waitUnlessStopped(ms, call.signal);
 	if (wasStopped(call)) throw stoppedError(call);
+	return true;
+}
+
+/**
+ * Takes a wait for the service's request limit from the execution's budget: false, and nothing
+ * taken, when the execution would wait more than RATE_LIMIT_BUDGET_MS for it in all.
+ */
+export function spendRateLimitWait(call: Call, ms: number): boolean {
+	const spent = rateLimitWaits.get(call.context) ?? 0;
+	if (spent + ms > RATE_LIMIT_BUDGET_MS) return false;
+	rateLimitWaits.set(call.context, spent + ms);
 	return true;
 }

@@ -5,7 +5,7 @@
 import type { IN8nHttpFullResponse, NodeApiError } from 'n8n-workflow';
 
 import { discardStream, normaliseHeaders, readCapped, successBody } from './body';
-import { RETRY, stoppedError, waitToRetry, wasStopped } from './call';
+import { RETRY, spendRateLimitWait, stoppedError, waitToRetry, wasStopped } from './call';
 import type { Call } from './call';
 import {
 	classifyNetworkError,
@@ -14,7 +14,13 @@ import {
 	redirectError,
 	unexpectedError,
 } from './errors';
-import { backoffDelay, isIdempotent, isRetryableStatus, retryDelay } from './retry';
+import {
+	backoffDelay,
+	isIdempotent,
+	isRetryableStatus,
+	rateLimitRetryDelay,
+	retryDelay,
+} from './retry';
 import type { ApiResponse } from './types';
 import { shownUrl } from './url';
 
@@ -76,7 +82,10 @@ function refusedRedirect(
 	});
 }
 
-/** Whether a failed status is retried (after the wait); a 429 tells the caller first. */
+/**
+ * Whether a failed status is retried (after the wait). A 429 is waited out only within the
+ * execution's budget for it, and tells the caller first.
+ */
 async function retriesStatus(
 	call: Call,
 	status: number,
@@ -84,6 +93,9 @@ async function retriesStatus(
 	retryAfter: string | undefined,
 ): Promise<boolean> {
 	if (!isRetryableStatus(status, call.req.method) || attempt > call.maxRetries) return false;
-	if (status === 429 && !wasStopped(call)) call.req.onRateLimited?.();
-	return await waitToRetry(call, retryDelay(attempt, retryAfter));
+	if (status !== 429) return await waitToRetry(call, retryDelay(attempt, retryAfter));
+	const wait = rateLimitRetryDelay(attempt, retryAfter);
+	if (!spendRateLimitWait(call, wait)) return false;
+	if (!wasStopped(call)) call.req.onRateLimited?.();
+	return await waitToRetry(call, wait);
 }
