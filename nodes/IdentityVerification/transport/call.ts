@@ -9,6 +9,8 @@ import { cancelSignalOf, isStopped, waitUnlessStopped } from './cancel';
 import type { ResolvedCredential } from './credential';
 import { cancelledError, makeRedactor } from './errors';
 import type { Redactor } from './errors';
+import { DEFAULT_READ_IDLE_MS, DEFAULT_READ_TOTAL_MS } from './readDeadline';
+import type { ReadLimits } from './readDeadline';
 import { normaliseMaxRetries, RATE_LIMIT_BUDGET_MS } from './retry';
 import type { ApiRequest, AuthMode, RequestContext } from './types';
 import { requestUrl } from './url';
@@ -25,6 +27,7 @@ export interface Call {
 	signal: AbortSignal | undefined;
 	maxRetries: number;
 	timeoutMs: number;
+	read: ReadLimits;
 	/** The credential's secrets and the request's own out of every error. */
 	redact: Redactor;
 }
@@ -53,6 +56,10 @@ export function startCall(
 		signal: cancelSignalOf(this),
 		maxRetries: normaliseMaxRetries(req.maxRetries),
 		timeoutMs: req.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+		read: {
+			idleMs: req.readIdleMs ?? DEFAULT_READ_IDLE_MS,
+			totalMs: req.readTotalMs ?? DEFAULT_READ_TOTAL_MS,
+		},
 		redact: req.secrets?.length
 			? makeRedactor([...credential.secrets, ...req.secrets])
 			: credential.redact,
