@@ -35,6 +35,59 @@ describe('makeRedactor', () => {
 		const r = makeRedactor([undefined as unknown as string, 'abcd']);
 		expect(r('abcd undefined')).toBe('[redacted] undefined');
 	});
+
+	test('a secret shorter than 4 characters is redacted where it is a whole value, nowhere else', () => {
+		const r = makeRedactor(['pw']);
+		expect(r('pw')).toBe('[redacted]');
+		expect(r('a pw in a sentence')).toBe('a pw in a sentence');
+	});
+});
+
+describe('makeRedactor: a secret echoed encoded', () => {
+	/** Changes under every encoding: &, <, >, ", ', +, a space, /, =, %, a backslash and ä. */
+	const SECRET_CHARS = `S3c&r<e>t"'+ä /x=%\\9`;
+	const r = makeRedactor([SECRET_CHARS]);
+	const html = (text: string) =>
+		text
+			.replace(/&/g, '&amp;')
+			.replace(/</g, '&lt;')
+			.replace(/>/g, '&gt;')
+			.replace(/"/g, '&quot;')
+			.replace(/'/g, '&#39;');
+	const every = (text: string, code: (c: number) => string) =>
+		Array.from(text, (c) => code(c.codePointAt(0) ?? 0)).join('');
+	const lowerHex = (text: string) => text.replace(/%[0-9A-F]{2}/g, (hex) => hex.toLowerCase());
+
+	test.each([
+		['as it is', SECRET_CHARS],
+		['HTML-escaped by name', html(SECRET_CHARS)],
+		["HTML-escaped with &#x27; for '", html(SECRET_CHARS).replace(/&#39;/g, '&#x27;')],
+		['HTML: every character a decimal entity', every(SECRET_CHARS, (c) => `&#${c};`)],
+		[
+			'HTML: every character a hex entity, upper case',
+			every(SECRET_CHARS, (c) => `&#X${c.toString(16).toUpperCase()};`),
+		],
+		['URL-encoded (upper-case hex)', encodeURIComponent(SECRET_CHARS)],
+		['URL-encoded (lower-case hex)', lowerHex(encodeURIComponent(SECRET_CHARS))],
+		['form-encoded (+ for a space)', new URLSearchParams({ q: SECRET_CHARS }).toString().slice(2)],
+		['JSON-escaped', JSON.stringify(SECRET_CHARS).slice(1, -1)],
+		['JSON with \\u escapes', every(SECRET_CHARS, (c) => `\\u${c.toString(16).padStart(4, '0')}`)],
+	])('%s', (_form, echoed) => {
+		expect(echoed === SECRET_CHARS || !echoed.includes(SECRET_CHARS)).toBe(true);
+		expect(r(`<p>Invalid key: ${echoed}.</p>`)).toBe('<p>Invalid key: [redacted].</p>');
+	});
+
+	test('several forms in one text, and the text around them kept as it was', () => {
+		const text = `a=${encodeURIComponent(SECRET_CHARS)}&amp;b=${html(SECRET_CHARS)} %zz &amp; +`;
+		expect(r(text)).toBe('a=[redacted]&amp;b=[redacted] %zz &amp; +');
+	});
+
+	test('the Basic header of the key pair, also URL-encoded', () => {
+		const basic = Buffer.from(`key-1:${SECRET_CHARS}`).toString('base64');
+		const withBasic = makeRedactor(['key-1', SECRET_CHARS, basic]);
+		expect(withBasic(`Basic ${basic}`)).toBe('Basic [redacted]');
+		expect(withBasic(`auth=Basic%20${encodeURIComponent(basic)}`)).toBe('auth=Basic%20[redacted]');
+	});
 });
 
 describe('parseErrorBody', () => {

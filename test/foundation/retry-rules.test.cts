@@ -8,6 +8,8 @@ import {
 	isRetryableStatus,
 	normaliseMaxRetries,
 	parseRetryAfter,
+	rateLimitDelay,
+	rateLimitRetryDelay,
 	retryDelay,
 } from '../../nodes/IdentityVerification/transport/retry';
 
@@ -91,6 +93,34 @@ describe('backoff', () => {
 			expect(delay).toBeLessThan(2400);
 		}
 		expect(new Set(delays).size).toBeGreaterThan(1);
+	});
+});
+
+describe('after a 429 (the request limit)', () => {
+	const low = (n: number) => rateLimitDelay(n, () => 0);
+	const high = (n: number) => rateLimitDelay(n, () => 0.999999);
+
+	test('without Retry-After: between half and all of 2 s, doubled per retry, up to 30 s', () => {
+		expect([1, 2, 3, 4, 5, 6].map(low)).toEqual([1000, 2000, 4000, 8000, 15000, 15000]);
+		expect([1, 2, 3, 4, 5, 6].map(high)).toEqual([1999, 3999, 7999, 15999, 29999, 29999]);
+		expect(rateLimitDelay(2, () => 0.5)).toBe(3000);
+	});
+
+	test('the 3 retries by default wait 7 to 14 s in all (before: at most 2.1 s)', () => {
+		expect(low(1) + low(2) + low(3)).toBe(7000);
+		expect(high(1) + high(2) + high(3)).toBeLessThan(14_000);
+		expect(rateLimitRetryDelay(1)).toBeGreaterThanOrEqual(1000);
+	});
+
+	test('Retry-After is honoured as for any status: capped at 60 s, never below the normal backoff', () => {
+		expect(rateLimitRetryDelay(1, '5', () => 0)).toBe(5000);
+		expect(rateLimitRetryDelay(1, '3600', () => 0)).toBe(60_000);
+		expect(rateLimitRetryDelay(1, '0', () => 0.5)).toBe(150);
+	});
+
+	test('an unreadable Retry-After counts as none', () => {
+		expect(rateLimitRetryDelay(2, 'soon', () => 0)).toBe(2000);
+		expect(rateLimitRetryDelay(2, '', () => 0)).toBe(2000);
 	});
 });
 

@@ -244,3 +244,112 @@ describe('errors never carry a secret', () => {
 		}
 	});
 });
+
+describe('secrets echoed encoded, and the PDF password', () => {
+	/** Changes under every encoding: &, <, >, ", ', +, a space, /, = and ä. */
+	const SPECIAL = `Sp3c&al<Secret>"'+ä /x=`;
+	const PASSWORD = `Pdf&<Pass>"'+ wörd`;
+	const html = (text: string) =>
+		text
+			.replace(/&/g, '&amp;')
+			.replace(/</g, '&lt;')
+			.replace(/>/g, '&gt;')
+			.replace(/"/g, '&quot;')
+			.replace(/'/g, '&#x27;');
+	/** The forms a page may quote a value in: as it is, HTML, URL (both cases), form, JSON, numeric. */
+	const forms = (value: string) => [
+		value,
+		html(value),
+		encodeURIComponent(value),
+		encodeURIComponent(value).replace(/%[0-9A-F]{2}/g, (hex) => hex.toLowerCase()),
+		new URLSearchParams({ q: value }).toString().slice(2),
+		JSON.stringify(value).slice(1, -1),
+		Array.from(value, (c) => `&#${c.codePointAt(0)};`).join(''),
+	];
+
+	function expectNone(texts: string[], forbidden: string[]): void {
+		for (const text of texts) {
+			for (const value of forbidden) {
+				expect(text.includes(value) ? `${value} leaked in: ${text.slice(0, 400)}` : 'clean').toBe(
+					'clean',
+				);
+			}
+		}
+	}
+
+	test("a proxy's HTML error page quoting the API secret and the Basic header in every encoding", async () => {
+		const basic = Buffer.from(`${API_KEY}:${SPECIAL}`).toString('base64');
+		const page = [...forms(SPECIAL), ...forms(basic)].map((form) => `<p>${form}</p>`).join('');
+		const { createServer } = await import('node:http');
+		const server = createServer((req, res) => {
+			req.resume();
+			res.writeHead(502, { 'content-type': 'text/html' }).end(`<html>${page}</html>`);
+		});
+		const port = await freePort();
+		await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+		try {
+			const result = await probe(
+				{ path: TX, maxRetries: 0 },
+				{
+					identityVerificationApi: {
+						apiKey: API_KEY,
+						apiSecret: SPECIAL,
+						baseUrl: `http://127.0.0.1:${port}`,
+					},
+				},
+			);
+			expect(result.error?.httpCode).toBe('502');
+			expect(JSON.stringify(result.error?.context?.data)).toMatch(/\[redacted\]/);
+			expectNone(exposures(result), [...forms(SPECIAL), ...forms(basic)]);
+		} finally {
+			await new Promise<void>((resolve) => server.close(() => resolve()));
+		}
+	});
+
+	test('the AML PDF password echoed by the service: not in the error, its details or the error items', async () => {
+		sb.faults.add({
+			method: 'POST',
+			path: '/aml/',
+			status: 400,
+			times: Infinity,
+			body: {
+				detail: `The password ${PASSWORD} is not allowed`,
+				password: [PASSWORD],
+				html: `<p>${html(PASSWORD)}</p>`,
+				query: `password=${encodeURIComponent(PASSWORD)}`,
+			},
+		});
+		const parameters = {
+			resource: 'aml',
+			operation: 'downloadProfilePdf',
+			checkId: SEED.aml.checkId,
+			profileId: SEED.aml.profileId,
+			password: PASSWORD,
+		};
+		const failed = await runNode({ node: 'identityVerification', parameters, credentials: creds });
+		expect(failed.error?.httpCode).toBe('400');
+		expect(failed.error?.description).toContain('The password [redacted] is not allowed');
+		// (n8n's error carries the node with its parameters, the password among them, as the
+		// workflow does: what this package adds to the error is checked.)
+		const error = failed.error as unknown as Record<string, unknown>;
+		const texts = [
+			String(error.message),
+			String(error.description),
+			JSON.stringify(error),
+			inspect(
+				{ context: error.context, cause: error.cause, messages: error.messages },
+				{ depth: 10 },
+			),
+		];
+		expectNone(texts, forms(PASSWORD));
+
+		const continued = await runNode({
+			node: 'identityVerification',
+			parameters,
+			credentials: creds,
+			continueOnFail: true,
+		});
+		expect(continued.items[0].json.httpCode).toBe('400');
+		expectNone([JSON.stringify(continued.items)], forms(PASSWORD));
+	});
+});

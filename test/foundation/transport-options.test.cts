@@ -63,20 +63,26 @@ const GET = (more: Partial<ApiRequest> = {}): ApiRequest => ({
 });
 
 describe('the request options per kind of answer', () => {
-	test('JSON: Accept JSON, parsed by n8n, no query when none is given', async () => {
-		const s = stub({ answers: [{ statusCode: 200, body: { a: 1 } }] });
+	test('JSON: Accept JSON, asked for as a stream (the transport reads it), no query when none is given', async () => {
+		const body = Readable.from([Buffer.from('\ufeff{"a":'), Buffer.from('1}')]);
+		const s = stub({ answers: [{ statusCode: 200, body }] });
 		const res = await apiRequest.call(s.context, 'apiKey', GET({ qs: {} }));
 		expect(res.body).toEqual({ a: 1 });
 		expect(s.sent[0]).toMatchObject({
 			method: 'GET',
 			url: 'https://ivs.example.com/bank/tokens/',
 			headers: { Accept: 'application/json' },
-			json: true,
+			json: false,
+			encoding: 'stream',
 			returnFullResponse: true,
 			ignoreHttpStatusErrors: true,
 		});
 		expect(Object.keys(s.sent[0])).not.toContain('qs');
-		expect(Object.keys(s.sent[0])).not.toContain('encoding');
+	});
+
+	test('JSON: an answer n8n already parsed (a helper that ignores the stream encoding) is kept', async () => {
+		const s = stub({ answers: [{ statusCode: 200, body: { a: 1 } }] });
+		expect((await apiRequest.call(s.context, 'apiKey', GET())).body).toEqual({ a: 1 });
 	});
 
 	test('a JSON body is sent as a copy, typed as JSON', async () => {
@@ -128,17 +134,24 @@ describe('the request options per kind of answer', () => {
 		expect(s.sent[0].qs).toEqual({ page: 2 });
 	});
 
-	test.each([
-		['binary', 'arraybuffer'],
-		['stream', 'stream'],
-	] as const)('%s: Accept a file, not parsed, read as %s', async (response, encoding) => {
-		const s = stub({ answers: [{ statusCode: 200, body: Buffer.from('%PDF') }] });
-		await apiRequest.call(s.context, 'apiKey', GET({ response }));
-		expect(s.sent[0]).toMatchObject({
-			headers: { Accept: 'application/pdf, application/octet-stream, */*' },
-			json: false,
-			encoding,
-		});
+	test.each(['binary', 'stream'] as const)(
+		'%s: Accept a file, not parsed, asked for as a stream',
+		async (response) => {
+			const s = stub({ answers: [{ statusCode: 200, body: Buffer.from('%PDF') }] });
+			await apiRequest.call(s.context, 'apiKey', GET({ response }));
+			expect(s.sent[0]).toMatchObject({
+				headers: { Accept: 'application/pdf, application/octet-stream, */*' },
+				json: false,
+				encoding: 'stream',
+			});
+		},
+	);
+
+	test('binary: a streamed answer is read whole, in order', async () => {
+		const body = Readable.from([Buffer.from('%PDF-'), Buffer.from('1.7')]);
+		const s = stub({ answers: [{ statusCode: 200, body }] });
+		const res = await apiRequest.call(s.context, 'apiKey', GET({ response: 'binary' }));
+		expect((res.body as Buffer).toString('latin1')).toBe('%PDF-1.7');
 	});
 
 	test.each([
@@ -159,15 +172,18 @@ describe('the request options per kind of answer', () => {
 		expect(res.body).toEqual(Buffer.alloc(0));
 	});
 
-	test('none: the body is left out; stream: handed over untouched', async () => {
-		const none = stub({ answers: [{ statusCode: 204, body: 'ignored' }] });
+	test('none: the body is left out, its stream closed; stream: handed over with its bytes unread', async () => {
+		const ignored = Readable.from([Buffer.from('ignored')]);
+		const none = stub({ answers: [{ statusCode: 204, body: ignored }] });
 		expect((await apiRequest.call(none.context, 'apiKey', GET({ response: 'none' }))).body).toBe(
 			undefined,
 		);
-		const stream = Readable.from([Buffer.from('%PDF')]);
+		expect(ignored.destroyed).toBe(true);
+		const stream = Readable.from([Buffer.from('%PDF'), Buffer.from('-1.7')]);
 		const streamed = stub({ answers: [{ statusCode: 200, body: stream }] });
 		const res = await apiRequest.call(streamed.context, 'apiKey', GET({ response: 'stream' }));
-		expect(res.body).toBe(stream);
+		const chunks = await (res.body as Readable).toArray();
+		expect(Buffer.concat(chunks).toString('latin1')).toBe('%PDF-1.7');
 	});
 });
 
@@ -426,5 +442,32 @@ describe('a cancelled execution', () => {
 			GET({ maxRetries: 2, onRateLimited: () => calls.push(`after ${s.sent.length}`) }),
 		);
 		expect(calls).toEqual(['after 2']);
+	});
+});
+
+describe("the wait for the service's request limit", () => {
+	beforeEach(() => {
+		jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask'] });
+	});
+	afterEach(() => {
+		jest.useRealTimers();
+	});
+
+	test('an execution waits at most 1 minute for it in all; a 429 after that fails at once', async () => {
+		const limited: StubAnswer = { statusCode: 429, body: {}, headers: { 'retry-after': '40' } };
+		const s = stub({ answers: Array.from({ length: 8 }, () => limited) });
+		let first: Record<string, any> | undefined;
+		void failure(s, GET({ maxRetries: 3 })).then((error) => (first = error));
+		await jest.advanceTimersByTimeAsync(41_000);
+		// 40 s waited; 40 s more would be 80 s: it gives up after the second attempt
+		expect(first?.message).toBe(
+			"The service's request limit was reached (HTTP 429): it still refused after 2 attempts",
+		);
+		expect(s.sent).toHaveLength(2);
+		let second: Record<string, any> | undefined;
+		void failure(s, GET({ maxRetries: 3 })).then((error) => (second = error));
+		await jest.advanceTimersByTimeAsync(0);
+		expect(second?.httpCode).toBe('429');
+		expect(s.sent).toHaveLength(3);
 	});
 });

@@ -105,15 +105,30 @@ describe('retries', () => {
 		expect(error?.message).toMatch(/HTTP 503\) on all 2 attempts/);
 	});
 
-	test('a GET that stays rate limited gives up with what to do', async () => {
+	test('a GET that stays rate limited gives up saying it is the request limit, and what to do', async () => {
 		sb.faults.add({ method: 'GET', path: TX, status: 429, retryAfter: 0, times: Infinity });
-		const { error } = await probe({ path: TX });
-		expect(sb.count({ method: 'GET', path: TX })).toBe(4);
+		const { error } = await probe({ path: TX, maxRetries: 1 });
+		expect(sb.count({ method: 'GET', path: TX })).toBe(2);
 		expect(error?.message).toBe(
-			'The service is rate limiting requests (HTTP 429) and still refused after 4 attempts',
+			"The service's request limit was reached (HTTP 429): it still refused after 2 attempts",
 		);
-		expect(error?.description).toMatch(/Wait a minute/);
+		expect(error?.description).toMatch(/requests per hour/);
+		expect(error?.description).toMatch(/lower Max Parallel Requests or use Limit/);
+		expect(error?.description).toMatch(/run the workflow \(or its schedule\) later/);
+		expect(error?.description).toMatch(/Retry On Fail/);
 		expect(error?.httpCode).toBe('429');
+	});
+
+	test('a 429 without Retry-After is waited out longer each time, long enough to outlast a short burst limit', async () => {
+		sb.faults.add({ method: 'GET', path: TX, status: 429, retryAfter: null, times: 2 });
+		const { items, error } = await probe({ path: TX, qs: '{"page":1,"perPage":1}' });
+		expect(error).toBeUndefined();
+		expect(items[0].json.statusCode).toBe(200);
+		const at = sb.requests.filter((r) => r.path === TX).map((r) => r.at);
+		expect(at).toHaveLength(3);
+		// 1-2 s, then 2-4 s (before: at most 0.3 s, then 0.6 s)
+		expect(at[1] - at[0]).toBeGreaterThanOrEqual(950);
+		expect(at[2] - at[1]).toBeGreaterThanOrEqual(1950);
 	});
 
 	test('a POST is NOT repeated after a 500: it may have been processed', async () => {

@@ -4,7 +4,15 @@ import { NodeOperationError, sleep } from 'n8n-workflow';
 import { transactionPageSchema } from '../../shared/contract';
 import type { TransactionPage } from '../../shared/contract';
 import { isPlainObject } from '../../shared/isPlainObject';
-import { apiRequest, assertUnderBaseUrl, getBaseUrl, joinUrl, readJsonBody } from '../transport';
+import {
+	apiRequest,
+	assertUnderBaseUrl,
+	getBaseUrl,
+	joinUrl,
+	readJsonBody,
+	stalledReadOf,
+} from '../transport';
+import type { ApiRequest } from '../transport';
 import { isChunkStream, readStreamedObject } from './jsonStream';
 import { mapWithConcurrency } from './pool';
 import type { PoolControl } from './pool';
@@ -19,6 +27,8 @@ export interface PageListOptions {
 	/** Upper bound of parallel page requests. */
 	maxParallel: number;
 	itemIndex: number;
+	/** The read deadline of each page (the transport's defaults when not set). */
+	readDeadline?: Pick<ApiRequest, 'readIdleMs' | 'readTotalMs'>;
 }
 
 /**
@@ -203,6 +213,7 @@ async function fetchPage(
 			method: 'GET',
 			...target,
 			itemIndex,
+			...options.readDeadline,
 			response: 'stream',
 			// Fewer pages at the same time once the service says it gets too many requests.
 			onRateLimited: control ? () => control.throttle() : undefined,
@@ -285,8 +296,22 @@ function checkedPage(
 	return page;
 }
 
-/** The answer to a page request broke off while it was read, every time it was asked for. */
+/**
+ * The answer to a page request broke off or timed out while it was read, every time it was asked
+ * for (a page that timed out counts the same as one that broke off).
+ */
 function brokenOffError(read: ListRead, label: string, error: unknown): NodeOperationError {
+	const stalled = stalledReadOf(error);
+	if (stalled) {
+		return new NodeOperationError(
+			read.context.getNode(),
+			`The answer for ${label} of the list timed out: ${stalled}`,
+			{
+				itemIndex: read.options.itemIndex,
+				description: `The page was asked for ${PAGE_READ_ATTEMPTS} times and never arrived whole. The service, or the network between it and n8n, may be overloaded: try again later. If it keeps happening, use Limit instead of Return All or contact the provider’s support with the time of this run.`,
+			},
+		);
+	}
 	return new NodeOperationError(
 		read.context.getNode(),
 		`The connection broke while ${label} of the list was read`,

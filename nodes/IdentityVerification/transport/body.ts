@@ -1,6 +1,7 @@
 /**
- * What an answer's body and headers become: a success body in the kind the caller asked for, at
- * most 64 KB of an error answer's stream, and header names in lower case.
+ * What an answer's body and headers become: a success body in the kind the caller asked for, read
+ * whole from its stream where the caller does not read it itself, at most 64 KB of an error
+ * answer's stream, and header names in lower case.
  */
 import type { ResponseKind } from './types';
 
@@ -19,8 +20,11 @@ export function parseJsonBody(body: unknown): unknown {
 	return read.ok ? read.value : text;
 }
 
+/** Bytes as UTF-8 text, without the byte order mark a service may put first. */
 function decoded(body: unknown): unknown {
-	return body instanceof Uint8Array ? Buffer.from(body).toString('utf8') : body;
+	if (!(body instanceof Uint8Array)) return body;
+	const text = Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8');
+	return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
 /**
@@ -59,20 +63,41 @@ export function successBody(kind: ResponseKind, body: unknown): unknown {
 	}
 }
 
+function isChunkStream(body: unknown): body is AsyncIterable<Uint8Array | string> {
+	return typeof (body as AsyncIterable<unknown> | undefined)?.[Symbol.asyncIterator] === 'function';
+}
+
+/** A chunk as a Buffer, without copying its bytes. */
+function bufferOf(chunk: Uint8Array | string): Buffer {
+	if (typeof chunk === 'string') return Buffer.from(chunk);
+	return Buffer.isBuffer(chunk)
+		? chunk
+		: Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+}
+
+/** A body read whole from its stream, as bytes; a body that is no stream is returned as it is. */
+export async function readWhole(body: unknown): Promise<unknown> {
+	if (!isChunkStream(body)) return body;
+	const chunks: Buffer[] = [];
+	for await (const chunk of body) chunks.push(bufferOf(chunk));
+	return Buffer.concat(chunks);
+}
+
 /**
- * Reads at most 64 KB of an error answer's stream (for the error message) and drops the rest; what
- * was read before the stream broke off.
+ * An error answer's stream as bytes, for the error message: what was read before it broke off or
+ * timed out, at most `limit` bytes (the rest is dropped). A body that is no stream is as it is.
  */
-export async function readCapped(body: unknown): Promise<Buffer> {
-	const stream = body as AsyncIterable<Buffer> & { destroy?: () => void };
-	if (!stream || typeof stream[Symbol.asyncIterator] !== 'function') return Buffer.alloc(0);
+export async function readCapped(body: unknown, limit = STREAM_READ_LIMIT): Promise<unknown> {
+	if (!isChunkStream(body)) return body;
+	const stream = body as AsyncIterable<Uint8Array | string> & { destroy?: () => void };
 	const chunks: Buffer[] = [];
 	let size = 0;
 	try {
-		for await (const chunk of stream) {
+		for await (const piece of stream) {
+			const chunk = bufferOf(piece);
 			chunks.push(chunk);
 			size += chunk.length;
-			if (size >= STREAM_READ_LIMIT) break;
+			if (size >= limit) break;
 		}
 	} catch {
 		// broken off (dropped, or the execution stopped): the status still says what happened

@@ -19,6 +19,8 @@ export interface ResolvedCredential {
 	/** `https://host[:port]` of the Base URL: where path-only links go. */
 	origin: string;
 	redact: Redactor;
+	/** What `redact` takes out, for a request that adds its own (see ApiRequest.secrets). */
+	secrets: string[];
 	/** Handed to httpRequestWithAuthentication so n8n does not read and decrypt it a second time. */
 	decrypted: ICredentialsDecrypted;
 }
@@ -63,9 +65,11 @@ async function readCredential(
 	const type = CREDENTIAL_BY_AUTH[auth];
 	const data = await this.getCredentials(type, itemIndex ?? 0);
 	const baseUrl = baseUrlOf(data);
-	const redact = makeRedactor(secretsOf(auth, data));
+	const secrets = secretsOf(auth, data);
+	const redact = makeRedactor(secrets);
 	const parsed = checkedBaseUrl.call(this, auth, baseUrl, redact, itemIndex);
-	return { baseUrl, origin: parsed.origin, redact, decrypted: { id: '', name: '', type, data } };
+	const decrypted = { id: '', name: '', type, data };
+	return { baseUrl, origin: parsed.origin, redact, secrets, decrypted };
 }
 
 /** The Base URL as entered, trimmed and without trailing slashes; the default when left empty. */

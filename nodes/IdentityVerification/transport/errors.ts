@@ -11,3 +11,5 @@ export { fieldErrors, serviceMessage } from './errors/serviceWords';
 export { httpError, redirectError } from './errors/http';
 export { classifyNetworkError, networkError } from './errors/network';
 export { cancelledError, unexpectedError } from './errors/local';
+export { stalledReadError, stalledReadOf } from './errors/stalled';
+export type { Stall } from './errors/stalled';

@@ -1,18 +1,21 @@
 /**
  * The one place every request to the service is built and sent: base URL joining that keeps the
  * contract's trailing slashes, authentication through n8n's `httpRequestWithAuthentication`, a
- * timeout, retries (429 for every method; 5xx and network failures for GET/DELETE only) with
- * exponential backoff, full jitter and `Retry-After`, and errors a user can act on that never
- * carry a secret. Nothing is sent outside the credential's Base URL (redirects are not followed),
- * and stopping the execution stops its requests and their waits.
+ * timeout for the answer's headers and a read deadline for its body (idle and total), retries (429
+ * for every method, within a budget per execution; 5xx, network failures and bodies that stop
+ * coming for GET/DELETE only) with exponential backoff, jitter and `Retry-After`, and errors a
+ * user can act on that never carry a secret (the credential's, or the request's own, in any of
+ * the encodings a page may quote them in). Nothing is sent outside the credential's Base URL
+ * (redirects are not followed), and stopping the execution stops its requests and their waits.
  *
  * One job per file: request.ts (the attempt loop), call.ts (what the attempts share), outcome.ts
- * (what an attempt's result means), credential.ts, url.ts, options.ts, body.ts, cancel.ts,
- * retry.ts, errors.ts with errors/ (the messages; errors/hints.ts is the status table). The nodes
- * import this file.
+ * (what an attempt's result means), credential.ts, url.ts, options.ts, body.ts, readDeadline.ts,
+ * cancel.ts, retry.ts, errors.ts with errors/ (the messages; errors/hints.ts is the status
+ * table). The nodes import this file.
  */
 export { apiRequest } from './request';
 export { readJsonBody } from './body';
+export { stalledReadOf } from './errors';
 export { getBaseUrl } from './credential';
 export { assertUnderBaseUrl, joinUrl } from './url';
 export { backoffDelay, parseRetryAfter } from './retry';

@@ -32,7 +32,10 @@ export function requestOptions(
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: true,
 		timeout: timeoutMs,
-		json: responseKind === 'json',
+		// Every answer comes as a stream: the transport reads it under its read deadline (n8n's
+		// timeout ends with the headers, and n8n puts its own cancel signal in place of any other).
+		encoding: 'stream',
+		json: false,
 		// n8n re-sends the credential (and a POST's body) to wherever a redirect points
 		disableFollowRedirect: true,
 	};
@@ -46,7 +49,5 @@ export function requestOptions(
 		headers['Content-Length'] = String(req.stream.length);
 		options.body = req.stream.body as unknown as IHttpRequestOptions['body'];
 	}
-	if (responseKind === 'binary') options.encoding = 'arraybuffer';
-	if (responseKind === 'stream') options.encoding = 'stream';
 	return options;
 }

@@ -1,20 +1,38 @@
 /**
- * What one attempt's result means: an answer is the result (2xx), a refused redirect, a retry after
- * waiting out a retryable status, or an HTTP error; no answer is a retry or a network error.
+ * What one attempt's result means: an answer is the result (2xx, its body read under the read
+ * deadline), a refused redirect, a retry after waiting out a retryable status, or an HTTP error; no
+ * answer, or a body that broke off or timed out, is a retry or the error.
  */
 import type { IN8nHttpFullResponse, NodeApiError } from 'n8n-workflow';
 
-import { discardStream, normaliseHeaders, readCapped, successBody } from './body';
-import { RETRY, stoppedError, waitToRetry, wasStopped } from './call';
+import {
+	discardStream,
+	normaliseHeaders,
+	parseJsonBody,
+	readCapped,
+	readWhole,
+	successBody,
+} from './body';
+import { RETRY, spendRateLimitWait, stoppedError, waitToRetry, wasStopped } from './call';
 import type { Call } from './call';
 import {
 	classifyNetworkError,
 	httpError,
 	networkError,
 	redirectError,
+	stalledReadError,
+	stalledReadOf,
 	unexpectedError,
 } from './errors';
-import { backoffDelay, isIdempotent, isRetryableStatus, retryDelay } from './retry';
+import type { Stall } from './errors';
+import { watchedBody, watchedChunks } from './readDeadline';
+import {
+	backoffDelay,
+	isIdempotent,
+	isRetryableStatus,
+	rateLimitRetryDelay,
+	retryDelay,
+} from './retry';
 import type { ApiResponse } from './types';
 import { shownUrl } from './url';
 
@@ -26,17 +44,75 @@ export async function answered<T>(
 ): Promise<ApiResponse<T> | typeof RETRY> {
 	const { statusCode: status } = response;
 	const headers = normaliseHeaders(response.headers);
-	const kind = call.req.response ?? 'json';
-	if (status >= 200 && status < 300) {
-		return { statusCode: status, headers, body: successBody(kind, response.body) as T };
-	}
+	if (status >= 200 && status < 300) return await succeeded<T>(call, response, headers, attempt);
 	if (status >= 300 && status < 400) throw refusedRedirect(call, response, headers.location);
-	// Only the start of an error answer's stream is read: it is for the message.
-	const body = kind === 'stream' ? await readCapped(response.body) : response.body;
+	const body = await errorBody(call, response.body, attempt);
 	if (await retriesStatus(call, status, attempt, headers['retry-after'])) return RETRY;
 	const { method, itemIndex } = call.req;
 	const failure = { status, body, method, attempts: attempt, auth: call.auth, itemIndex };
-	throw httpError(call.node, call.credential.redact, failure);
+	throw httpError(call.node, call.redact, failure);
+}
+
+/**
+ * A 2xx answer with its body as the caller asked for it: read whole (JSON, binary), handed over to
+ * be read as it arrives (stream), or left out (none). A body that breaks off or times out while it
+ * is read here is retried like an attempt without an answer.
+ */
+async function succeeded<T>(
+	call: Call,
+	response: IN8nHttpFullResponse,
+	headers: Record<string, string>,
+	attempt: number,
+): Promise<ApiResponse<T> | typeof RETRY> {
+	const kind = call.req.response ?? 'json';
+	const result = (body: unknown) => ({ statusCode: response.statusCode, headers, body: body as T });
+	if (kind === 'none') {
+		discardStream(response.body);
+		return result(undefined);
+	}
+	if (kind === 'stream')
+		return result(watchedBody(response.body, call.read, stalled(call, attempt)));
+	try {
+		const body = watchedChunks(response.body, call.read, stalled(call, attempt));
+		return result(successBody(kind, await readWhole(body)));
+	} catch (error) {
+		return await brokenOff(call, attempt, error);
+	}
+}
+
+/**
+ * What is read of an error answer: a JSON answer whole, as n8n read it before the transport read
+ * bodies itself (parsed, an echoed document can be left out of the message); of a file, only the
+ * start, which is enough for any message.
+ */
+async function errorBody(call: Call, body: unknown, attempt: number): Promise<unknown> {
+	const json = (call.req.response ?? 'json') === 'json';
+	const chunks = watchedChunks(body, call.read, stalled(call, attempt));
+	const read = await readCapped(chunks, json ? Infinity : undefined);
+	discardStream(body);
+	return json ? parseJsonBody(read) : read;
+}
+
+/** The error a body read in this attempt ends with when it times out. */
+function stalled(call: Call, attempt: number): (stall: Stall, ms: number) => Error {
+	return (stall, ms) =>
+		stalledReadError(call.node, call.redact, {
+			stall,
+			ms,
+			method: call.req.method,
+			target: shownUrl(call.url),
+			attempts: attempt,
+			itemIndex: call.req.itemIndex,
+		});
+}
+
+/** A body that timed out or broke off while it was read: RETRY when repeating is safe, else the error. */
+async function brokenOff(call: Call, attempt: number, error: unknown): Promise<typeof RETRY> {
+	if (stalledReadOf(error) === undefined) return await unanswered(call, attempt, error);
+	if (wasStopped(call)) throw stoppedError(call);
+	const retry = isIdempotent(call.req.method) && attempt <= call.maxRetries;
+	if (retry && (await waitToRetry(call, backoffDelay(attempt)))) return RETRY;
+	throw error;
 }
 
 /** No answer: RETRY when the network failed and repeating is safe, else the error to throw. */
@@ -48,10 +124,10 @@ export async function unanswered(
 	const { node, req, credential } = call;
 	if (wasStopped(call)) throw stoppedError(call);
 	const network = classifyNetworkError(error);
-	if (!network) throw unexpectedError(node, credential.redact, error, req.itemIndex);
+	if (!network) throw unexpectedError(node, call.redact, error, req.itemIndex);
 	const retry = isIdempotent(req.method) && attempt <= call.maxRetries;
 	if (retry && (await waitToRetry(call, backoffDelay(attempt)))) return RETRY;
-	throw networkError(node, credential.redact, {
+	throw networkError(node, call.redact, {
 		...network,
 		origin: credential.origin,
 		method: req.method,
@@ -68,7 +144,7 @@ function refusedRedirect(
 	location: string | undefined,
 ): NodeApiError {
 	discardStream(response.body);
-	return redirectError(call.node, call.credential.redact, {
+	return redirectError(call.node, call.redact, {
 		status: response.statusCode,
 		target: location && shownUrl(location, call.url),
 		auth: call.auth,
@@ -76,7 +152,10 @@ function refusedRedirect(
 	});
 }
 
-/** Whether a failed status is retried (after the wait); a 429 tells the caller first. */
+/**
+ * Whether a failed status is retried (after the wait). A 429 is waited out only within the
+ * execution's budget for it, and tells the caller first.
+ */
 async function retriesStatus(
 	call: Call,
 	status: number,
@@ -84,6 +163,9 @@ async function retriesStatus(
 	retryAfter: string | undefined,
 ): Promise<boolean> {
 	if (!isRetryableStatus(status, call.req.method) || attempt > call.maxRetries) return false;
-	if (status === 429 && !wasStopped(call)) call.req.onRateLimited?.();
-	return await waitToRetry(call, retryDelay(attempt, retryAfter));
+	if (status !== 429) return await waitToRetry(call, retryDelay(attempt, retryAfter));
+	const wait = rateLimitRetryDelay(attempt, retryAfter);
+	if (!spendRateLimitWait(call, wait)) return false;
+	if (!wasStopped(call)) call.req.onRateLimited?.();
+	return await waitToRetry(call, wait);
 }

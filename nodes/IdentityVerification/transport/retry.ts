@@ -6,6 +6,14 @@ import type { ApiMethod } from './types';
 const RETRY_BASE_MS = 300;
 const RETRY_CAP_MS = 10_000;
 const RETRY_AFTER_CAP_MS = 60_000;
+/**
+ * After a 429 without `Retry-After`: long enough to outlast a short burst limit (1-2 s, 2-4 s,
+ * 4-8 s for the 3 retries by default), not the per-hour limit, which no wait inside a run outlasts.
+ */
+const RATE_LIMIT_BASE_MS = 2_000;
+const RATE_LIMIT_CAP_MS = 30_000;
+/** The most one execution of a node waits in all for the service's request limit: 1 minute. */
+export const RATE_LIMIT_BUDGET_MS = 60_000;
 const DEFAULT_MAX_RETRIES = 3;
 const MAX_RETRIES_LIMIT = 10;
 
@@ -59,6 +67,30 @@ export function retryDelay(
 ): number {
 	const fromHeader = parseRetryAfter(retryAfterHeader) ?? 0;
 	return Math.max(fromHeader, backoffDelay(retryNumber, random));
+}
+
+/**
+ * Exponential backoff with equal jitter after a 429: between half and all of
+ * min(cap, 2 s * 2^(n-1)), never near zero, so the retries do not come as a burst.
+ */
+export function rateLimitDelay(retryNumber: number, random: () => number = Math.random): number {
+	const exponent = Math.max(retryNumber - 1, 0);
+	const ceiling = Math.min(RATE_LIMIT_CAP_MS, RATE_LIMIT_BASE_MS * 2 ** exponent);
+	return Math.floor(ceiling / 2 + (random() * ceiling) / 2);
+}
+
+/**
+ * The wait before retry number `retryNumber` after a 429: what `Retry-After` asks for (capped,
+ * never less than the normal backoff), else the rate-limit backoff.
+ */
+export function rateLimitRetryDelay(
+	retryNumber: number,
+	retryAfterHeader?: string,
+	random: () => number = Math.random,
+): number {
+	return parseRetryAfter(retryAfterHeader) === undefined
+		? rateLimitDelay(retryNumber, random)
+		: retryDelay(retryNumber, retryAfterHeader, random);
 }
 
 export function normaliseMaxRetries(value: number | undefined): number {

@@ -24,8 +24,14 @@ export interface ApiRequest {
 	maxRetries?: number;
 	/** Called before a 429 is waited out and retried (e.g. to lower the number of parallel pages). */
 	onRateLimited?: () => void;
-	/** Default 30 000 ms per attempt. */
+	/** How long the answer's headers may take: default 30 000 ms per attempt. */
 	timeoutMs?: number;
+	/** How long the answer's body may go without a byte: default 30 000 ms. */
+	readIdleMs?: number;
+	/** How long reading the answer's body may take in all: default 15 minutes. */
+	readTotalMs?: number;
+	/** Values this request sends that no error may show (e.g. a PDF password), besides the credential's. */
+	secrets?: string[];
 }
 
 /**

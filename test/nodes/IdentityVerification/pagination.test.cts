@@ -460,6 +460,54 @@ describe('a page answer read as it arrives', () => {
 		expect(s.asked.filter((p) => p === 'page 3')).toHaveLength(3);
 	});
 
+	/** Page n of three as a stream that stops after 100 bytes, never ending, when `stalls` says so. */
+	function stallingList(stalls: (page: number, attempt: number) => boolean) {
+		const attempts = new Map<number, number>();
+		const asked: string[] = [];
+		const s = stubRequestContext({
+			answer: (options) => {
+				const url = new URL(options.url);
+				const page = Number(options.qs?.page ?? url.searchParams.get('page') ?? 1);
+				const attempt = (attempts.get(page) ?? 0) + 1;
+				attempts.set(page, attempt);
+				asked.push(`page ${page}`);
+				const bytes = Buffer.from(
+					JSON.stringify({
+						count: 30,
+						next: page < 3 ? `${LIST}?page=${page + 1}` : null,
+						results: range((page - 1) * 10, page * 10).map((n) => ({ n, name: `Ž ${n} "q"` })),
+					}),
+				);
+				if (!stalls(page, attempt))
+					return { statusCode: 200, body: streamed(JSON.parse(String(bytes)), 7) };
+				const stalled = new Readable({ read() {} });
+				stalled.push(bytes.subarray(0, 100));
+				return { statusCode: 200, body: stalled };
+			},
+		});
+		return { ...s, asked };
+	}
+
+	const quickly = { readDeadline: { readIdleMs: 100 } };
+
+	test('an answer that stops coming counts as broken off: it is asked for again, and the list is whole', async () => {
+		const s = stallingList((page, attempt) => page === 2 && attempt === 1);
+		expect(await list(s, quickly)).toEqual(expected);
+		expect(s.asked.filter((p) => p === 'page 2')).toHaveLength(2);
+	});
+
+	test('an answer that stops coming every time ends the read with an error naming the page and how long', async () => {
+		const s = stallingList((page) => page === 3);
+		const error = await list(s, { ...quickly, itemIndex: 1 }).catch((e: unknown) => e);
+		expect(error).toMatchObject({
+			message: 'The answer for page 3 of the list timed out: nothing arrived for 100 ms',
+			description: expect.stringContaining('asked for 3 times and never arrived whole'),
+			context: { itemIndex: 1 },
+		});
+		expect((error as { description: string }).description).toMatch(/try again later/);
+		expect(s.asked.filter((p) => p === 'page 3')).toHaveLength(3);
+	});
+
 	test('an answer that is not JSON is refused like any other text', async () => {
 		const s = stubRequestContext({
 			answer: () => ({ statusCode: 200, body: Readable.from([Buffer.from('{"results":[1,')]) }),

@@ -92,7 +92,6 @@ type PdfStream = Parameters<IExecuteFunctions['helpers']['prepareBinaryData']>[0
 	once(event: string, listener: (...args: unknown[]) => void): void;
 	removeListener(event: string, listener: (...args: unknown[]) => void): void;
 	destroy(): void;
-	readableEnded: boolean;
 };
 
 const FIELD_LABELS = {
@@ -110,23 +109,37 @@ const FIELD_LABELS = {
 	},
 };
 
-/** The first 5 bytes of the stream (fewer when it ends sooner), read without consuming the rest. */
-async function readHead(stream: PdfStream): Promise<Buffer> {
+/**
+ * The first bytes of the stream (at least 5 unless it ends sooner), left in it: what was read is
+ * put back in the same turn as the last read, before the stream could end, so the whole file
+ * still reads from its start. The stream may give its chunks as they came (the transport watches
+ * it chunk by chunk), so a trickling service's signature may take several.
+ */
+async function peekHead(stream: PdfStream): Promise<Buffer> {
 	return await new Promise<Buffer>((resolve, reject) => {
+		const chunks: Buffer[] = [];
+		let size = 0;
 		const tryRead = () => {
-			const chunk = stream.read(5) ?? (stream.readableEnded ? stream.read() : null);
-			if (chunk !== null) return done(chunk);
-			stream.once('readable', tryRead);
+			for (let chunk = stream.read(); chunk !== null; chunk = size < 5 ? stream.read() : null) {
+				chunks.push(chunk);
+				size += chunk.length;
+			}
+			if (size < 5) return void stream.once('readable', tryRead);
+			for (const chunk of [...chunks].reverse()) stream.unshift(chunk);
+			done();
 		};
-		const onEnd = () => done(stream.read() ?? Buffer.alloc(0));
+		// The stream ended before 5 bytes: nothing to put back, it is no PDF.
+		const onEnd = () => done();
 		const onError = (error: unknown) => {
 			stream.removeListener('end', onEnd);
+			stream.removeListener('readable', tryRead);
 			reject(error as Error);
 		};
-		const done = (chunk: Buffer) => {
+		const done = () => {
 			stream.removeListener('end', onEnd);
 			stream.removeListener('error', onError);
-			resolve(chunk);
+			stream.removeListener('readable', tryRead);
+			resolve(Buffer.concat(chunks));
 		};
 		stream.once('end', onEnd);
 		stream.once('error', onError);
@@ -205,13 +218,14 @@ export async function execute(
 		method: 'POST',
 		path: `/aml/checks/${segment(params.checkId)}/profiles/${segment(params.profileId)}/pdf/`,
 		body: { password: params.password },
+		// An error answer may echo it: no message, stored detail or error item may show it.
+		secrets: [params.password],
 		response: 'stream',
 		itemIndex,
 	});
 	const stream = response.body as PdfStream;
-	const head = await readHead(stream);
+	const head = await peekHead(stream);
 	assertPdf.call(this, head, stream, itemIndex);
-	stream.unshift(head);
 
 	const fileName = `aml-${params.checkId}-${params.profileId}.pdf`.replace(/[^\w.-]/g, '_');
 	const binaryData = await this.helpers.prepareBinaryData(stream, fileName, 'application/pdf');

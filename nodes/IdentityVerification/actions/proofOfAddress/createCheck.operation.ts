@@ -8,7 +8,7 @@ import type {
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { poaCheckRequestSchema } from '../../../shared/contract';
-import { apiRequest } from '../../transport';
+import { apiRequest, stalledReadOf } from '../../transport';
 import type { StreamedBody } from '../../transport';
 import { ACCEPTED_FILE_TYPES_TEXT, detectFileType } from '../../helpers/fileType';
 import {
@@ -299,17 +299,21 @@ async function createdCheck(
 	return check;
 }
 
-/** The answer broke off (or the execution was stopped) after the check was sent. */
+/** How the answer to the check ended before it was whole. */
+function brokenAnswerMessage(this: IExecuteFunctions, error: unknown): string {
+	if (this.getExecutionCancelSignal?.()?.aborted === true) {
+		return 'The execution was stopped while the answer to the check was read';
+	}
+	const stalled = stalledReadOf(error);
+	return stalled
+		? `The answer to the check timed out: ${stalled}`
+		: 'The connection broke while the answer to the check was read';
+}
+
+/** The answer broke off or timed out (or the execution was stopped) after the check was sent. */
 function brokenAnswer(this: IExecuteFunctions, itemIndex: number, error: unknown) {
-	const stopped = this.getExecutionCancelSignal?.()?.aborted === true;
-	return new NodeOperationError(
-		this.getNode(),
-		stopped
-			? 'The execution was stopped while the answer to the check was read'
-			: 'The connection broke while the answer to the check was read',
-		{
-			itemIndex,
-			description: `The check was sent, so the service may have made it; its answer did not come whole (${(error as Error)?.message ?? String(error)}). Look for it in the service's dashboard before sending the document again.`,
-		},
-	);
+	return new NodeOperationError(this.getNode(), brokenAnswerMessage.call(this, error), {
+		itemIndex,
+		description: `The check was sent, so the service may have made it; its answer did not come whole (${(error as Error)?.message ?? String(error)}). Look for it in the service's dashboard before sending the document again.`,
+	});
 }

@@ -100,9 +100,9 @@ const BY_STATUS: Partial<Record<number, HintRule>> = {
 	}),
 	422: rejectedFields,
 	429: ({ attempts }) => ({
-		message: `The service is rate limiting requests (HTTP 429) and still refused after ${triesText(attempts)}`,
+		message: `The service's request limit was reached (HTTP 429): it still refused after ${triesText(attempts)}`,
 		advice:
-			'Wait a minute and run again, or send fewer requests at once (for example process items in smaller batches with a Wait node in between).',
+			'The service allows a set number of requests per hour (10,000 by default). Send fewer: in List Transactions lower Max Parallel Requests or use Limit instead of Return All, process fewer items per run, or run the workflow (or its schedule) later. To have n8n run the node again by itself, turn on Retry On Fail in the node’s Settings.',
 	}),
 };
 

@@ -7,6 +7,7 @@ import type { INode, NodeApiError } from 'n8n-workflow';
 import type { ApiMethod } from '../types';
 import { apiError } from './apiError';
 import type { Redactor } from './redact';
+import { formatDuration } from './wording';
 
 export type NetworkProblem = 'refused' | 'dns' | 'timeout' | 'reset' | 'tls' | 'other';
 
@@ -48,12 +49,6 @@ export function classifyNetworkError(
 		current = record.cause;
 	}
 	return undefined;
-}
-
-function formatDuration(ms: number): string {
-	if (ms < 1000) return `${ms} ms`;
-	const seconds = Math.round(ms / 100) / 10;
-	return `${seconds} second${seconds === 1 ? '' : 's'}`;
 }
 
 interface NetworkFailure {

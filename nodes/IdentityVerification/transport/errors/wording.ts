@@ -11,3 +11,11 @@ export function cut(text: string, limit: number): string {
 export function quoted(text: string | undefined): string {
 	return text ? `The service said: "${text}". ` : '';
 }
+
+/** A duration as a person reads it: `200 ms`, `1.5 seconds`, `15 minutes`. */
+export function formatDuration(ms: number): string {
+	if (ms < 1000) return `${ms} ms`;
+	if (ms >= 120_000 && ms % 60_000 === 0) return `${ms / 60_000} minutes`;
+	const seconds = Math.round(ms / 100) / 10;
+	return `${seconds} second${seconds === 1 ? '' : 's'}`;
+}
