@@ -48,7 +48,10 @@ describe('sandbox KYB forms', () => {
 		});
 		const again = await call(sb, 'POST', submit());
 		expect(again.status).toBe(409);
-		expect(again.json.detail).toBe('Form is already submitted and can no longer be edited');
+		expect(again.json).toEqual({
+			identifier: 'VALIDATION_ERROR',
+			message: 'Form is already submitted and can no longer be edited',
+		});
 		const del = await call(sb, 'DELETE', answers());
 		expect(del.status).toBe(409);
 		expect(sb.kyb.isSubmitted(SEED.kyb.formId)).toBe(true);

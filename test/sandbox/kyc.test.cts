@@ -37,10 +37,15 @@ describe('sandbox KYC', () => {
 			});
 		});
 
-		test('answers 400 naming clientId when it is missing or blank', async () => {
-			for (const body of [{}, { clientId: '  ' }]) {
+		test('answers 400 naming clientId when it is missing (MISSING_VALUE) or blank (BAD_VALUE)', async () => {
+			for (const [body, identifier] of [
+				[{}, 'MISSING_VALUE'],
+				[{ clientId: '  ' }, 'BAD_VALUE'],
+			] as const) {
 				const res = await call(sb, 'POST', '/api/v2/token/', { body });
 				expect(res.status).toBe(400);
+				expect(res.json.identifier).toBe(identifier);
+				expect(res.json.message).toMatch(/^Field 'clientId'/);
 				expect(Object.keys(res.json.errors)).toEqual(['clientId']);
 			}
 		});
@@ -120,7 +125,7 @@ describe('sandbox KYC', () => {
 			const { scanRef } = sb.kyc.createSession('c-1');
 			const res = await call(sb, 'POST', path(scanRef));
 			expect(res.status).toBe(409);
-			expect(res.json.detail).toMatch(/finished/);
+			expect(res.json.message).toMatch(/finished/);
 		});
 
 		test('reactivates a finished session without any webhook', async () => {

@@ -20,7 +20,7 @@ export interface FaultRule {
 	query?: Record<string, string | number>;
 	/** Answer with this status instead of handling the request. */
 	status?: number;
-	/** `Retry-After` value; defaults to 1 for status 429; `null` sends none. */
+	/** `Retry-After` value; none unless given (the service documents none, also not on 429). */
 	retryAfter?: number | string | null;
 	/** Wait this long before answering (or before handling normally when no status/drop is set). */
 	latencyMs?: number;
@@ -28,7 +28,7 @@ export interface FaultRule {
 	drop?: boolean;
 	/** How many matching requests the rule applies to: default 1; Infinity = always. */
 	times?: number;
-	/** JSON body of a `status` answer (default: a DRF-style `{detail}`). */
+	/** JSON body of a `status` answer (default: the service's `{identifier, message}`). */
 	body?: unknown;
 }
 
