@@ -92,7 +92,12 @@ describe('Identification (KYC)', () => {
 		expect(error).toBeUndefined();
 		expect(items).toHaveLength(1);
 		expectPaired(items);
-		expect(items[0].json.scanRef).toBe(scanRef);
+		// The service's answer: the re-upload link and its token.
+		const tokenString = ctx.sb.kyc.get(scanRef)?.authToken;
+		expect(items[0].json).toEqual({
+			sessionUrl: `${ctx.sb.url}/api/v2/redirect?authToken=${tokenString}`,
+			tokenString,
+		});
 		expect(ctx.sb.kyc.get(scanRef)?.state).toBe('REUPLOAD_REQUESTED');
 
 		const again = await requestInformation({ scanRef });
@@ -279,7 +284,15 @@ describe('Identification (KYC)', () => {
 		});
 		expect(simple.error).toBeUndefined();
 		expect(Object.keys(simple.items[0].json).sort()).toEqual(
-			['authToken', 'clientId', 'expiryTime', 'externalRef', 'scanRef', 'sessionLength'].sort(),
+			[
+				'authToken',
+				'clientId',
+				'expiryTime',
+				'externalRef',
+				'redirectUrl',
+				'scanRef',
+				'sessionLength',
+			].sort(),
 		);
 		expectPaired(simple.items);
 	});
