@@ -180,7 +180,11 @@ describe('every operation, executed by n8n against the sandbox', () => {
 				scanRef,
 			});
 			expectSuccess(result);
-			expect(nodeOutput(result, ACTION)[0].json.scanRef).toBe(scanRef);
+			// The service's answer: the re-upload link and its token.
+			expect(nodeOutput(result, ACTION)[0].json).toMatchObject({
+				sessionUrl: expect.stringContaining('/api/v2/redirect?authToken='),
+				tokenString: stack.sandbox.kyc.get(scanRef)?.authToken,
+			});
 			expect(stack.sandbox.kyc.get(scanRef)?.state).toBe('REUPLOAD_REQUESTED');
 		} finally {
 			stack.sandbox.webhooks.configure({ url: webhookUrl, retryDelaysMs: [] });
@@ -327,21 +331,32 @@ describe('every operation, executed by n8n against the sandbox', () => {
 			questionnaireId: form.questionnaireId,
 		});
 		expectSuccess(again);
-		expect(nodeOutput(again, ACTION)[0].json.sections).toEqual({});
+		// The service answers 204 with no body for a questionnaire without answers.
+		expect(nodeOutput(again, ACTION)[0].json).toEqual({});
 	});
 
 	test('KYB → Submit Form submits the form for review', async () => {
-		const form = stack.sandbox.kyb.seedForm();
-		expect(stack.sandbox.kyb.isSubmitted(form.formId)).toBe(false);
-		const result = await run('KYB submit', {
-			resource: 'kyb',
-			operation: 'submitForm',
-			authentication: 'kybFormToken',
-			formId: form.formId,
-		});
-		expectSuccess(result);
-		expect(nodeOutput(result, ACTION)).toHaveLength(1);
-		expect(stack.sandbox.kyb.isSubmitted(form.formId)).toBe(true);
+		// The submission's COMPANY_SUBMIT webhook goes to a local sink, not to the trigger.
+		const sink = await startSink();
+		stack.sandbox.webhooks.configure({ url: sink.url, retryDelaysMs: [] });
+		try {
+			const form = stack.sandbox.kyb.seedForm();
+			expect(stack.sandbox.kyb.isSubmitted(form.formId)).toBe(false);
+			const result = await run('KYB submit', {
+				resource: 'kyb',
+				operation: 'submitForm',
+				authentication: 'kybFormToken',
+				formId: form.formId,
+			});
+			expectSuccess(result);
+			expect(nodeOutput(result, ACTION)).toHaveLength(1);
+			expect(stack.sandbox.kyb.isSubmitted(form.formId)).toBe(true);
+			while (stack.sandbox.webhooks.log.some((d) => d.status === 'pending'))
+				await new Promise((resolve) => setTimeout(resolve, 10));
+		} finally {
+			stack.sandbox.webhooks.configure({ url: webhookUrl, retryDelaysMs: [] });
+			await sink.close();
+		}
 	});
 
 	test('an unknown id fails the execution with the service’s message and a hint, not a stack trace', async () => {

@@ -316,6 +316,8 @@ describe('encodings', () => {
 	});
 
 	test('the KYB form token is sent as Bearer', async () => {
+		// The DELETE test above emptied the answers (the service then answers 204): restore them.
+		sb.reset();
 		const { items, error } = await probe({ auth: 'kybFormToken', path: ANSWERS });
 		expect(error).toBeUndefined();
 		expect(items[0].json.statusCode).toBe(200);

@@ -2,6 +2,7 @@
 import type { SandboxCore } from './core.cjs';
 import { bodyObject, HttpError, json } from './http.cjs';
 import type { Reply, Req } from './http.cjs';
+import { redirectUrlOf } from './routes/kyc.cjs';
 import { ADMIN_PREFIX } from './server.cjs';
 import { SEED } from './seed.cjs';
 import { SANDBOX_EVENT_TYPES, sampleBody } from './bodies.cjs';
@@ -175,6 +176,7 @@ function seedKybForm(core: SandboxCore, req: Req): Reply {
 				formId: b.formId as string | undefined,
 				companyId: b.companyId as string | undefined,
 				questionnaireId: b.questionnaireId as string | undefined,
+				clientId: b.clientId as string | undefined,
 			}),
 		),
 	);
@@ -228,7 +230,11 @@ function createKycSession(core: SandboxCore, req: Req): Reply {
 		b.clientId,
 		typeof b.callbackUrl === 'string' ? { callbackUrl: b.callbackUrl } : {},
 	);
-	return json(201, { scanRef: session.scanRef, authToken: session.authToken });
+	return json(201, {
+		scanRef: session.scanRef,
+		authToken: session.authToken,
+		redirectUrl: redirectUrlOf(req, session.authToken),
+	});
 }
 
 function getKycSession(core: SandboxCore, _req: Req, [scanRef]: string[]): Reply {
@@ -251,6 +257,7 @@ const KYC_STEPS: Record<string, KycStep> = {
 		core.kyc.requestInformation(scanRef);
 		return json(200, core.kyc.get(scanRef));
 	},
+	'fail-attempt': (core, scanRef) => json(200, core.kyc.failAttempt(scanRef)),
 	resubmit: (core, scanRef, b) => {
 		if (typeof b.needsReview !== 'boolean') throw bad('needsReview (boolean) is required');
 		const options = {
@@ -277,7 +284,16 @@ function kycStep(core: SandboxCore, req: Req, [scanRef, step]: string[]): Reply 
 
 /** Routes without path parameters, by `METHOD /path`. */
 const ROUTES = new Map<string, AdminHandler>([
-	['GET /', (core) => json(200, { url: core.url, credentials: core.credentials, seed: SEED })],
+	[
+		'GET /',
+		(core) =>
+			json(200, {
+				url: core.url,
+				credentials: core.credentials,
+				seed: SEED,
+				headerPrefix: core.webhooks.headerPrefix,
+			}),
+	],
 	[
 		'POST /reset',
 		(core) => {

@@ -30,6 +30,7 @@ describe('sandbox admin HTTP API', () => {
 			url: sb.url,
 			seed: { bank: { transactions: 1037 } },
 			credentials: sb.credentials,
+			headerPrefix: 'Service',
 		});
 		expect(sb.requests).toHaveLength(0);
 		expect((await admin(sb, 'GET', '/nope')).status).toBe(404);
@@ -112,6 +113,8 @@ describe('sandbox admin HTTP API', () => {
 			url: receiver.url,
 			retryDelaysMs: [5],
 			signatureEncoding: 'hexLower',
+			headerPrefix: 'Service',
+			omitEventTypeHeaderFor: [],
 		});
 		expect(config.json).not.toHaveProperty('signingKey');
 		receiver.answers.push(500);
@@ -174,6 +177,8 @@ describe('sandbox admin HTTP API', () => {
 			await new Promise((r) => setTimeout(r, 10));
 		}
 		await call(sb, 'POST', `/kyb/forms/${SEED.kyb.formId}/submit/`);
+		while (sb.webhooks.log.some((d) => d.status === 'pending'))
+			await new Promise((r) => setTimeout(r, 5));
 		const review = await admin(sb, 'POST', `/kyb/forms/${SEED.kyb.formId}/review`, {
 			decision: 'APPROVED',
 		});
@@ -185,7 +190,37 @@ describe('sandbox admin HTTP API', () => {
 			'IDENTIFICATION_RESUBMITTED',
 			'IDENTIFICATION_MANUAL_FINISHED',
 			'IDENTIFICATION_CANCELLED',
+			'COMPANY_SUBMIT',
 			'COMPANY_REVIEW',
 		]);
+	});
+
+	test('sets the webhook header prefix, fails an attempt, and gives a session its verification link', async () => {
+		const config = await admin(sb, 'POST', '/webhooks/config', {
+			url: receiver.url,
+			retryDelaysMs: [],
+			headerPrefix: 'Idenfy',
+		});
+		expect(config.json.headerPrefix).toBe('Idenfy');
+		expect((await admin(sb, 'GET', '/')).json.headerPrefix).toBe('Idenfy');
+		const bad = await admin(sb, 'POST', '/webhooks/config', {
+			url: receiver.url,
+			headerPrefix: '!',
+		});
+		expect(bad.status).toBe(400);
+		expect(bad.json.detail).toMatch(/headerPrefix/);
+		const session = (await admin(sb, 'POST', '/kyc/sessions', { clientId: 'user-3' })).json;
+		expect(session.redirectUrl).toBe(
+			`${sb.url}/api/v2/redirect?authToken=${encodeURIComponent(session.authToken)}`,
+		);
+		const failed = await admin(sb, 'POST', `/kyc/sessions/${session.scanRef}/fail-attempt`);
+		expect(failed.json).toMatchObject({ state: 'IN_PROGRESS', failedAttempts: 1 });
+		await admin(sb, 'POST', `/kyc/sessions/${session.scanRef}/expire`);
+		expect(receiver.received[0].headers['idenfy-event-type']).toBe('IDENTIFICATION_EXPIRED');
+		expect(receiver.received[0].json.status.overall).toBe('DENIED');
+		// An error of the service's state machine keeps the admin API's {detail} shape.
+		const again = await admin(sb, 'POST', `/kyc/sessions/${session.scanRef}/fail-attempt`);
+		expect(again.status).toBe(409);
+		expect(again.json).toEqual({ detail: expect.stringMatching(/EXPIRED/) });
 	});
 });

@@ -28,13 +28,13 @@ describe('sandbox authentication', () => {
 		['a wrong key', basicHeader('other-key', 'sandbox-api-secret')],
 		['garbage after Basic', 'Basic !!!'],
 		['another scheme', 'Token abc'],
-	])('answers 401 with the DRF body and WWW-Authenticate for %s', async (_name, header) => {
+	])('answers 401 UNAUTHORIZED and WWW-Authenticate for %s', async (_name, header) => {
 		const res = await call(sb, 'GET', TX, { auth: header });
 		expect(res.status).toBe(401);
 		expect(res.headers['www-authenticate']).toBe('Basic realm="api"');
 		expect(res.json).toEqual({
-			detail: 'Invalid username/password.',
-			code: 'authentication_failed',
+			identifier: 'UNAUTHORIZED',
+			message: 'Invalid or missing API credentials.',
 		});
 		expect(sb.requests[0].authorized).toBe(false);
 	});
@@ -79,10 +79,15 @@ describe('sandbox authentication', () => {
 		expect((await call(sb, 'GET', TX.replace(/\/$/, ''))).status).toBe(200);
 		const unknown = await call(sb, 'GET', '/bank/unknown/');
 		expect(unknown.status).toBe(404);
-		expect(unknown.json).toEqual({ detail: 'Not found.', code: 'not_found' });
+		// DRF's 404 body: the service documents none (see README).
+		expect(unknown.json).toEqual({ detail: 'Not found.' });
 		const wrongMethod = await call(sb, 'DELETE', TX);
 		expect(wrongMethod.status).toBe(405);
 		expect(wrongMethod.headers.allow).toBe('GET');
+		expect(wrongMethod.json).toEqual({
+			identifier: 'METHOD_NOT_ALLOWED',
+			message: 'Method "DELETE" not allowed.',
+		});
 	});
 
 	test('counts requests by method and path prefix and resets the log', async () => {

@@ -43,10 +43,11 @@ describe('sandbox bank', () => {
 			[{ bank: 'x'.repeat(33) }, 'bank', 'at most 32'],
 			[{ country: 'US' }, 'country', 'bank countries'],
 			[{ access: { accounts: 'yes' } }, 'access.accounts', 'boolean'],
-		])('answers 400 naming the field for %j', async (body, field, rule) => {
+		])('answers 400 BAD_VALUE naming the field for %j', async (body, field, rule) => {
 			const res = await call(sb, 'POST', '/bank/tokens/', { body });
 			expect(res.status).toBe(400);
-			expect(res.json.detail).toBe('Validation failed.');
+			expect(res.json.identifier).toBe('BAD_VALUE');
+			expect(res.json.message).toMatch(new RegExp(`^Field '${field}'.*${rule}`));
 			expect(Object.keys(res.json.errors)).toEqual([field]);
 			expect(res.json.errors[field].join(' ')).toContain(rule);
 		});
@@ -64,12 +65,16 @@ describe('sandbox bank', () => {
 		test('answers 400 for malformed JSON and for a body that is not an object', async () => {
 			const bad = await call(sb, 'POST', '/bank/tokens/', { body: '{"lifetime":' });
 			expect(bad.status).toBe(400);
-			expect(bad.json.detail).toMatch(/JSON parse error/);
+			expect(bad.json).toMatchObject({
+				identifier: 'JSON_ERROR',
+				message: expect.stringMatching(/JSON parse error/),
+			});
 			const arr = await call(sb, 'POST', '/bank/tokens/', { body: [] });
 			expect(arr.status).toBe(400);
-			expect(arr.json.errors.non_field_errors).toEqual([
-				'Invalid data. Expected a dictionary (JSON object).',
-			]);
+			expect(arr.json).toEqual({
+				identifier: 'JSON_ERROR',
+				message: 'Invalid data: the body must be a JSON object.',
+			});
 		});
 	});
 

@@ -1,7 +1,21 @@
-/** Realistic default webhook bodies for every event kind (the contract shows only some fields). */
-import { randomUUID } from 'node:crypto';
+/**
+ * Default webhook bodies for every kind the service sends, shaped like its published body schemas
+ * (test/fixtures/real-service/openapi/: each document's `webhooks:` names the schema of a kind; the
+ * facial authentication and age estimation schemas are in the provider's own files of those
+ * products). Personal data is made up, with the non-ASCII letters real documents carry.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
 import { EVENT_TYPES, type EventType } from '../../nodes/shared/contract';
 import { SEED } from './seed.cjs';
+
+/** File links in bodies: a reserved name (RFC 2606) that never resolves. */
+const FILES = 'https://files.sandbox.invalid';
+/** The documentation address range (RFC 5737), as the provider's own example uses. */
+const CLIENT_IP = '192.0.2.10';
+const DEFAULT_CLIENT_ID = 'client-001';
+
+const unixSeconds = (ms: number) => Math.floor(ms / 1000);
+const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 export interface IdentificationContext {
 	scanRef?: string;
@@ -10,93 +24,156 @@ export interface IdentificationContext {
 	overall?: string;
 	/** Whether a human reviewer produced the result (manual* fields filled). */
 	manual?: boolean;
+	/**
+	 * Whether the person's documents were analysed. False for a session that expired or was cancelled
+	 * before any attempt: no data, no check statuses.
+	 */
+	checked?: boolean;
+	/** When the session started (ms); `startTime` is 5 minutes ago by default. */
+	startedAt?: number;
 }
 
+/** Kinds whose default body is a session nobody went through. */
+const UNTOUCHED_KINDS: readonly EventType[] = [
+	'IDENTIFICATION_EXPIRED',
+	'IDENTIFICATION_CANCELLED',
+];
+
+/**
+ * The overall status a kind carries by default. The service has no CANCELLED: a cancelled session
+ * is reported as DENIED (as one that expired after failed attempts); EXPIRED means "token expired
+ * and verification never took place" (its vocabulary page).
+ */
 const DEFAULT_OVERALL: Partial<Record<EventType, string>> = {
 	IDENTIFICATION_EXPIRED: 'EXPIRED',
-	// The service has no CANCELLED overall status: a cancelled session carries another one.
 	IDENTIFICATION_CANCELLED: 'DENIED',
 };
 
+/** `status` of an identification body (`IdentificationStatusWebhook`). */
+function identificationStatus(overall: string, checked: boolean, manual: boolean) {
+	const denied = overall === 'DENIED';
+	const suspected = overall === 'SUSPECTED';
+	const document = !checked ? null : denied ? 'DOC_NOT_SUPPORTED' : 'DOC_VALIDATED';
+	const face = !checked
+		? null
+		: denied
+			? 'FACE_MISMATCH'
+			: suspected
+				? 'FACE_UNCERTAIN'
+				: 'FACE_MATCH';
+	return {
+		overall,
+		fraudTags: suspected ? ['FACE_SUSPECTED'] : [],
+		mismatchTags: [],
+		autoFace: face,
+		// "Empty if not reviewed yet" (the service's data retrieval page).
+		manualFace: manual ? face : null,
+		autoDocument: document,
+		manualDocument: manual ? document : null,
+		additionalSteps: null,
+	};
+}
+
+/** What the service read from the document (`IdentificationDataWebhook`). */
+const DOCUMENT_DATA = {
+	docFirstName: 'ĄŽUOLAS',
+	docLastName: 'ŽEMAITIS',
+	docNumber: '10293847',
+	docPersonalCode: '38504120123',
+	docExpiry: '2031-05-20',
+	docDob: '1985-04-12',
+	docDateOfIssue: '2021-05-20',
+	docType: 'ID_CARD',
+	docSex: 'MALE',
+	docNationality: 'LT',
+	docIssuingCountry: 'LT',
+	birthPlace: 'ŠIAULIAI',
+	authority: 'MIGRACIJOS DEPARTAMENTAS',
+	address: 'Žirmūnų g. 12-3, 09214 Vilnius',
+	docTemporaryAddress: null,
+	mothersMaidenName: null,
+	docBirthName: null,
+	docPatronymic: null,
+	driverLicenseCategory: null,
+	manuallyDataChanged: false,
+	fullName: 'ĄŽUOLAS ŽEMAITIS',
+	selectedCountry: 'LT',
+	orgFirstName: 'Ąžuolas',
+	orgLastName: 'Žemaitis',
+	orgNationality: 'LIETUVOS',
+	orgBirthPlace: 'Šiauliai',
+	orgAuthority: 'Migracijos departamentas',
+	orgAddress: null,
+	orgTemporaryAddress: null,
+	orgMothersMaidenName: null,
+	orgPatronymic: null,
+	orgBirthName: null,
+	ageEstimate: 'OVER_30',
+	clientIpProxyRiskLevel: 'LOW',
+	duplicateFaces: [],
+	duplicateDocFaces: [],
+	additionalData: {},
+};
+
+/** The same fields with nothing read (every one is nullable). */
+const NO_DOCUMENT_DATA = Object.fromEntries(Object.keys(DOCUMENT_DATA).map((key) => [key, null]));
+
+/**
+ * The body of the six identification kinds (`IdentificationWebhook`): nothing in it names the kind.
+ * `companyId`/`beneficiaryId` (set for a verification linked to a KYB company) are null here.
+ */
 export function identificationBody(
 	eventType: EventType,
 	ctx: IdentificationContext = {},
 ): Record<string, unknown> {
 	const overall = ctx.overall ?? DEFAULT_OVERALL[eventType] ?? 'APPROVED';
-	const finished = !['IDENTIFICATION_EXPIRED', 'IDENTIFICATION_CANCELLED'].includes(eventType);
+	const checked = ctx.checked ?? !UNTOUCHED_KINDS.includes(eventType);
 	const scanRef = ctx.scanRef ?? randomUUID();
 	const now = Date.now();
-	const docStatus = overall === 'DENIED' ? 'DOC_NOT_SUPPORTED' : 'DOC_VALIDATED';
-	const faceStatus = overall === 'DENIED' ? 'FACE_MISMATCH' : 'FACE_MATCH';
 	return {
 		final: ctx.final ?? true,
-		platform: 'PC',
-		status: {
-			overall,
-			suspicionReasons: overall === 'SUSPECTED' ? ['FACE_SUSPECTED'] : [],
-			mismatchTags: [],
-			fraudTags: [],
-			autoDocument: finished ? docStatus : null,
-			autoFace: finished ? faceStatus : null,
-			manualDocument: finished && ctx.manual ? docStatus : null,
-			manualFace: finished && ctx.manual ? faceStatus : null,
-			additionalSteps: null,
-			amlResultClass: 'NOT_CHECKED',
-			pepsStatus: 'NOT_CHECKED',
-			sanctionsStatus: 'NOT_CHECKED',
-			adverseMediaStatus: 'NOT_CHECKED',
-		},
-		data: finished
+		platform: checked ? 'PC' : 'OTHER',
+		status: identificationStatus(overall, checked, ctx.manual ?? false),
+		data: checked ? { ...DOCUMENT_DATA } : { ...NO_DOCUMENT_DATA },
+		fileUrls: checked
 			? {
-					docFirstName: 'JONAS',
-					docLastName: 'JONAITIS',
-					docNumber: 'LT1234567',
-					docPersonalCode: '38504120123',
-					docExpiry: '2031-05-20',
-					docDob: '1985-04-12',
-					docDateOfIssue: '2021-05-20',
-					docType: 'ID_CARD',
-					docSex: 'MALE',
-					docNationality: 'LT',
-					docIssuingCountry: 'LT',
-					birthPlace: 'VILNIUS',
-					authority: 'MIGRACIJOS DEPARTAMENTAS',
-					address: SEED.poa.address,
-					fullName: 'JONAS JONAITIS',
-					selectedCountry: 'LT',
-					manuallyDataChanged: false,
-					orgFirstName: 'JONAS',
-					orgLastName: 'JONAITIS',
-					ageEstimate: 'OVER_25',
-					clientIpProxyRiskLevel: 'LOW',
-					duplicateFaces: [],
-					duplicateDocFaces: [],
+					FRONT: `${FILES}/${scanRef}/FRONT.png`,
+					BACK: `${FILES}/${scanRef}/BACK.png`,
+					FACE: `${FILES}/${scanRef}/FACE.png`,
 				}
 			: {},
-		fileUrls: {},
-		AML: [],
-		LID: [],
-		bankCardVerification: null,
+		additionalStepPdfUrls: {},
+		AML: null,
+		amlCheck: null,
+		LID: null,
+		CRIMINAL_CHECK: null,
 		scanRef,
 		externalRef: null,
-		clientId: ctx.clientId ?? 'client-001',
+		clientId: ctx.clientId ?? DEFAULT_CLIENT_ID,
 		companyId: null,
 		beneficiaryId: null,
-		startTime: Math.floor((now - 300000) / 1000),
-		finishTime: Math.floor(now / 1000),
-		clientIp: '127.0.0.1',
-		clientIpCountry: 'LT',
-		clientLocation: 'Vilnius',
+		startTime: unixSeconds(ctx.startedAt ?? now - 300_000),
+		finishTime: unixSeconds(now),
+		clientIp: checked ? CLIENT_IP : null,
+		clientIpCountry: checked ? 'LT' : null,
+		clientLocation: checked ? 'Vilnius' : null,
 		gdcMatch: null,
 		manualAddress: null,
 		manualAddressMatch: false,
 		registryCenterCheck: null,
 		addressVerification: null,
 		questionnaireAnswers: null,
-		additionalStepPdfUrls: {},
+		riskAssessment: null,
+		bankVerification: null,
+		emailVerification: null,
+		phoneVerification: null,
+		driverLicenseCheck: null,
+		bankCardVerification: null,
+		additionalSteps: null,
 	};
 }
 
+/** BANK_VERIFICATION (`BankVerificationWebhook`): the seeded verification with its account. */
 function bankVerificationBody(): Record<string, unknown> {
 	return {
 		id: SEED.bank.verificationId,
@@ -105,7 +182,7 @@ function bankVerificationBody(): Record<string, unknown> {
 		accounts: [
 			{
 				id: SEED.bank.accountId,
-				name: 'Jonas Jonaitis',
+				name: 'Ąžuolas Žemaitis',
 				iban: 'LT601010012345678901',
 				currency: 'EUR',
 				balancesOverview: { bookedBalance: 1520.35, availableBalance: 1480.1 },
@@ -116,11 +193,12 @@ function bankVerificationBody(): Record<string, unknown> {
 	};
 }
 
+/** ACCOUNT_CHECK (`AccountCheckWebhook`): `status` is an integer 1-5, `score` a double. */
 function accountCheckBody(): Record<string, unknown> {
 	return {
 		scanRef: randomUUID(),
-		clientId: 'client-001',
-		authToken: null,
+		clientId: DEFAULT_CLIENT_ID,
+		authToken: randomBytes(20).toString('base64url'),
 		date: new Date().toISOString(),
 		status: 2,
 		score: 0.82,
@@ -130,33 +208,256 @@ function accountCheckBody(): Record<string, unknown> {
 	};
 }
 
+/** BANK_CARD_VERIFICATION_COMPLETED (`BankCardVerificationWebhook`): a flat body, no wrapper. */
 function cardCheckBody(): Record<string, unknown> {
 	return {
 		id: randomUUID(),
-		clientId: 'client-001',
-		createdAt: new Date().toISOString(),
-		bankCardVerification: {
-			status: 'APPROVED',
-			cardHolderName: 'JONAS JONAITIS',
-			nameMatch: true,
-			cardBrand: 'VISA',
-			cardLast4: '4242',
-			cardCountry: 'LT',
-			cardExpiry: '2028-09',
-			threeDSecure: true,
-		},
+		status: 'MATCH',
+		noMatchReason: null,
+		name: 'ĄŽUOLAS ŽEMAITIS',
+		firstSix: '424242',
+		lastFour: '4242',
+		expiryDate: '2028-09-30',
+		nameMatch: true,
+		lastFourMatch: true,
 	};
 }
 
-export function kybReviewBody(
-	opts: { formId?: string; companyId?: string; status?: string } = {},
-): Record<string, unknown> {
+/** The dashboard user who reviewed (`ManagerAccount`; the older `ManagerAccountOld` adds a username). */
+const MANAGER = {
+	id: 17,
+	name: 'Rūta',
+	surname: 'Kazlauskienė',
+	email: 'ruta.kazlauskiene@example.com',
+};
+const MANAGER_OLD = { ...MANAGER, username: 'ruta.kazlauskiene' };
+
+/** The company a KYB body is about. */
+export interface CompanyContext {
+	companyId?: string;
+	companyName?: string;
+	clientId?: string;
+}
+
+function companyOf(ctx: CompanyContext) {
 	return {
-		formId: opts.formId ?? SEED.kyb.formId,
-		companyId: opts.companyId ?? SEED.kyb.companyId,
-		status: opts.status ?? 'APPROVED',
-		reviewedAt: new Date().toISOString(),
-		comment: opts.status === 'REJECTED' ? 'Ultimate beneficial owner could not be verified.' : null,
+		id: ctx.companyId ?? SEED.kyb.companyId,
+		companyName: ctx.companyName ?? 'UAB Baltic Widgets',
+		clientId: ctx.clientId ?? SEED.kyb.clientId,
+	};
+}
+
+/** An AML check of a company or person with no hits (`AmlCheckV3BusinessData` / `…IndividualData`). */
+function amlCheckData(at: string) {
+	return {
+		id: randomUUID(),
+		overallStatus: 'NO_FLAGS',
+		statusSetBy: MANAGER,
+		statusSetAt: at,
+		adverseMedia: [],
+		amlCheck: [],
+	};
+}
+
+/** A beneficial owner (`BeneficiaryWebhook`): the service sends ids and checks, no name. */
+function beneficiary(at: string) {
+	return {
+		id: randomUUID(),
+		amlCheck: amlCheckData(at),
+		beneficiaryCheck: null,
+		negativeNewsCheck: null,
+		scanRef: null,
+		newsStatusSetBy: MANAGER_OLD,
+		pepsStatusSetBy: MANAGER_OLD,
+		sanctionsStatusSetBy: MANAGER_OLD,
+	};
+}
+
+/**
+ * COMPANY_REVIEW (`CompanyReviewWebhook`), "sent when a company verification is completed": the
+ * company id is `id`; the decision is `approvalStatus` APPROVED or DENIED.
+ */
+export function companyReviewBody(
+	ctx: CompanyContext & { approvalStatus?: 'APPROVED' | 'DENIED' } = {},
+): Record<string, unknown> {
+	const approvalStatus = ctx.approvalStatus ?? 'APPROVED';
+	const at = new Date().toISOString();
+	return {
+		...companyOf(ctx),
+		registrationNumber: '305123456',
+		approvalStatus,
+		denyReason: approvalStatus === 'DENIED' ? 'Beneficial owner could not be verified' : null,
+		statusChangedBy: MANAGER_OLD,
+		soleProprietor: false,
+		amlCheck: amlCheckData(at),
+		companyCheck: null,
+		beneficiaries: [beneficiary(at), beneficiary(at)],
+		shareholderCheck: [],
+		negativeNewsCheck: [],
+		externalRef: null,
+		relatedClientScanRefs: [],
+		// Deprecated, still required by the schema.
+		newsStatusSetBy: MANAGER_OLD,
+		sanctionsStatusSetBy: MANAGER_OLD,
+	};
+}
+
+/** COMPANY_SUBMIT (`CompanySubmitWebhook`), sent when the KYB form is submitted. */
+export function companySubmitBody(
+	ctx: CompanyContext & { submissionTime?: string } = {},
+): Record<string, unknown> {
+	const { id, clientId } = companyOf(ctx);
+	return {
+		id,
+		submissionTime: ctx.submissionTime ?? new Date().toISOString(),
+		soleProprietor: false,
+		clientId,
+		externalRef: null,
+	};
+}
+
+/**
+ * COMPANY_INFO_REQUEST (`CompanyInfoRequestWebhook`): the reviewer asked for more information (the
+ * company's form link is `token`); the status is spelled CANCELED, with one L, when withdrawn.
+ */
+export function companyInfoRequestBody(ctx: CompanyContext = {}): Record<string, unknown> {
+	return {
+		companyId: companyOf(ctx).id,
+		token: randomBytes(20).toString('base64url'),
+		date: new Date().toISOString(),
+		email: 'compliance@baltic-widgets.example',
+		manager: MANAGER,
+		status: 'REQUESTED',
+	};
+}
+
+/** COMPANY_AML_REVIEW (`AmlReviewWebhook`): a reviewer cleared a beneficiary's PEP hit. */
+function companyAmlReviewBody(): Record<string, unknown> {
+	const at = new Date().toISOString();
+	const { id: companyId, clientId } = companyOf({});
+	return {
+		amlReviewSubjectType: 'BENEFICIARY',
+		id: randomUUID(),
+		companyId,
+		clientId,
+		externalRef: null,
+		negativeNewsComment: null,
+		negativeNewsStatus: 'NO_FLAGS',
+		newsStatusSetBy: MANAGER,
+		newsStatusSetAt: at,
+		amlComment: 'Namesake of a former official; date of birth differs.',
+		pepsCheckStatus: 'FALSE_POSITIVE',
+		pepsStatusSetBy: MANAGER,
+		pepsStatusSetAt: at,
+		sanctionsCheckStatus: 'NO_FLAGS',
+		sanctionsStatusSetBy: MANAGER,
+		sanctionsStatusSetAt: at,
+		overallStatus: 'FALSE_POSITIVE',
+		statusSetBy: MANAGER,
+		statusSetAt: at,
+	};
+}
+
+/** GOV_ORDERED_DOCUMENT (`GovPartnerOrderedDocument`): a registry extract that was delivered. */
+function govOrderedDocumentBody(): Record<string, unknown> {
+	const id = randomUUID();
+	return {
+		id,
+		title: 'Extract from the Register of Legal Entities',
+		documentFormat: 'pdf',
+		productKey: 'LT_REGISTER_EXTRACT',
+		expectedDeliveryTime: new Date(Date.now() + 3_600_000).toISOString(),
+		price: 4.5,
+		deliveredAt: new Date().toISOString(),
+		status: 'FINISHED',
+		file: `${FILES}/gov/${id}.pdf`,
+	};
+}
+
+/** SOS_REPORT (`SosReportWebhook`): a US Secretary of State filing report. */
+function sosReportBody(): Record<string, unknown> {
+	const id = randomUUID();
+	return {
+		id,
+		companyName: 'Müller & Søn Trading LLC',
+		entityType: 'LLC',
+		formationDate: '2016-08-01',
+		status: 'FINISHED',
+		reportFile: `${FILES}/sos/${id}.pdf`,
+		dataFile: `${FILES}/sos/${id}.json`,
+		watchlistHitsCount: 0,
+	};
+}
+
+/** AML_MONITORING (`AmlMonitoringWebhook`): a monitored person re-screened, nothing found. */
+function amlMonitoringBody(): Record<string, unknown> {
+	return {
+		monitoringId: randomUUID(),
+		name: 'Łukasz',
+		surname: 'Müller-Wiśniewski',
+		nationality: 'PL',
+		dob: '1990-03-17',
+		isActive: true,
+		expiration: new Date(Date.now() + 180 * 86_400_000).toISOString(),
+		scanRefList: [randomUUID()],
+		alertStatus: 'ACCEPTED',
+		status: 'ACTIVE',
+		pepsStatus: 'NO_FLAGS',
+		sanctionsStatus: 'NO_FLAGS',
+		adverseMediaStatus: 'NO_FLAGS',
+		results: [],
+		amlCheck: amlCheckData(new Date().toISOString()),
+	};
+}
+
+/** DOCUMENT_EXPIRATION (`DocumentExpirationWebhook`): a verified document expires within 30 days. */
+function documentExpirationBody(): Record<string, unknown> {
+	return {
+		scanRef: randomUUID(),
+		clientId: DEFAULT_CLIENT_ID,
+		expirationThreshold: 'DOCUMENT_EXPIRES_WITHIN_30_DAYS',
+		documentExpiration: isoDay(Date.now() + 25 * 86_400_000),
+	};
+}
+
+/** FACIAL_AUTHENTICATION (`FacialAuthenticationWebhook`, face authentication OpenAPI). */
+function facialAuthenticationBody(): Record<string, unknown> {
+	const id = randomUUID();
+	return {
+		id,
+		scanRef: randomUUID(),
+		clientId: DEFAULT_CLIENT_ID,
+		token: randomBytes(20).toString('base64url'),
+		status: 'Success',
+		type: 'AUTHENTICATION',
+		method: 'ACTIVE_LIVENESS',
+		facePhoto: `${FILES}/face-auth/${id}.png`,
+		ipAddress: CLIENT_IP,
+		failReason: null,
+		riskTags: [],
+	};
+}
+
+/** AGE_ESTIMATION (`AgeEstimationWebhook`, age estimation OpenAPI). */
+function ageEstimationBody(): Record<string, unknown> {
+	return {
+		scanRef: randomUUID(),
+		status: 'COMPLETED',
+		outcome: 'SUCCESS',
+		verdict: 'ADULT',
+		estimatedAge: 34,
+		confidence: 92.5,
+		clientId: DEFAULT_CLIENT_ID,
+		occurredAt: new Date().toISOString(),
+	};
+}
+
+/** VIDEO_CALL_FINISHED: the service declares no body for it; the sandbox names the session. */
+function videoCallFinishedBody(): Record<string, unknown> {
+	return {
+		scanRef: randomUUID(),
+		clientId: DEFAULT_CLIENT_ID,
+		finishTime: unixSeconds(Date.now()),
 	};
 }
 
@@ -165,69 +466,35 @@ export const SANDBOX_EVENT_TYPES: readonly EventType[] = EVENT_TYPES.filter(
 	(kind) => kind !== 'OTHER',
 );
 
-/** Default bodies of the service's other kinds, after its published schemas. */
-function otherKindBody(eventType: EventType): Record<string, unknown> {
-	const company = { id: randomUUID(), companyName: 'Acme UAB', clientId: 'client-7' };
-	switch (eventType) {
-		case 'COMPANY_SUBMIT':
-		case 'COMPANY_INFO_REQUEST':
-		case 'COMPANY_EXPIRATION':
-		case 'COMPANY_DELETE':
-			return { ...company, beneficiaries: [] };
-		case 'COMPANY_AML_REVIEW':
-			return { ...company, beneficiaries: [], amlCheck: { overallStatus: 'NO_FLAGS' } };
-		case 'GOV_ORDERED_DOCUMENT':
-		case 'SOS_REPORT':
-			return {
-				companyId: SEED.kyb.companyId,
-				documentUrl: 'https://example.com/doc.pdf',
-				id: randomUUID(),
-			};
-		case 'AML_MONITORING':
-			return {
-				monitoringId: randomUUID(),
-				name: 'JONAS',
-				surname: 'JONAITIS',
-				isActive: true,
-				status: 'ACTIVE',
-				results: [],
-			};
-		case 'AML_MONITORING_EXPIRATION':
-			return { usersToExtend: 2, usersToExpire: 1, note: null };
-		case 'AGE_ESTIMATION':
-			return {
-				scanRef: randomUUID(),
-				status: 'COMPLETED',
-				outcome: 'SUCCESS',
-				occurredAt: new Date().toISOString(),
-			};
-		default:
-			return { scanRef: randomUUID(), clientId: 'client-7', status: 'SUCCESS' };
-	}
-}
+/** Default bodies of the kinds that are not identifications. */
+const OTHER_BODIES: Partial<Record<EventType, () => Record<string, unknown>>> = {
+	BANK_VERIFICATION: bankVerificationBody,
+	ACCOUNT_CHECK: accountCheckBody,
+	BANK_CARD_VERIFICATION_COMPLETED: cardCheckBody,
+	COMPANY_REVIEW: () => companyReviewBody(),
+	COMPANY_SUBMIT: () => companySubmitBody(),
+	COMPANY_INFO_REQUEST: () => companyInfoRequestBody(),
+	COMPANY_AML_REVIEW: companyAmlReviewBody,
+	COMPANY_EXPIRATION: () => ({ id: SEED.kyb.companyId, expirationStatus: 'PENDING' }),
+	COMPANY_DELETE: () => ({
+		date: new Date().toISOString(),
+		manager: MANAGER,
+		companyId: SEED.kyb.companyId,
+	}),
+	GOV_ORDERED_DOCUMENT: govOrderedDocumentBody,
+	SOS_REPORT: sosReportBody,
+	AML_MONITORING: amlMonitoringBody,
+	AML_MONITORING_EXPIRATION: () => ({ usersToExtend: 2, usersToExpire: 1 }),
+	DOCUMENT_EXPIRATION: documentExpirationBody,
+	FACIAL_AUTHENTICATION: facialAuthenticationBody,
+	AGE_ESTIMATION: ageEstimationBody,
+	VIDEO_CALL_FINISHED: videoCallFinishedBody,
+};
 
-export function sampleBody(eventType: EventType): unknown {
-	switch (eventType) {
-		case 'BANK_VERIFICATION':
-			return bankVerificationBody();
-		case 'ACCOUNT_CHECK':
-			return accountCheckBody();
-		case 'BANK_CARD_VERIFICATION_COMPLETED':
-			return cardCheckBody();
-		case 'COMPANY_REVIEW':
-			return kybReviewBody();
-		case 'IDENTIFICATION_AUTO_FINISHED':
-		case 'IDENTIFICATION_MANUAL_FINISHED':
-		case 'IDENTIFICATION_RESUBMITTED':
-		case 'IDENTIFICATION_EXPIRED':
-		case 'IDENTIFICATION_CANCELLED':
-		case 'IDENTIFICATION':
-			return identificationBody(eventType, {
-				manual: eventType === 'IDENTIFICATION_MANUAL_FINISHED',
-			});
-		case 'OTHER':
-			throw new Error('OTHER is not a kind the service sends');
-		default:
-			return otherKindBody(eventType);
-	}
+/** The default body of a kind (a fresh one each time: new ids and times). */
+export function sampleBody(eventType: EventType): Record<string, unknown> {
+	const other = OTHER_BODIES[eventType];
+	if (other) return other();
+	if (eventType === 'OTHER') throw new Error('OTHER is not a kind the service sends');
+	return identificationBody(eventType, { manual: eventType === 'IDENTIFICATION_MANUAL_FINISHED' });
 }

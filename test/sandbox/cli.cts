@@ -1,14 +1,21 @@
 /**
- * `npm run sandbox [-- --port N] [--webhook-url URL] [--host H]`: runs the sandbox standalone
- * (default http://127.0.0.1:8787) and prints what a workflow needs to talk to it.
+ * `npm run sandbox [-- --port N] [--webhook-url URL] [--host H] [--header-prefix Idenfy]`: runs the
+ * sandbox standalone (default http://127.0.0.1:8787) and prints what a workflow needs to talk to it.
  */
 import { SEED, startSandbox } from './index.cjs';
 
-function parseArgs(argv: string[]): { port: number; host: string; webhookUrl?: string } {
-	const out: { port: number; host: string; webhookUrl?: string } = {
-		port: 8787,
-		host: '127.0.0.1',
-	};
+interface CliArgs {
+	port: number;
+	host: string;
+	webhookUrl?: string;
+	headerPrefix?: string;
+}
+
+const USAGE =
+	'usage: npm run sandbox -- [--port 8787] [--host 127.0.0.1] [--webhook-url http://127.0.0.1:5678/webhook/...] [--header-prefix Service|Idenfy]\n';
+
+function parseArgs(argv: string[]): CliArgs {
+	const out: CliArgs = { port: 8787, host: '127.0.0.1' };
 	for (let i = 0; i < argv.length; i++) {
 		const [flag, inline] = argv[i].split('=', 2);
 		const value = () => inline ?? argv[++i];
@@ -24,11 +31,12 @@ function parseArgs(argv: string[]): { port: number; host: string; webhookUrl?: s
 			case '--webhook-url':
 				out.webhookUrl = value();
 				break;
+			case '--header-prefix':
+				out.headerPrefix = value();
+				break;
 			case '--help':
 			case '-h':
-				process.stdout.write(
-					'usage: npm run sandbox -- [--port 8787] [--host 127.0.0.1] [--webhook-url http://127.0.0.1:5678/webhook/...]\n',
-				);
+				process.stdout.write(USAGE);
 				process.exit(0);
 				break;
 			default:
@@ -40,9 +48,14 @@ function parseArgs(argv: string[]): { port: number; host: string; webhookUrl?: s
 
 async function main(): Promise<void> {
 	const args = parseArgs(process.argv.slice(2));
-	const sandbox = await startSandbox({ port: args.port, host: args.host });
+	const sandbox = await startSandbox({
+		port: args.port,
+		host: args.host,
+		headerPrefix: args.headerPrefix,
+	});
 	if (args.webhookUrl) sandbox.webhooks.configure({ url: args.webhookUrl });
 	const c = sandbox.credentials;
+	const prefix = sandbox.webhooks.headerPrefix;
 	const lines = [
 		`Identity verification sandbox listening on ${sandbox.url}`,
 		'',
@@ -52,7 +65,9 @@ async function main(): Promise<void> {
 		`  API Secret:  ${c.apiSecret}`,
 		`KYB form token (Bearer): ${c.kybFormToken}`,
 		`Webhook signing key:     ${c.signingKey}`,
+		`Webhook headers:         ${prefix}-Event-Type, ${prefix}-Signature (the signing credential's Header Prefix: ${prefix})`,
 		`Webhooks are sent to:    ${args.webhookUrl ?? '(not configured: POST /__sandbox/webhooks/config {"url": ...})'}`,
+		`Verification page:       the redirectUrl of a created token (${sandbox.url}/api/v2/redirect?authToken=...)`,
 		'',
 		'Seeded data:',
 		`  Bank verification ${SEED.bank.verificationId}, account ${SEED.bank.accountId} (${SEED.bank.transactions} transactions)`,

@@ -1,5 +1,10 @@
 /** The sandbox's state: credentials, request log, faults and the per-area stores. */
-import { kybReviewBody, sampleBody } from './bodies.cjs';
+import {
+	companyInfoRequestBody,
+	companyReviewBody,
+	companySubmitBody,
+	sampleBody,
+} from './bodies.cjs';
 import { KycDriver } from './kyc.cjs';
 import { AmlStore } from './routes/aml.cjs';
 import { BankStore } from './routes/bank.cjs';
@@ -28,21 +33,44 @@ export class SandboxCore {
 	readonly webhooks: WebhookSender;
 	readonly kyc: KycDriver;
 
-	constructor(readonly credentials: SandboxCredentials) {
-		this.webhooks = new WebhookSender(credentials.signingKey, sampleBody);
+	constructor(
+		readonly credentials: SandboxCredentials,
+		headerPrefix?: string,
+	) {
+		this.webhooks = new WebhookSender(credentials.signingKey, sampleBody, headerPrefix);
 		this.kyc = new KycDriver(
 			(eventType, body, to) => this.webhooks.send(eventType, body, to),
 			() => this.webhooks.configured,
+			() => this.webhooks.sendsLegacyIdentification,
 		);
 	}
 
-	/** The manual review of a submitted KYB form decides, and the review result webhook is sent. */
+	/**
+	 * The manual review of a submitted KYB form decides: COMPANY_REVIEW with the company's body
+	 * (`approvalStatus` APPROVED or DENIED), or COMPANY_INFO_REQUEST when more is asked for.
+	 */
 	async reviewKyb(formId: string, decision: KybDecision = 'APPROVED'): Promise<Delivery> {
 		const form = this.kyb.review(formId, decision);
-		return this.webhooks.send(
-			'COMPANY_REVIEW',
-			kybReviewBody({ formId: form.formId, companyId: form.companyId, status: decision }),
-		);
+		const company = { companyId: form.companyId, clientId: form.clientId };
+		if (decision === 'ADDITIONAL_INFO_REQUESTED')
+			return this.webhooks.send('COMPANY_INFO_REQUEST', companyInfoRequestBody(company));
+		const approvalStatus = decision === 'APPROVED' ? 'APPROVED' : 'DENIED';
+		return this.webhooks.send('COMPANY_REVIEW', companyReviewBody({ ...company, approvalStatus }));
+	}
+
+	/**
+	 * POST /kyb/forms/{id}/submit/: the form is locked for review and, when a webhook URL is
+	 * configured, COMPANY_SUBMIT is sent (in the background: the answer does not wait for it).
+	 */
+	submitKyb(formId: string): void {
+		const form = this.kyb.submit(formId);
+		if (!this.webhooks.configured) return;
+		const body = companySubmitBody({
+			companyId: form.companyId,
+			clientId: form.clientId,
+			submissionTime: form.submittedAt ?? undefined,
+		});
+		this.webhooks.send('COMPANY_SUBMIT', body).catch(() => undefined);
 	}
 
 	addFault(rule: FaultRule): void {

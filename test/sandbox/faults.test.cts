@@ -14,13 +14,20 @@ describe('sandbox faults', () => {
 		const first = await call(sb, 'GET', TX);
 		expect(first.status).toBe(429);
 		expect(first.headers['retry-after']).toBe('2');
-		expect(first.json.detail).toMatch(/throttled/);
+		expect(first.json).toEqual({
+			identifier: 'TOO_MANY_REQUESTS',
+			message: 'Requests per hour limit has been reached.',
+		});
 		expect((await call(sb, 'GET', TX)).status).toBe(200);
 		expect(sb.requests.map((r) => r.status)).toEqual([429, 200]);
 	});
 
-	test('sends Retry-After 1 on a 429 by default, an HTTP date when given, none when null', async () => {
+	test('sends no Retry-After on a 429 by default (the service documents none), the value or HTTP date given, none when null', async () => {
 		sb.faults.add({ status: 429 });
+		const plain = await call(sb, 'GET', TX);
+		expect(plain.status).toBe(429);
+		expect(plain.headers['retry-after']).toBeUndefined();
+		sb.faults.add({ status: 429, retryAfter: 1 });
 		expect((await call(sb, 'GET', TX)).headers['retry-after']).toBe('1');
 		sb.faults.add({ status: 429, retryAfter: 'Wed, 21 Oct 2026 07:28:00 GMT' });
 		expect((await call(sb, 'GET', TX)).headers['retry-after']).toBe(
@@ -34,7 +41,10 @@ describe('sandbox faults', () => {
 
 	test('answers 500 and 503 (with a custom body) the given number of times', async () => {
 		sb.faults.add({ method: 'GET', path: TX, status: 500, times: 2 });
-		expect((await call(sb, 'GET', TX)).status).toBe(500);
+		expect((await call(sb, 'GET', TX)).json).toEqual({
+			identifier: 'INTERNAL_ERROR',
+			message: 'Sandbox fault: HTTP 500.',
+		});
 		expect((await call(sb, 'GET', TX)).status).toBe(500);
 		expect((await call(sb, 'GET', TX)).status).toBe(200);
 		sb.faults.add({ status: 503, body: { detail: 'Maintenance.' } });

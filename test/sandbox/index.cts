@@ -23,6 +23,8 @@ export interface StartSandboxOptions extends Partial<SandboxCredentials> {
 	port?: number;
 	/** Default 127.0.0.1. */
 	host?: string;
+	/** Webhook header prefix until `webhooks.configure` sets another: default `Service`; `Idenfy` is the real one. */
+	headerPrefix?: string;
 }
 
 /** Listens on the port and host asked for (a random port by default); resolves with the URL. */
@@ -75,6 +77,9 @@ function sandboxFacade(core: SandboxCore, server: Server): Sandbox {
 			resend: (id) => core.webhooks.resend(id),
 			log: core.webhooks.log,
 			sampleBody: (eventType) => sampleBody(eventType),
+			get headerPrefix() {
+				return core.webhooks.headerPrefix;
+			},
 		},
 		kyc: {
 			createSession: (clientId, request) => {
@@ -87,6 +92,9 @@ function sandboxFacade(core: SandboxCore, server: Server): Sandbox {
 				core.kyc.requestInformation(scanRef);
 			},
 			userResubmits: (scanRef, o) => core.kyc.userResubmits(scanRef, o),
+			failAttempt: (scanRef) => {
+				core.kyc.failAttempt(scanRef);
+			},
 			expire: (scanRef) => core.kyc.expire(scanRef),
 			cancel: (scanRef) => core.kyc.cancel(scanRef),
 			get: (scanRef) => core.kyc.get(scanRef),
@@ -110,7 +118,7 @@ export async function startSandbox(opts: StartSandboxOptions = {}): Promise<Sand
 		kybFormToken: opts.kybFormToken ?? SANDBOX_DEFAULTS.kybFormToken,
 		signingKey: opts.signingKey ?? SANDBOX_DEFAULTS.signingKey,
 	};
-	const core = new SandboxCore(credentials);
+	const core = new SandboxCore(credentials, opts.headerPrefix);
 	const router = new Router(serviceRoutes);
 	const server = createSandboxServer(core, router, (req) => handleAdmin(core, req));
 	core.url = await listen(server, opts);

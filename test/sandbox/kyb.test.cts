@@ -1,5 +1,5 @@
 import { questionnaireAnswersSchema } from '../../nodes/shared/contract';
-import { SEED } from './index.cjs';
+import { SEED, startSandbox } from './index.cjs';
 import type { Sandbox } from './index.cjs';
 import { call, useSandbox } from './test-helpers.cjs';
 import type { Receiver } from './test-helpers.cjs';
@@ -23,13 +23,13 @@ describe('sandbox KYB forms', () => {
 		expect(res.json.sections.companyDetails.answers.legalName).toBe('UAB Baltic Widgets');
 	});
 
-	test('deletes the answers with 204 and no body; a later GET returns empty sections', async () => {
+	test('deletes the answers with 204 and no body; a later GET answers 204 with no body, as the service does for a questionnaire without answers', async () => {
 		const del = await call(sb, 'DELETE', answers(), { auth: 'bearer' });
 		expect(del.status).toBe(204);
 		expect(del.body.length).toBe(0);
 		const res = await call(sb, 'GET', answers());
-		expect(res.status).toBe(200);
-		expect(res.json).toEqual({ sections: {} });
+		expect(res.status).toBe(204);
+		expect(res.body.length).toBe(0);
 	});
 
 	test('answers 404 for an unknown company or questionnaire', async () => {
@@ -38,40 +38,95 @@ describe('sandbox KYB forms', () => {
 		expect((await call(sb, 'POST', submit('form-404'))).status).toBe(404);
 	});
 
-	test('submits a form once; a second submit (and editing) is a 409', async () => {
+	test('submits a form once (200, no body, as the service); a second submit (and editing) is a 409', async () => {
 		const res = await call(sb, 'POST', submit(), { auth: 'bearer' });
 		expect(res.status).toBe(200);
-		expect(res.json).toEqual({
-			id: SEED.kyb.formId,
-			status: 'SUBMITTED',
-			submittedAt: expect.any(String),
-		});
+		expect(res.body.length).toBe(0);
 		const again = await call(sb, 'POST', submit());
 		expect(again.status).toBe(409);
-		expect(again.json.detail).toBe('Form is already submitted and can no longer be edited');
+		expect(again.json).toEqual({
+			identifier: 'VALIDATION_ERROR',
+			message: 'Form is already submitted and can no longer be edited',
+		});
 		const del = await call(sb, 'DELETE', answers());
 		expect(del.status).toBe(409);
 		expect(sb.kyb.isSubmitted(SEED.kyb.formId)).toBe(true);
 	});
 
-	test('sends the KYB review result webhook after the manual review of a submitted form', async () => {
+	/** Waits until every delivery started so far is delivered or given up. */
+	async function settled() {
+		while (sb.webhooks.log.some((d) => d.status === 'pending'))
+			await new Promise((resolve) => setTimeout(resolve, 5));
+	}
+
+	test('sends COMPANY_SUBMIT with the company body when a form is submitted (webhooks configured)', async () => {
 		sb.webhooks.configure({ url: receiver.url, retryDelaysMs: [] });
-		await expect(sb.kyb.review(SEED.kyb.formId)).rejects.toThrow(/only a submitted form/);
-		await call(sb, 'POST', submit());
-		const delivery = await sb.kyb.review(SEED.kyb.formId, 'REJECTED');
-		expect(delivery.status).toBe('delivered');
-		expect(receiver.received[0].headers['service-event-type']).toBe('COMPANY_REVIEW');
-		expect(receiver.received[0].json).toMatchObject({
-			formId: SEED.kyb.formId,
-			companyId: SEED.kyb.companyId,
-			status: 'REJECTED',
+		expect((await call(sb, 'POST', submit())).status).toBe(200);
+		await settled();
+		expect(receiver.received.map((r) => r.headers['service-event-type'])).toEqual([
+			'COMPANY_SUBMIT',
+		]);
+		expect(receiver.received[0].json).toEqual({
+			id: SEED.kyb.companyId,
+			submissionTime: expect.any(String),
+			soleProprietor: false,
+			clientId: SEED.kyb.clientId,
+			externalRef: null,
 		});
 	});
 
-	test('lets a form be edited and resubmitted when additional information is requested', async () => {
+	test('submits without sending anything when no webhook URL is configured', async () => {
+		const fresh = await startSandbox();
+		try {
+			expect((await call(fresh, 'POST', submit())).status).toBe(200);
+			expect(fresh.kyb.isSubmitted(SEED.kyb.formId)).toBe(true);
+			expect(fresh.webhooks.log).toEqual([]);
+		} finally {
+			await fresh.close();
+		}
+	});
+
+	test.each([
+		['REJECTED', 'DENIED'],
+		['DENIED', 'DENIED'],
+		['APPROVED', 'APPROVED'],
+	] as const)(
+		'sends COMPANY_REVIEW with the company body after the manual review (%s → approvalStatus %s)',
+		async (decision, approvalStatus) => {
+			sb.webhooks.configure({ url: receiver.url, retryDelaysMs: [] });
+			await expect(sb.kyb.review(SEED.kyb.formId)).rejects.toThrow(/only a submitted form/);
+			await call(sb, 'POST', submit());
+			await settled();
+			const delivery = await sb.kyb.review(SEED.kyb.formId, decision);
+			expect(delivery.status).toBe('delivered');
+			const review = receiver.received[1];
+			expect(review.headers['service-event-type']).toBe('COMPANY_REVIEW');
+			expect(review.json).toMatchObject({
+				id: SEED.kyb.companyId,
+				companyName: 'UAB Baltic Widgets',
+				clientId: SEED.kyb.clientId,
+				approvalStatus,
+				soleProprietor: false,
+				beneficiaries: [expect.any(Object), expect.any(Object)],
+				amlCheck: { overallStatus: 'NO_FLAGS' },
+			});
+			// The service's company body has no form id, status or final flag.
+			for (const key of ['formId', 'companyId', 'status', 'final'])
+				expect(review.json).not.toHaveProperty(key);
+		},
+	);
+
+	test('sends COMPANY_INFO_REQUEST when more information is requested; the form can then be edited and resubmitted', async () => {
 		sb.webhooks.configure({ url: receiver.url, retryDelaysMs: [] });
 		await call(sb, 'POST', submit());
-		await sb.kyb.review(SEED.kyb.formId, 'ADDITIONAL_INFO_REQUESTED');
+		await settled();
+		const delivery = await sb.kyb.review(SEED.kyb.formId, 'ADDITIONAL_INFO_REQUESTED');
+		expect(delivery.eventType).toBe('COMPANY_INFO_REQUEST');
+		expect(receiver.received[1].json).toMatchObject({
+			companyId: SEED.kyb.companyId,
+			status: 'REQUESTED',
+			token: expect.any(String),
+		});
 		expect((await call(sb, 'DELETE', answers())).status).toBe(204);
 		expect((await call(sb, 'POST', submit())).status).toBe(200);
 	});

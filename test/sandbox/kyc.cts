@@ -2,12 +2,20 @@
  * The KYC session state machine of the contract's "Identification (KYC) events" table. Each step
  * that the table says emits an event sends it through the webhook sender and resolves with the
  * delivery; a step the table does not allow from the session's state throws a 409 HttpError.
+ * Where the contract is silent the service's documented behaviour applies: failed attempts send
+ * nothing until the session expires, and then it is reported DENIED (EXPIRED means the verification
+ * never took place); there is no CANCELLED overall status.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { EventType } from '../../nodes/shared/contract';
 import { identificationBody } from './bodies.cjs';
 import { conflict, notFound } from './http.cjs';
 import type { Delivery, KycSession, KycState } from './types.cjs';
+
+/** A verification token: 40 characters, letters and digits, as the service's. */
+function newAuthToken(): string {
+	return randomBytes(30).toString('base64url').replace(/[-_]/g, '').slice(0, 40).padEnd(40, '0');
+}
 
 /** Sends a signed webhook: to the dashboard URL, or to `to` (a token's own callback URL). */
 type Send = (eventType: EventType, body: unknown, to?: string) => Promise<Delivery>;
@@ -18,6 +26,7 @@ export class KycDriver {
 	constructor(
 		private readonly send: Send,
 		private readonly dashboardConfigured: () => boolean = () => true,
+		private readonly sendsLegacyIdentification: () => boolean = () => false,
 	) {}
 
 	reset(): void {
@@ -28,11 +37,12 @@ export class KycDriver {
 		const session: KycSession = {
 			scanRef: randomUUID(),
 			clientId,
-			authToken: randomBytes(20).toString('base64url'),
+			authToken: newAuthToken(),
 			state: 'IN_PROGRESS',
 			createdAt: Date.now(),
 			request: { ...request, clientId },
 			events: [],
+			failedAttempts: 0,
 		};
 		if (typeof request.callbackUrl === 'string') session.callbackUrl = request.callbackUrl;
 		this.sessions.set(session.scanRef, session);
@@ -41,6 +51,11 @@ export class KycDriver {
 
 	get(scanRef: string): KycSession | undefined {
 		return this.sessions.get(scanRef);
+	}
+
+	/** The session a verification link's `authToken` opens. */
+	byAuthToken(authToken: string): KycSession | undefined {
+		return [...this.sessions.values()].find((s) => s.authToken === authToken);
 	}
 
 	private take(scanRef: string, allowed: KycState[], action: string): KycSession {
@@ -57,24 +72,33 @@ export class KycDriver {
 	private async emit(
 		session: KycSession,
 		eventType: EventType,
-		final: boolean,
-		overall: string | undefined,
-		manual: boolean,
+		result: { final: boolean; overall: string; manual?: boolean; checked?: boolean },
 	) {
-		session.events.push(eventType);
 		const body = identificationBody(eventType, {
 			scanRef: session.scanRef,
 			clientId: session.clientId,
-			final,
-			overall,
-			manual,
+			startedAt: session.createdAt,
+			...result,
 		});
-		if (session.callbackUrl === undefined) return this.send(eventType, body);
-		// A token with its own callback URL: its results go there and, when one is configured, to the
-		// dashboard URL too (the same bytes, so both carry the same signature and deliveryId).
-		const deliveries = [this.send(eventType, body, session.callbackUrl)];
-		if (this.dashboardConfigured()) deliveries.push(this.send(eventType, body));
+		session.lastStatus = body.status as Record<string, unknown>;
+		const kinds: EventType[] = [eventType];
+		// An account subscribed to the legacy event too gets every result twice, the same bytes.
+		if (this.sendsLegacyIdentification()) kinds.push('IDENTIFICATION');
+		session.events.push(...kinds);
+		const deliveries = kinds.flatMap((kind) => this.sendTo(session, kind, body));
 		return (await Promise.all(deliveries))[0];
+	}
+
+	/**
+	 * The deliveries of one kind: to the dashboard URL, or for a token with its own callback URL,
+	 * there and (when one is configured) to the dashboard URL too, the same bytes, so both carry the
+	 * same signature and deliveryId.
+	 */
+	private sendTo(session: KycSession, kind: EventType, body: unknown): Array<Promise<Delivery>> {
+		if (session.callbackUrl === undefined) return [this.send(kind, body)];
+		const deliveries = [this.send(kind, body, session.callbackUrl)];
+		if (this.dashboardConfigured()) deliveries.push(this.send(kind, body));
+		return deliveries;
 	}
 
 	/** Automated review: final true closes the case; final false waits for a manual review. */
@@ -82,29 +106,27 @@ export class KycDriver {
 		const session = this.take(scanRef, ['IN_PROGRESS'], 'finish the automated review');
 		const final = Boolean(opts.final);
 		session.state = final ? 'FINISHED' : 'AWAITING_MANUAL_REVIEW';
-		return this.emit(
-			session,
-			'IDENTIFICATION_AUTO_FINISHED',
+		return this.emit(session, 'IDENTIFICATION_AUTO_FINISHED', {
 			final,
-			opts.overall ?? (final ? 'APPROVED' : 'SUSPECTED'),
-			false,
-		);
+			overall: opts.overall ?? (final ? 'APPROVED' : 'SUSPECTED'),
+		});
 	}
 
 	/** The reviewer's decision: always final. */
 	async manualFinish(scanRef: string, opts: { overall?: string } = {}): Promise<Delivery> {
 		const session = this.take(scanRef, ['AWAITING_MANUAL_REVIEW'], 'finish the manual review');
 		session.state = 'FINISHED';
-		return this.emit(
-			session,
-			'IDENTIFICATION_MANUAL_FINISHED',
-			true,
-			opts.overall ?? 'APPROVED',
-			true,
-		);
+		return this.emit(session, 'IDENTIFICATION_MANUAL_FINISHED', {
+			final: true,
+			overall: opts.overall ?? 'APPROVED',
+			manual: true,
+		});
 	}
 
-	/** POST /kyc/identifications/{scanRef}/request-information/: the token is reactivated; no webhook fires. */
+	/**
+	 * POST /kyc/identifications/{scanRef}/request-information/: a new token for the re-upload (the
+	 * verification link changes); no webhook fires.
+	 */
 	requestInformation(scanRef: string): KycSession {
 		const session = this.sessions.get(scanRef);
 		if (!session) throw notFound(`No identification ${scanRef}.`);
@@ -116,6 +138,15 @@ export class KycDriver {
 			);
 		}
 		session.state = 'REUPLOAD_REQUESTED';
+		session.authToken = newAuthToken();
+		session.failedAttempts = 0;
+		return session;
+	}
+
+	/** The person fails an attempt (a blurry photo, a face mismatch): nothing is sent yet. */
+	failAttempt(scanRef: string): KycSession {
+		const session = this.take(scanRef, ['IN_PROGRESS', 'REUPLOAD_REQUESTED'], 'fail an attempt');
+		session.failedAttempts += 1;
 		return session;
 	}
 
@@ -131,35 +162,47 @@ export class KycDriver {
 		if (!opts.needsReview) {
 			session.state = 'FINISHED';
 			return [
-				await this.emit(
-					session,
-					'IDENTIFICATION_RESUBMITTED',
-					true,
-					opts.overall ?? 'APPROVED',
-					false,
-				),
+				await this.emit(session, 'IDENTIFICATION_RESUBMITTED', {
+					final: true,
+					overall: opts.overall ?? 'APPROVED',
+				}),
 			];
 		}
 		session.state = 'AWAITING_MANUAL_REVIEW';
 		const deliveries = [
-			await this.emit(session, 'IDENTIFICATION_RESUBMITTED', false, 'SUSPECTED', false),
+			await this.emit(session, 'IDENTIFICATION_RESUBMITTED', {
+				final: false,
+				overall: 'SUSPECTED',
+			}),
 		];
 		if (opts.reviewNow !== false)
 			deliveries.push(await this.manualFinish(scanRef, { overall: opts.overall }));
 		return deliveries;
 	}
 
-	/** The flow (or a requested re-upload) was not completed in time: EXPIRED, no resubmission event. */
+	/**
+	 * The flow (or a requested re-upload) was not completed in time, no resubmission event: overall
+	 * EXPIRED when nothing was attempted, DENIED after failed attempts.
+	 */
 	async expire(scanRef: string): Promise<Delivery> {
 		const session = this.take(scanRef, ['IN_PROGRESS', 'REUPLOAD_REQUESTED'], 'expire');
 		session.state = 'EXPIRED';
-		return this.emit(session, 'IDENTIFICATION_EXPIRED', true, 'EXPIRED', false);
+		const attempted = session.failedAttempts > 0;
+		return this.emit(session, 'IDENTIFICATION_EXPIRED', {
+			final: true,
+			overall: attempted ? 'DENIED' : 'EXPIRED',
+			checked: attempted,
+		});
 	}
 
-	/** The user abandons the flow or an API call cancels it. */
+	/** The user abandons the flow or an API call cancels it: DENIED (the service has no CANCELLED). */
 	async cancel(scanRef: string): Promise<Delivery> {
 		const session = this.take(scanRef, ['IN_PROGRESS'], 'cancel');
 		session.state = 'CANCELLED';
-		return this.emit(session, 'IDENTIFICATION_CANCELLED', true, 'CANCELLED', false);
+		return this.emit(session, 'IDENTIFICATION_CANCELLED', {
+			final: true,
+			overall: 'DENIED',
+			checked: session.failedAttempts > 0,
+		});
 	}
 }

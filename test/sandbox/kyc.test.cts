@@ -30,17 +30,34 @@ describe('sandbox KYC', () => {
 				expiryTime: 3600,
 				sessionLength: 600,
 				tokenType: 'IDENTIFICATION',
+				message: 'Token created successfully',
+				digitString: null,
 			});
+			expect(res.json.redirectUrl).toBe(
+				`${sb.url}/api/v2/redirect?authToken=${encodeURIComponent(res.json.authToken)}`,
+			);
 			expect(sb.kyc.get(res.json.scanRef)).toMatchObject({
 				state: 'IN_PROGRESS',
 				clientId: 'user-42',
 			});
 		});
 
-		test('answers 400 naming clientId when it is missing or blank', async () => {
-			for (const body of [{}, { clientId: '  ' }]) {
+		test('gives the 8-digit code for the mobile app only when asked for', async () => {
+			const res = await call(sb, 'POST', '/api/v2/token', {
+				body: { clientId: 'user-43', generateDigitString: true },
+			});
+			expect(res.json.digitString).toMatch(/^\d{8}$/);
+		});
+
+		test('answers 400 naming clientId when it is missing (MISSING_VALUE) or blank (BAD_VALUE)', async () => {
+			for (const [body, identifier] of [
+				[{}, 'MISSING_VALUE'],
+				[{ clientId: '  ' }, 'BAD_VALUE'],
+			] as const) {
 				const res = await call(sb, 'POST', '/api/v2/token/', { body });
 				expect(res.status).toBe(400);
+				expect(res.json.identifier).toBe(identifier);
+				expect(res.json.message).toMatch(/^Field 'clientId'/);
 				expect(Object.keys(res.json.errors)).toEqual(['clientId']);
 			}
 		});
@@ -120,18 +137,35 @@ describe('sandbox KYC', () => {
 			const { scanRef } = sb.kyc.createSession('c-1');
 			const res = await call(sb, 'POST', path(scanRef));
 			expect(res.status).toBe(409);
-			expect(res.json.detail).toMatch(/finished/);
+			expect(res.json.message).toMatch(/finished/);
 		});
 
-		test('reactivates a finished session without any webhook', async () => {
-			const { scanRef } = sb.kyc.createSession('c-1');
+		test('gives a finished session a new link for the re-upload ({sessionUrl, tokenString}, as the service) without any webhook', async () => {
+			const { scanRef, authToken } = sb.kyc.createSession('c-1');
 			await sb.kyc.autoFinish(scanRef, { final: true });
 			const res = await call(sb, 'POST', path(scanRef));
 			expect(res.status).toBe(200);
-			expect(res.json).toMatchObject({ scanRef, status: 'REQUESTED' });
+			expect(res.json).toEqual({ sessionUrl: expect.any(String), tokenString: expect.any(String) });
+			expect(res.json.tokenString).not.toBe(authToken);
+			expect(res.json.sessionUrl).toBe(
+				`${sb.url}/api/v2/redirect?authToken=${encodeURIComponent(res.json.tokenString)}`,
+			);
 			expect(receiver.received).toHaveLength(1);
-			expect(sb.kyc.get(scanRef)?.state).toBe('REUPLOAD_REQUESTED');
+			expect(sb.kyc.get(scanRef)).toMatchObject({
+				state: 'REUPLOAD_REQUESTED',
+				authToken: res.json.tokenString,
+			});
 			expect((await call(sb, 'POST', path(scanRef))).status).toBe(409);
+		});
+
+		test('accepts the optional body and checks its lifetime', async () => {
+			const { scanRef } = sb.kyc.createSession('c-2');
+			await sb.kyc.autoFinish(scanRef, { final: true });
+			const bad = await call(sb, 'POST', path(scanRef), { body: { lifetime: 2592001 } });
+			expect(bad.status).toBe(400);
+			expect(Object.keys(bad.json.errors)).toEqual(['lifetime']);
+			const ok = await call(sb, 'POST', path(scanRef), { body: { lifetime: 3600 } });
+			expect(ok.status).toBe(200);
 		});
 	});
 
@@ -173,7 +207,7 @@ describe('sandbox KYC', () => {
 			{ type: 'IDENTIFICATION_MANUAL_FINISHED', final: true, overall: 'APPROVED', scanRef: b },
 			{ type: 'IDENTIFICATION_EXPIRED', final: true, overall: 'EXPIRED', scanRef: a },
 			{ type: 'IDENTIFICATION_EXPIRED', final: true, overall: 'EXPIRED', scanRef: c },
-			{ type: 'IDENTIFICATION_CANCELLED', final: true, overall: 'CANCELLED', scanRef: d },
+			{ type: 'IDENTIFICATION_CANCELLED', final: true, overall: 'DENIED', scanRef: d },
 		]);
 		expect(receiver.received.length).toBeGreaterThan(0);
 		expect(receiver.received.every((r) => r.json.clientId.startsWith('client-'))).toBe(true);
@@ -183,6 +217,120 @@ describe('sandbox KYC', () => {
 			'IDENTIFICATION_RESUBMITTED',
 			'IDENTIFICATION_MANUAL_FINISHED',
 		]);
+	});
+
+	describe('expiry and cancellation (the service has no CANCELLED overall status)', () => {
+		const last = () => receiver.received[receiver.received.length - 1].json;
+
+		test('an untouched session expires as EXPIRED, with nothing read', async () => {
+			const { scanRef } = sb.kyc.createSession('c-untouched');
+			await sb.kyc.expire(scanRef);
+			expect(last()).toMatchObject({
+				final: true,
+				status: { overall: 'EXPIRED', autoDocument: null, autoFace: null, fraudTags: [] },
+				data: { docFirstName: null, docLastName: null },
+				fileUrls: {},
+			});
+		});
+
+		test('a session with failed attempts sends nothing until it expires, then DENIED with the checks', async () => {
+			const { scanRef } = sb.kyc.createSession('c-failed');
+			sb.kyc.failAttempt(scanRef);
+			sb.kyc.failAttempt(scanRef);
+			expect(receiver.received).toHaveLength(0);
+			expect(sb.kyc.get(scanRef)).toMatchObject({ state: 'IN_PROGRESS', failedAttempts: 2 });
+			await sb.kyc.expire(scanRef);
+			expect(receiver.received.map((r) => r.headers['service-event-type'])).toEqual([
+				'IDENTIFICATION_EXPIRED',
+			]);
+			expect(last().status).toMatchObject({
+				overall: 'DENIED',
+				autoDocument: 'DOC_NOT_SUPPORTED',
+				autoFace: 'FACE_MISMATCH',
+			});
+			expect(last().data.docFirstName).toBe('ĄŽUOLAS');
+		});
+
+		test('a cancelled session is DENIED, never CANCELLED', async () => {
+			const { scanRef } = sb.kyc.createSession('c-cancel');
+			await sb.kyc.cancel(scanRef);
+			expect(receiver.received[0].headers['service-event-type']).toBe('IDENTIFICATION_CANCELLED');
+			expect(last().status.overall).toBe('DENIED');
+			expect(receiver.received[0].raw.toString('utf8')).not.toMatch(/CANCEL+ED"/);
+		});
+
+		test('failing an attempt is refused once the session has a result', async () => {
+			const { scanRef } = sb.kyc.createSession('c-done');
+			await sb.kyc.autoFinish(scanRef, { final: true });
+			expect(() => sb.kyc.failAttempt(scanRef)).toThrow(/FINISHED/);
+		});
+	});
+
+	describe('POST /api/v2/status', () => {
+		const status = (scanRef: unknown) => call(sb, 'POST', '/api/v2/status', { body: { scanRef } });
+
+		test('reports ACTIVE while the link can be used, then the last result, with the service’s fields', async () => {
+			const { scanRef } = sb.kyc.createSession('c-status');
+			const active = await status(scanRef);
+			expect(active.status).toBe(200);
+			expect(active.json).toEqual({
+				status: 'ACTIVE',
+				scanRef,
+				clientId: 'c-status',
+				autoDocument: null,
+				autoFace: null,
+				manualDocument: null,
+				manualFace: null,
+				fraudTags: [],
+				mismatchTags: [],
+			});
+			await sb.kyc.autoFinish(scanRef, { final: false });
+			expect((await status(scanRef)).json).toMatchObject({
+				status: 'SUSPECTED',
+				autoFace: 'FACE_UNCERTAIN',
+				manualFace: null,
+				fraudTags: ['FACE_SUSPECTED'],
+			});
+			await sb.kyc.manualFinish(scanRef, { overall: 'APPROVED' });
+			expect((await status(scanRef)).json).toMatchObject({
+				status: 'APPROVED',
+				autoDocument: 'DOC_VALIDATED',
+				manualDocument: 'DOC_VALIDATED',
+				manualFace: 'FACE_MATCH',
+			});
+		});
+
+		test('answers 404 for an unknown scanRef and 400 MISSING_VALUE without one', async () => {
+			expect((await status('nope')).status).toBe(404);
+			const missing = await call(sb, 'POST', '/api/v2/status', { body: {} });
+			expect(missing.status).toBe(400);
+			expect(missing.json).toMatchObject({
+				identifier: 'MISSING_VALUE',
+				message: "Field 'scanRef' is required.",
+			});
+			expect((await call(sb, 'POST', '/api/v2/status', { auth: 'none', body: {} })).status).toBe(
+				401,
+			);
+		});
+	});
+
+	test('with sendLegacyIdentification, each result also goes out as IDENTIFICATION with the same bytes', async () => {
+		sb.webhooks.configure({
+			url: receiver.url,
+			retryDelaysMs: [],
+			sendLegacyIdentification: true,
+		});
+		const { scanRef } = sb.kyc.createSession('c-legacy');
+		const delivery = await sb.kyc.autoFinish(scanRef, { final: true });
+		expect(delivery.eventType).toBe('IDENTIFICATION_AUTO_FINISHED');
+		while (sb.webhooks.log.some((d) => d.status === 'pending'))
+			await new Promise((resolve) => setTimeout(resolve, 5));
+		expect(receiver.received.map((r) => r.headers['service-event-type']).sort()).toEqual([
+			'IDENTIFICATION',
+			'IDENTIFICATION_AUTO_FINISHED',
+		]);
+		expect(receiver.received[0].raw.equals(receiver.received[1].raw)).toBe(true);
+		expect(sb.kyc.get(scanRef)?.events).toEqual(['IDENTIFICATION_AUTO_FINISHED', 'IDENTIFICATION']);
 	});
 
 	test('refuses transitions the state table does not allow (409) and sends nothing', async () => {

@@ -2,7 +2,8 @@
 import type { Reply, Req } from './http.cjs';
 import type { SandboxCore } from './core.cjs';
 
-type AuthKind = 'basic' | 'basicOrBearer';
+/** `public`: no credentials (the verification page the end user's browser opens). */
+type AuthKind = 'basic' | 'basicOrBearer' | 'public';
 
 export interface Route {
 	method: 'GET' | 'POST' | 'DELETE';

@@ -19,7 +19,12 @@ export const SEED = {
 		profileId: 'prof-001',
 		password: 'report-password',
 	},
-	kyb: { companyId: 'company-001', questionnaireId: 'questionnaire-001', formId: 'form-001' },
+	kyb: {
+		companyId: 'company-001',
+		questionnaireId: 'questionnaire-001',
+		formId: 'form-001',
+		clientId: 'kyb-client-001',
+	},
 	poa: { name: 'Jonas Jonaitis', address: 'Gedimino pr. 1, 01103 Vilnius, Lithuania' },
 } as const;
 

@@ -1,7 +1,7 @@
 /** The HTTP server: request log, faults, auth, routing and writing replies. */
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import { HttpError } from './http.cjs';
+import { errorBody, HttpError, notFoundBody, statusErrorBody } from './http.cjs';
 import type { Reply, Req } from './http.cjs';
 import type { SandboxCore } from './core.cjs';
 import type { Match, Router } from './router.cjs';
@@ -10,7 +10,7 @@ import type { FaultRule, RequestLogEntry } from './types.cjs';
 export const ADMIN_PREFIX = '/__sandbox';
 const MAX_BODY_BYTES = 200 * 1024 * 1024;
 
-const UNAUTHORIZED = { detail: 'Invalid username/password.', code: 'authentication_failed' };
+const UNAUTHORIZED = errorBody('UNAUTHORIZED', 'Invalid or missing API credentials.');
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -46,7 +46,7 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
 		req.on('data', (chunk: Buffer) => {
 			size += chunk.length;
 			if (size > MAX_BODY_BYTES) {
-				reject(new HttpError(413, { detail: 'Request body too large.' }));
+				reject(new HttpError(413, errorBody('BAD_VALUE', 'Request body too large.')));
 				req.resume();
 				return;
 			}
@@ -75,10 +75,10 @@ function makeReq(req: IncomingMessage, url: URL, rawBody: Buffer): Req {
 					try {
 						parsed = { value: JSON.parse(text) };
 					} catch (error) {
-						throw new HttpError(400, {
-							detail: `JSON parse error - ${(error as Error).message}`,
-							code: 'parse_error',
-						});
+						throw new HttpError(
+							400,
+							errorBody('JSON_ERROR', `JSON parse error - ${(error as Error).message}`),
+						);
 					}
 				}
 			}
@@ -111,27 +111,29 @@ function errorReply(error: unknown): Reply {
 	if (error instanceof HttpError)
 		return { status: error.status, json: error.body, headers: error.headers };
 	console.error('[sandbox] internal error:', error);
-	return {
-		status: 500,
-		json: { detail: `Internal sandbox error: ${(error as Error)?.message ?? String(error)}` },
-	};
+	const message = `Internal sandbox error: ${(error as Error)?.message ?? String(error)}`;
+	return { status: 500, json: errorBody('INTERNAL_ERROR', message) };
 }
 
-/** The reply of a fault rule with a `status` (429 gets `Retry-After: 1` and DRF's throttle body). */
+/** The admin API answers every error as `{detail}` (its own shape, not the service's). */
+function adminErrorReply(error: unknown): Reply {
+	const reply = errorReply(error);
+	const detail =
+		error instanceof HttpError ? error.message : (reply.json as { message: string }).message;
+	return { ...reply, json: { detail } };
+}
+
+/**
+ * The reply of a fault rule with a `status`: the service's error body (429: TOO_MANY_REQUESTS and,
+ * as the service documents none, no `Retry-After` unless the rule gives one).
+ */
 function faultReply(fault: FaultRule, status: number): Reply {
 	const headers: Record<string, string> = {};
-	const retryAfter =
-		fault.retryAfter === undefined ? (status === 429 ? 1 : null) : fault.retryAfter;
-	if (retryAfter !== null) headers['Retry-After'] = String(retryAfter);
-	const body =
-		fault.body !== undefined
-			? fault.body
-			: status === 429
-				? {
-						detail: 'Request was throttled. Expected available in 1 second.',
-						code: 'throttled',
-					}
-				: { detail: `Sandbox fault: HTTP ${status}.` };
+	if (fault.retryAfter !== undefined && fault.retryAfter !== null)
+		headers['Retry-After'] = String(fault.retryAfter);
+	const message =
+		status === 429 ? 'Requests per hour limit has been reached.' : `Sandbox fault: HTTP ${status}.`;
+	const body = fault.body !== undefined ? fault.body : statusErrorBody(status, message);
 	return { status, headers, json: body };
 }
 
@@ -162,11 +164,9 @@ async function applyFaults(
 
 /** 404 for an unknown path, 401 without valid credentials for it, 405 for another method. */
 function refusal(match: Match, auth: Auth, method: string): Reply | undefined {
-	if (match.kind === 'none')
-		return { status: 404, json: { detail: 'Not found.', code: 'not_found' } };
-	const bearerAllowed =
-		(match.kind === 'route' ? match.route.auth : match.auth) === 'basicOrBearer';
-	if (!(auth.basicOk || (bearerAllowed && auth.bearerOk))) {
+	if (match.kind === 'none') return { status: 404, json: notFoundBody() };
+	const kind = match.kind === 'route' ? match.route.auth : match.auth;
+	if (kind !== 'public' && !(auth.basicOk || (kind === 'basicOrBearer' && auth.bearerOk))) {
 		return {
 			status: 401,
 			headers: { 'WWW-Authenticate': 'Basic realm="api"' },
@@ -177,7 +177,7 @@ function refusal(match: Match, auth: Auth, method: string): Reply | undefined {
 		return {
 			status: 405,
 			headers: { Allow: match.allowed.join(', ') },
-			json: { detail: `Method "${method}" not allowed.` },
+			json: errorBody('METHOD_NOT_ALLOWED', `Method "${method}" not allowed.`),
 		};
 	}
 	return undefined;
@@ -194,7 +194,7 @@ async function handleAdminRequest(
 	try {
 		reply = await admin(makeReq(req, url, await readBody(req)));
 	} catch (error) {
-		reply = errorReply(error);
+		reply = adminErrorReply(error);
 	}
 	write(res, reply);
 }

@@ -20,7 +20,7 @@ export interface FaultRule {
 	query?: Record<string, string | number>;
 	/** Answer with this status instead of handling the request. */
 	status?: number;
-	/** `Retry-After` value; defaults to 1 for status 429; `null` sends none. */
+	/** `Retry-After` value; none unless given (the service documents none, also not on 429). */
 	retryAfter?: number | string | null;
 	/** Wait this long before answering (or before handling normally when no status/drop is set). */
 	latencyMs?: number;
@@ -28,7 +28,7 @@ export interface FaultRule {
 	drop?: boolean;
 	/** How many matching requests the rule applies to: default 1; Infinity = always. */
 	times?: number;
-	/** JSON body of a `status` answer (default: a DRF-style `{detail}`). */
+	/** JSON body of a `status` answer (default: the service's `{identifier, message}`). */
 	body?: unknown;
 }
 
@@ -53,8 +53,20 @@ export interface WebhookConfig {
 	signingKey?: string;
 	retryDelaysMs?: number[];
 	timeoutMs?: number;
+	/** Default `hexLower`, as the service documents. */
 	signatureEncoding?: SignatureEncoding;
+	/** Kinds sent without the event-type header (default none: the service always sends it). */
 	omitEventTypeHeaderFor?: string[];
+	/**
+	 * First word of the header names, `<prefix>-Event-Type` and `<prefix>-Signature`: `Service` (the
+	 * contract's, default) or e.g. `Idenfy` (the real service's). Kept when a later call omits it.
+	 */
+	headerPrefix?: string;
+	/**
+	 * Also send each KYC result as the legacy IDENTIFICATION event (same bytes, its own delivery), as
+	 * an account subscribed to both does. Default false.
+	 */
+	sendLegacyIdentification?: boolean;
 }
 
 interface DeliveryAttempt {
@@ -103,9 +115,14 @@ export interface KycSession {
 	callbackUrl?: string;
 	/** Event types sent for this session, in order. */
 	events: EventType[];
+	/** Attempts the person failed without a result being sent (expiry then reports DENIED). */
+	failedAttempts: number;
+	/** The `status` block of the last result sent (what POST /api/v2/status reports). */
+	lastStatus?: Record<string, unknown>;
 }
 
-export type KybDecision = 'APPROVED' | 'REJECTED' | 'ADDITIONAL_INFO_REQUESTED';
+/** REJECTED is the contract's word for the service's DENIED. */
+export type KybDecision = 'APPROVED' | 'DENIED' | 'REJECTED' | 'ADDITIONAL_INFO_REQUESTED';
 
 export interface Sandbox {
 	/** http://127.0.0.1:PORT (no trailing slash). */
@@ -141,13 +158,21 @@ export interface Sandbox {
 		};
 	};
 	kyb: {
-		seedForm(opts?: { formId?: string; companyId?: string; questionnaireId?: string }): {
+		seedForm(opts?: {
+			formId?: string;
+			companyId?: string;
+			questionnaireId?: string;
+			clientId?: string;
+		}): {
 			formId: string;
 			companyId: string;
 			questionnaireId: string;
 		};
 		isSubmitted(formId: string): boolean;
-		/** Sends the KYB review result webhook for a submitted form. */
+		/**
+		 * The manual review of a submitted form: COMPANY_REVIEW (approved or denied), or
+		 * COMPANY_INFO_REQUEST when more information is requested.
+		 */
 		review(formId: string, decision?: KybDecision): Promise<Delivery>;
 	};
 	webhooks: {
@@ -158,6 +183,8 @@ export interface Sandbox {
 		log: Delivery[];
 		/** The default body the sender would use for an event kind. */
 		sampleBody(eventType: EventType): unknown;
+		/** The header prefix deliveries use now (`Service` unless set). */
+		readonly headerPrefix: string;
 	};
 	kyc: {
 		createSession(
@@ -171,6 +198,8 @@ export interface Sandbox {
 			scanRef: string,
 			opts: { needsReview: boolean; overall?: string; reviewNow?: boolean },
 		): Promise<Delivery[]>;
+		/** The person fails an attempt: nothing is sent until the session expires (then DENIED). */
+		failAttempt(scanRef: string): void;
 		expire(scanRef: string): Promise<Delivery>;
 		cancel(scanRef: string): Promise<Delivery>;
 		get(scanRef: string): KycSession | undefined;

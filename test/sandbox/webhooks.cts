@@ -5,7 +5,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Agent, request } from 'undici';
-import type { EventType } from '../../nodes/shared/contract';
+import {
+	DEFAULT_HEADER_PREFIX,
+	cleanHeaderPrefix,
+	webhookHeaders,
+	type EventType,
+} from '../../nodes/shared/contract';
 import { computeSignature } from '../../nodes/shared/webhook/signature';
 import { SANDBOX_EVENT_TYPES, sampleBody } from './bodies.cjs';
 import { conflict, notFound } from './http.cjs';
@@ -15,11 +20,11 @@ import type { Delivery, SignatureEncoding, WebhookConfig } from './types.cjs';
 const DEFAULT_RETRY_DELAYS_MS = [1000, 5000, 30000];
 /** The contract's delivery timeout. */
 const DEFAULT_TIMEOUT_MS = 10000;
-/** The contract does not show the header value of identification events; the legacy event gets none. */
-const DEFAULT_OMIT_EVENT_TYPE_HEADER_FOR = ['IDENTIFICATION'];
+/** The service sends the event-type header with every kind, the legacy IDENTIFICATION included. */
+const DEFAULT_OMIT_EVENT_TYPE_HEADER_FOR: string[] = [];
 const USER_AGENT = 'IdentityVerificationSandbox-Webhooks/1.0';
 
-/** Signs as the service does, with the trigger's own HMAC; the header encoding is the sender's choice. */
+/** Signs as the service does (HMAC-SHA256 of the raw body, lowercase hex by default). */
 export function sign(
 	payload: Buffer | string,
 	key: string,
@@ -44,17 +49,29 @@ export interface WebhookRequest {
 	headers: Record<string, string>;
 }
 
-/** A fresh identification result (its own scanRef) signed with `key`, as the service would post it. */
-export function signedDelivery(key: string): WebhookRequest {
+/**
+ * A fresh identification result (its own scanRef) signed with `key`, as the service would post it
+ * with the headers of `headerPrefix`.
+ */
+export function signedDelivery(key: string, headerPrefix = DEFAULT_HEADER_PREFIX): WebhookRequest {
 	const body = JSON.stringify(sampleBody('IDENTIFICATION_AUTO_FINISHED'));
+	const names = webhookHeaders(headerPrefix);
 	return {
 		body,
 		headers: {
 			'content-type': 'application/json',
-			'service-event-type': 'IDENTIFICATION_AUTO_FINISHED',
-			'service-signature': sign(body, key),
+			[names.eventType]: 'IDENTIFICATION_AUTO_FINISHED',
+			[names.signature]: sign(body, key),
 		},
 	};
+}
+
+/** A usable header prefix, or an error naming what is allowed. */
+function headerPrefixOf(value: unknown): string {
+	const prefix = cleanHeaderPrefix(value);
+	if (prefix === undefined)
+		throw new Error('headerPrefix must be a word of letters, digits, - or _ (e.g. Idenfy)');
+	return prefix;
 }
 
 function assertLoopback(url: string): void {
@@ -80,6 +97,8 @@ interface ResolvedConfig {
 	timeoutMs: number;
 	signatureEncoding: SignatureEncoding;
 	omitEventTypeHeaderFor: string[];
+	headerPrefix: string;
+	sendLegacyIdentification: boolean;
 }
 
 export class WebhookSender {
@@ -91,10 +110,15 @@ export class WebhookSender {
 	private generation = 0;
 	private waits = new Set<() => void>();
 
+	private readonly defaultHeaderPrefix: string;
+
 	constructor(
 		private readonly defaultSigningKey: string,
 		private readonly sample: (eventType: EventType) => unknown,
-	) {}
+		headerPrefix: string = DEFAULT_HEADER_PREFIX,
+	) {
+		this.defaultHeaderPrefix = headerPrefixOf(headerPrefix);
+	}
 
 	configure(opts: WebhookConfig): void {
 		assertLoopback(opts.url);
@@ -108,7 +132,21 @@ export class WebhookSender {
 			timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS,
 			signatureEncoding: opts.signatureEncoding ?? 'hexLower',
 			omitEventTypeHeaderFor: opts.omitEventTypeHeaderFor ?? DEFAULT_OMIT_EVENT_TYPE_HEADER_FOR,
+			headerPrefix: headerPrefixOf(
+				opts.headerPrefix ?? this.config?.headerPrefix ?? this.defaultHeaderPrefix,
+			),
+			sendLegacyIdentification: opts.sendLegacyIdentification === true,
 		};
+	}
+
+	/** The header prefix deliveries use now. */
+	get headerPrefix(): string {
+		return this.rules().headerPrefix;
+	}
+
+	/** Whether KYC results also go out as the legacy IDENTIFICATION event. */
+	get sendsLegacyIdentification(): boolean {
+		return this.rules().sendLegacyIdentification;
 	}
 
 	/** The configuration in use (the signing key is not returned). */
@@ -142,6 +180,8 @@ export class WebhookSender {
 				timeoutMs: DEFAULT_TIMEOUT_MS,
 				signatureEncoding: 'hexLower',
 				omitEventTypeHeaderFor: DEFAULT_OMIT_EVENT_TYPE_HEADER_FOR,
+				headerPrefix: this.defaultHeaderPrefix,
+				sendLegacyIdentification: false,
 			}
 		);
 	}
@@ -180,17 +220,18 @@ export class WebhookSender {
 		target?: string,
 	): Delivery {
 		const config = target === undefined ? this.requireConfig() : this.rules();
+		const prefix = config.headerPrefix;
 		const headers: Record<string, string> = {
 			'Content-Type': 'application/json',
 			'User-Agent': USER_AGENT,
-			'Service-Signature': sign(
+			[`${prefix}-Signature`]: sign(
 				Buffer.from(payload, 'utf8'),
 				config.signingKey,
 				config.signatureEncoding,
 			),
 		};
 		if (!config.omitEventTypeHeaderFor.includes(eventType))
-			headers['Service-Event-Type'] = eventType;
+			headers[`${prefix}-Event-Type`] = eventType;
 		const delivery: Delivery = {
 			id: randomUUID(),
 			eventType,

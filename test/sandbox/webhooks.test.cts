@@ -50,10 +50,10 @@ describe('sandbox webhook sender', () => {
 		expect(got.headers['service-signature']).toBe(expected(hmac(got.raw, 'k-2')));
 	});
 
-	test('omits Service-Event-Type for the legacy IDENTIFICATION event by default, and as configured', async () => {
+	test('sends the event-type header with every kind by default, the legacy IDENTIFICATION included (as the service), and omits it as configured', async () => {
 		await sb.webhooks.send('IDENTIFICATION');
 		await sb.webhooks.send('IDENTIFICATION_EXPIRED');
-		expect(receiver.received[0].headers).not.toHaveProperty('service-event-type');
+		expect(receiver.received[0].headers['service-event-type']).toBe('IDENTIFICATION');
 		expect(receiver.received[1].headers['service-event-type']).toBe('IDENTIFICATION_EXPIRED');
 		sb.webhooks.configure({
 			url: receiver.url,
@@ -65,6 +65,47 @@ describe('sandbox webhook sender', () => {
 		expect(receiver.received[3].headers['service-event-type']).toBe('IDENTIFICATION');
 	});
 
+	test('names the headers with the configured prefix: Idenfy gives the real service’s Idenfy-Event-Type and Idenfy-Signature', async () => {
+		sb.webhooks.configure({ url: receiver.url, headerPrefix: 'Idenfy', signingKey: 'k-idenfy' });
+		try {
+			const delivery = await sb.webhooks.send('BANK_VERIFICATION');
+			expect(Object.keys(delivery.headers)).toEqual(
+				expect.arrayContaining(['Idenfy-Event-Type', 'Idenfy-Signature']),
+			);
+			const [got] = receiver.received;
+			expect(got.headers['idenfy-event-type']).toBe('BANK_VERIFICATION');
+			expect(got.headers['idenfy-signature']).toBe(hmac(got.raw, 'k-idenfy').toString('hex'));
+			expect(got.headers).not.toHaveProperty('service-signature');
+			expect(got.headers).not.toHaveProperty('service-event-type');
+			// A later configure without a prefix keeps it, as it keeps the signing key.
+			sb.webhooks.configure({ url: receiver.url, retryDelaysMs: [] });
+			expect(sb.webhooks.headerPrefix).toBe('Idenfy');
+			expect(() =>
+				sb.webhooks.configure({ url: receiver.url, headerPrefix: 'Bad Prefix' }),
+			).toThrow(/headerPrefix/);
+			expect(sb.webhooks.headerPrefix).toBe('Idenfy');
+		} finally {
+			sb.webhooks.configure({ url: receiver.url, headerPrefix: ' Service- ' });
+		}
+		expect(sb.webhooks.headerPrefix).toBe('Service');
+	});
+
+	test('takes the header prefix from startSandbox until configure sets another', async () => {
+		const other = await startSandbox({ headerPrefix: 'Idenfy' });
+		try {
+			expect(other.webhooks.headerPrefix).toBe('Idenfy');
+			other.webhooks.configure({ url: receiver.url });
+			const delivery = await other.webhooks.send('ACCOUNT_CHECK');
+			expect(delivery.headers['Idenfy-Event-Type']).toBe('ACCOUNT_CHECK');
+			expect(receiver.received[0].headers['idenfy-signature']).toBe(
+				hmac(receiver.received[0].raw, other.credentials.signingKey).toString('hex'),
+			);
+		} finally {
+			await other.close();
+		}
+		await expect(startSandbox({ headerPrefix: '' })).rejects.toThrow(/headerPrefix/);
+	});
+
 	test.each(SANDBOX_EVENT_TYPES)(
 		'sends a default %s body that the contract schema accepts',
 		async (eventType) => {
@@ -74,7 +115,7 @@ describe('sandbox webhook sender', () => {
 			expect(Object.keys(got.json).sort()).toEqual(
 				Object.keys(sb.webhooks.sampleBody(eventType) as object).sort(),
 			);
-			expect(Object.keys(got.json).length).toBeGreaterThan(2);
+			expect(Object.keys(got.json).length).toBeGreaterThanOrEqual(2);
 		},
 	);
 
@@ -82,24 +123,54 @@ describe('sandbox webhook sender', () => {
 		const body = sb.webhooks.sampleBody('IDENTIFICATION_AUTO_FINISHED') as any;
 		expect(body).toMatchObject({
 			final: true,
+			platform: 'PC',
 			clientId: expect.any(String),
 			scanRef: expect.any(String),
+			startTime: expect.any(Number),
+			finishTime: expect.any(Number),
 		});
-		expect(body.status).toMatchObject({
+		// Unix seconds, as the service's published example.
+		expect(Math.abs(body.finishTime - Date.now() / 1000)).toBeLessThan(60);
+		expect(body.status).toEqual({
 			overall: 'APPROVED',
-			autoDocument: 'DOC_VALIDATED',
+			fraudTags: [],
+			mismatchTags: [],
 			autoFace: 'FACE_MATCH',
+			manualFace: null,
+			autoDocument: 'DOC_VALIDATED',
+			manualDocument: null,
+			additionalSteps: null,
 		});
-		expect(body.status).toHaveProperty('manualDocument');
-		expect(body.data).toMatchObject({ docFirstName: 'JONAS', docLastName: 'JONAITIS' });
-		expect(
-			(sb.webhooks.sampleBody('BANK_CARD_VERIFICATION_COMPLETED') as any).bankCardVerification,
-		).toMatchObject({ status: 'APPROVED', cardLast4: '4242' });
+		expect(body.data).toMatchObject({ docFirstName: 'ĄŽUOLAS', docLastName: 'ŽEMAITIS' });
+		const manual = sb.webhooks.sampleBody('IDENTIFICATION_MANUAL_FINISHED') as any;
+		expect(manual.status).toMatchObject({
+			manualFace: 'FACE_MATCH',
+			manualDocument: 'DOC_VALIDATED',
+		});
+		expect(sb.webhooks.sampleBody('BANK_CARD_VERIFICATION_COMPLETED')).toMatchObject({
+			status: 'MATCH',
+			firstSix: '424242',
+			lastFour: '4242',
+			nameMatch: true,
+		});
 		expect(sb.webhooks.sampleBody('COMPANY_REVIEW')).toMatchObject({
-			formId: 'form-001',
-			companyId: 'company-001',
-			status: 'APPROVED',
+			id: 'company-001',
+			approvalStatus: 'APPROVED',
 		});
+	});
+
+	test('sends non-ASCII personal data as UTF-8 and signs those bytes', async () => {
+		await sb.webhooks.send('AML_MONITORING');
+		const [got] = receiver.received;
+		expect(got.json).toMatchObject({ name: 'Łukasz', surname: 'Müller-Wiśniewski' });
+		expect(got.raw.toString('utf8')).toContain('Łukasz');
+		sb.webhooks.configure({ url: receiver.url, signingKey: 'k-utf8' });
+		await sb.webhooks.send('IDENTIFICATION_AUTO_FINISHED');
+		const identification = receiver.received[1];
+		expect(identification.json.data.orgFirstName).toBe('Ąžuolas');
+		expect(identification.headers['service-signature']).toBe(
+			hmac(identification.raw, 'k-utf8').toString('hex'),
+		);
 	});
 
 	test('retries after a 500 and records both attempts in the delivery log', async () => {

@@ -92,7 +92,12 @@ describe('Identification (KYC)', () => {
 		expect(error).toBeUndefined();
 		expect(items).toHaveLength(1);
 		expectPaired(items);
-		expect(items[0].json.scanRef).toBe(scanRef);
+		// The service's answer: the re-upload link and its token.
+		const tokenString = ctx.sb.kyc.get(scanRef)?.authToken;
+		expect(items[0].json).toEqual({
+			sessionUrl: `${ctx.sb.url}/api/v2/redirect?authToken=${tokenString}`,
+			tokenString,
+		});
 		expect(ctx.sb.kyc.get(scanRef)?.state).toBe('REUPLOAD_REQUESTED');
 
 		const again = await requestInformation({ scanRef });
@@ -305,6 +310,7 @@ describe('Identification (KYC)', () => {
 				'clientId',
 				'expiryTime',
 				'externalRef',
+				'redirectUrl',
 				'scanRef',
 				'sessionLength',
 			].sort(),

@@ -67,8 +67,34 @@ describe('deliveries from the sandbox', () => {
 			}
 		}
 		expect(events(h).map((e) => e.eventType)).toEqual(SANDBOX_EVENT_TYPES.map(v1));
-		// The legacy event is sent without a header by the sandbox: its kind was inferred.
-		expect(events(h).find((e) => e.eventType === 'IDENTIFICATION')?.eventTypeSource).toBe('body');
+		// The service sends the header with every kind, the legacy event included: each kind came from it.
+		expect(events(h).map((e) => e.eventTypeSource)).toEqual(
+			SANDBOX_EVENT_TYPES.map(() => 'header'),
+		);
+	});
+
+	test('with the real service’s header names (Idenfy-Event-Type, Idenfy-Signature) and the credential’s prefix set to match, every kind arrives with its kind', async () => {
+		const credentials = sandboxCredentials(sb);
+		credentials.identityVerificationWebhookSigningApi = {
+			...credentials.identityVerificationWebhookSigningApi,
+			headerPrefix: 'Idenfy',
+		};
+		const h = await receiver({ credentials }, { headerPrefix: 'Idenfy' });
+		try {
+			for (const kind of SANDBOX_EVENT_TYPES) {
+				const delivery = await sb.webhooks.send(kind);
+				expect(delivery.headers).toHaveProperty('Idenfy-Signature');
+				expect(delivery.attempts.map((a) => a.statusCode)).toEqual([200]);
+			}
+			expect(events(h).map((e) => [e.eventType, e.eventTypeSource])).toEqual(
+				SANDBOX_EVENT_TYPES.map((kind) => [
+					kind === 'COMPANY_REVIEW' ? 'KYB_REVIEW_RESULT' : kind,
+					'header',
+				]),
+			);
+		} finally {
+			sb.webhooks.configure({ url: h.url, headerPrefix: 'Service' });
+		}
 	});
 
 	test.each(ENCODINGS)('signatures encoded as %s are accepted', async (signatureEncoding) => {
@@ -135,11 +161,18 @@ describe('deliveries from the sandbox', () => {
 		});
 		await submitted.body.dump();
 		expect(submitted.statusCode).toBeLessThan(300);
+		// The submission's own webhook (sent in the background) arrives first.
+		while (sb.webhooks.log.some((d) => d.status === 'pending'))
+			await new Promise((resolve) => setTimeout(resolve, 5));
 		await sb.kyb.review(form.formId, 'REJECTED');
-		expect(events(h)).toHaveLength(1);
+		expect(events(h)).toHaveLength(2);
 		expect(events(h)[0]).toMatchObject({
+			eventType: 'COMPANY_SUBMIT',
+			body: { id: form.companyId },
+		});
+		expect(events(h)[1]).toMatchObject({
 			eventType: 'KYB_REVIEW_RESULT',
-			body: { formId: form.formId, status: 'REJECTED' },
+			body: { id: form.companyId, approvalStatus: 'DENIED' },
 		});
 	});
 });
@@ -247,11 +280,12 @@ describe('the KYC state table, driven by the sandbox', () => {
 			},
 			{ eventType: 'IDENTIFICATION_EXPIRED', scanRef: s.e, final: true, overallStatus: 'EXPIRED' },
 			{ eventType: 'IDENTIFICATION_EXPIRED', scanRef: s.f, final: true, overallStatus: 'EXPIRED' },
+			// The service has no CANCELLED overall status.
 			{
 				eventType: 'IDENTIFICATION_CANCELLED',
 				scanRef: s.g,
 				final: true,
-				overallStatus: 'CANCELLED',
+				overallStatus: 'DENIED',
 			},
 		]);
 		// Every delivery was acknowledged on its first attempt.

@@ -1,7 +1,7 @@
 /** POST /bank/tokens/ and GET /bank/verifications/{v}/accounts/{a}/transactions/ (DRF page-number pagination). */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { bankTokenRequestSchema } from '../../../nodes/shared/contract';
-import { bodyObject, HttpError, json, notFound, parseOr400 } from '../http.cjs';
+import { bodyObject, json, notFound, parseOr400 } from '../http.cjs';
 import type { Req } from '../http.cjs';
 import type { Route } from '../router.cjs';
 import { DEFAULT_PER_PAGE, MAX_PER_PAGE, SEED } from '../seed.cjs';
@@ -66,7 +66,7 @@ function perPageOf(raw: string | null): number {
 	return Math.min(value, MAX_PER_PAGE);
 }
 
-const invalidPage = () => new HttpError(404, { detail: 'Invalid page.' });
+const invalidPage = () => notFound('Invalid page.');
 
 function pageOf(raw: string | null, lastPage: number): number {
 	if (raw === null) return 1;

@@ -5,6 +5,7 @@ import { bankRoutes } from './bank.cjs';
 import { kybRoutes } from './kyb.cjs';
 import { kycRoutes } from './kyc.cjs';
 import { poaRoutes } from './poa.cjs';
+import { verificationPageRoutes } from './verificationPage.cjs';
 
 export const serviceRoutes: Route[] = [
 	...kycRoutes,
@@ -12,4 +13,5 @@ export const serviceRoutes: Route[] = [
 	...poaRoutes,
 	...amlRoutes,
 	...kybRoutes,
+	...verificationPageRoutes,
 ];

@@ -1,4 +1,8 @@
-/** KYB questionnaire answers (GET/DELETE) and form submission; Basic or the KYB form token as Bearer. */
+/**
+ * KYB questionnaire answers (GET/DELETE) and form submission; Basic or the KYB form token as Bearer.
+ * As the service: GET answers 204 with no body when the questionnaire has no answers, and submit
+ * answers 200 with no body.
+ */
 import { conflict, json, notFound } from '../http.cjs';
 import type { Route } from '../router.cjs';
 import { SEED } from '../seed.cjs';
@@ -10,6 +14,8 @@ interface FormRecord {
 	formId: string;
 	companyId: string;
 	questionnaireId: string;
+	/** The client id the company was created with (in the company webhooks). */
+	clientId: string;
 	status: KybFormStatus;
 	submittedAt: string | null;
 }
@@ -93,13 +99,16 @@ export class KybStore {
 		this.seedForm({ ...SEED.kyb });
 	}
 
-	seedForm(opts: { formId?: string; companyId?: string; questionnaireId?: string } = {}) {
+	seedForm(
+		opts: { formId?: string; companyId?: string; questionnaireId?: string; clientId?: string } = {},
+	) {
 		const n = this.forms.size + 1;
 		const record: FormRecord = {
 			formId: opts.formId ?? `form-${String(n).padStart(3, '0')}-${Date.now().toString(36)}`,
 			companyId:
 				opts.companyId ?? `company-${String(n).padStart(3, '0')}-${Date.now().toString(36)}`,
 			questionnaireId: opts.questionnaireId ?? `questionnaire-${String(n).padStart(3, '0')}`,
+			clientId: opts.clientId ?? `kyb-client-${String(n).padStart(3, '0')}`,
 			status: 'DRAFT',
 			submittedAt: null,
 		};
@@ -126,10 +135,11 @@ export class KybStore {
 		);
 	}
 
+	/** The answers, or undefined when the questionnaire has none (deleted). */
 	getAnswers(companyId: string, questionnaireId: string) {
 		const sections = this.answers.get(`${companyId}/${questionnaireId}`);
 		if (!sections) throw notFound();
-		return { sections };
+		return Object.keys(sections).length > 0 ? { sections } : undefined;
 	}
 
 	deleteAnswers(companyId: string, questionnaireId: string): void {
@@ -155,7 +165,12 @@ export class KybStore {
 		if (!form) throw notFound(`No KYB form ${formId}.`);
 		if (form.status !== 'SUBMITTED')
 			throw conflict(`Form ${formId} is ${form.status}; only a submitted form can be reviewed.`);
-		const decisions: KybDecision[] = ['APPROVED', 'REJECTED', 'ADDITIONAL_INFO_REQUESTED'];
+		const decisions: KybDecision[] = [
+			'APPROVED',
+			'DENIED',
+			'REJECTED',
+			'ADDITIONAL_INFO_REQUESTED',
+		];
 		if (!decisions.includes(decision))
 			throw new Error(`decision must be one of ${decisions.join(', ')}`);
 		form.status = decision;
@@ -168,7 +183,10 @@ export const kybRoutes: Route[] = [
 		method: 'GET',
 		pattern: '/kyb/forms/:companyId/questionnaires/:id/answers/',
 		auth: 'basicOrBearer',
-		handler: (req, core) => json(200, core.kyb.getAnswers(req.params.companyId, req.params.id)),
+		handler: (req, core) => {
+			const answers = core.kyb.getAnswers(req.params.companyId, req.params.id);
+			return answers ? json(200, answers) : { status: 204 };
+		},
 	},
 	{
 		method: 'DELETE',
@@ -184,8 +202,8 @@ export const kybRoutes: Route[] = [
 		pattern: '/kyb/forms/:id/submit/',
 		auth: 'basicOrBearer',
 		handler: (req, core) => {
-			const form = core.kyb.submit(req.params.id);
-			return json(200, { id: form.formId, status: 'SUBMITTED', submittedAt: form.submittedAt });
+			core.submitKyb(req.params.id);
+			return { status: 200 };
 		},
 	},
 ];
