@@ -129,13 +129,13 @@ afterAll(async () => {
 }, 60_000);
 
 test(`the provider's webhooks (${DELIVERIES.length}: published examples and every schema) each start one execution with their own kind`, async () => {
-	const statuses = [];
+	const statuses: number[] = [];
 	for (const delivery of DELIVERIES) statuses.push(await deliver(delivery));
 	expect(statuses.filter((status) => status !== 200)).toEqual([]);
 
 	const done = await stack.rest.waitForExecutions(triggerWorkflowId, DELIVERIES.length, 180_000);
 	expect(done).toHaveLength(DELIVERIES.length);
-	const emitted = [];
+	const emitted: any[] = [];
 	for (const { id } of done) {
 		const exec = await stack.rest.getExecution(id);
 		emitted.push(exec.data.resultData.runData[TRIGGER]?.[0]?.data?.main?.[0]?.[0]?.json);
