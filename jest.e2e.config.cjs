@@ -4,6 +4,14 @@ module.exports = {
 	testEnvironment: 'node',
 	testMatch: ['<rootDir>/test/e2e/**/*.test.cjs'],
 	moduleFileExtensions: ['cjs', 'js', 'json'],
+	// As in jest.config.cjs: the real-service test generates webhook bodies with json-schema-faker.
+	moduleNameMapper: {
+		'^json-schema-faker$': '<rootDir>/../node_modules/json-schema-faker/dist/index.js',
+	},
+	transform: {
+		'/node_modules/json-schema-faker/.+\\.js$': '<rootDir>/../scripts/jest-esm-to-cjs.cjs',
+	},
+	transformIgnorePatterns: ['/node_modules/(?!json-schema-faker/)'],
 	testTimeout: 300000,
 	maxWorkers: 1,
 };

@@ -7,6 +7,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import type { Locator } from 'playwright-core';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { EVENT_TYPES } from '../../nodes/shared/contract';
 import { ROOT } from '../n8n/runtime.cjs';
 import {
 	NODE_TYPES,
@@ -84,8 +85,8 @@ async function save(
 
 async function nodesPanel(editor: Editor, dir: string): Promise<Picture> {
 	const { page } = editor;
-	// A taller window for this one picture, so that the 10 trigger events and the 10 actions all show.
-	await page.setViewportSize({ width: 1280, height: 1400 });
+	// A taller window for this one picture, so that every trigger event and action shows.
+	await page.setViewportSize({ width: 1280, height: 2200 });
 	try {
 		await newWorkflow(editor);
 		const panel = await openPackageInPanel(editor);
@@ -96,12 +97,15 @@ async function nodesPanel(editor: Editor, dir: string): Promise<Picture> {
 		const missing = ACTION_NAMES.filter((a) => !listed.includes(a));
 		check(missing.length === 0, `the nodes panel does not list the actions ${missing.join(', ')}`);
 		const events = listed.filter((name) => name.startsWith('On '));
-		check(events.length === 10, `the nodes panel lists ${events.length} trigger events, not 10`);
+		check(
+			events.length === EVENT_TYPES.length,
+			`the nodes panel lists ${events.length} trigger events, not ${EVENT_TYPES.length}`,
+		);
 		return await save(
 			editor,
 			dir,
 			'nodes-panel.png',
-			'Nodes panel after searching "Identity Verification": the package with its 10 trigger events and its 10 actions, each with the icon',
+			`Nodes panel after searching "Identity Verification": the package with its ${EVENT_TYPES.length} trigger events and its ${ACTION_NAMES.length} actions, each with the icon`,
 			panel,
 		);
 	} finally {
