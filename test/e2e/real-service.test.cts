@@ -46,7 +46,13 @@ function deliveries(): Delivery[] {
 			.map((body, i) => ({
 				name: `generated ${kind} #${i + 1}`,
 				kind,
-				payload: JSON.stringify({ ...(body as object), e2eNote: 'Ąžuolas Müller 客户' }),
+				payload: JSON.stringify({
+					...(body as object),
+					// The provider's docs send a manual decision with final: true (the schema allows false,
+					// which the nodes never take for a manual decision: test/real-service/webhooks.test.cts).
+					...(kind === 'IDENTIFICATION_MANUAL_FINISHED' ? { final: true } : {}),
+					e2eNote: 'Ąžuolas Müller 客户',
+				}),
 			})),
 	);
 	return [...published, ...generated];
