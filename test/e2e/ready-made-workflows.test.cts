@@ -9,7 +9,9 @@
 //    for the file) against the sandbox, with only the nodes of outside services (Slack, HubSpot,
 //    Google Sheets, Send Email) replaced by HTTP Request nodes of the same name and connections that
 //    post the original node's parameters, expressions resolved by n8n, to a recorder here (the
-//    e-mail's attachments as files). The tests read what reached it.
+//    e-mail's attachments as files). The tests read what reached it. The recorder keeps the Google
+//    Sheets stand-ins' sheets as Google would: an append adds its rows, a read returns the rows its
+//    filters match, so a workflow that reads what it appended earlier sees it.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -17,6 +19,7 @@ import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { BankTransaction } from '../../nodes/shared/contract';
 import { identificationBody } from '../sandbox/bodies.cjs';
 import { SEED, sign } from '../sandbox/index.cjs';
 import {
@@ -48,6 +51,7 @@ interface Workflow {
 const FILES = {
 	kyc: 'kyc-result-to-slack-and-crm.json',
 	bank: 'nightly-bank-transactions-to-sheets.json',
+	bankAccounts: 'nightly-bank-transactions-accounts-from-sheet.json',
 	aml: 'aml-profile-pdf-by-email.json',
 	onboarding: 'onboarding-one-workflow-slack-crm.json',
 } as const;
@@ -279,9 +283,16 @@ interface Recorded {
 	files: RecordedFile[];
 }
 
+/** A sheet's rows below its header, each by column name (values as the stand-ins sent them: text). */
+type SheetRows = Array<Record<string, string>>;
+
 interface Recorder {
 	url: string;
 	received: Recorded[];
+	/** The Google Sheets stand-ins' sheets, by sheet name (a test clears or fills them). */
+	sheets: Map<string, SheetRows>;
+	/** Stand-ins (by node name) answered 500 and not recorded, for as long as they are listed. */
+	failing: Set<string>;
 	close(): Promise<void>;
 }
 
@@ -303,19 +314,52 @@ function unflatten(entries: Array<[string, string]>): Record<string, any> {
 
 /**
  * HubSpot's contact search answered as HubSpot does, with the contact whose `client_id` is the
- * searched value (e-mail `<client id>@example.com`); every other stand-in gets `{ ok: true }`.
+ * searched value (e-mail `<client id>@example.com`); Google Sheets as Google does (sheetAnswer);
+ * every other stand-in gets `{ ok: true }`.
  */
-function answerFor(entry: Recorded): object {
+function answerFor(entry: Recorded, sheets: Map<string, SheetRows>): object {
 	if (entry.type === 'n8n-nodes-base.hubspot' && entry.parameters.operation === 'search') {
 		const clientId =
 			entry.parameters.filterGroupsUi.filterGroupsValues[0].filtersUi.filterValues[0].value;
 		return { id: '1001', properties: { email: `${clientId}@example.com`, client_id: clientId } };
 	}
+	if (entry.type === 'n8n-nodes-base.googleSheets') return sheetAnswer(entry.parameters, sheets);
 	return { ok: true };
+}
+
+/**
+ * One item's request of a Google Sheets stand-in on the sheet it names: `append` adds the row it
+ * maps (the real node sends all its rows in one request, so all or none are added: a failing
+ * stand-in adds none); `read` answers the rows every filter matches, with their `row_number`, as
+ * the node's Get Row(s) does (none: an empty list).
+ */
+function sheetAnswer(parameters: Record<string, any>, sheets: Map<string, SheetRows>): object {
+	const name = String(parameters.sheetName?.value);
+	const rows = sheets.get(name) ?? [];
+	sheets.set(name, rows);
+	if (parameters.operation === 'append') {
+		const row = { ...(parameters.columns.value as Record<string, string>) };
+		rows.push(row);
+		return row;
+	}
+	if (parameters.operation === 'read') {
+		const filters = (parameters.filtersUI?.values ?? []) as Array<{
+			lookupColumn: string;
+			lookupValue: string;
+		}>;
+		return rows
+			.map((row, index) => ({ row_number: String(index + 2), ...row }))
+			.filter((row) =>
+				filters.every((f) => (row as Record<string, string>)[f.lookupColumn] === f.lookupValue),
+			);
+	}
+	throw new Error(`the Google Sheets stand-in has no ${String(parameters.operation)} operation`);
 }
 
 async function startRecorder(): Promise<Recorder> {
 	const received: Recorded[] = [];
+	const sheets = new Map<string, SheetRows>();
+	const failing = new Set<string>();
 	const server: Server = createServer((req, res) => {
 		const chunks: Buffer[] = [];
 		req.on('data', (c: Buffer) => chunks.push(c));
@@ -348,10 +392,14 @@ async function startRecorder(): Promise<Recorder> {
 					parameters: unflatten(fields),
 					files,
 				};
+				if (failing.has(entry.node)) {
+					res.writeHead(500, { 'content-type': 'application/json' }).end('{"error":"failing"}');
+					return;
+				}
 				received.push(entry);
 				res
 					.writeHead(200, { 'content-type': 'application/json' })
-					.end(JSON.stringify(answerFor(entry)));
+					.end(JSON.stringify(answerFor(entry, sheets)));
 			} catch (error) {
 				res.writeHead(400).end(String(error));
 			}
@@ -361,6 +409,8 @@ async function startRecorder(): Promise<Recorder> {
 	return {
 		url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
 		received,
+		sheets,
+		failing,
 		close: () =>
 			new Promise<void>((resolve) => {
 				server.closeAllConnections();
@@ -392,10 +442,11 @@ function formValue(value: unknown): string {
 
 /**
  * The stand-in of an outside service's node: an HTTP Request node with its name, id, position
- * (so its connections stay), posting multipart form data to the recorder: the node's name and
- * type, every parameter (`parameters/<path>`), and for Send Email every attachment it names.
+ * (so its connections stay) and settings (Always Output Data), posting multipart form data to the
+ * recorder: the node's name and type, every parameter (`parameters/<path>`), and for Send Email
+ * every attachment it names.
  */
-function standIn(node: WorkflowNode, recorderUrl: string): WorkflowNode {
+function standIn(node: WorkflowNode & { alwaysOutputData?: boolean }, recorderUrl: string) {
 	const parameters: Array<Record<string, string>> = [
 		{ parameterType: 'formData', name: 'node', value: node.name },
 		{ parameterType: 'formData', name: 'type', value: node.type },
@@ -420,6 +471,7 @@ function standIn(node: WorkflowNode, recorderUrl: string): WorkflowNode {
 		type: 'n8n-nodes-base.httpRequest',
 		typeVersion: 4.2,
 		position: node.position,
+		...(node.alwaysOutputData ? { alwaysOutputData: true } : {}),
 		parameters: {
 			method: 'POST',
 			url: `${recorderUrl}/record`,
@@ -463,6 +515,7 @@ let tarball: string;
 const WORKFLOWS = {
 	kyc: read(FILES.kyc),
 	bank: read(FILES.bank),
+	bankAccounts: read(FILES.bankAccounts),
 	aml: read(FILES.aml),
 	onboarding: read(FILES.onboarding),
 };
@@ -676,65 +729,270 @@ describe(`${FILES.kyc}: KYC results to Slack and HubSpot`, () => {
 	});
 });
 
+// ---------------------------------------------------------------------------------------------
+// The nightly bank templates: one booking day per run, the sheet as the record of days appended
+// ---------------------------------------------------------------------------------------------
+
+const APPEND = 'Append to Google Sheets';
+const ROWS_OF_THE_DAY = 'Rows of that day already in the sheet';
+const DAY_MS = 86_400_000;
+
+/** The UTC day `offset` days from today's, as `yyyy-mm-dd`. */
+const utcDay = (offset: number) =>
+	new Date(Date.now() + offset * DAY_MS).toISOString().slice(0, 10);
+
+/**
+ * The days that can be yesterday in n8n's time zone (anything from UTC-12 to UTC+14): the day
+ * before today's UTC day, and the days before and after it.
+ */
+const canBeYesterday = () => [utcDay(-2), utcDay(-1), utcDay(0)];
+
+const CARD_PAYMENT = '-42.00';
+
+/**
+ * An account's bookings (newest first) from the day after any possible yesterday to two days
+ * before, and one not booked yet. Each day: the same card payment twice (two genuine payments
+ * alike in every field) and a salary, named after `owner` so that accounts differ.
+ */
+function bookingsAround(owner: string): BankTransaction[] {
+	const pending: BankTransaction = {
+		creditor: { fullName: 'Bolt Operations OÜ' },
+		debtor: { fullName: owner },
+		bookingDate: null,
+		transactionDate: utcDay(0),
+		transactionAmount: { amount: '-7.90', currency: 'EUR' },
+	};
+	const card = (day: string): BankTransaction => ({
+		creditor: { fullName: 'Maxima LT, UAB' },
+		debtor: { fullName: owner },
+		bookingDate: day,
+		transactionDate: day,
+		transactionAmount: { amount: CARD_PAYMENT, currency: 'EUR' },
+	});
+	const salary = (day: string): BankTransaction => ({
+		creditor: { fullName: owner },
+		debtor: { fullName: 'UAB „Šviesos tinklai“' },
+		bookingDate: day,
+		transactionDate: null,
+		transactionAmount: { amount: '1250.75', currency: 'EUR' },
+	});
+	const days = [1, 0, -1, -2, -3].map(utcDay);
+	return [pending, ...days.flatMap((day) => [card(day), card(day), salary(day)])];
+}
+
+/** The row a transaction of that account must become in the sheet (as the stand-in sends it: text). */
+function sheetRow(
+	transaction: BankTransaction,
+	account: { verificationId: string; accountId: string },
+): Record<string, string> {
+	const amount = Number(transaction.transactionAmount.amount);
+	return {
+		'Booking date': transaction.bookingDate ?? '',
+		'Transaction date': transaction.transactionDate ?? '',
+		Direction: amount < 0 ? 'out' : 'in',
+		Amount: String(amount),
+		'Amount as sent': transaction.transactionAmount.amount,
+		Currency: transaction.transactionAmount.currency,
+		Creditor: transaction.creditor.fullName ?? '',
+		Debtor: transaction.debtor.fullName ?? '',
+		'Verification ID': account.verificationId,
+		'Account ID': account.accountId,
+	};
+}
+
+/** The rows an account's bookings of `day` must become, in the order the service lists them. */
+const rowsOf = (
+	bookings: BankTransaction[],
+	day: string,
+	account: { verificationId: string; accountId: string },
+) => bookings.filter((t) => t.bookingDate === day).map((t) => sheetRow(t, account));
+
+/**
+ * Rows in a fixed order: the stand-in of a node sends one request per item, all at once, so they
+ * reach the sheet in any order (the real node sends them in one). Identical rows stay, side by side.
+ */
+const sorted = (rows: Array<Record<string, string>>) =>
+	rows
+		.map((row) => JSON.stringify(Object.entries(row).sort(([a], [b]) => a.localeCompare(b))))
+		.sort();
+
+/** The stand-ins' sheet of transactions, as the runs so far left it. */
+const ledger = () => sorted(recorder.sheets.get('Transactions') ?? []);
+
+/**
+ * One run of a nightly workflow (`n8n execute`, from its manual trigger) that must succeed: the
+ * day it pulled, what List Transactions listed, and the rows it appended.
+ */
+async function runNightly(workflowId: string) {
+	const mark = recorder.received.length;
+	const result = await execute(stack.userFolder, workflowId);
+	expectSuccess(result);
+	const day = nodeOutput(result, 'Day to pull')[0]?.json.bookingDate as string;
+	const reads = sentBy(ROWS_OF_THE_DAY, mark);
+	// The sheet is asked once, for the rows of that day.
+	expect(reads.map((r) => r.parameters.filtersUI.values)).toEqual([
+		[{ lookupColumn: 'Booking date', lookupValue: day }],
+	]);
+	const rows = sentBy(APPEND, mark).map((r) => {
+		expect(r.parameters).toMatchObject({
+			operation: 'append',
+			sheetName: { mode: 'name', value: 'Transactions' },
+			columns: { mappingMode: 'defineBelow' },
+		});
+		return r.parameters.columns.value as Record<string, string>;
+	});
+	return { day, listed: nodeOutput(result, 'List Transactions').map((i) => i.json), rows };
+}
+
+/**
+ * The workflow as it runs when its form "Pull a missed day" is submitted with `bookingDate`: the
+ * form trigger is a Set node of the same name giving the form's item, after a manual trigger
+ * (`n8n execute` starts at the first manual trigger, so the workflow's own one is taken out).
+ */
+function submittedForm(workflow: Workflow, bookingDate: string) {
+	const MANUAL = 'When clicking ‘Execute workflow’';
+	const FORM = 'Pull a missed day';
+	const form = workflow.nodes.find((n) => n.name === FORM)!;
+	expect(form.type).toBe('n8n-nodes-base.formTrigger');
+	const nodes: WorkflowNode[] = [
+		...workflow.nodes.filter((n) => n.name !== MANUAL && n.name !== FORM),
+		{
+			id: '6f1c2a8e-0b7d-4c3e-9a15-2d8e4f6b1c01',
+			name: 'Submit the form',
+			type: 'n8n-nodes-base.manualTrigger',
+			typeVersion: 1,
+			position: [form.position[0] - 240, form.position[1]],
+			parameters: {},
+		},
+		{
+			id: form.id,
+			name: FORM,
+			type: 'n8n-nodes-base.set',
+			typeVersion: 3.4,
+			position: form.position,
+			parameters: {
+				assignments: {
+					assignments: [
+						{
+							id: '0c9e7d3a-5b21-4f6e-8d4a-3e1f2b7c9a02',
+							name: (form.parameters as any).formFields.values[0].fieldLabel,
+							value: bookingDate,
+							type: 'string',
+						},
+					],
+				},
+				options: {},
+			},
+		},
+	];
+	const connections: Record<string, unknown> = { ...workflow.connections };
+	delete connections[MANUAL];
+	connections['Submit the form'] = { main: [[{ node: FORM, type: 'main', index: 0 }]] };
+	const copy = runnable({ ...workflow, nodes, connections }, recorder.url);
+	return {
+		name: `${workflow.name} (form submitted with ${bookingDate})`,
+		nodes: copy.nodes,
+		connections: copy.connections,
+		settings: (workflow as Workflow & { settings?: object }).settings,
+	};
+}
+
 describe(`${FILES.bank}: nightly bank transactions to Google Sheets`, () => {
-	const APPEND = 'Append to Google Sheets';
-	const transactionKey = (t: any) =>
-		JSON.stringify(
-			[
-				t.bookingDate,
-				t.transactionDate,
-				t.transactionAmount.amount,
-				t.transactionAmount.currency,
-				t.creditor?.fullName,
-				t.debtor?.fullName,
-			].map((v) => v ?? ''),
-		);
+	const account = { verificationId: SEED.bank.verificationId, accountId: SEED.bank.accountId };
+	const bookings = bookingsAround('Jonas Jonaitis');
 
-	async function run(): Promise<{ listed: any[]; rows: Array<Record<string, string>> }> {
+	beforeEach(() => {
+		recorder.sheets.clear();
+		recorder.failing.clear();
+		stack.sandbox.bank.seedAccount({ ...account, transactions: bookings });
+	});
+
+	test('appends every transaction booked yesterday once, two identical payments as two rows; running that night again appends nothing', async () => {
+		const first = await runNightly(WORKFLOWS.bank.id);
+		expect(canBeYesterday()).toContain(first.day);
+		const expected = rowsOf(bookings, first.day, account);
+		expect(expected).toHaveLength(3);
+		expect(sorted(first.rows)).toEqual(sorted(expected));
+		expect(first.rows.filter((r) => r['Amount as sent'] === CARD_PAYMENT)).toHaveLength(2);
+		expect(ledger()).toEqual(sorted(expected));
+
+		const again = await runNightly(WORKFLOWS.bank.id);
+		expect(again.day).toBe(first.day);
+		// The day is read again, and skipped whole: it is in the sheet.
+		expect(again.listed).toHaveLength(3);
+		expect(again.rows).toEqual([]);
+		expect(ledger()).toEqual(sorted(expected));
+	});
+
+	test('a run whose append failed leaves nothing in the sheet; running that day again appends it whole, once', async () => {
+		recorder.failing.add(APPEND);
+		const failed = await execute(stack.userFolder, WORKFLOWS.bank.id);
+		expect(failed.ok).toBe(false);
+		expect(failed.run?.data.resultData.lastNodeExecuted).toBe(APPEND);
+		expect(ledger()).toEqual([]);
+		recorder.failing.clear();
+
+		const retry = await runNightly(WORKFLOWS.bank.id);
+		const expected = rowsOf(bookings, retry.day, account);
+		expect(sorted(retry.rows)).toEqual(sorted(expected));
+		expect(ledger()).toEqual(sorted(expected));
+		expect((await runNightly(WORKFLOWS.bank.id)).rows).toEqual([]);
+		expect(ledger()).toEqual(sorted(expected));
+	});
+
+	test('after a missed night, "Pull a missed day" appends that day once; a day not over yet is refused', async () => {
+		const missed = utcDay(-3);
+		const pullMissed = await stack.rest.createWorkflow(submittedForm(WORKFLOWS.bank, missed));
+		const first = await runNightly(pullMissed);
+		expect(first.day).toBe(missed);
+		expect(sorted(first.rows)).toEqual(sorted(rowsOf(bookings, missed, account)));
+		expect(first.rows.filter((r) => r['Amount as sent'] === CARD_PAYMENT)).toHaveLength(2);
+		expect((await runNightly(pullMissed)).rows).toEqual([]);
+
+		// Tomorrow's UTC day is today or later in every time zone.
+		const notOver = await stack.rest.createWorkflow(submittedForm(WORKFLOWS.bank, utcDay(1)));
 		const mark = recorder.received.length;
-		const result = await execute(stack.userFolder, WORKFLOWS.bank.id);
-		expectSuccess(result);
-		const rows = sentBy(APPEND, mark).map((r) => {
-			expect(r.parameters).toMatchObject({
-				operation: 'append',
-				sheetName: { mode: 'name', value: 'Transactions' },
-				columns: { mappingMode: 'defineBelow' },
-			});
-			return r.parameters.columns.value as Record<string, string>;
+		const refused = await execute(stack.userFolder, notOver);
+		expect(refused.ok).toBe(false);
+		expect(refused.run?.data.resultData.lastNodeExecuted).toBe('Stop: that day is not over');
+		expect(refused.run?.data.resultData.error?.message).toContain('is not a day that is over');
+		expect(nodeOutput(refused, 'List Transactions')).toEqual([]);
+		expect(recorder.received.slice(mark)).toEqual([]);
+		expect(ledger()).toEqual(sorted(rowsOf(bookings, missed, account)));
+	});
+});
+
+describe(`${FILES.bankAccounts}: the accounts to pull read from a sheet`, () => {
+	test('appends yesterday of every account in the sheet once; an account added later gets that day, the others nothing again', async () => {
+		recorder.sheets.clear();
+		recorder.failing.clear();
+		const owners = ['Ana María Núñez', 'Łukasz Wiśniewski', 'Ελένη Παπαδοπούλου'];
+		const accounts = owners.map((owner) => {
+			const transactions = bookingsAround(owner);
+			return { ...stack.sandbox.bank.seedAccount({ transactions }), transactions };
 		});
-		return { listed: nodeOutput(result, 'List Transactions').map((i) => i.json), rows };
-	}
-
-	test('one row per transaction; the next run appends no duplicate; a later run appends only new transactions', async () => {
-		const account = { verificationId: SEED.bank.verificationId, accountId: SEED.bank.accountId };
-		stack.sandbox.bank.seedAccount({ ...account, transactions: 40 });
-
-		const first = await run();
-		expect(first.listed).toHaveLength(40);
-		const keys = first.listed.map(transactionKey);
-		expect(new Set(keys).size).toBe(40);
-		expect(first.rows.map((r) => r['Transaction key']).sort()).toEqual([...keys].sort());
-		const t = first.listed[0];
-		expect(first.rows.find((r) => r['Transaction key'] === keys[0])).toEqual({
-			'Booking date': t.bookingDate,
-			'Transaction date': t.transactionDate ?? '',
-			Amount: t.transactionAmount.amount,
-			Currency: t.transactionAmount.currency,
-			Creditor: t.creditor.fullName ?? '',
-			Debtor: t.debtor.fullName ?? '',
-			'Transaction key': keys[0],
+		const idsOf = (a: (typeof accounts)[number]) => ({
+			verificationId: a.verificationId,
+			accountId: a.accountId,
 		});
+		recorder.sheets.set('Accounts', accounts.slice(0, 2).map(idsOf));
 
-		const second = await run();
-		expect(second.listed).toHaveLength(40);
-		expect(second.rows).toEqual([]);
+		const first = await runNightly(WORKFLOWS.bankAccounts.id);
+		expect(canBeYesterday()).toContain(first.day);
+		const expectedOf = (a: (typeof accounts)[number]) =>
+			rowsOf(a.transactions, first.day, idsOf(a));
+		const expected = [...expectedOf(accounts[0]), ...expectedOf(accounts[1])];
+		expect(expected).toHaveLength(6);
+		expect(sorted(first.rows)).toEqual(sorted(expected));
 
-		stack.sandbox.bank.seedAccount({ ...account, transactions: 43 });
-		const third = await run();
-		expect(third.listed).toHaveLength(43);
-		expect(third.rows.map((r) => r['Transaction key']).sort()).toEqual(
-			third.listed.slice(40).map(transactionKey).sort(),
-		);
+		expect((await runNightly(WORKFLOWS.bankAccounts.id)).rows).toEqual([]);
+
+		recorder.sheets.get('Accounts')!.push(idsOf(accounts[2]));
+		const third = await runNightly(WORKFLOWS.bankAccounts.id);
+		expect(third.day).toBe(first.day);
+		expect(third.listed).toHaveLength(9);
+		expect(sorted(third.rows)).toEqual(sorted(expectedOf(accounts[2])));
+		expect(ledger()).toEqual(sorted([...expected, ...expectedOf(accounts[2])]));
 	});
 });
 

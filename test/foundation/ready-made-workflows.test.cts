@@ -22,6 +22,7 @@ interface Workflow {
 	name: string;
 	nodes: Node[];
 	connections: Record<string, { main: Array<Array<{ node: string }> | null> }>;
+	settings?: Record<string, unknown>;
 }
 
 const FILES = readdirSync(DIR).filter((f) => f.endsWith('.json'));
@@ -50,10 +51,11 @@ function credentialOf(node: Node): string | undefined {
 
 const isTrigger = (node: Node) => /trigger$|\.webhook$/i.test(node.type);
 
-test('workflows/ holds the four ready-made workflows', () => {
+test('workflows/ holds the five ready-made workflows', () => {
 	expect(FILES.sort()).toEqual([
 		'aml-profile-pdf-by-email.json',
 		'kyc-result-to-slack-and-crm.json',
+		'nightly-bank-transactions-accounts-from-sheet.json',
 		'nightly-bank-transactions-to-sheets.json',
 		'onboarding-one-workflow-slack-crm.json',
 	]);
@@ -98,5 +100,28 @@ describe.each(WORKFLOWS)('%s', (_file, workflow) => {
 			[],
 		);
 		expect(steps.filter(isTrigger).length).toBeGreaterThan(0);
+	});
+});
+
+/** The nightly bank templates: they write names and amounts of bank transactions. */
+const NIGHTLY_BANK = WORKFLOWS.filter(([file]) => file.startsWith('nightly-bank-'));
+
+describe.each(NIGHTLY_BANK)('%s', (_file, workflow) => {
+	test('saves no successful run (each holds names and amounts), nor a run by hand', () => {
+		expect(workflow.settings).toMatchObject({
+			saveDataSuccessExecution: 'none',
+			saveManualExecutions: false,
+		});
+	});
+
+	test('pulls one booking day, flat, and never compares transactions to skip one (two identical payments are two)', () => {
+		const types = workflow.nodes.map((n) => n.type);
+		expect(types).not.toContain('n8n-nodes-base.removeDuplicates');
+		const [list, ...more] = workflow.nodes.filter((n) => n.type === ACTION);
+		expect(more).toEqual([]);
+		expect(list.parameters).toMatchObject({ operation: 'listTransactions', simplify: true });
+		const { bookedFrom, bookedTo } = list.parameters.filters as Record<string, string>;
+		expect(bookedFrom).toMatch(/bookingDate/);
+		expect(bookedTo).toBe(bookedFrom);
 	});
 });

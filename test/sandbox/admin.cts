@@ -6,7 +6,7 @@ import { redirectUrlOf } from './routes/kyc.cjs';
 import { ADMIN_PREFIX } from './server.cjs';
 import { SEED } from './seed.cjs';
 import { SANDBOX_EVENT_TYPES, sampleBody } from './bodies.cjs';
-import type { EventType } from '../../nodes/shared/contract';
+import type { BankTransaction, EventType } from '../../nodes/shared/contract';
 import type { Delivery, FaultRule, KybDecision, PageLinkMode, WebhookConfig } from './types.cjs';
 
 /** Answers one admin route; `params` are the path segments the route's pattern captured. */
@@ -140,7 +140,9 @@ function seedBankAccount(core: SandboxCore, req: Req): Reply {
 	const b = bodyObject(req);
 	const ids = guard(() =>
 		core.bank.seedAccount({
-			transactions: Number(b.transactions),
+			transactions: Array.isArray(b.transactions)
+				? (b.transactions as BankTransaction[])
+				: Number(b.transactions),
 			verificationId: b.verificationId as string | undefined,
 			accountId: b.accountId as string | undefined,
 		}),

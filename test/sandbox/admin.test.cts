@@ -91,6 +91,26 @@ describe('sandbox admin HTTP API', () => {
 		expect((await admin(sb, 'POST', '/bank/page-links', { mode: 'sideways' })).status).toBe(400);
 	});
 
+	test('seeds a bank account with the transactions given, and refuses one the contract does not allow', async () => {
+		const payment = {
+			creditor: { fullName: 'Ana María Núñez' },
+			debtor: { fullName: null },
+			bookingDate: '2026-03-14',
+			transactionDate: null,
+			transactionAmount: { amount: '-0.50', currency: 'EUR' },
+		};
+		const ids = (await admin(sb, 'POST', '/bank/accounts', { transactions: [payment, payment] }))
+			.json;
+		const page = await call(
+			sb,
+			'GET',
+			`/bank/verifications/${ids.verificationId}/accounts/${ids.accountId}/transactions/`,
+		);
+		expect(page.json.results).toEqual([payment, payment]);
+		const broken = { transactions: [{ ...payment, transactionAmount: { amount: 'ten' } }] };
+		expect((await admin(sb, 'POST', '/bank/accounts', broken)).status).toBe(400);
+	});
+
 	test('seeds AML profiles and KYB forms', async () => {
 		const p = (await admin(sb, 'POST', '/aml/profiles', { sizeBytes: 3000, profileId: 'p-3k' }))
 			.json;

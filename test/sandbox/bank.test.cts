@@ -168,6 +168,31 @@ describe('sandbox bank', () => {
 			expect(last.json.results).toHaveLength(500);
 			expect(last.json.next).toBeNull();
 		});
+
+		test('serves the transactions an account was seeded with, in order and as given (two alike stay two)', async () => {
+			const payment = {
+				creditor: { fullName: 'Žemaitė Petraitienė' },
+				debtor: { fullName: 'Jonas Jonaitis' },
+				bookingDate: '2026-03-14',
+				transactionDate: null,
+				transactionAmount: { amount: '-12.50', currency: 'EUR' },
+			};
+			const other = { ...payment, transactionAmount: { amount: '3.00', currency: 'EUR' } };
+			const ids = sb.bank.seedAccount({ transactions: [payment, payment, other] });
+			const first = await call(sb, 'GET', `${txPath(ids.verificationId, ids.accountId)}?perPage=2`);
+			expect(first.json.count).toBe(3);
+			expect(first.json.results).toEqual([payment, payment]);
+			const second = await call(sb, 'GET', first.json.next);
+			expect(second.json.results).toEqual([other]);
+			expect(second.json.next).toBeNull();
+		});
+
+		test('refuses to be seeded with a transaction the contract does not allow', () => {
+			const broken = { creditor: {}, debtor: {}, transactionAmount: { amount: '1.234' } };
+			expect(() => sb.bank.seedAccount({ transactions: [broken as never] })).toThrow(
+				/transaction 0 does not match the contract/,
+			);
+		});
 	});
 
 	describe('misbehaving page links', () => {

@@ -2,7 +2,7 @@
  * Public types of the sandbox, what tests, the demo and the bench program against. Everything here
  * is re-exported from `index.cts`; import from there.
  */
-import type { EventType } from '../../nodes/shared/contract';
+import type { BankTransaction, EventType } from '../../nodes/shared/contract';
 
 export interface SandboxCredentials {
 	apiKey: string;
@@ -139,7 +139,12 @@ export interface Sandbox {
 	count(filter?: { method?: string; path?: string }): number;
 	resetLog(): void;
 	bank: {
-		seedAccount(opts: { transactions: number; verificationId?: string; accountId?: string }): {
+		/** `transactions`: how many to generate, or the transactions themselves (checked against the contract). */
+		seedAccount(opts: {
+			transactions: number | BankTransaction[];
+			verificationId?: string;
+			accountId?: string;
+		}): {
 			verificationId: string;
 			accountId: string;
 		};

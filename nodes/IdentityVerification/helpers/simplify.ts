@@ -1,11 +1,16 @@
 import type { IDataObject, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 /**
- * The "Simplify" switch of operations whose answer has more than ten fields. Two declarations of
- * one parameter, told apart by n8n's `@tool` display option: off by default on the canvas (the
- * whole answer, as before), on by default in the AI tool variant (a model reads fewer fields).
+ * The "Simplify" switch. Two declarations of one parameter, told apart by n8n's `@tool` display
+ * option: off by default on the canvas (the whole answer, as before), on by default in the AI tool
+ * variant (a model reads fewer fields). With `onInAiTool: false` it is one declaration, off
+ * everywhere: for a switch added to an operation that agents may already use, whose saved nodes
+ * would otherwise change their output.
  */
-export function simplifyOption(description: string): INodeProperties[] {
+export function simplifyOption(
+	description: string,
+	{ onInAiTool = true }: { onInAiTool?: boolean } = {},
+): INodeProperties[] {
 	const base: INodeProperties = {
 		displayName: 'Simplify',
 		name: 'simplify',
@@ -13,6 +18,7 @@ export function simplifyOption(description: string): INodeProperties[] {
 		default: false,
 		description,
 	};
+	if (!onInAiTool) return [base];
 	return [
 		{ ...base, displayOptions: { show: { '@tool': [false] } } },
 		{ ...base, default: true, displayOptions: { show: { '@tool': [true] } } },

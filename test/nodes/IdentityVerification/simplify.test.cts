@@ -1,6 +1,7 @@
 /**
  * "Simplify" on the operations whose answer has more than ten fields (POA check, verification
- * token): off by default on the canvas, on by default in the AI tool variant (n8n's `@tool`).
+ * token): off by default on the canvas, on by default in the AI tool variant (n8n's `@tool`). List
+ * Transactions has one too, off everywhere (bank-transactions.test.cts).
  */
 import { NodeHelpers, type INode, type INodeProperties } from 'n8n-workflow';
 import { IdentityVerification } from '../../../nodes/IdentityVerification/IdentityVerification.node';
@@ -69,14 +70,28 @@ describe('Simplify', () => {
 });
 
 describe('the Simplify switch', () => {
-	test('every operation that has it declares it twice: off on the canvas, on in the AI tool', () => {
+	/** The Simplify declarations of the node, by the operation they belong to. */
+	const byOperation = () => {
 		const simplify = new IdentityVerification().description.properties.filter(
 			(p: INodeProperties) => p.name === 'simplify',
 		);
-		expect(simplify.length).toBeGreaterThanOrEqual(2);
-		expect(simplify.length % 2).toBe(0);
-		for (let i = 0; i < simplify.length; i += 2) {
-			const [canvas, tool] = [simplify[i], simplify[i + 1]];
+		const groups = new Map<string, INodeProperties[]>();
+		for (const p of simplify) {
+			const operations = p.displayOptions?.show?.operation as string[] | undefined;
+			// Each declaration belongs to exactly one operation.
+			expect(operations).toHaveLength(1);
+			const key = String(operations?.[0]);
+			groups.set(key, [...(groups.get(key) ?? []), p]);
+		}
+		return groups;
+	};
+
+	test('every operation that has it from the start declares it twice: off on the canvas, on in the AI tool', () => {
+		const groups = byOperation();
+		for (const operation of ['createCheck', 'createVerificationToken']) {
+			const declarations = groups.get(operation) ?? [];
+			expect(declarations).toHaveLength(2);
+			const [canvas, tool] = declarations;
 			for (const p of [canvas, tool]) {
 				expect(p).toMatchObject({ displayName: 'Simplify', type: 'boolean' });
 				expect(p.description).toEqual(expect.any(String));
@@ -85,9 +100,23 @@ describe('the Simplify switch', () => {
 			expect(canvas.displayOptions?.show?.['@tool']).toEqual([false]);
 			expect(tool.default).toBe(true);
 			expect(tool.displayOptions?.show?.['@tool']).toEqual([true]);
-			// The operation's own display options are kept on both.
-			expect(canvas.displayOptions?.show?.operation).toEqual(tool.displayOptions?.show?.operation);
-			expect(canvas.displayOptions?.show?.operation).toHaveLength(1);
 		}
+	});
+
+	test('List Transactions, which gained it later, declares it once: off everywhere, so saved nodes keep their output', () => {
+		const groups = byOperation();
+		expect([...groups.keys()].sort()).toEqual([
+			'createCheck',
+			'createVerificationToken',
+			'listTransactions',
+		]);
+		const declarations = groups.get('listTransactions') ?? [];
+		expect(declarations).toHaveLength(1);
+		expect(declarations[0]).toMatchObject({
+			displayName: 'Simplify',
+			type: 'boolean',
+			default: false,
+		});
+		expect(declarations[0].displayOptions?.show?.['@tool']).toBeUndefined();
 	});
 });

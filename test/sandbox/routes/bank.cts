@@ -1,7 +1,8 @@
 /** POST /bank/tokens/ and GET /bank/verifications/{v}/accounts/{a}/transactions/ (DRF page-number pagination). */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { bankTokenRequestSchema } from '../../../nodes/shared/contract';
-import { bodyObject, json, notFound, parseOr400 } from '../http.cjs';
+import { bankTokenRequestSchema, bankTransactionSchema } from '../../../nodes/shared/contract';
+import type { BankTransaction } from '../../../nodes/shared/contract';
+import { bodyObject, HttpError, json, notFound, parseOr400 } from '../http.cjs';
 import type { Req } from '../http.cjs';
 import type { Route } from '../router.cjs';
 import { DEFAULT_PER_PAGE, MAX_PER_PAGE, SEED } from '../seed.cjs';
@@ -12,6 +13,8 @@ interface AccountRecord {
 	verificationId: string;
 	accountId: string;
 	transactions: number;
+	/** The transactions themselves when they were given; otherwise they are generated (data.cts). */
+	list?: BankTransaction[];
 }
 
 /** Default target of `cross-host` next links: another origin that is still loopback and refuses connections. */
@@ -33,14 +36,30 @@ export class BankStore {
 		this.seedAccount({ ...SEED.bank });
 	}
 
-	seedAccount(opts: { transactions: number; verificationId?: string; accountId?: string }) {
-		const transactions = Number(opts.transactions);
+	/** An account with that many generated transactions, or with the transactions given (in that order). */
+	seedAccount(opts: {
+		transactions: number | BankTransaction[];
+		verificationId?: string;
+		accountId?: string;
+	}) {
+		const list = Array.isArray(opts.transactions)
+			? opts.transactions.map((t, i) => {
+					const parsed = bankTransactionSchema.safeParse(t);
+					if (!parsed.success)
+						throw new Error(
+							`transaction ${i} does not match the contract: ${parsed.error.message}`,
+						);
+					return t;
+				})
+			: undefined;
+		const transactions = list ? list.length : Number(opts.transactions);
 		if (!Number.isInteger(transactions) || transactions < 0)
-			throw new Error('transactions must be a whole number >= 0');
-		const record = {
+			throw new Error('transactions must be a whole number >= 0, or a list of transactions');
+		const record: AccountRecord = {
 			verificationId: opts.verificationId ?? randomUUID(),
 			accountId: opts.accountId ?? randomUUID(),
 			transactions,
+			list,
 		};
 		this.accounts.set(`${record.verificationId}/${record.accountId}`, record);
 		return { verificationId: record.verificationId, accountId: record.accountId };
@@ -116,11 +135,11 @@ export const bankRoutes: Route[] = [
 			const lastPage = Math.max(1, Math.ceil(count / perPage));
 			const page = pageOf(req.query.get('page'), lastPage);
 			const resultsPage = bank.mode === 'repeat' && page > 1 ? page - 1 : page;
-			const results = transactionsRange(
-				account.accountId,
-				(resultsPage - 1) * perPage,
-				Math.min(resultsPage * perPage, count),
-			);
+			const from = (resultsPage - 1) * perPage;
+			const to = Math.min(resultsPage * perPage, count);
+			const results = account.list
+				? account.list.slice(from, to)
+				: transactionsRange(account.accountId, from, to);
 			let next = page < lastPage ? pageLink(req, page + 1) : null;
 			const previous = page > 1 ? pageLink(req, page - 1) : null;
 			if (bank.mode === 'loop' && page === 3) next = pageLink(req, 2);

@@ -5,7 +5,9 @@ import { z } from 'zod';
 import { listTransactionsParamsSchema } from '../../../shared/contract';
 import { listPages } from '../../helpers/pagination';
 import { segment } from '../../helpers/response';
+import { simplifyOption } from '../../helpers/simplify';
 import { numberFromText, validateInput } from '../../helpers/validation';
+import { dayOf, isCalendarDay, keepBookedWithin, simplifyTransaction } from './transactions';
 
 export const DEFAULT_PER_PAGE = 50;
 export const DEFAULT_MAX_PARALLEL = 4;
@@ -47,6 +49,37 @@ const properties: INodeProperties[] = [
 		displayOptions: { show: { returnAll: [false] } },
 		description: 'Max number of results to return',
 	},
+	// Off in the AI tool too: agents already using this operation keep the output they were built on.
+	...simplifyOption(
+		'Whether to return one flat row per transaction (bookingDate, transactionDate, direction, amount, amountText, currency, creditorName, debtorName, verificationId, accountId) instead of the whole answer',
+		{ onInAiTool: false },
+	),
+	{
+		displayName: 'Filters',
+		name: 'filters',
+		type: 'collection',
+		placeholder: 'Add Filter',
+		default: {},
+		hint: 'The service has no date filter: every transaction of the account is read and those outside the dates are left out (Limit counts what is left)',
+		options: [
+			{
+				displayName: 'Booked From',
+				name: 'bookedFrom',
+				type: 'dateTime',
+				default: '',
+				description:
+					'Only transactions booked on this day or later. The time is ignored. Transactions without a booking date (not booked yet) are left out.',
+			},
+			{
+				displayName: 'Booked To',
+				name: 'bookedTo',
+				type: 'dateTime',
+				default: '',
+				description:
+					'Only transactions booked on this day or earlier. The time is ignored. Transactions without a booking date (not booked yet) are left out.',
+			},
+		],
+	},
 	{
 		displayName: 'Options',
 		name: 'options',
@@ -79,18 +112,35 @@ const displayOptions = { show: { resource: ['bank'], operation: ['listTransactio
 
 export const description = updateDisplayOptions(displayOptions, properties);
 
-const paramsSchema = listTransactionsParamsSchema.extend({
-	limit: z
-		.number({ invalid_type_error: 'must be a whole number' })
-		.int({ message: 'must be a whole number' })
-		.min(1, { message: 'must be at least 1' })
-		.optional(),
-	maxParallelRequests: z
-		.number({ invalid_type_error: 'must be a whole number' })
-		.int({ message: 'must be a whole number' })
-		.min(1, { message: 'must be at least 1' })
-		.max(MAX_PARALLEL_LIMIT, { message: `must be at most ${MAX_PARALLEL_LIMIT}` }),
-});
+/** A day of Booked From or Booked To (its value made a day by dayOf first). */
+const bookedDay = z
+	.string({ invalid_type_error: 'must be a date such as 2026-03-14' })
+	.regex(/^\d{4}-\d{2}-\d{2}$/, { message: 'must be a date such as 2026-03-14' })
+	.refine(isCalendarDay, { message: 'is not a day of the calendar' })
+	.optional();
+
+const paramsSchema = listTransactionsParamsSchema
+	.extend({
+		limit: z
+			.number({ invalid_type_error: 'must be a whole number' })
+			.int({ message: 'must be a whole number' })
+			.min(1, { message: 'must be at least 1' })
+			.optional(),
+		maxParallelRequests: z
+			.number({ invalid_type_error: 'must be a whole number' })
+			.int({ message: 'must be a whole number' })
+			.min(1, { message: 'must be at least 1' })
+			.max(MAX_PARALLEL_LIMIT, { message: `must be at most ${MAX_PARALLEL_LIMIT}` }),
+		bookedFrom: bookedDay,
+		bookedTo: bookedDay,
+	})
+	.refine(
+		(params) => !params.bookedFrom || !params.bookedTo || params.bookedFrom <= params.bookedTo,
+		{
+			message: 'must not be after Booked To',
+			path: ['bookedFrom'],
+		},
+	);
 
 export async function execute(
 	this: IExecuteFunctions,
@@ -100,6 +150,10 @@ export async function execute(
 	const options = this.getNodeParameter('options', itemIndex, {}) as {
 		perPage?: unknown;
 		maxParallelRequests?: unknown;
+	};
+	const filters = this.getNodeParameter('filters', itemIndex, {}) as {
+		bookedFrom?: unknown;
+		bookedTo?: unknown;
 	};
 	const params = validateInput.call(
 		this,
@@ -111,6 +165,8 @@ export async function execute(
 			perPage: options.perPage === undefined ? undefined : numberFromText(options.perPage),
 			limit: returnAll ? undefined : numberFromText(this.getNodeParameter('limit', itemIndex, 50)),
 			maxParallelRequests: numberFromText(options.maxParallelRequests ?? DEFAULT_MAX_PARALLEL),
+			bookedFrom: dayOf(filters.bookedFrom),
+			bookedTo: dayOf(filters.bookedTo),
 		},
 		{
 			verificationId: {
@@ -127,24 +183,55 @@ export async function execute(
 				label: 'Max Parallel Requests',
 				fix: `Enter a whole number from 1 to ${MAX_PARALLEL_LIMIT}; ${DEFAULT_MAX_PARALLEL} is a good default.`,
 			},
+			bookedFrom: {
+				label: 'Booked From',
+				fix: "Pick a day that is not after Booked To, or enter one as text such as 2026-03-14 (in an expression, for example {{ $today.minus({ days: 1 }).toFormat('yyyy-MM-dd') }}).",
+			},
+			bookedTo: {
+				label: 'Booked To',
+				fix: "Pick a day, or enter one as text such as 2026-03-14 (in an expression, for example {{ $today.minus({ days: 1 }).toFormat('yyyy-MM-dd') }}).",
+			},
 		},
 		itemIndex,
 	);
 
+	const simplify = this.getNodeParameter('simplify', itemIndex, false) === true;
+	const range = { from: params.bookedFrom, to: params.bookedTo };
+	const filtered = range.from !== undefined || range.to !== undefined;
 	const transactions = await listPages.call(this, {
 		path: `/bank/verifications/${segment(params.verificationId)}/accounts/${segment(params.accountId)}/transactions/`,
 		perPage: params.perPage,
-		limit: params.limit,
+		// The dates are applied here, not by the service: Limit counts what they leave, after all pages.
+		limit: filtered ? undefined : params.limit,
 		maxParallel: params.maxParallelRequests,
 		itemIndex,
 	});
+	if (filtered) {
+		const undated = keepBookedWithin(transactions, range);
+		if (params.limit !== undefined) transactions.splice(params.limit);
+		if (undated > 0) reportUndated.call(this, undated);
+	}
+	const account = { verificationId: params.verificationId, accountId: params.accountId };
 	// Each item made whole at once, its pairing included (the router pairs it again in place): one
 	// object per transaction, never extended afterwards, all sharing one pairing. The items take the
 	// transactions' places in the array listPages made for this read: no second array of 100,000.
 	const pairedItem = { item: itemIndex };
 	const items = transactions as Array<unknown | INodeExecutionData>;
 	for (let i = 0; i < items.length; i++) {
-		items[i] = { json: items[i] as INodeExecutionData['json'], pairedItem };
+		const json = simplify ? simplifyTransaction(items[i], account) : items[i];
+		items[i] = { json: json as INodeExecutionData['json'], pairedItem };
 	}
 	return items as INodeExecutionData[];
+}
+
+/** Transactions without a booking date belong to no day: said above the output, not dropped silently. */
+function reportUndated(this: IExecuteFunctions, undated: number): void {
+	const message =
+		undated === 1
+			? '1 transaction without a booking date (not booked yet) was left out by Booked From / Booked To: once booked, it is returned for its day of booking.'
+			: `${undated} transactions without a booking date (not booked yet) were left out by Booked From / Booked To: once booked, they are returned for their day of booking.`;
+	this.addExecutionHints({
+		message,
+		location: 'outputPane',
+	});
 }
