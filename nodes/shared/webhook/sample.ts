@@ -21,7 +21,7 @@ export const SAMPLE_BODY: IDataObject = {
 		additionalSteps: null,
 	},
 	data: {
-		docFirstName: 'ĄŽUOLAS',
+		docFirstName: 'JONAS',
 		docLastName: 'SAMPLE',
 		docNumber: 'AB0000000',
 		docPersonalCode: null,
@@ -31,7 +31,7 @@ export const SAMPLE_BODY: IDataObject = {
 		docSex: 'MALE',
 		docNationality: 'LT',
 		docIssuingCountry: 'LT',
-		fullName: 'ĄŽUOLAS SAMPLE',
+		fullName: 'JONAS SAMPLE',
 	},
 	fileUrls: {},
 	scanRef: '00000000-0000-4000-8000-000000000042',
