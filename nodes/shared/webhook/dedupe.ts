@@ -83,7 +83,9 @@ const FORMER_EVENT_TYPES = [
 /**
  * The keys earlier versions remembered the same delivery by (event kind + raw-body hash), one per
  * kind since the kind came from the header: static data saved before an upgrade still holds them
- * for up to one window, and a retry across the upgrade must not run again.
+ * for up to one window, and a retry across the upgrade must not run again. To be removed with
+ * FORMER_EVENT_TYPES in the first release after 2027-01-31: by then no installation upgrading
+ * from a release that wrote them can still hold one inside the 24-hour window.
  */
 export function formerDedupeKeys(bodyHash: string): string[] {
 	return FORMER_EVENT_TYPES.map((eventType) => shortHash(`${eventType}\n${bodyHash}`));
