@@ -854,8 +854,11 @@ function submittedForm(workflow: Workflow, bookingDate: string) {
 	const FORM = 'Pull a missed day';
 	const form = workflow.nodes.find((n) => n.name === FORM)!;
 	expect(form.type).toBe('n8n-nodes-base.formTrigger');
+	// Every other trigger is taken out too: n8n 1.x's `execute` may start at the schedule instead.
 	const nodes: WorkflowNode[] = [
-		...workflow.nodes.filter((n) => n.name !== MANUAL && n.name !== FORM),
+		...workflow.nodes.filter(
+			(n) => n.name !== MANUAL && n.name !== FORM && n.type !== 'n8n-nodes-base.scheduleTrigger',
+		),
 		{
 			id: '6f1c2a8e-0b7d-4c3e-9a15-2d8e4f6b1c01',
 			name: 'Submit the form',
@@ -887,6 +890,8 @@ function submittedForm(workflow: Workflow, bookingDate: string) {
 	];
 	const connections: Record<string, unknown> = { ...workflow.connections };
 	delete connections[MANUAL];
+	for (const trigger of workflow.nodes.filter((n) => n.type === 'n8n-nodes-base.scheduleTrigger'))
+		delete connections[trigger.name];
 	connections['Submit the form'] = { main: [[{ node: FORM, type: 'main', index: 0 }]] };
 	const copy = runnable({ ...workflow, nodes, connections }, recorder.url);
 	return {
