@@ -45,8 +45,9 @@ export class IdentityVerificationApi implements ICredentialType {
 			typeOptions: { password: true },
 			required: true,
 			default: '',
+			hint: 'From the provider’s dashboard: Settings → API Keys → Create. Copy the key shown there.',
 			description:
-				'In the service dashboard open Settings → API Keys and click Generate. Copy the API Key shown there.',
+				'In the provider’s dashboard open Settings → API Keys and click Create. Sandbox and production accounts have different keys.',
 		},
 		{
 			displayName: 'API Secret',
@@ -55,8 +56,9 @@ export class IdentityVerificationApi implements ICredentialType {
 			typeOptions: { password: true },
 			required: true,
 			default: '',
+			hint: 'Shown next to the API key when you create it, and only then: if you did not copy it, create a new key.',
 			description:
-				'Shown next to the API Key when you generate it (Settings → API Keys → Generate). Keep it private: anyone with it can act for your account.',
+				'Shown once, next to the API Key, when you create the key (Settings → API Keys → Create). Keep it private: anyone with it can act for your account.',
 		},
 		baseUrlProperty(
 			'The same address serves sandbox and production: your API key decides which one you use. For a local test service use e.g. http://127.0.0.1:8787.',

@@ -41,6 +41,7 @@ export class IdentityVerificationKybFormTokenApi implements ICredentialType {
 			typeOptions: { password: true },
 			required: true,
 			default: '',
+			hint: 'The tokenString of a KYB form token the service generates for a company (POST /kyb/tokens/ with your API key, or in the provider’s dashboard). Only for the KYB form operations.',
 			description:
 				'The tokenString the service returns when a KYB form token is generated for a company. It only works for KYB form operations (read or delete questionnaire answers, submit a form). For everything else use the Identity Verification API credential.',
 		},

@@ -191,6 +191,25 @@ describe('credential definitions (what the user sees in n8n)', () => {
 		expect(type.test?.request.method).toBe('GET');
 	});
 
+	// n8n shows a field's `hint` under it; its `description` only behind the "?" next to the label.
+	test.each([
+		['identityVerificationApi', 'apiKey', [/provider’s dashboard/, /Settings → API Keys → Create/]],
+		['identityVerificationApi', 'apiSecret', [/only then/, /create a new key/]],
+		[
+			'identityVerificationKybFormTokenApi',
+			'formToken',
+			[/tokenString/, /KYB form token/, /POST \/kyb\/tokens\//, /provider’s dashboard/],
+		],
+		[
+			'identityVerificationWebhookSigningApi',
+			'signingSecret',
+			[/Settings → Notifications/, /Each notification has its own key/, /not your API secret/],
+		],
+	])('%s %s says in visible text where its value comes from', (type, name, texts) => {
+		const hint = field(type, name)?.hint ?? '';
+		for (const text of texts) expect(hint).toMatch(text);
+	});
+
 	test('webhook signing key: the masked key and its header prefix, no request to the service', () => {
 		const type = getCredentialType('identityVerificationWebhookSigningApi');
 		expect(type.properties.map((p) => p.name)).toEqual(['signingSecret', 'headerPrefix']);

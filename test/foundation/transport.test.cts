@@ -339,7 +339,7 @@ describe('errors users see', () => {
 		expect(error?.httpCode).toBe('401');
 		expect(error?.message).toBe('The service did not accept the API key and API secret (HTTP 401)');
 		expect(error?.description).toMatch(/"Identity Verification API"/);
-		expect(error?.description).toMatch(/Settings → API Keys → Generate/);
+		expect(error?.description).toMatch(/Settings → API Keys → Create/);
 		expect(sb.count({ path: TX })).toBe(1);
 	});
 

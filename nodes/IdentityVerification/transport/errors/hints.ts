@@ -25,7 +25,7 @@ export interface Hint {
 
 type HintRule = (input: HintInput) => Hint;
 
-const DASHBOARD_KEYS_HINT = 'the dashboard (Settings → API Keys → Generate)';
+const DASHBOARD_KEYS_HINT = 'the dashboard (Settings → API Keys → Create)';
 
 function triesText(attempts: number): string {
 	return attempts === 1 ? '1 attempt' : `${attempts} attempts`;
