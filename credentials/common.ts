@@ -7,7 +7,11 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { isPlainHttpToAnotherMachine, PLAIN_HTTP_MESSAGE } from '../nodes/shared/urlGuards';
+import {
+	DEFAULT_BASE_URL,
+	isPlainHttpToAnotherMachine,
+	PLAIN_HTTP_MESSAGE,
+} from '../nodes/shared/urlGuards';
 
 /** A made-up UUID: reading something that does not exist is harmless and creates nothing. */
 export const MADE_UP_ID = '00000000-0000-4000-8000-000000000000';
@@ -22,8 +26,9 @@ export function baseUrlProperty(more: string): INodeProperties {
 		name: 'baseUrl',
 		type: 'string',
 		required: true,
-		default: 'https://ivs.example.com',
-		placeholder: 'https://ivs.example.com',
+		default: DEFAULT_BASE_URL,
+		placeholder: DEFAULT_BASE_URL,
+		hint: `The provider’s address is ${DEFAULT_BASE_URL}: keep it unless your provider gave you another one (a white-label deployment).`,
 		description: `Address of the service, without a path such as /api/v2. ${more}`,
 	};
 }
@@ -101,8 +106,7 @@ function testRules(statusRules: IAuthenticateRuleResponseCode[]): ICredentialTes
 		properties: {
 			key: 'detail',
 			value: undefined,
-			message:
-				'The server at the Base URL answered, but not like the identity verification service (no JSON answer for a made-up id): check the Base URL, e.g. https://ivs.example.com without a path such as /api/v2',
+			message: `The server at the Base URL answered, but not like the identity verification service (no JSON answer for a made-up id): check the Base URL, e.g. ${DEFAULT_BASE_URL} without a path such as /api/v2`,
 		},
 	};
 	// n8n runs both kinds of rule from one list, but types `rules` as a list of a single kind.

@@ -4,6 +4,12 @@
  * Result) both enforce it, and a module of neither lets each import it without importing the other.
  */
 
+/**
+ * The provider's own address, the Base URL a credential starts with (a white-label deployment has
+ * its own). An empty Base URL means this address.
+ */
+export const DEFAULT_BASE_URL = 'https://ivs.idenfy.com';
+
 /** 127.0.0.0/8 written out in full, each octet 0–255. */
 function isLoopbackIpv4(hostname: string): boolean {
 	const octets = hostname.split('.');

@@ -156,7 +156,8 @@ describe('credential definitions (what the user sees in n8n)', () => {
 		expect(type.properties.map((p) => p.name)).toEqual(['apiKey', 'apiSecret', 'baseUrl']);
 		expect(field('identityVerificationApi', 'apiSecret')?.typeOptions?.password).toBe(true);
 		expect(field('identityVerificationApi', 'apiKey')?.description).toMatch(/Settings → API Keys/);
-		expect(field('identityVerificationApi', 'baseUrl')?.default).toBe('https://ivs.example.com');
+		expect(field('identityVerificationApi', 'baseUrl')?.default).toBe('https://ivs.idenfy.com');
+		expect(field('identityVerificationApi', 'baseUrl')?.placeholder).toBe('https://ivs.idenfy.com');
 		expect(typeof type.authenticate).toBe('function');
 		await expect(
 			authenticate(
@@ -195,6 +196,8 @@ describe('credential definitions (what the user sees in n8n)', () => {
 	test.each([
 		['identityVerificationApi', 'apiKey', [/provider’s dashboard/, /Settings → API Keys → Create/]],
 		['identityVerificationApi', 'apiSecret', [/only then/, /create a new key/]],
+		['identityVerificationApi', 'baseUrl', [/https:\/\/ivs\.idenfy\.com/, /white-label/]],
+		['identityVerificationKybFormTokenApi', 'baseUrl', [/https:\/\/ivs\.idenfy\.com/]],
 		[
 			'identityVerificationKybFormTokenApi',
 			'formToken',

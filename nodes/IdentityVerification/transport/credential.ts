@@ -6,13 +6,15 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { ICredentialDataDecryptedObject, ICredentialsDecrypted } from 'n8n-workflow';
 
-import { isPlainHttpToAnotherMachine, PLAIN_HTTP_MESSAGE } from '../../shared/urlGuards';
+import {
+	DEFAULT_BASE_URL,
+	isPlainHttpToAnotherMachine,
+	PLAIN_HTTP_MESSAGE,
+} from '../../shared/urlGuards';
 import { CREDENTIAL_BY_AUTH, CREDENTIAL_DISPLAY_NAME } from './authModes';
 import { makeRedactor } from './errors';
 import type { Redactor } from './errors';
 import type { AuthMode, RequestContext } from './types';
-
-const DEFAULT_BASE_URL = 'https://ivs.example.com';
 
 export interface ResolvedCredential {
 	baseUrl: string;
@@ -102,8 +104,7 @@ function checkedBaseUrl(
 			`The Base URL in the credential "${name}" is not a web address: "${redact(baseUrl)}"`,
 			{
 				itemIndex,
-				description:
-					'Enter the address of the service starting with https://, e.g. https://ivs.example.com',
+				description: `Enter the address of the service starting with https://, e.g. ${DEFAULT_BASE_URL}`,
 			},
 		);
 	}

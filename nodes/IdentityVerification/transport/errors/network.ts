@@ -4,6 +4,7 @@
  */
 import type { INode, NodeApiError } from 'n8n-workflow';
 
+import { DEFAULT_BASE_URL } from '../../../shared/urlGuards';
 import type { ApiMethod } from '../types';
 import { apiError } from './apiError';
 import type { Redactor } from './redact';
@@ -74,8 +75,7 @@ const NETWORK_HINTS: Record<NetworkProblem, NetworkHint> = {
 	}),
 	dns: ({ origin, tries }) => ({
 		message: `The host of the Base URL could not be found (${origin})${tries}`,
-		description:
-			'Check the spelling of the Base URL in the credential, e.g. https://ivs.example.com.',
+		description: `Check the spelling of the Base URL in the credential, e.g. ${DEFAULT_BASE_URL}.`,
 	}),
 	timeout: ({ timeoutMs, tries, notRepeated }) => ({
 		message: `The service did not answer within ${formatDuration(timeoutMs)}${tries}`,
