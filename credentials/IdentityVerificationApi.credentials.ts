@@ -1,19 +1,13 @@
 import type {
-	ICredentialDataDecryptedObject,
-	IHttpRequestOptions,
+	IAuthenticate,
 	Icon,
 	ICredentialTestRequest,
 	ICredentialType,
 	INodeProperties,
 } from 'n8n-workflow';
 
-import {
-	assertSafeToSend,
-	baseUrlProperty,
-	failureRules,
-	MADE_UP_ID,
-	readMadeUpResource,
-} from './common';
+import { authenticateWithApiKey } from '../nodes/shared/credentialAuth';
+import { baseUrlProperty, failureRules, MADE_UP_ID, readMadeUpResource } from './common';
 
 /**
  * Reading the transactions of a verification that does not exist is harmless: a right key pair gets
@@ -66,24 +60,15 @@ export class IdentityVerificationApi implements ICredentialType {
 	];
 
 	/**
-	 * HTTP Basic: key as user, secret as password. A function rather than a generic
-	 * `={{$credentials.apiKey}}` template: n8n evaluates a template's expressions on every request
-	 * (with n8n 2.x's default expression engine, in a fresh isolate each time), which measurably slowed
-	 * every page of a transaction list; this sets the same header without evaluating anything.
+	 * HTTP Basic (key as user, secret as password), added only to requests under the Base URL
+	 * (nodes/shared/credentialAuth.ts). A property, not a method: n8n copies a credential type with
+	 * `{ ...type }` before describing it to the editor, which keeps only its own properties; as a
+	 * method, the editor never learned that the credential authenticates, and its HTTP Request node
+	 * did not offer it. A function rather than a generic `={{$credentials.apiKey}}` template: n8n
+	 * evaluates a template's expressions on every request, which measurably slowed every page of a
+	 * transaction list.
 	 */
-	async authenticate(
-		credentials: ICredentialDataDecryptedObject,
-		requestOptions: IHttpRequestOptions,
-	): Promise<IHttpRequestOptions> {
-		assertSafeToSend(requestOptions);
-		return {
-			...requestOptions,
-			auth: {
-				username: String(credentials.apiKey ?? ''),
-				password: String(credentials.apiSecret ?? ''),
-			},
-		};
-	}
+	authenticate: IAuthenticate = authenticateWithApiKey;
 
 	test: ICredentialTestRequest = readMadeUpResource(
 		`/bank/verifications/${MADE_UP_ID}/accounts/${MADE_UP_ID}/transactions/`,

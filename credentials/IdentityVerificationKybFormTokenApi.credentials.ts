@@ -1,19 +1,13 @@
 import type {
-	ICredentialDataDecryptedObject,
-	IHttpRequestOptions,
+	IAuthenticate,
 	Icon,
 	ICredentialTestRequest,
 	ICredentialType,
 	INodeProperties,
 } from 'n8n-workflow';
 
-import {
-	assertSafeToSend,
-	baseUrlProperty,
-	failureRules,
-	MADE_UP_ID,
-	readMadeUpResource,
-} from './common';
+import { authenticateWithFormToken } from '../nodes/shared/credentialAuth';
+import { baseUrlProperty, failureRules, MADE_UP_ID, readMadeUpResource } from './common';
 
 /** Reading the answers of a questionnaire that does not exist changes nothing. */
 const FAILURE_RULES = failureRules('token', {
@@ -48,20 +42,11 @@ export class IdentityVerificationKybFormTokenApi implements ICredentialType {
 		baseUrlProperty('For a local test service use e.g. http://127.0.0.1:8787.'),
 	];
 
-	/** `Authorization: Bearer <tokenString>`; a function for the same reason as the API credential's. */
-	async authenticate(
-		credentials: ICredentialDataDecryptedObject,
-		requestOptions: IHttpRequestOptions,
-	): Promise<IHttpRequestOptions> {
-		assertSafeToSend(requestOptions);
-		return {
-			...requestOptions,
-			headers: {
-				...requestOptions.headers,
-				Authorization: `Bearer ${String(credentials.formToken ?? '')}`,
-			},
-		};
-	}
+	/**
+	 * `Authorization: Bearer <tokenString>`, added only to requests under the Base URL; a property
+	 * for the same reason as the API credential's.
+	 */
+	authenticate: IAuthenticate = authenticateWithFormToken;
 
 	/**
 	 * A token the service knows gets 404 (no such form) or 403 (the token belongs to another form):

@@ -3,15 +3,10 @@ import type {
 	IAuthenticateRuleResponseSuccessBody,
 	ICredentialTestRequest,
 	IDataObject,
-	IHttpRequestOptions,
 	INodeProperties,
 } from 'n8n-workflow';
 
-import {
-	DEFAULT_BASE_URL,
-	isPlainHttpToAnotherMachine,
-	PLAIN_HTTP_MESSAGE,
-} from '../nodes/shared/urlGuards';
+import { DEFAULT_BASE_URL } from '../nodes/shared/urlGuards';
 
 /** A made-up UUID: reading something that does not exist is harmless and creates nothing. */
 export const MADE_UP_ID = '00000000-0000-4000-8000-000000000000';
@@ -111,18 +106,4 @@ function testRules(statusRules: IAuthenticateRuleResponseCode[]): ICredentialTes
 	};
 	// n8n runs both kinds of rule from one list, but types `rules` as a list of a single kind.
 	return [...statusRules, notTheService] as ICredentialTestRequest['rules'];
-}
-
-/**
- * Refuses to add the credential to a request that would send it in clear to another machine.
- * Runs for every request that uses the credential, the credential test included.
- */
-export function assertSafeToSend(requestOptions: IHttpRequestOptions): void {
-	let url: URL;
-	try {
-		url = new URL(requestOptions.url, requestOptions.baseURL);
-	} catch {
-		return;
-	}
-	if (isPlainHttpToAnotherMachine(url)) throw new Error(PLAIN_HTTP_MESSAGE);
 }

@@ -150,6 +150,13 @@ describe('credential definitions (what the user sees in n8n)', () => {
 			request,
 		);
 
+	/** n8n's switches (the current and the older request options) for not following redirects. */
+	const NO_REDIRECTS = {
+		disableFollowRedirect: true,
+		followRedirect: false,
+		followAllRedirects: false,
+	};
+
 	test('API key pair: masked key and secret, Base URL with the service default, HTTP Basic', async () => {
 		const type = getCredentialType('identityVerificationApi');
 		expect(type.displayName).toBe('Identity Verification API');
@@ -162,13 +169,14 @@ describe('credential definitions (what the user sees in n8n)', () => {
 		await expect(
 			authenticate(
 				type,
-				{ apiKey: 'k', apiSecret: 's', baseUrl: 'x' },
-				{ url: '/a/', headers: { Accept: 'application/json' } },
+				{ apiKey: 'k', apiSecret: 's', baseUrl: 'https://ivs.idenfy.com' },
+				{ url: 'https://ivs.idenfy.com/a/', headers: { Accept: 'application/json' } },
 			),
 		).resolves.toEqual({
-			url: '/a/',
+			url: 'https://ivs.idenfy.com/a/',
 			headers: { Accept: 'application/json' },
 			auth: { username: 'k', password: 's' },
+			...NO_REDIRECTS,
 		});
 		expect(type.test?.request.method).toBe('GET');
 	});
@@ -182,12 +190,14 @@ describe('credential definitions (what the user sees in n8n)', () => {
 		await expect(
 			authenticate(
 				type,
-				{ formToken: 't0k', baseUrl: 'x' },
-				{ url: '/a/', headers: { Accept: 'application/json' } },
+				{ formToken: 't0k', baseUrl: 'https://ivs.idenfy.com' },
+				{ url: '/a/', baseURL: 'https://ivs.idenfy.com', headers: { Accept: 'application/json' } },
 			),
 		).resolves.toEqual({
 			url: '/a/',
+			baseURL: 'https://ivs.idenfy.com',
 			headers: { Accept: 'application/json', Authorization: 'Bearer t0k' },
+			...NO_REDIRECTS,
 		});
 		expect(type.test?.request.method).toBe('GET');
 	});

@@ -7,6 +7,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { ICredentialDataDecryptedObject, ICredentialsDecrypted } from 'n8n-workflow';
 
 import {
+	credentialBaseUrl,
 	DEFAULT_BASE_URL,
 	isPlainHttpToAnotherMachine,
 	PLAIN_HTTP_MESSAGE,
@@ -66,18 +67,12 @@ async function readCredential(
 ): Promise<ResolvedCredential> {
 	const type = CREDENTIAL_BY_AUTH[auth];
 	const data = await this.getCredentials(type, itemIndex ?? 0);
-	const baseUrl = baseUrlOf(data);
+	const baseUrl = credentialBaseUrl(data);
 	const secrets = secretsOf(auth, data);
 	const redact = makeRedactor(secrets);
 	const parsed = checkedBaseUrl.call(this, auth, baseUrl, redact, itemIndex);
 	const decrypted = { id: '', name: '', type, data };
 	return { baseUrl, origin: parsed.origin, redact, secrets, decrypted };
-}
-
-/** The Base URL as entered, trimmed and without trailing slashes; the default when left empty. */
-function baseUrlOf(data: ICredentialDataDecryptedObject): string {
-	const raw = typeof data.baseUrl === 'string' ? data.baseUrl.trim() : '';
-	return (raw === '' ? DEFAULT_BASE_URL : raw).replace(/\/+$/, '');
 }
 
 /** Every form a secret may take in a message: the key, the secret, and both as Basic auth. */

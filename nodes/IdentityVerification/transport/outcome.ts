@@ -5,6 +5,7 @@
  */
 import type { IN8nHttpFullResponse, NodeApiError } from 'n8n-workflow';
 
+import { shownUrl } from '../../shared/urlGuards';
 import {
 	discardStream,
 	normaliseHeaders,
@@ -34,7 +35,6 @@ import {
 	retryDelay,
 } from './retry';
 import type { ApiResponse } from './types';
-import { shownUrl } from './url';
 
 /** An answer: the result when 2xx, RETRY after waiting out a retryable status, else the error. */
 export async function answered<T>(
