@@ -1,22 +1,7 @@
-import type {
-	IAuthenticate,
-	Icon,
-	ICredentialTestRequest,
-	ICredentialType,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IAuthenticate, Icon, ICredentialType, INodeProperties } from 'n8n-workflow';
 
 import { authenticateWithApiKey } from '../nodes/shared/credentialAuth';
-import { baseUrlProperty, failureRules, MADE_UP_ID, readMadeUpResource } from './common';
-
-/**
- * Reading the transactions of a verification that does not exist is harmless: a right key pair gets
- * 404 (nothing found), a wrong one 401 or 403. Nothing is created.
- */
-const FAILURE_RULES = failureRules('key', {
-	401: 'The API key or API secret is wrong: copy both again from the dashboard (Settings → API Keys) and check that the key has not been deleted',
-	403: 'The service recognised the request but refused this API key (403): check in the dashboard (Settings → API Keys) that the key is active and allowed to use the API',
-});
+import { baseUrlProperty } from './common';
 
 export class IdentityVerificationApi implements ICredentialType {
 	name = 'identityVerificationApi';
@@ -69,10 +54,4 @@ export class IdentityVerificationApi implements ICredentialType {
 	 * transaction list.
 	 */
 	authenticate: IAuthenticate = authenticateWithApiKey;
-
-	test: ICredentialTestRequest = readMadeUpResource(
-		`/bank/verifications/${MADE_UP_ID}/accounts/${MADE_UP_ID}/transactions/`,
-		FAILURE_RULES,
-		{ page: 1, perPage: 1 },
-	);
 }

@@ -1,18 +1,7 @@
-import type {
-	IAuthenticate,
-	Icon,
-	ICredentialTestRequest,
-	ICredentialType,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IAuthenticate, Icon, ICredentialType, INodeProperties } from 'n8n-workflow';
 
 import { authenticateWithFormToken } from '../nodes/shared/credentialAuth';
-import { baseUrlProperty, failureRules, MADE_UP_ID, readMadeUpResource } from './common';
-
-/** Reading the answers of a questionnaire that does not exist changes nothing. */
-const FAILURE_RULES = failureRules('token', {
-	401: 'The KYB form token is wrong or has expired: generate a new form token for the company and paste its tokenString here',
-});
+import { baseUrlProperty } from './common';
 
 export class IdentityVerificationKybFormTokenApi implements ICredentialType {
 	name = 'identityVerificationKybFormTokenApi';
@@ -47,13 +36,4 @@ export class IdentityVerificationKybFormTokenApi implements ICredentialType {
 	 * for the same reason as the API credential's.
 	 */
 	authenticate: IAuthenticate = authenticateWithFormToken;
-
-	/**
-	 * A token the service knows gets 404 (no such form) or 403 (the token belongs to another form):
-	 * both prove the token is valid. 401 means the service does not know the token.
-	 */
-	test: ICredentialTestRequest = readMadeUpResource(
-		`/kyb/forms/${MADE_UP_ID}/questionnaires/${MADE_UP_ID}/answers/`,
-		FAILURE_RULES,
-	);
 }

@@ -16,6 +16,7 @@ import * as waitForResult from './actions/identification/waitForResult.operation
 import * as kyb from './actions/kyb';
 import * as proofOfAddress from './actions/proofOfAddress';
 import { router } from './actions/router';
+import { serviceCredentialTests } from './transport';
 
 const RESOURCE_OPTIONS = [
 	{ name: 'AML', value: 'aml', description: 'Anti-money-laundering screening reports' },
@@ -69,6 +70,7 @@ export class IdentityVerification implements INodeType {
 			{
 				name: 'identityVerificationApi',
 				required: true,
+				testedBy: 'identityVerificationApiTest',
 				displayOptions: {
 					hide: { authentication: ['kybFormToken'], operation: ['waitForResult'] },
 				},
@@ -82,6 +84,7 @@ export class IdentityVerification implements INodeType {
 			{
 				name: 'identityVerificationKybFormTokenApi',
 				required: true,
+				testedBy: 'kybFormTokenTest',
 				displayOptions: {
 					hide: { resource: RESOURCES_WITHOUT_FORM_TOKEN, authentication: ['apiKey'] },
 				},
@@ -115,7 +118,7 @@ export class IdentityVerification implements INodeType {
 		],
 	};
 
-	methods = { credentialTest: signingKeyCredentialTest };
+	methods = { credentialTest: { ...signingKeyCredentialTest, ...serviceCredentialTests } };
 
 	webhookMethods = webhookLifecycle;
 

@@ -29,7 +29,7 @@ interface OlderRequestFields {
 	followAllRedirects?: boolean;
 }
 
-export type CredentialRequestOptions = IHttpRequestOptions & OlderRequestFields;
+type CredentialRequestOptions = IHttpRequestOptions & OlderRequestFields;
 
 /** axios' test for an address that ignores `baseURL`: a scheme, or `//`. */
 const ABSOLUTE_ADDRESS = /^([a-z][a-z\d+\-.]*:)?\/\//i;

@@ -76,7 +76,7 @@ async function readCredential(
 }
 
 /** Every form a secret may take in a message: the key, the secret, and both as Basic auth. */
-function secretsOf(auth: AuthMode, data: ICredentialDataDecryptedObject): string[] {
+export function secretsOf(auth: AuthMode, data: ICredentialDataDecryptedObject): string[] {
 	if (auth !== 'apiKey') return [String(data.formToken ?? '')];
 	const key = String(data.apiKey ?? '');
 	const secret = String(data.apiSecret ?? '');
