@@ -7,6 +7,8 @@
 export { LIMITS, describeIssues, uuidSchema, type ContractIssue } from './common';
 export {
 	scanRefSchema,
+	verificationStatusRequestSchema,
+	verificationStatusSchema,
 	verificationTokenRequestSchema,
 	verificationTokenResponseSchema,
 } from './kyc';

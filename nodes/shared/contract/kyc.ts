@@ -99,3 +99,27 @@ export const verificationTokenResponseSchema = z
 	.passthrough();
 
 export const scanRefSchema = pathId('Scan reference');
+
+/** POST /api/v2/status: the verification whose status is asked for. */
+export const verificationStatusRequestSchema = z.object({ scanRef: nonEmpty('Scan reference') });
+
+/** A check's result word (e.g. DOC_VALIDATED, FACE_MATCH); empty until that check has been made. */
+const checkResult = z.string().nullish();
+
+/**
+ * The answer of POST /api/v2/status. `status`: APPROVED, DENIED, SUSPECTED, REVIEWING, ACTIVE or
+ * EXPIRED as documented; the manual results stay empty until a person has reviewed it.
+ */
+export const verificationStatusSchema = z
+	.object({
+		status: z.string(),
+		scanRef: z.string(),
+		clientId: z.string().nullish(),
+		autoDocument: checkResult,
+		autoFace: checkResult,
+		manualDocument: checkResult,
+		manualFace: checkResult,
+		fraudTags: z.array(z.string()).nullish(),
+		mismatchTags: z.array(z.string()).nullish(),
+	})
+	.passthrough();
