@@ -93,6 +93,7 @@ function actionSchemas(contract, z) {
 	return {
 		'identification/createVerificationToken': contract.verificationTokenResponseSchema,
 		'identification/requestInformation': z.object({ scanRef: z.string() }).passthrough(),
+		'identification/getStatus': contract.verificationStatusSchema,
 		'bank/createToken': contract.bankTokenSchema,
 		'bank/listTransactions': contract.bankTransactionSchema,
 		// The echoed document is never output; the uploaded one's size is (see createCheck.operation.ts).

@@ -224,6 +224,19 @@ describe("the action node's output schemas", () => {
 		},
 	);
 
+	test('identification / getStatus: every field of the output is in its schema', async () => {
+		const { scanRef } = ctx.sb.kyc.createSession('customer-42');
+		const { items, error } = await ctx.run({
+			resource: 'identification',
+			operation: 'getStatus',
+			scanRef,
+		});
+		expect(error).toBeUndefined();
+		const schema = actionSchema('identification', 'getStatus');
+		expect(missingFields(items[0].json, schema)).toEqual([]);
+		expect(absentRequired(items[0].json, schema)).toEqual([]);
+	});
+
 	// The token answer carries fields the contract does not state (the sandbox answers some, as the
 	// service may): only what the contract names is in its schema, and that must be there.
 	test('identification / createVerificationToken: the fields its schema requires are there', async () => {

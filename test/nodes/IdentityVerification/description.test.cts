@@ -61,7 +61,12 @@ describe('Identity Verification node description', () => {
 
 	test('lists every operation of the contract as an action with a sentence', () => {
 		const expected: Record<string, string[]> = {
-			identification: ['createVerificationToken', 'requestInformation', 'waitForResult'],
+			identification: [
+				'createVerificationToken',
+				'getStatus',
+				'requestInformation',
+				'waitForResult',
+			],
 			bank: ['createToken', 'listTransactions'],
 			proofOfAddress: ['createCheck'],
 			aml: ['downloadProfilePdf'],
