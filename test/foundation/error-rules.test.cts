@@ -281,6 +281,15 @@ describe('httpError', () => {
 		}
 	});
 
+	test('401 names the credential by the name the user gave it, when there is one', () => {
+		expect(fail(401, { credentialName: 'Production keys' }).description).toMatch(
+			/Open the credential "Production keys" and paste/,
+		);
+		expect(fail(401, { credentialName: '  ' }).description).toMatch(
+			/Open the credential "Identity Verification API" and paste/,
+		);
+	});
+
 	test('401 and 403 speak of the credential that was used', () => {
 		expect(fail(401).message).toMatch(/API key and API secret/);
 		expect(fail(401).description).toMatch(/"Identity Verification API"/);

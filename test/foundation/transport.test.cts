@@ -29,8 +29,12 @@ beforeAll(() => {
 	registerNodeType(TRANSPORT_PROBE, new TransportProbe());
 });
 
-function probe(parameters: INodeParameters, credentials = creds) {
-	return runNode({ node: TRANSPORT_PROBE, parameters, credentials });
+function probe(
+	parameters: INodeParameters,
+	credentials = creds,
+	credentialNames?: Record<string, string>,
+) {
+	return runNode({ node: TRANSPORT_PROBE, parameters, credentials, credentialNames });
 }
 
 /** A tiny reverse proxy that serves the sandbox under a sub-path and records what it received. */
@@ -331,14 +335,16 @@ describe('errors users see', () => {
 		expect(error?.description).toMatch(/Fix these fields in the node/);
 	});
 
-	test('401 tells which credential to fix and where the key pair comes from', async () => {
+	test('401 tells which credential to fix, by the name the user gave it, and where the key pair comes from', async () => {
 		const { error } = await probe(
 			{ path: TX },
 			{ identityVerificationApi: { ...creds.identityVerificationApi, apiSecret: 'an-old-secret' } },
+			{ identityVerificationApi: 'Compliance – production keys' },
 		);
 		expect(error?.httpCode).toBe('401');
 		expect(error?.message).toBe('The service did not accept the API key and API secret (HTTP 401)');
-		expect(error?.description).toMatch(/"Identity Verification API"/);
+		expect(error?.description).toMatch(/Open the credential "Compliance – production keys" and/);
+		expect(error?.description).not.toMatch(/Identity Verification API/);
 		expect(error?.description).toMatch(/Settings → API Keys → Create/);
 		expect(sb.count({ path: TX })).toBe(1);
 	});
@@ -352,8 +358,10 @@ describe('errors users see', () => {
 					formToken: 'expired',
 				},
 			},
+			{ identityVerificationKybFormTokenApi: 'ACME form token' },
 		);
 		expect(error?.message).toBe('The service did not accept the KYB form token (HTTP 401)');
+		expect(error?.description).toMatch(/The token in the credential "ACME form token" is wrong/);
 		expect(error?.description).toMatch(/generate a new KYB form token/);
 	});
 
@@ -413,7 +421,7 @@ describe('errors users see', () => {
 			{ identityVerificationApi: { ...creds.identityVerificationApi, baseUrl: 'ivs.example.com' } },
 		);
 		expect(error?.message).toMatch(
-			/Base URL in the credential "Identity Verification API" is not a web address/,
+			/Base URL in the credential "Identity Verification API account" is not a web address/,
 		);
 	});
 });

@@ -12,7 +12,7 @@ import {
 	isPlainHttpToAnotherMachine,
 	PLAIN_HTTP_MESSAGE,
 } from '../../shared/urlGuards';
-import { CREDENTIAL_BY_AUTH, CREDENTIAL_DISPLAY_NAME } from './authModes';
+import { CREDENTIAL_BY_AUTH, credentialLabel } from './authModes';
 import { makeRedactor } from './errors';
 import type { Redactor } from './errors';
 import type { AuthMode, RequestContext } from './types';
@@ -22,6 +22,8 @@ export interface ResolvedCredential {
 	/** `https://host[:port]` of the Base URL: where path-only links go. */
 	origin: string;
 	redact: Redactor;
+	/** How messages name the credential: the name the user gave it, else its type. */
+	label: string;
 	/** What `redact` takes out, for a request that adds its own (see ApiRequest.secrets). */
 	secrets: string[];
 	/** Handed to httpRequestWithAuthentication so n8n does not read and decrypt it a second time. */
@@ -70,9 +72,10 @@ async function readCredential(
 	const baseUrl = credentialBaseUrl(data);
 	const secrets = secretsOf(auth, data);
 	const redact = makeRedactor(secrets);
-	const parsed = checkedBaseUrl.call(this, auth, baseUrl, redact, itemIndex);
+	const label = credentialLabel(auth, this.getNode().credentials?.[type]?.name);
+	const parsed = checkedBaseUrl.call(this, label, baseUrl, redact, itemIndex);
 	const decrypted = { id: '', name: '', type, data };
-	return { baseUrl, origin: parsed.origin, redact, secrets, decrypted };
+	return { baseUrl, origin: parsed.origin, label, redact, secrets, decrypted };
 }
 
 /** Every form a secret may take in a message: the key, the secret, and both as Basic auth. */
@@ -86,12 +89,11 @@ export function secretsOf(auth: AuthMode, data: ICredentialDataDecryptedObject):
 /** The Base URL parsed; refused when it is no web address or would send the credential in clear. */
 function checkedBaseUrl(
 	this: RequestContext,
-	auth: AuthMode,
+	name: string,
 	baseUrl: string,
 	redact: Redactor,
 	itemIndex?: number,
 ): URL {
-	const name = CREDENTIAL_DISPLAY_NAME[auth];
 	const parsed = URL.canParse(baseUrl) ? new URL(baseUrl) : undefined;
 	if (!parsed || (parsed.protocol !== 'https:' && parsed.protocol !== 'http:')) {
 		throw new NodeOperationError(

@@ -49,7 +49,15 @@ export async function answered<T>(
 	const body = await errorBody(call, response.body, attempt);
 	if (await retriesStatus(call, status, attempt, headers['retry-after'])) return RETRY;
 	const { method, itemIndex } = call.req;
-	const failure = { status, body, method, attempts: attempt, auth: call.auth, itemIndex };
+	const failure = {
+		status,
+		body,
+		method,
+		attempts: attempt,
+		auth: call.auth,
+		credentialName: call.credential.label,
+		itemIndex,
+	};
 	throw httpError(call.node, call.redact, failure);
 }
 
@@ -148,6 +156,7 @@ function refusedRedirect(
 		status: response.statusCode,
 		target: location && shownUrl(location, call.url),
 		auth: call.auth,
+		credentialName: call.credential.label,
 		itemIndex: call.req.itemIndex,
 	});
 }

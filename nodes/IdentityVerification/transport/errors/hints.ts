@@ -2,7 +2,7 @@
  * What an HTTP error answer tells the user, chosen from a table by status, then by status class:
  * each entry is a small function giving the message and the advice that follows the service's words.
  */
-import { CREDENTIAL_DISPLAY_NAME } from '../authModes';
+import { credentialLabel } from '../authModes';
 import type { ApiMethod, AuthMode } from '../types';
 import { fieldErrors } from './serviceWords';
 import { cut, QUOTE_LIMIT } from './wording';
@@ -13,6 +13,8 @@ export interface HintInput {
 	method: ApiMethod;
 	attempts: number;
 	auth: AuthMode;
+	/** The name the user gave the credential, if n8n gave it. */
+	credentialName?: string;
 	/** The error answer, pruned and redacted. */
 	body: unknown;
 }
@@ -31,8 +33,8 @@ function triesText(attempts: number): string {
 	return attempts === 1 ? '1 attempt' : `${attempts} attempts`;
 }
 
-function credentialName(auth: AuthMode): string {
-	return `"${CREDENTIAL_DISPLAY_NAME[auth]}"`;
+function credentialName({ auth, credentialName: ownName }: HintInput): string {
+	return `"${credentialLabel(auth, ownName)}"`;
 }
 
 /** 400 and 422: the fields the service named, if it named any. */
@@ -51,13 +53,13 @@ const rejectedFields: HintRule = ({ status, body }) => {
 };
 
 const UNAUTHORISED: Record<AuthMode, HintRule> = {
-	apiKey: ({ auth }) => ({
+	apiKey: (input) => ({
 		message: `The service did not accept the API key and API secret (HTTP 401)`,
-		advice: `Open the credential ${credentialName(auth)} and paste the API Key and API Secret again from ${DASHBOARD_KEYS_HINT}. Sandbox and production keys are different; check the key has not been deleted.`,
+		advice: `Open the credential ${credentialName(input)} and paste the API Key and API Secret again from ${DASHBOARD_KEYS_HINT}. Sandbox and production keys are different; check the key has not been deleted.`,
 	}),
-	kybFormToken: ({ auth }) => ({
+	kybFormToken: (input) => ({
 		message: `The service did not accept the KYB form token (HTTP 401)`,
-		advice: `The token in the credential ${credentialName(auth)} is wrong or has expired: generate a new KYB form token and paste its tokenString, or use the Identity Verification API credential instead.`,
+		advice: `The token in the credential ${credentialName(input)} is wrong or has expired: generate a new KYB form token and paste its tokenString, or use the Identity Verification API credential instead.`,
 	}),
 };
 
