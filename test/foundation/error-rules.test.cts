@@ -276,7 +276,7 @@ describe('httpError', () => {
 			const without = fail(status);
 			expect(without.message).toBe(`The service rejected the request (HTTP ${status})`);
 			expect(without.description).toBe(
-				'The service said: "Said.". Check the values entered in the node and run again.',
+				'The service said: "Said." Check the values entered in the node and run again.',
 			);
 		}
 	});
@@ -318,6 +318,15 @@ describe('httpError', () => {
 		expect(get.description).toMatch(/on the service side/);
 		expect(fail(599).message).toMatch(/HTTP 599/);
 		expect(fail(499).message).toBe('The service rejected the request (HTTP 499)');
+	});
+
+	test.each([
+		['Invalid username/password.', 'The service said: "Invalid username/password." Open'],
+		['Slow down!', 'The service said: "Slow down!" Open'],
+		['Who are you?', 'The service said: "Who are you?" Open'],
+		['Invalid username/password', 'The service said: "Invalid username/password". Open'],
+	])('quotes "%s" with one full stop at most', (words, start) => {
+		expect(fail(401, { body: { detail: words } }).description?.startsWith(start)).toBe(true);
 	});
 
 	test('carries the status, the item and the redacted body; never the secret', () => {

@@ -7,9 +7,13 @@ export function cut(text: string, limit: number): string {
 	return text.length > limit ? `${text.slice(0, limit)}…` : text;
 }
 
-/** The service's own words, to put before the advice; nothing when it said nothing. */
+/**
+ * The service's own words, to put before the advice; nothing when it said nothing. Words that end
+ * a sentence themselves get no second full stop after the quote.
+ */
 export function quoted(text: string | undefined): string {
-	return text ? `The service said: "${text}". ` : '';
+	if (!text) return '';
+	return /[.!?]$/.test(text) ? `The service said: "${text}" ` : `The service said: "${text}". `;
 }
 
 /** A duration as a person reads it: `200 ms`, `1.5 seconds`, `15 minutes`. */
