@@ -320,6 +320,13 @@ describe('httpError', () => {
 		expect(fail(499).message).toBe('The service rejected the request (HTTP 499)');
 	});
 
+	test('a field rule that ends a sentence gets no second full stop', () => {
+		const error = fail(400, { body: { lifetime: ['Ensure this value is at most 2592000.'] } });
+		expect(error.description).toBe(
+			'Fix these fields in the node and run again: lifetime: Ensure this value is at most 2592000.',
+		);
+	});
+
 	test.each([
 		['Invalid username/password.', 'The service said: "Invalid username/password." Open'],
 		['Slow down!', 'The service said: "Slow down!" Open'],

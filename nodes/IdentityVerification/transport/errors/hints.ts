@@ -5,7 +5,7 @@
 import { credentialLabel } from '../authModes';
 import type { ApiMethod, AuthMode } from '../types';
 import { fieldErrors } from './serviceWords';
-import { cut, QUOTE_LIMIT } from './wording';
+import { cut, QUOTE_LIMIT, sentence } from './wording';
 
 /** What a hint may depend on. */
 export interface HintInput {
@@ -48,7 +48,7 @@ const rejectedFields: HintRule = ({ status, body }) => {
 	}
 	return {
 		message: `The service rejected the request (HTTP ${status}): ${fields}`,
-		advice: `Fix these fields in the node and run again: ${fields}.`,
+		advice: sentence(`Fix these fields in the node and run again: ${fields}`),
 	};
 };
 
