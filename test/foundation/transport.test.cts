@@ -404,7 +404,7 @@ describe('errors users see', () => {
 		expect(items[2].json).toEqual(firstTransaction);
 		expect(String(items[1].json.error)).toMatch(/Not found \(HTTP 404\)/);
 		expect(items[1].json.httpCode).toBe('404');
-		expect(String(items[1].json.description)).toMatch(/Check the IDs/);
+		expect(String(items[1].json.description)).toMatch(/checks both IDs together/);
 		expect(sb.count({ path: '/bank/' })).toBe(3);
 	});
 

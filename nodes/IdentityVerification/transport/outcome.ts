@@ -56,6 +56,7 @@ export async function answered<T>(
 		attempts: attempt,
 		auth: call.auth,
 		credentialName: call.credential.label,
+		notFound: call.req.notFound,
 		itemIndex,
 	};
 	throw httpError(call.node, call.redact, failure);

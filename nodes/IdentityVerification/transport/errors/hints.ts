@@ -17,6 +17,8 @@ export interface HintInput {
 	credentialName?: string;
 	/** The error answer, pruned and redacted. */
 	body: unknown;
+	/** What a 404 means for this request (the request's own words), if it says. */
+	notFound?: Hint;
 }
 
 export interface Hint {
@@ -95,11 +97,12 @@ const BY_STATUS: Partial<Record<number, HintRule>> = {
 		message: `The service refused access to this resource (HTTP 403)`,
 		advice: FORBIDDEN_ADVICE[auth],
 	}),
-	404: () => ({
-		message: `Not found (HTTP 404): the service has nothing with the ID(s) given`,
-		advice:
-			'Check the IDs entered in the node (they must belong to the account of this credential: sandbox and production keys see different data). Also check that the Base URL in the credential has no extra path such as /api/v2.',
-	}),
+	404: ({ notFound }) =>
+		notFound ?? {
+			message: `Not found (HTTP 404): the service has nothing with the ID(s) given`,
+			advice:
+				'Check the IDs entered in the node (they must belong to the account of this credential: sandbox and production keys see different data). Also check that the Base URL in the credential has no extra path such as /api/v2.',
+		},
 	422: rejectedFields,
 	429: ({ attempts }) => ({
 		message: `The service's request limit was reached (HTTP 429): it still refused after ${triesText(attempts)}`,

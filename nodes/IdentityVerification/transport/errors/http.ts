@@ -18,6 +18,8 @@ interface HttpFailure {
 	auth: AuthMode;
 	/** The name the user gave the credential, if n8n gave it. */
 	credentialName?: string;
+	/** What a 404 means for this request, if it says. */
+	notFound?: { message: string; advice: string };
 	itemIndex?: number;
 }
 
