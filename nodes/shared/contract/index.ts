@@ -6,6 +6,7 @@
  */
 export { LIMITS, describeIssues, uuidSchema, type ContractIssue } from './common';
 export {
+	KYC_DOCUMENT_TYPES,
 	scanRefSchema,
 	verificationStatusRequestSchema,
 	verificationStatusSchema,

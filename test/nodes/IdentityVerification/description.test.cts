@@ -1,8 +1,8 @@
 /** What a user sees in n8n's node panel and parameter pane, read from the node class itself. */
 import type { INode, INodeParameters, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
-import { Workflow } from 'n8n-workflow';
+import { NodeHelpers, Workflow } from 'n8n-workflow';
 import { IdentityVerification } from '../../../nodes/IdentityVerification/IdentityVerification.node';
-import { BANK_COUNTRIES } from '../../../nodes/shared/contract';
+import { BANK_COUNTRIES, KYC_DOCUMENT_TYPES } from '../../../nodes/shared/contract';
 
 const node = new IdentityVerification();
 const { description } = node;
@@ -102,6 +102,28 @@ describe('Identity Verification node description', () => {
 		expect(subtitleOf({ resource: 'bank', operation: '__CUSTOM_API_CALL__' })).toBe(
 			'__CUSTOM_API_CALL__',
 		);
+	});
+
+	test('Documents: from version 1.2 a list of the service’s document types that takes other values too; before, the text field', () => {
+		const tokenFields = description.properties.find((p) => p.name === 'tokenFields')!;
+		const documentsAt = (typeVersion: number) => {
+			const shown = (tokenFields.options as INodeProperties[]).filter(
+				(option) =>
+					option.name === 'documents' &&
+					NodeHelpers.displayParameter({}, option, { typeVersion } as INode, description),
+			);
+			expect(shown).toHaveLength(1);
+			return shown[0];
+		};
+		for (const version of [1, 1.1]) expect(documentsAt(version).type).toBe('string');
+		const list = documentsAt(1.2);
+		expect(list.type).toBe('multiOptions');
+		expect(list.allowArbitraryValues).toBe(true);
+		expect(list.default).toEqual([]);
+		const options = list.options as INodePropertyOptions[];
+		expect(options.map((o) => o.value).sort()).toEqual([...KYC_DOCUMENT_TYPES].sort());
+		expect(options.find((o) => o.value === 'ID_CARD')?.name).toBe('ID Card');
+		expect(description.version).toEqual([1, 1.1, 1.2]);
 	});
 
 	test('lists every operation of the contract as an action with a sentence', () => {
