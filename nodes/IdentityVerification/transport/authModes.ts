@@ -6,7 +6,7 @@ export const CREDENTIAL_BY_AUTH: Record<AuthMode, string> = {
 	kybFormToken: 'identityVerificationKybFormTokenApi',
 };
 
-export const CREDENTIAL_DISPLAY_NAME: Record<AuthMode, string> = {
+const CREDENTIAL_DISPLAY_NAME: Record<AuthMode, string> = {
 	apiKey: 'Identity Verification API',
 	kybFormToken: 'Identity Verification KYB Form Token API',
 };
