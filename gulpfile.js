@@ -93,6 +93,7 @@ function actionSchemas(contract, z) {
 	return {
 		'identification/createVerificationToken': contract.verificationTokenResponseSchema,
 		'identification/requestInformation': z.object({ scanRef: z.string() }).passthrough(),
+		'identification/getStatus': contract.verificationStatusSchema,
 		'bank/createToken': contract.bankTokenSchema,
 		'bank/listTransactions': contract.bankTransactionSchema,
 		// The echoed document is never output; the uploaded one's size is (see createCheck.operation.ts).
@@ -153,11 +154,12 @@ function triggerSchemas(contract, z, version, itemSchema) {
 /**
  * Every output schema (JSON Schema) by its path under dist/nodes/. Takes the compiled contract, so
  * the tests build the very same schemas (test/foundation/output-schema.test.cts). Version 1.1 of
- * both nodes changes only the item of a delivery (the trigger and Wait for Result).
+ * both nodes changes only the item of a delivery (the trigger and Wait for Result); the action
+ * node's 1.2 only a field's input.
  */
 function outputSchemas(contract, z = require('zod').z) {
 	const files = {};
-	for (const version of ['v1.0.0', 'v1.1.0']) {
+	for (const version of ['v1.0.0', 'v1.1.0', 'v1.2.0']) {
 		for (const [key, schema] of Object.entries(actionSchemas(contract, z))) {
 			files[`IdentityVerification/__schema__/${version}/${key}.json`] = toJsonSchema(schema);
 		}

@@ -1,28 +1,7 @@
-import type {
-	ICredentialDataDecryptedObject,
-	IHttpRequestOptions,
-	Icon,
-	ICredentialTestRequest,
-	ICredentialType,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IAuthenticate, Icon, ICredentialType, INodeProperties } from 'n8n-workflow';
 
-import {
-	assertSafeToSend,
-	baseUrlProperty,
-	failureRules,
-	MADE_UP_ID,
-	readMadeUpResource,
-} from './common';
-
-/**
- * Reading the transactions of a verification that does not exist is harmless: a right key pair gets
- * 404 (nothing found), a wrong one 401 or 403. Nothing is created.
- */
-const FAILURE_RULES = failureRules('key', {
-	401: 'The API key or API secret is wrong: copy both again from the dashboard (Settings → API Keys) and check that the key has not been deleted',
-	403: 'The service recognised the request but refused this API key (403): check in the dashboard (Settings → API Keys) that the key is active and allowed to use the API',
-});
+import { authenticateWithApiKey } from '../nodes/shared/credentialAuth';
+import { baseUrlProperty } from './common';
 
 export class IdentityVerificationApi implements ICredentialType {
 	name = 'identityVerificationApi';
@@ -45,8 +24,9 @@ export class IdentityVerificationApi implements ICredentialType {
 			typeOptions: { password: true },
 			required: true,
 			default: '',
+			hint: 'From the provider’s dashboard: Settings → API Keys → Create. Copy the key shown there.',
 			description:
-				'In the service dashboard open Settings → API Keys and click Generate. Copy the API Key shown there.',
+				'In the provider’s dashboard open Settings → API Keys and click Create. Sandbox and production accounts have different keys.',
 		},
 		{
 			displayName: 'API Secret',
@@ -55,8 +35,9 @@ export class IdentityVerificationApi implements ICredentialType {
 			typeOptions: { password: true },
 			required: true,
 			default: '',
+			hint: 'Shown next to the API key when you create it, and only then: if you did not copy it, create a new key.',
 			description:
-				'Shown next to the API Key when you generate it (Settings → API Keys → Generate). Keep it private: anyone with it can act for your account.',
+				'Shown once, next to the API Key, when you create the key (Settings → API Keys → Create). Keep it private: anyone with it can act for your account.',
 		},
 		baseUrlProperty(
 			'The same address serves sandbox and production: your API key decides which one you use. For a local test service use e.g. http://127.0.0.1:8787.',
@@ -64,28 +45,13 @@ export class IdentityVerificationApi implements ICredentialType {
 	];
 
 	/**
-	 * HTTP Basic: key as user, secret as password. A function rather than a generic
-	 * `={{$credentials.apiKey}}` template: n8n evaluates a template's expressions on every request
-	 * (with n8n 2.x's default expression engine, in a fresh isolate each time), which measurably slowed
-	 * every page of a transaction list; this sets the same header without evaluating anything.
+	 * HTTP Basic (key as user, secret as password), added only to requests under the Base URL
+	 * (nodes/shared/credentialAuth.ts). A property, not a method: n8n copies a credential type with
+	 * `{ ...type }` before describing it to the editor, which keeps only its own properties; as a
+	 * method, the editor never learned that the credential authenticates, and its HTTP Request node
+	 * did not offer it. A function rather than a generic `={{$credentials.apiKey}}` template: n8n
+	 * evaluates a template's expressions on every request, which measurably slowed every page of a
+	 * transaction list.
 	 */
-	async authenticate(
-		credentials: ICredentialDataDecryptedObject,
-		requestOptions: IHttpRequestOptions,
-	): Promise<IHttpRequestOptions> {
-		assertSafeToSend(requestOptions);
-		return {
-			...requestOptions,
-			auth: {
-				username: String(credentials.apiKey ?? ''),
-				password: String(credentials.apiSecret ?? ''),
-			},
-		};
-	}
-
-	test: ICredentialTestRequest = readMadeUpResource(
-		`/bank/verifications/${MADE_UP_ID}/accounts/${MADE_UP_ID}/transactions/`,
-		FAILURE_RULES,
-		{ page: 1, perPage: 1 },
-	);
+	authenticate: IAuthenticate = authenticateWithApiKey;
 }

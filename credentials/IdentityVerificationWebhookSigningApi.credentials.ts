@@ -28,6 +28,7 @@ export class IdentityVerificationWebhookSigningApi implements ICredentialType {
 			typeOptions: { password: true },
 			required: true,
 			default: '',
+			hint: 'From the provider’s dashboard: Settings → Notifications, open the notification and copy its Signing key. Each notification has its own key; it is not your API secret.',
 			description:
 				'The key the service signs each webhook delivery with (the <prefix>-Signature header). Copy it from the dashboard where your webhook URL is configured (Settings → Notifications → Webhook URLs) or ask the provider’s support. It is not your API secret.',
 		},

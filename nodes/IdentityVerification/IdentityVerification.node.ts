@@ -1,6 +1,8 @@
 import type {
 	IExecuteFunctions,
 	INodeExecutionData,
+	INodeProperties,
+	INodePropertyOptions,
 	INodeType,
 	INodeTypeDescription,
 	IWebhookFunctions,
@@ -16,6 +18,7 @@ import * as waitForResult from './actions/identification/waitForResult.operation
 import * as kyb from './actions/kyb';
 import * as proofOfAddress from './actions/proofOfAddress';
 import { router } from './actions/router';
+import { serviceCredentialTests } from './transport';
 
 const RESOURCE_OPTIONS = [
 	{ name: 'AML', value: 'aml', description: 'Anti-money-laundering screening reports' },
@@ -37,6 +40,42 @@ const RESOURCE_OPTIONS = [
 	},
 ];
 
+const PROPERTIES: INodeProperties[] = [
+	{
+		displayName: 'Resource',
+		name: 'resource',
+		type: 'options',
+		noDataExpression: true,
+		options: RESOURCE_OPTIONS,
+		default: 'identification',
+	},
+	...identification.description,
+	...bank.description,
+	...proofOfAddress.description,
+	...aml.description,
+	...kyb.description,
+];
+
+/** The display name of every operation, by `<resource>:<operation>`. */
+function operationNames(properties: INodeProperties[]): Record<string, string> {
+	const names: Record<string, string> = {};
+	for (const property of properties) {
+		if (property.name !== 'operation') continue;
+		for (const resource of property.displayOptions?.show?.resource ?? []) {
+			for (const option of property.options as INodePropertyOptions[]) {
+				names[`${String(resource)}:${String(option.value)}`] = option.name;
+			}
+		}
+	}
+	return names;
+}
+
+/**
+ * The canvas subtitle: the selected operation's display name ("Create Verification Token"), not
+ * its internal values; the operation's value for one the list does not know.
+ */
+const SUBTITLE = `={{ ${JSON.stringify(operationNames(PROPERTIES))}[$parameter["resource"] + ":" + $parameter["operation"]] || $parameter["operation"] }}`;
+
 /** Every resource but KYB: only KYB accepts a form token. */
 const RESOURCES_WITHOUT_FORM_TOKEN = RESOURCE_OPTIONS.map((option) => option.value).filter(
 	(value) => value !== 'kyb',
@@ -49,8 +88,9 @@ export class IdentityVerification implements INodeType {
 		icon: { light: 'file:identityVerification.svg', dark: 'file:identityVerification.dark.svg' },
 		group: ['transform'],
 		// 1.1: Wait for Result continues with the item of the trigger's version 1.1.
-		version: [1, 1.1],
-		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		// 1.2: Documents (Create Verification Token) is a list of the service's document types.
+		version: [1, 1.1, 1.2],
+		subtitle: SUBTITLE,
 		description:
 			'Verify people and companies: identity checks (KYC), business forms (KYB), AML reports, bank account data and proof of address',
 		defaults: {
@@ -69,6 +109,7 @@ export class IdentityVerification implements INodeType {
 			{
 				name: 'identityVerificationApi',
 				required: true,
+				testedBy: 'identityVerificationApiTest',
 				displayOptions: {
 					hide: { authentication: ['kybFormToken'], operation: ['waitForResult'] },
 				},
@@ -82,6 +123,7 @@ export class IdentityVerification implements INodeType {
 			{
 				name: 'identityVerificationKybFormTokenApi',
 				required: true,
+				testedBy: 'kybFormTokenTest',
 				displayOptions: {
 					hide: { resource: RESOURCES_WITHOUT_FORM_TOKEN, authentication: ['apiKey'] },
 				},
@@ -98,24 +140,10 @@ export class IdentityVerification implements INodeType {
 				restartWebhook: true,
 			},
 		],
-		properties: [
-			{
-				displayName: 'Resource',
-				name: 'resource',
-				type: 'options',
-				noDataExpression: true,
-				options: RESOURCE_OPTIONS,
-				default: 'identification',
-			},
-			...identification.description,
-			...bank.description,
-			...proofOfAddress.description,
-			...aml.description,
-			...kyb.description,
-		],
+		properties: PROPERTIES,
 	};
 
-	methods = { credentialTest: signingKeyCredentialTest };
+	methods = { credentialTest: { ...signingKeyCredentialTest, ...serviceCredentialTests } };
 
 	webhookMethods = webhookLifecycle;
 

@@ -1,10 +1,12 @@
 /**
- * The credentials' declarative tests, run the way n8n's CredentialsTester runs them (RoutingNode +
- * ExecuteContext over real HTTP) against the sandbox: a right key passes, a wrong one fails with a
+ * The credential tests (the action node's `testedBy` functions), run the way n8n's
+ * CredentialsTester runs them (n8n-core's CredentialTestContext, over real HTTP) against the
+ * sandbox: a right key passes, a wrong one, or a Base URL that cannot be reached, fails with a
  * message saying what to do, and the test never creates anything (only GETs reach the service).
  */
 
 import type { ICredentialType } from 'n8n-workflow';
+import { IdentityVerification } from '../../nodes/IdentityVerification/IdentityVerification.node';
 import { getCredentialType, sandboxCredentials, testCredential } from '../harness/index.cjs';
 import { freePort } from '../harness/net.cjs';
 import type { Sandbox } from '../sandbox/index.cjs';
@@ -67,13 +69,51 @@ describe('Identity Verification API credential', () => {
 		expect(result.message).toMatch(message);
 	});
 
-	test('fails when nothing listens at the Base URL (n8n reports the network code)', async () => {
+	test('fails when nothing listens at the Base URL, saying so in words (not only the network code)', async () => {
 		const port = await freePort();
 		const result = await testCredential('identityVerificationApi', {
 			...creds.identityVerificationApi,
 			baseUrl: `http://127.0.0.1:${port}`,
 		});
-		expect(result).toEqual({ status: 'Error', message: 'ECONNREFUSED' });
+		expect(result).toEqual({
+			status: 'Error',
+			message: `Could not connect to the service at http://127.0.0.1:${port}. Nothing accepted the connection. Check the Base URL in the credential (host name and port) and that the service is reachable from n8n. (network code: ECONNREFUSED)`,
+		});
+	});
+
+	test('fails for a host that does not resolve, saying to check its spelling', async () => {
+		const result = await testCredential('identityVerificationApi', {
+			...creds.identityVerificationApi,
+			baseUrl: 'https://ivs.idenfy.invalid',
+		});
+		expect(result.status).toBe('Error');
+		expect(result.message).toMatch(
+			/^The host of the Base URL could not be found \(https:\/\/ivs\.idenfy\.invalid\)\. Check the spelling of the Base URL in the credential, e\.g\. https:\/\/ivs\.idenfy\.com\. \(network code: (ENOTFOUND|EAI_AGAIN)\)$/,
+		);
+	});
+
+	test('never shows the key, even where the Base URL holds it', async () => {
+		const apiKey = 'leakedkey42';
+		const result = await testCredential('identityVerificationApi', {
+			...creds.identityVerificationApi,
+			apiKey,
+			baseUrl: `https://${apiKey}.invalid`,
+		});
+		expect(result.message).toMatch(/could not be found \(https:\/\/\[redacted\]\.invalid\)/);
+		expect(result.message).not.toContain(apiKey);
+	});
+
+	test('fails, without sending anything, for a Base URL that is no web address', async () => {
+		const result = await testCredential('identityVerificationApi', {
+			...creds.identityVerificationApi,
+			baseUrl: 'ivs.idenfy.com',
+		});
+		expect(result).toEqual({
+			status: 'Error',
+			message:
+				'The Base URL is not a web address: "ivs.idenfy.com". Enter the address of the service starting with https://, e.g. https://ivs.idenfy.com',
+		});
+		expect(sb.requests).toEqual([]);
 	});
 
 	test('accepts a Base URL with trailing slashes or surrounding spaces', async () => {
@@ -130,13 +170,16 @@ describe('Identity Verification KYB Form Token API credential', () => {
 		expect(result.status).toBe('OK');
 	});
 
-	test('fails when nothing listens at the Base URL', async () => {
+	test('fails when nothing listens at the Base URL, saying so in words', async () => {
 		const port = await freePort();
 		const result = await testCredential('identityVerificationKybFormTokenApi', {
 			...creds.identityVerificationKybFormTokenApi,
 			baseUrl: `http://127.0.0.1:${port}/`,
 		});
-		expect(result).toEqual({ status: 'Error', message: 'ECONNREFUSED' });
+		expect(result.status).toBe('Error');
+		expect(result.message).toMatch(
+			/^Could not connect to the service at http:\/\/127\.0\.0\.1:\d+\./,
+		);
 	});
 });
 
@@ -150,26 +193,34 @@ describe('credential definitions (what the user sees in n8n)', () => {
 			request,
 		);
 
+	/** n8n's switches (the current and the older request options) for not following redirects. */
+	const NO_REDIRECTS = {
+		disableFollowRedirect: true,
+		followRedirect: false,
+		followAllRedirects: false,
+	};
+
 	test('API key pair: masked key and secret, Base URL with the service default, HTTP Basic', async () => {
 		const type = getCredentialType('identityVerificationApi');
 		expect(type.displayName).toBe('Identity Verification API');
 		expect(type.properties.map((p) => p.name)).toEqual(['apiKey', 'apiSecret', 'baseUrl']);
 		expect(field('identityVerificationApi', 'apiSecret')?.typeOptions?.password).toBe(true);
 		expect(field('identityVerificationApi', 'apiKey')?.description).toMatch(/Settings → API Keys/);
-		expect(field('identityVerificationApi', 'baseUrl')?.default).toBe('https://ivs.example.com');
+		expect(field('identityVerificationApi', 'baseUrl')?.default).toBe('https://ivs.idenfy.com');
+		expect(field('identityVerificationApi', 'baseUrl')?.placeholder).toBe('https://ivs.idenfy.com');
 		expect(typeof type.authenticate).toBe('function');
 		await expect(
 			authenticate(
 				type,
-				{ apiKey: 'k', apiSecret: 's', baseUrl: 'x' },
-				{ url: '/a/', headers: { Accept: 'application/json' } },
+				{ apiKey: 'k', apiSecret: 's', baseUrl: 'https://ivs.idenfy.com' },
+				{ url: 'https://ivs.idenfy.com/a/', headers: { Accept: 'application/json' } },
 			),
 		).resolves.toEqual({
-			url: '/a/',
+			url: 'https://ivs.idenfy.com/a/',
 			headers: { Accept: 'application/json' },
 			auth: { username: 'k', password: 's' },
+			...NO_REDIRECTS,
 		});
-		expect(type.test?.request.method).toBe('GET');
 	});
 
 	test('KYB form token: masked token sent as Bearer', async () => {
@@ -181,14 +232,48 @@ describe('credential definitions (what the user sees in n8n)', () => {
 		await expect(
 			authenticate(
 				type,
-				{ formToken: 't0k', baseUrl: 'x' },
-				{ url: '/a/', headers: { Accept: 'application/json' } },
+				{ formToken: 't0k', baseUrl: 'https://ivs.idenfy.com' },
+				{ url: '/a/', baseURL: 'https://ivs.idenfy.com', headers: { Accept: 'application/json' } },
 			),
 		).resolves.toEqual({
 			url: '/a/',
+			baseURL: 'https://ivs.idenfy.com',
 			headers: { Accept: 'application/json', Authorization: 'Bearer t0k' },
+			...NO_REDIRECTS,
 		});
-		expect(type.test?.request.method).toBe('GET');
+	});
+
+	// n8n prefers a credential's own declarative `test`, which shows a failure without an answer as
+	// its bare network code: the node's functions are used only when the credentials have none.
+	test.each([
+		['identityVerificationApi', 'identityVerificationApiTest'],
+		['identityVerificationKybFormTokenApi', 'kybFormTokenTest'],
+	])('%s is tested by the action node’s %s', (type, testedBy) => {
+		expect(getCredentialType(type).test).toBeUndefined();
+		const node = new IdentityVerification();
+		expect(node.description.credentials?.find((c) => c.name === type)?.testedBy).toBe(testedBy);
+		expect(typeof node.methods.credentialTest[testedBy as never]).toBe('function');
+	});
+
+	// n8n shows a field's `hint` under it; its `description` only behind the "?" next to the label.
+	test.each([
+		['identityVerificationApi', 'apiKey', [/provider’s dashboard/, /Settings → API Keys → Create/]],
+		['identityVerificationApi', 'apiSecret', [/only then/, /create a new key/]],
+		['identityVerificationApi', 'baseUrl', [/https:\/\/ivs\.idenfy\.com/, /white-label/]],
+		['identityVerificationKybFormTokenApi', 'baseUrl', [/https:\/\/ivs\.idenfy\.com/]],
+		[
+			'identityVerificationKybFormTokenApi',
+			'formToken',
+			[/tokenString/, /KYB form token/, /POST \/kyb\/tokens\//, /provider’s dashboard/],
+		],
+		[
+			'identityVerificationWebhookSigningApi',
+			'signingSecret',
+			[/Settings → Notifications/, /Each notification has its own key/, /not your API secret/],
+		],
+	])('%s %s says in visible text where its value comes from', (type, name, texts) => {
+		const hint = field(type, name)?.hint ?? '';
+		for (const text of texts) expect(hint).toMatch(text);
 	});
 
 	test('webhook signing key: the masked key and its header prefix, no request to the service', () => {

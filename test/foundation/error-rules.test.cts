@@ -276,9 +276,18 @@ describe('httpError', () => {
 			const without = fail(status);
 			expect(without.message).toBe(`The service rejected the request (HTTP ${status})`);
 			expect(without.description).toBe(
-				'The service said: "Said.". Check the values entered in the node and run again.',
+				'The service said: "Said." Check the values entered in the node and run again.',
 			);
 		}
+	});
+
+	test('401 names the credential by the name the user gave it, when there is one', () => {
+		expect(fail(401, { credentialName: 'Production keys' }).description).toMatch(
+			/Open the credential "Production keys" and paste/,
+		);
+		expect(fail(401, { credentialName: '  ' }).description).toMatch(
+			/Open the credential "Identity Verification API" and paste/,
+		);
 	});
 
 	test('401 and 403 speak of the credential that was used', () => {
@@ -309,6 +318,22 @@ describe('httpError', () => {
 		expect(get.description).toMatch(/on the service side/);
 		expect(fail(599).message).toMatch(/HTTP 599/);
 		expect(fail(499).message).toBe('The service rejected the request (HTTP 499)');
+	});
+
+	test('a field rule that ends a sentence gets no second full stop', () => {
+		const error = fail(400, { body: { lifetime: ['Ensure this value is at most 2592000.'] } });
+		expect(error.description).toBe(
+			'Fix these fields in the node and run again: lifetime: Ensure this value is at most 2592000.',
+		);
+	});
+
+	test.each([
+		['Invalid username/password.', 'The service said: "Invalid username/password." Open'],
+		['Slow down!', 'The service said: "Slow down!" Open'],
+		['Who are you?', 'The service said: "Who are you?" Open'],
+		['Invalid username/password', 'The service said: "Invalid username/password". Open'],
+	])('quotes "%s" with one full stop at most', (words, start) => {
+		expect(fail(401, { body: { detail: words } }).description?.startsWith(start)).toBe(true);
 	});
 
 	test('carries the status, the item and the redacted body; never the secret', () => {

@@ -147,10 +147,11 @@ describe("the output schema of version 1.1's item (trigger and Wait for Result)"
 		},
 	);
 
-	test('the action node has the same operation schemas at 1.1', () => {
+	test('the action node has the same operation schemas at 1.1 and 1.2', () => {
 		for (const [file, schema] of Object.entries(SCHEMAS)) {
 			if (!file.startsWith('IdentityVerification/__schema__/v1.0.0/')) continue;
 			expect(SCHEMAS[file.replace('v1.0.0', 'v1.1.0')]).toEqual(schema);
+			expect(SCHEMAS[file.replace('v1.0.0', 'v1.2.0')]).toEqual(schema);
 		}
 	});
 });
@@ -223,6 +224,19 @@ describe("the action node's output schemas", () => {
 			expect(absentRequired(items[0].json, actionSchema(resource, operation))).toEqual([]);
 		},
 	);
+
+	test('identification / getStatus: every field of the output is in its schema', async () => {
+		const { scanRef } = ctx.sb.kyc.createSession('customer-42');
+		const { items, error } = await ctx.run({
+			resource: 'identification',
+			operation: 'getStatus',
+			scanRef,
+		});
+		expect(error).toBeUndefined();
+		const schema = actionSchema('identification', 'getStatus');
+		expect(missingFields(items[0].json, schema)).toEqual([]);
+		expect(absentRequired(items[0].json, schema)).toEqual([]);
+	});
 
 	// The token answer carries fields the contract does not state (the sandbox answers some, as the
 	// service may): only what the contract names is in its schema, and that must be there.

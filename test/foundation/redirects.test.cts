@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 
 import type { ICredentialDataDecryptedObject, IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { getCredentialType, registerNodeType, runNode, testCredential } from '../harness/index.cjs';
+import { registerNodeType, runNode, testCredential } from '../harness/index.cjs';
 import { TRANSPORT_PROBE, TransportProbe } from '../harness/fixtures/transport-probe.node.cjs';
 import { SEED } from '../sandbox/index.cjs';
 
@@ -151,7 +151,7 @@ describe.each(TARGETS)('a redirect to %s', (_target, targetUrl) => {
 				expect(elsewhere).toEqual([]);
 				expect(error?.message).toBe(redirectMessage(status, `${targetUrl()}/steal`));
 				expect(error?.description).toMatch(
-					/^Check the Base URL in the credential "Identity Verification API"/,
+					/^Check the Base URL in the credential "Identity Verification API account"/,
 				);
 				expect(error?.httpCode).toBe(String(status));
 				// not retried either, though the probe allows 3 retries
@@ -222,10 +222,6 @@ describe.each([
 	['identityVerificationApi', 'identityVerificationApi'],
 	['identityVerificationKybFormTokenApi', 'identityVerificationKybFormTokenApi'],
 ] as const)('the credential test of %s', (_name, type) => {
-	test('does not follow redirects', () => {
-		expect(getCredentialType(type).test?.request.disableFollowRedirect).toBe(true);
-	});
-
 	test.each([301, 302, 307, 308])(
 		'fails on a %i to another host, saying to check the Base URL; the other host receives nothing',
 		async (status) => {

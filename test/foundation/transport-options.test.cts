@@ -248,9 +248,9 @@ describe('the Base URL read from the credential', () => {
 			'  https://ivs.example.com/ivs//  ',
 			'https://ivs.example.com/ivs/bank/tokens/',
 		],
-		['empty: the default address', '', 'https://ivs.example.com/bank/tokens/'],
-		['only spaces: the default address', '   ', 'https://ivs.example.com/bank/tokens/'],
-		['not text: the default address', 42, 'https://ivs.example.com/bank/tokens/'],
+		['empty: the default address', '', 'https://ivs.idenfy.com/bank/tokens/'],
+		['only spaces: the default address', '   ', 'https://ivs.idenfy.com/bank/tokens/'],
+		['not text: the default address', 42, 'https://ivs.idenfy.com/bank/tokens/'],
 	])('%s', async (_what, baseUrl, url) => {
 		const s = stub({ answers: [OK], baseUrl });
 		await apiRequest.call(s.context, 'apiKey', GET());

@@ -29,8 +29,12 @@ beforeAll(() => {
 	registerNodeType(TRANSPORT_PROBE, new TransportProbe());
 });
 
-function probe(parameters: INodeParameters, credentials = creds) {
-	return runNode({ node: TRANSPORT_PROBE, parameters, credentials });
+function probe(
+	parameters: INodeParameters,
+	credentials = creds,
+	credentialNames?: Record<string, string>,
+) {
+	return runNode({ node: TRANSPORT_PROBE, parameters, credentials, credentialNames });
 }
 
 /** A tiny reverse proxy that serves the sandbox under a sub-path and records what it received. */
@@ -333,15 +337,17 @@ describe('errors users see', () => {
 		expect(error?.description).toMatch(/Fix these fields in the node/);
 	});
 
-	test('401 tells which credential to fix and where the key pair comes from', async () => {
+	test('401 tells which credential to fix, by the name the user gave it, and where the key pair comes from', async () => {
 		const { error } = await probe(
 			{ path: TX },
 			{ identityVerificationApi: { ...creds.identityVerificationApi, apiSecret: 'an-old-secret' } },
+			{ identityVerificationApi: 'Compliance – production keys' },
 		);
 		expect(error?.httpCode).toBe('401');
 		expect(error?.message).toBe('The service did not accept the API key and API secret (HTTP 401)');
-		expect(error?.description).toMatch(/"Identity Verification API"/);
-		expect(error?.description).toMatch(/Settings → API Keys → Generate/);
+		expect(error?.description).toMatch(/Open the credential "Compliance – production keys" and/);
+		expect(error?.description).not.toMatch(/Identity Verification API/);
+		expect(error?.description).toMatch(/Settings → API Keys → Create/);
 		expect(sb.count({ path: TX })).toBe(1);
 	});
 
@@ -354,8 +360,10 @@ describe('errors users see', () => {
 					formToken: 'expired',
 				},
 			},
+			{ identityVerificationKybFormTokenApi: 'ACME form token' },
 		);
 		expect(error?.message).toBe('The service did not accept the KYB form token (HTTP 401)');
+		expect(error?.description).toMatch(/The token in the credential "ACME form token" is wrong/);
 		expect(error?.description).toMatch(/generate a new KYB form token/);
 	});
 
@@ -398,7 +406,7 @@ describe('errors users see', () => {
 		expect(items[2].json).toEqual(firstTransaction);
 		expect(String(items[1].json.error)).toMatch(/Not found \(HTTP 404\)/);
 		expect(items[1].json.httpCode).toBe('404');
-		expect(String(items[1].json.description)).toMatch(/Check the IDs/);
+		expect(String(items[1].json.description)).toMatch(/checks both IDs together/);
 		expect(sb.count({ path: '/bank/' })).toBe(3);
 	});
 
@@ -415,7 +423,7 @@ describe('errors users see', () => {
 			{ identityVerificationApi: { ...creds.identityVerificationApi, baseUrl: 'ivs.example.com' } },
 		);
 		expect(error?.message).toMatch(
-			/Base URL in the credential "Identity Verification API" is not a web address/,
+			/Base URL in the credential "Identity Verification API account" is not a web address/,
 		);
 	});
 });

@@ -18,13 +18,21 @@ import { createRunExecutionData, NodeHelpers, VersionedNodeType, Workflow } from
 import { ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
 
 import { makeAdditionalData } from './credentials-helper.cjs';
-import { ensurePackageNodes, fullTypeName, nodeTypes, type AnyNodeType } from './registry.cjs';
+import {
+	credentialTypes,
+	ensurePackageNodes,
+	fullTypeName,
+	nodeTypes,
+	type AnyNodeType,
+} from './registry.cjs';
 import { START_NODE_TYPE } from './start-node.cjs';
 
 export interface RunNodeOptions {
 	node: 'identityVerification' | 'identityVerificationTrigger' | string;
 	parameters: INodeParameters;
 	credentials?: Record<string, ICredentialDataDecryptedObject>;
+	/** The names the user gave the credentials, by type (default: n8n's, "<type's display name> account"). */
+	credentialNames?: Record<string, string>;
 	input?: INodeExecutionData[];
 	/** Sets the node setting "On Error: Continue" (`onError: 'continueRegularOutput'`). */
 	continueOnFail?: boolean;
@@ -104,7 +112,9 @@ function nodeChain(opts: RunNodeOptions, type: TypeUnderTest): [INode, INode, ..
 	for (const credentialType of Object.keys(opts.credentials ?? {})) {
 		nodeCredentials[credentialType] = {
 			id: `harness-${credentialType}`,
-			name: `${credentialType} (test)`,
+			name:
+				opts.credentialNames?.[credentialType] ??
+				`${credentialTypes().get(credentialType)?.displayName ?? credentialType} account`,
 		};
 	}
 	const startNode: INode = {

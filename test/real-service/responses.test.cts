@@ -18,6 +18,8 @@ import {
 	poaCheckSchema,
 	questionnaireAnswersSchema,
 	transactionPageSchema,
+	verificationStatusRequestSchema,
+	verificationStatusSchema,
 	verificationTokenRequestSchema,
 	verificationTokenResponseSchema,
 	webhookBodySchemas,
@@ -63,11 +65,6 @@ const EXPECTED_DIFFERENCES: Array<{ difference: string; reason: string }> = [
 
 /** Published examples the nodes never send or receive, with why none of the contract's schemas reads them. */
 const NOT_READ: Record<string, string> = {
-	'requests/status.idenfy-docs-2021.json': 'POST /api/v2/status: the nodes do not poll the status',
-	'requests/status.idenfy-docs-data-retrieval.json':
-		'POST /api/v2/status: the nodes do not poll the status',
-	'responses/status.idenfy-docs-data-retrieval.json':
-		'POST /api/v2/status: the nodes do not poll the status',
 	'errors/400.bad-value.idenfy-docs-error-messages.json':
 		'error bodies are not a contract schema: the transport reads `detail`, `message` or DRF field errors',
 	'webhooks/index.json': 'the corpus’s own index, not a published body',
@@ -166,6 +163,9 @@ const EXAMPLE_SCHEMAS: Record<string, z.ZodTypeAny> = {
 	'requests/token.with-name.idenfy-docs-2021.json': verificationTokenRequestSchema,
 	'requests/token.all-fields.idenfy-docs-2021.json': verificationTokenRequestSchema,
 	'requests/bank-token.idenfy-api-reference.json': bankTokenRequestSchema,
+	'requests/status.idenfy-docs-2021.json': verificationStatusRequestSchema,
+	'requests/status.idenfy-docs-data-retrieval.json': verificationStatusRequestSchema,
+	'responses/status.idenfy-docs-data-retrieval.json': verificationStatusSchema.strict(),
 };
 const EXAMPLES: Reading[] = Object.entries(EXAMPLE_SCHEMAS).map(([file, zod]) => ({
 	name: file,

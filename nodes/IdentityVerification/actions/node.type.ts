@@ -1,6 +1,6 @@
 /** Every resource of the node and its operations (the `value`s of the operation selectors). */
 export type IdentityVerificationMap = {
-	identification: 'createVerificationToken' | 'requestInformation';
+	identification: 'createVerificationToken' | 'getStatus' | 'requestInformation';
 	bank: 'createToken' | 'listTransactions';
 	proofOfAddress: 'createCheck';
 	aml: 'downloadProfilePdf';

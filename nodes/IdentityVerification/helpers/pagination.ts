@@ -29,6 +29,8 @@ export interface PageListOptions {
 	itemIndex: number;
 	/** The read deadline of each page (the transport's defaults when not set). */
 	readDeadline?: Pick<ApiRequest, 'readIdleMs' | 'readTotalMs'>;
+	/** What a 404 means for this list (which of its IDs to check). */
+	notFound?: ApiRequest['notFound'];
 }
 
 /**
@@ -214,6 +216,7 @@ async function fetchPage(
 			...target,
 			itemIndex,
 			...options.readDeadline,
+			notFound: options.notFound,
 			response: 'stream',
 			// Fewer pages at the same time once the service says it gets too many requests.
 			onRateLimited: control ? () => control.throttle() : undefined,

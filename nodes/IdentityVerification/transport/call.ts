@@ -15,7 +15,7 @@ import { normaliseMaxRetries, RATE_LIMIT_BUDGET_MS } from './retry';
 import type { ApiRequest, AuthMode, RequestContext } from './types';
 import { requestUrl } from './url';
 
-const DEFAULT_TIMEOUT_MS = 30_000;
+export const DEFAULT_TIMEOUT_MS = 30_000;
 
 export interface Call {
 	context: RequestContext;

@@ -6,19 +6,24 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { ICredentialDataDecryptedObject, ICredentialsDecrypted } from 'n8n-workflow';
 
-import { isPlainHttpToAnotherMachine, PLAIN_HTTP_MESSAGE } from '../../shared/urlGuards';
-import { CREDENTIAL_BY_AUTH, CREDENTIAL_DISPLAY_NAME } from './authModes';
+import {
+	credentialBaseUrl,
+	DEFAULT_BASE_URL,
+	isPlainHttpToAnotherMachine,
+	PLAIN_HTTP_MESSAGE,
+} from '../../shared/urlGuards';
+import { CREDENTIAL_BY_AUTH, credentialLabel } from './authModes';
 import { makeRedactor } from './errors';
 import type { Redactor } from './errors';
 import type { AuthMode, RequestContext } from './types';
-
-const DEFAULT_BASE_URL = 'https://ivs.example.com';
 
 export interface ResolvedCredential {
 	baseUrl: string;
 	/** `https://host[:port]` of the Base URL: where path-only links go. */
 	origin: string;
 	redact: Redactor;
+	/** How messages name the credential: the name the user gave it, else its type. */
+	label: string;
 	/** What `redact` takes out, for a request that adds its own (see ApiRequest.secrets). */
 	secrets: string[];
 	/** Handed to httpRequestWithAuthentication so n8n does not read and decrypt it a second time. */
@@ -64,22 +69,17 @@ async function readCredential(
 ): Promise<ResolvedCredential> {
 	const type = CREDENTIAL_BY_AUTH[auth];
 	const data = await this.getCredentials(type, itemIndex ?? 0);
-	const baseUrl = baseUrlOf(data);
+	const baseUrl = credentialBaseUrl(data);
 	const secrets = secretsOf(auth, data);
 	const redact = makeRedactor(secrets);
-	const parsed = checkedBaseUrl.call(this, auth, baseUrl, redact, itemIndex);
+	const label = credentialLabel(auth, this.getNode().credentials?.[type]?.name);
+	const parsed = checkedBaseUrl.call(this, label, baseUrl, redact, itemIndex);
 	const decrypted = { id: '', name: '', type, data };
-	return { baseUrl, origin: parsed.origin, redact, secrets, decrypted };
-}
-
-/** The Base URL as entered, trimmed and without trailing slashes; the default when left empty. */
-function baseUrlOf(data: ICredentialDataDecryptedObject): string {
-	const raw = typeof data.baseUrl === 'string' ? data.baseUrl.trim() : '';
-	return (raw === '' ? DEFAULT_BASE_URL : raw).replace(/\/+$/, '');
+	return { baseUrl, origin: parsed.origin, label, redact, secrets, decrypted };
 }
 
 /** Every form a secret may take in a message: the key, the secret, and both as Basic auth. */
-function secretsOf(auth: AuthMode, data: ICredentialDataDecryptedObject): string[] {
+export function secretsOf(auth: AuthMode, data: ICredentialDataDecryptedObject): string[] {
 	if (auth !== 'apiKey') return [String(data.formToken ?? '')];
 	const key = String(data.apiKey ?? '');
 	const secret = String(data.apiSecret ?? '');
@@ -89,12 +89,11 @@ function secretsOf(auth: AuthMode, data: ICredentialDataDecryptedObject): string
 /** The Base URL parsed; refused when it is no web address or would send the credential in clear. */
 function checkedBaseUrl(
 	this: RequestContext,
-	auth: AuthMode,
+	name: string,
 	baseUrl: string,
 	redact: Redactor,
 	itemIndex?: number,
 ): URL {
-	const name = CREDENTIAL_DISPLAY_NAME[auth];
 	const parsed = URL.canParse(baseUrl) ? new URL(baseUrl) : undefined;
 	if (!parsed || (parsed.protocol !== 'https:' && parsed.protocol !== 'http:')) {
 		throw new NodeOperationError(
@@ -102,8 +101,7 @@ function checkedBaseUrl(
 			`The Base URL in the credential "${name}" is not a web address: "${redact(baseUrl)}"`,
 			{
 				itemIndex,
-				description:
-					'Enter the address of the service starting with https://, e.g. https://ivs.example.com',
+				description: `Enter the address of the service starting with https://, e.g. ${DEFAULT_BASE_URL}`,
 			},
 		);
 	}

@@ -9,7 +9,7 @@ export type { Redactor } from './errors/redact';
 export { parseErrorBody, prunedErrorBody } from './errors/excerpt';
 export { fieldErrors, serviceMessage } from './errors/serviceWords';
 export { httpError, redirectError } from './errors/http';
-export { classifyNetworkError, networkError } from './errors/network';
+export { classifyNetworkError, networkError, networkWords } from './errors/network';
 export { cancelledError, unexpectedError } from './errors/local';
 export { stalledReadError, stalledReadOf } from './errors/stalled';
 export type { Stall } from './errors/stalled';

@@ -5,6 +5,7 @@
  */
 import type { IN8nHttpFullResponse, NodeApiError } from 'n8n-workflow';
 
+import { shownUrl } from '../../shared/urlGuards';
 import {
 	discardStream,
 	normaliseHeaders,
@@ -34,7 +35,6 @@ import {
 	retryDelay,
 } from './retry';
 import type { ApiResponse } from './types';
-import { shownUrl } from './url';
 
 /** An answer: the result when 2xx, RETRY after waiting out a retryable status, else the error. */
 export async function answered<T>(
@@ -49,7 +49,16 @@ export async function answered<T>(
 	const body = await errorBody(call, response.body, attempt);
 	if (await retriesStatus(call, status, attempt, headers['retry-after'])) return RETRY;
 	const { method, itemIndex } = call.req;
-	const failure = { status, body, method, attempts: attempt, auth: call.auth, itemIndex };
+	const failure = {
+		status,
+		body,
+		method,
+		attempts: attempt,
+		auth: call.auth,
+		credentialName: call.credential.label,
+		notFound: call.req.notFound,
+		itemIndex,
+	};
 	throw httpError(call.node, call.redact, failure);
 }
 
@@ -148,6 +157,7 @@ function refusedRedirect(
 		status: response.statusCode,
 		target: location && shownUrl(location, call.url),
 		auth: call.auth,
+		credentialName: call.credential.label,
 		itemIndex: call.req.itemIndex,
 	});
 }

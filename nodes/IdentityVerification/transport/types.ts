@@ -32,6 +32,8 @@ export interface ApiRequest {
 	readTotalMs?: number;
 	/** Values this request sends that no error may show (e.g. a PDF password), besides the credential's. */
 	secrets?: string[];
+	/** What a 404 means for this request, instead of the general "nothing with the ID(s) given". */
+	notFound?: { message: string; advice: string };
 }
 
 /**

@@ -4,6 +4,7 @@
  */
 import { NodeOperationError } from 'n8n-workflow';
 
+import { isUnderBaseUrl, shownUrl } from '../../shared/urlGuards';
 import type { ApiRequest, RequestContext } from './types';
 
 /** Joins the base URL and a contract path: one slash between them, the path's trailing slash kept. */
@@ -11,33 +12,6 @@ export function joinUrl(baseUrl: string, path: string): string {
 	const base = baseUrl.trim().replace(/\/+$/, '');
 	const tail = path.startsWith('/') ? path : `/${path}`;
 	return `${base}${tail}`;
-}
-
-/** Origin and path of a URL (relative to `base`) for a message: no query, no user info. */
-export function shownUrl(url: string, base?: string): string {
-	try {
-		const parsed = new URL(url, base);
-		return `${parsed.origin}${parsed.pathname}`;
-	} catch {
-		return 'an invalid address';
-	}
-}
-
-/**
- * Whether `url` is on the service: the Base URL's origin and, behind a gateway such as
- * `https://gw.example.com/ivs`, under its path too (`/ivs/...`, not `/other/...`).
- */
-function isUnderBaseUrl(baseUrl: string, url: string): boolean {
-	try {
-		const base = new URL(baseUrl);
-		const target = new URL(url);
-		if (base.origin !== target.origin) return false;
-		// '' without a gateway path: every path starts with '/'.
-		const prefix = base.pathname.replace(/\/+$/, '');
-		return target.pathname === prefix || target.pathname.startsWith(`${prefix}/`);
-	} catch {
-		return false;
-	}
 }
 
 /** Refuses a URL (e.g. a pagination link) that would send the credential outside the Base URL. */

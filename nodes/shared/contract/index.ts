@@ -6,7 +6,10 @@
  */
 export { LIMITS, describeIssues, uuidSchema, type ContractIssue } from './common';
 export {
+	KYC_DOCUMENT_TYPES,
 	scanRefSchema,
+	verificationStatusRequestSchema,
+	verificationStatusSchema,
 	verificationTokenRequestSchema,
 	verificationTokenResponseSchema,
 } from './kyc';

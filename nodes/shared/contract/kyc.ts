@@ -32,6 +32,48 @@ const nameField = z
 	});
 
 /**
+ * The document types the service names (its KycDocumentTypeEnum). `documents` in a token request
+ * takes any text: an account may know others.
+ */
+export const KYC_DOCUMENT_TYPES = [
+	'ID_CARD',
+	'PASSPORT',
+	'RESIDENCE_PERMIT',
+	'DRIVER_LICENSE',
+	'PAN_CARD',
+	'AADHAAR',
+	'VISA',
+	'NATIONAL_PASSPORT',
+	'PROVISIONAL_DRIVER_LICENSE',
+	'OLD_ID_CARD',
+	'MILITARY_CARD',
+	'ADDRESS_CARD',
+	'SMART_ID',
+	'CLEAR',
+	'ONE_ID',
+	'BANK_ID_SE',
+	'BANK_ID_NO',
+	'BANK_ID_CZ',
+	'FTN',
+	'MIT_ID',
+	'VERIMI',
+	'LA_WALLET',
+	'SAMSUNG_WALLET',
+	'MOJE_ID_CZ',
+	'YOTI_ID',
+	'OTHER',
+	'BORDER_CROSSING',
+	'ASYLUM',
+	'PHOTO_CARD',
+	'PROOF_OF_AGE_CARD',
+	'TRAVEL_CARD',
+	'SOCIAL_SECURITY_CARD',
+	'VOTER_CARD',
+	'DIPLOMATIC_ID',
+	'WORK_PERMIT',
+] as const;
+
+/**
  * POST /api/v2/token. The typed optional fields and their limits; any other field passes through
  * unchanged (the service accepts more settings than the node names).
  */
@@ -99,3 +141,27 @@ export const verificationTokenResponseSchema = z
 	.passthrough();
 
 export const scanRefSchema = pathId('Scan reference');
+
+/** POST /api/v2/status: the verification whose status is asked for. */
+export const verificationStatusRequestSchema = z.object({ scanRef: nonEmpty('Scan reference') });
+
+/** A check's result word (e.g. DOC_VALIDATED, FACE_MATCH); empty until that check has been made. */
+const checkResult = z.string().nullish();
+
+/**
+ * The answer of POST /api/v2/status. `status`: APPROVED, DENIED, SUSPECTED, REVIEWING, ACTIVE or
+ * EXPIRED as documented; the manual results stay empty until a person has reviewed it.
+ */
+export const verificationStatusSchema = z
+	.object({
+		status: z.string(),
+		scanRef: z.string(),
+		clientId: z.string().nullish(),
+		autoDocument: checkResult,
+		autoFace: checkResult,
+		manualDocument: checkResult,
+		manualFace: checkResult,
+		fraudTags: z.array(z.string()).nullish(),
+		mismatchTags: z.array(z.string()).nullish(),
+	})
+	.passthrough();

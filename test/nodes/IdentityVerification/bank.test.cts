@@ -298,10 +298,20 @@ describe('Bank: List Transactions', () => {
 		}
 	});
 
-	test('explains an unknown account clearly (404)', async () => {
-		const result = await ctx.run(listParams({ accountId: 'does-not-exist', returnAll: true }));
-		const error = expectError(result, '404');
-		expect(error.description).toMatch(/check the ids/i);
+	test.each([
+		['an unknown Account ID', { accountId: 'does-not-exist' }],
+		['an unknown Verification ID', { verificationId: 'does-not-exist' }],
+	])('explains %s (404): both IDs are checked together, and what to check', async (_what, ids) => {
+		const result = await ctx.run(listParams({ ...ids, returnAll: true }));
+		const error = expectError(
+			result,
+			'Not found (HTTP 404): the service has no account with this Account ID in the bank verification with this Verification ID',
+		);
+		expect(error.description).toMatch(/The service checks both IDs together/);
+		expect(error.description).toMatch(
+			/Verification ID \(the "id" of the Bank Verification webhook\)/,
+		);
+		expect(error.description).toMatch(/Account ID \(the "id" of one of its "accounts"\)/);
 	});
 
 	test('refuses an empty Verification ID before sending anything', async () => {

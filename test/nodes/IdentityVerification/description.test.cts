@@ -1,22 +1,50 @@
 /** What a user sees in n8n's node panel and parameter pane, read from the node class itself. */
-import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { INode, INodeParameters, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import { NodeHelpers, Workflow } from 'n8n-workflow';
 import { IdentityVerification } from '../../../nodes/IdentityVerification/IdentityVerification.node';
-import { BANK_COUNTRIES } from '../../../nodes/shared/contract';
+import { BANK_COUNTRIES, KYC_DOCUMENT_TYPES } from '../../../nodes/shared/contract';
 
-const { description } = new IdentityVerification();
+const node = new IdentityVerification();
+const { description } = node;
+const RESOURCES = ['identification', 'bank', 'proofOfAddress', 'aml', 'kyb'];
+
+/** The subtitle as n8n's editor evaluates it (getNodeSubtitle) for a node with these parameters. */
+function subtitleOf(parameters: INodeParameters): unknown {
+	const onCanvas: INode = {
+		id: 'node-1',
+		name: 'Identity Verification',
+		type: 'n8n-nodes-identity-verification.identityVerification',
+		typeVersion: 1.1,
+		position: [0, 0],
+		parameters,
+	};
+	const workflow = new Workflow({
+		nodes: [onCanvas],
+		connections: {},
+		active: false,
+		nodeTypes: {
+			getByName: () => node,
+			getByNameAndVersion: () => node,
+			getKnownTypes: () => ({}),
+		},
+	});
+	return workflow.expression.getSimpleParameterValue(
+		onCanvas,
+		description.subtitle,
+		'internal',
+		{},
+	);
+}
 const operationsOf = (resource: string) =>
 	description.properties.find(
 		(p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes(resource),
 	)!;
 
 describe('Identity Verification node description', () => {
-	test('is an action node usable as an AI tool, with the agreed name, subtitle and credentials', () => {
+	test('is an action node usable as an AI tool, with the agreed name and credentials', () => {
 		expect(description.name).toBe('identityVerification');
 		expect(description.displayName).toBe('Identity Verification');
 		expect(description.usableAsTool).toBe(true);
-		expect(description.subtitle).toBe(
-			'={{$parameter["operation"] + ": " + $parameter["resource"]}}',
-		);
 		expect(description.credentials?.map((c) => c.name)).toEqual([
 			'identityVerificationApi',
 			'identityVerificationWebhookSigningApi',
@@ -59,9 +87,53 @@ describe('Identity Verification node description', () => {
 		expect(values(forTool)).toHaveLength(values(forCanvas).length - 1);
 	});
 
+	test('shows the selected operation on the canvas by its display name, not its internal values', () => {
+		const shown: string[] = [];
+		for (const resource of RESOURCES) {
+			for (const option of operationsOf(resource).options as INodePropertyOptions[]) {
+				const subtitle = subtitleOf({ resource, operation: option.value });
+				expect(subtitle).toBe(option.name);
+				shown.push(String(subtitle));
+			}
+		}
+		expect(shown).toContain('Create Verification Token');
+		expect(shown).toContain('List Transactions');
+		// an operation the list does not know (n8n's Custom API Call) is shown as it is
+		expect(subtitleOf({ resource: 'bank', operation: '__CUSTOM_API_CALL__' })).toBe(
+			'__CUSTOM_API_CALL__',
+		);
+	});
+
+	test('Documents: from version 1.2 a list of the service’s document types that takes other values too; before, the text field', () => {
+		const tokenFields = description.properties.find((p) => p.name === 'tokenFields')!;
+		const documentsAt = (typeVersion: number) => {
+			const shown = (tokenFields.options as INodeProperties[]).filter(
+				(option) =>
+					option.name === 'documents' &&
+					NodeHelpers.displayParameter({}, option, { typeVersion } as INode, description),
+			);
+			expect(shown).toHaveLength(1);
+			return shown[0];
+		};
+		for (const version of [1, 1.1]) expect(documentsAt(version).type).toBe('string');
+		const list = documentsAt(1.2);
+		expect(list.type).toBe('multiOptions');
+		expect(list.allowArbitraryValues).toBe(true);
+		expect(list.default).toEqual([]);
+		const options = list.options as INodePropertyOptions[];
+		expect(options.map((o) => o.value).sort()).toEqual([...KYC_DOCUMENT_TYPES].sort());
+		expect(options.find((o) => o.value === 'ID_CARD')?.name).toBe('ID Card');
+		expect(description.version).toEqual([1, 1.1, 1.2]);
+	});
+
 	test('lists every operation of the contract as an action with a sentence', () => {
 		const expected: Record<string, string[]> = {
-			identification: ['createVerificationToken', 'requestInformation', 'waitForResult'],
+			identification: [
+				'createVerificationToken',
+				'getStatus',
+				'requestInformation',
+				'waitForResult',
+			],
 			bank: ['createToken', 'listTransactions'],
 			proofOfAddress: ['createCheck'],
 			aml: ['downloadProfilePdf'],

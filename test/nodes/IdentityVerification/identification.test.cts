@@ -2,6 +2,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { INodeParameters } from 'n8n-workflow';
+import { runNode, sandboxCredentials } from '../../harness/index.cjs';
 import { expectError, expectPaired, serviceRequests, useSandbox, type RunOpts } from './util.cjs';
 
 const ctx = useSandbox();
@@ -132,7 +133,7 @@ describe('Identification (KYC)', () => {
 				country: 'lt',
 				expiryTime: '={{ "1800" }}',
 				sessionLength: 900,
-				documents: 'ID_CARD, PASSPORT',
+				documents: ['ID_CARD', 'PASSPORT'],
 				dateOfBirth: '1990-12-31',
 			},
 		});
@@ -145,6 +146,43 @@ describe('Identification (KYC)', () => {
 			sessionLength: 900,
 			documents: ['ID_CARD', 'PASSPORT'],
 			dateOfBirth: '1990-12-31',
+		});
+	});
+
+	describe('Documents', () => {
+		const sentDocuments = async (documents: unknown, typeVersion?: number) => {
+			const { items, error } = await runNode({
+				node: 'identityVerification',
+				typeVersion,
+				parameters: {
+					resource: 'identification',
+					operation: 'createVerificationToken',
+					clientId: 'customer-60',
+					tokenFields: { documents },
+				} as INodeParameters,
+				credentials: sandboxCredentials(ctx.sb),
+			});
+			expect(error).toBeUndefined();
+			return ctx.sb.kyc.get(String(items[0].json.scanRef))?.request.documents;
+		};
+
+		test('sends the types picked from the list', async () => {
+			expect(await sentDocuments(['PASSPORT', 'ID_CARD'])).toEqual(['PASSPORT', 'ID_CARD']);
+		});
+
+		test('sends a type the list does not name, given by an expression', async () => {
+			expect(await sentDocuments('={{ ["ID_CARD", "MY_ACCOUNT_TYPE"] }}')).toEqual([
+				'ID_CARD',
+				'MY_ACCOUNT_TYPE',
+			]);
+		});
+
+		test('sends no list when none is picked', async () => {
+			expect(await sentDocuments([])).toBeUndefined();
+		});
+
+		test('version 1 keeps the text field: "ID_CARD, PASSPORT" is sent as a list', async () => {
+			expect(await sentDocuments('ID_CARD, PASSPORT', 1)).toEqual(['ID_CARD', 'PASSPORT']);
 		});
 	});
 

@@ -110,6 +110,14 @@ const properties: INodeProperties[] = [
 
 const displayOptions = { show: { resource: ['bank'], operation: ['listTransactions'] } };
 
+/** The service looks up the account within the verification: a 404 can come from either ID. */
+const TRANSACTIONS_NOT_FOUND = {
+	message:
+		'Not found (HTTP 404): the service has no account with this Account ID in the bank verification with this Verification ID',
+	advice:
+		'The service checks both IDs together. Check the Verification ID (the "id" of the Bank Verification webhook) and the Account ID (the "id" of one of its "accounts"): both must come from the same webhook, and from the account of this credential (sandbox and production keys see different data).',
+};
+
 export const description = updateDisplayOptions(displayOptions, properties);
 
 /** A day of Booked From or Booked To (its value made a day by dayOf first). */
@@ -205,6 +213,7 @@ export async function execute(
 		limit: filtered ? undefined : params.limit,
 		maxParallel: params.maxParallelRequests,
 		itemIndex,
+		notFound: TRANSACTIONS_NOT_FOUND,
 	});
 	if (filtered) {
 		const undated = keepBookedWithin(transactions, range);

@@ -3,10 +3,11 @@ import type {
 	IExecuteFunctions,
 	INodeExecutionData,
 	INodeProperties,
+	INodePropertyOptions,
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { verificationTokenRequestSchema } from '../../../shared/contract';
+import { KYC_DOCUMENT_TYPES, verificationTokenRequestSchema } from '../../../shared/contract';
 import { apiRequest, getBaseUrl, joinUrl } from '../../transport';
 import { toItems } from '../../helpers/response';
 import { simplifyOption, simplifyItems } from '../../helpers/simplify';
@@ -30,6 +31,51 @@ const SIMPLIFIED_TOKEN_FIELDS = [
 	'redirectUrl',
 	'callbackUrl',
 ];
+
+/** How the list shows each document type the service names. */
+const DOCUMENT_TYPE_NAMES: Record<(typeof KYC_DOCUMENT_TYPES)[number], string> = {
+	ID_CARD: 'ID Card',
+	PASSPORT: 'Passport',
+	RESIDENCE_PERMIT: 'Residence Permit',
+	DRIVER_LICENSE: 'Driver License',
+	PAN_CARD: 'PAN Card',
+	AADHAAR: 'Aadhaar',
+	VISA: 'Visa',
+	NATIONAL_PASSPORT: 'National Passport',
+	PROVISIONAL_DRIVER_LICENSE: 'Provisional Driver License',
+	OLD_ID_CARD: 'Old ID Card',
+	MILITARY_CARD: 'Military Card',
+	ADDRESS_CARD: 'Address Card',
+	SMART_ID: 'Smart-ID',
+	CLEAR: 'CLEAR',
+	ONE_ID: 'One ID',
+	BANK_ID_SE: 'BankID (Sweden)',
+	BANK_ID_NO: 'BankID (Norway)',
+	BANK_ID_CZ: 'Bank iD (Czechia)',
+	FTN: 'FTN (Finnish Trust Network)',
+	MIT_ID: 'MitID',
+	VERIMI: 'Verimi',
+	LA_WALLET: 'LA Wallet',
+	SAMSUNG_WALLET: 'Samsung Wallet',
+	MOJE_ID_CZ: 'MojeID (Czechia)',
+	YOTI_ID: 'Yoti ID',
+	OTHER: 'Other',
+	BORDER_CROSSING: 'Border Crossing',
+	ASYLUM: 'Asylum',
+	PHOTO_CARD: 'Photo Card',
+	PROOF_OF_AGE_CARD: 'Proof of Age Card',
+	TRAVEL_CARD: 'Travel Card',
+	SOCIAL_SECURITY_CARD: 'Social Security Card',
+	VOTER_CARD: 'Voter Card',
+	DIPLOMATIC_ID: 'Diplomatic ID',
+	WORK_PERMIT: 'Work Permit',
+};
+
+const DOCUMENT_TYPE_OPTIONS: INodePropertyOptions[] = KYC_DOCUMENT_TYPES.map((value) => ({
+	name: DOCUMENT_TYPE_NAMES[value],
+	value,
+	description: `Sent as ${value}`,
+})).sort((a, b) => a.name.localeCompare(b.name));
 
 const TYPED_FIELDS: INodeProperties[] = [
 	{
@@ -65,6 +111,19 @@ const TYPED_FIELDS: INodeProperties[] = [
 		placeholder: 'e.g. ID_CARD, PASSPORT',
 		description:
 			'Document types the person may use, separated by commas, as your account names them',
+		displayOptions: { show: { '@version': [{ _cnd: { lt: 1.2 } }] } },
+	},
+	{
+		displayName: 'Documents',
+		name: 'documents',
+		type: 'multiOptions',
+		options: DOCUMENT_TYPE_OPTIONS,
+		default: [],
+		// A type the list does not name (an account may know others) comes through an expression.
+		allowArbitraryValues: true,
+		description:
+			'Document types the person may use. For a type not in the list, use an expression that gives the list, e.g. {{ ["ID_CARD", "MY_TYPE"] }}.',
+		displayOptions: { show: { '@version': [{ _cnd: { gte: 1.2 } }] } },
 	},
 	{
 		displayName: 'Error URL',
@@ -271,6 +330,8 @@ function typedFields(this: IExecuteFunctions, itemIndex: number): IDataObject {
 	const body: IDataObject = {};
 	for (const [name, value] of Object.entries(set)) {
 		if (value === '' || value === undefined || value === null) continue;
+		// Documents picked from the list, none chosen.
+		if (Array.isArray(value) && value.length === 0) continue;
 		if (name === 'documents') body.documents = documentList(value) as IDataObject[string];
 		else if (name === 'expiryTime' || name === 'sessionLength')
 			body[name] = numberFromText(value) as IDataObject[string];

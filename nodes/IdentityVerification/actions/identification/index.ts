@@ -1,12 +1,13 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import * as createVerificationToken from './createVerificationToken.operation';
+import * as getStatus from './getStatus.operation';
 import * as requestInformation from './requestInformation.operation';
 import * as waitForResult from './waitForResult.operation';
 
 // Wait for Result is not in this list: it runs once for all items and pauses the execution, so
 // the node calls it directly instead of through the per-item router.
-export { createVerificationToken, requestInformation };
+export { createVerificationToken, getStatus, requestInformation };
 
 const OPERATIONS: INodePropertyOptions[] = [
 	{
@@ -14,6 +15,13 @@ const OPERATIONS: INodePropertyOptions[] = [
 		value: 'createVerificationToken',
 		description: 'Start an identity verification and get the token for the verification screen',
 		action: 'Create a verification token',
+	},
+	{
+		name: 'Get Status',
+		value: 'getStatus',
+		description:
+			'Re-check one verification whose webhook was missed (not for polling: the provider asks not to)',
+		action: 'Get the status of a verification',
 	},
 	{
 		name: 'Request Information',
@@ -52,6 +60,7 @@ export const description: INodeProperties[] = [
 		displayOptions: { show: { resource: ['identification'], '@tool': [true] } },
 	},
 	...createVerificationToken.description,
+	...getStatus.description,
 	...requestInformation.description,
 	...waitForResult.description,
 ];

@@ -7,9 +7,8 @@
  */
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { isLoopbackHost } from '../../../shared/urlGuards';
+import { isLoopbackHost, shownUrl } from '../../../shared/urlGuards';
 import { invalidInput } from '../../helpers/validation';
-import { shownUrl } from '../../transport/url';
 
 const PENDING_KEY = 'identityVerificationPendingScanRefs';
 

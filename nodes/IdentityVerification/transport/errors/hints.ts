@@ -2,10 +2,10 @@
  * What an HTTP error answer tells the user, chosen from a table by status, then by status class:
  * each entry is a small function giving the message and the advice that follows the service's words.
  */
-import { CREDENTIAL_DISPLAY_NAME } from '../authModes';
+import { credentialLabel } from '../authModes';
 import type { ApiMethod, AuthMode } from '../types';
 import { fieldErrors } from './serviceWords';
-import { cut, QUOTE_LIMIT } from './wording';
+import { cut, QUOTE_LIMIT, sentence } from './wording';
 
 /** What a hint may depend on. */
 export interface HintInput {
@@ -13,8 +13,12 @@ export interface HintInput {
 	method: ApiMethod;
 	attempts: number;
 	auth: AuthMode;
+	/** The name the user gave the credential, if n8n gave it. */
+	credentialName?: string;
 	/** The error answer, pruned and redacted. */
 	body: unknown;
+	/** What a 404 means for this request (the request's own words), if it says. */
+	notFound?: Hint;
 }
 
 export interface Hint {
@@ -25,14 +29,14 @@ export interface Hint {
 
 type HintRule = (input: HintInput) => Hint;
 
-const DASHBOARD_KEYS_HINT = 'the dashboard (Settings → API Keys → Generate)';
+const DASHBOARD_KEYS_HINT = 'the dashboard (Settings → API Keys → Create)';
 
 function triesText(attempts: number): string {
 	return attempts === 1 ? '1 attempt' : `${attempts} attempts`;
 }
 
-function credentialName(auth: AuthMode): string {
-	return `"${CREDENTIAL_DISPLAY_NAME[auth]}"`;
+function credentialName({ auth, credentialName: ownName }: HintInput): string {
+	return `"${credentialLabel(auth, ownName)}"`;
 }
 
 /** 400 and 422: the fields the service named, if it named any. */
@@ -46,18 +50,18 @@ const rejectedFields: HintRule = ({ status, body }) => {
 	}
 	return {
 		message: `The service rejected the request (HTTP ${status}): ${fields}`,
-		advice: `Fix these fields in the node and run again: ${fields}.`,
+		advice: sentence(`Fix these fields in the node and run again: ${fields}`),
 	};
 };
 
 const UNAUTHORISED: Record<AuthMode, HintRule> = {
-	apiKey: ({ auth }) => ({
+	apiKey: (input) => ({
 		message: `The service did not accept the API key and API secret (HTTP 401)`,
-		advice: `Open the credential ${credentialName(auth)} and paste the API Key and API Secret again from ${DASHBOARD_KEYS_HINT}. Sandbox and production keys are different; check the key has not been deleted.`,
+		advice: `Open the credential ${credentialName(input)} and paste the API Key and API Secret again from ${DASHBOARD_KEYS_HINT}. Sandbox and production keys are different; check the key has not been deleted.`,
 	}),
-	kybFormToken: ({ auth }) => ({
+	kybFormToken: (input) => ({
 		message: `The service did not accept the KYB form token (HTTP 401)`,
-		advice: `The token in the credential ${credentialName(auth)} is wrong or has expired: generate a new KYB form token and paste its tokenString, or use the Identity Verification API credential instead.`,
+		advice: `The token in the credential ${credentialName(input)} is wrong or has expired: generate a new KYB form token and paste its tokenString, or use the Identity Verification API credential instead.`,
 	}),
 };
 
@@ -93,11 +97,12 @@ const BY_STATUS: Partial<Record<number, HintRule>> = {
 		message: `The service refused access to this resource (HTTP 403)`,
 		advice: FORBIDDEN_ADVICE[auth],
 	}),
-	404: () => ({
-		message: `Not found (HTTP 404): the service has nothing with the ID(s) given`,
-		advice:
-			'Check the IDs entered in the node (they must belong to the account of this credential: sandbox and production keys see different data). Also check that the Base URL in the credential has no extra path such as /api/v2.',
-	}),
+	404: ({ notFound }) =>
+		notFound ?? {
+			message: `Not found (HTTP 404): the service has nothing with the ID(s) given`,
+			advice:
+				'Check the IDs entered in the node (they must belong to the account of this credential: sandbox and production keys see different data). Also check that the Base URL in the credential has no extra path such as /api/v2.',
+		},
 	422: rejectedFields,
 	429: ({ attempts }) => ({
 		message: `The service's request limit was reached (HTTP 429): it still refused after ${triesText(attempts)}`,

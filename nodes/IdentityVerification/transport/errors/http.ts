@@ -1,7 +1,7 @@
 /** Errors for an answer that is not 2xx: an error status, or a redirect (never followed). */
 import type { INode, NodeApiError } from 'n8n-workflow';
 
-import { CREDENTIAL_DISPLAY_NAME } from '../authModes';
+import { credentialLabel } from '../authModes';
 import type { ApiMethod, AuthMode } from '../types';
 import { apiError } from './apiError';
 import { excerptOf, parseErrorBody, prunedErrorBody } from './excerpt';
@@ -16,6 +16,10 @@ interface HttpFailure {
 	method: ApiMethod;
 	attempts: number;
 	auth: AuthMode;
+	/** The name the user gave the credential, if n8n gave it. */
+	credentialName?: string;
+	/** What a 404 means for this request, if it says. */
+	notFound?: { message: string; advice: string };
 	itemIndex?: number;
 }
 
@@ -41,15 +45,21 @@ export function httpError(node: INode, redact: Redactor, failure: HttpFailure): 
 export function redirectError(
 	node: INode,
 	redact: Redactor,
-	failure: { status: number; target?: string; auth: AuthMode; itemIndex?: number },
+	failure: {
+		status: number;
+		target?: string;
+		auth: AuthMode;
+		credentialName?: string;
+		itemIndex?: number;
+	},
 ): NodeApiError {
-	const { status, target, auth, itemIndex } = failure;
+	const { status, target, auth, credentialName, itemIndex } = failure;
 	const where = target
 		? `to ${target}; redirects are not followed, so the credential and the request were not sent there`
 		: 'without an address; redirects are not followed';
 	return apiError(node, redact, {
 		message: `The service answered with a redirect (HTTP ${status}) ${where}`,
-		description: `Check the Base URL in the credential "${CREDENTIAL_DISPLAY_NAME[auth]}": use the address the service itself gives (https, the right host and path), not one that forwards elsewhere.`,
+		description: `Check the Base URL in the credential "${credentialLabel(auth, credentialName)}": use the address the service itself gives (https, the right host and path), not one that forwards elsewhere.`,
 		httpCode: String(status),
 		itemIndex,
 	});

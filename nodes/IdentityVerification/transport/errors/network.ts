@@ -4,6 +4,7 @@
  */
 import type { INode, NodeApiError } from 'n8n-workflow';
 
+import { DEFAULT_BASE_URL } from '../../../shared/urlGuards';
 import type { ApiMethod } from '../types';
 import { apiError } from './apiError';
 import type { Redactor } from './redact';
@@ -51,7 +52,7 @@ export function classifyNetworkError(
 	return undefined;
 }
 
-interface NetworkFailure {
+export interface NetworkFailure {
 	problem: NetworkProblem;
 	code?: string;
 	origin: string;
@@ -74,8 +75,7 @@ const NETWORK_HINTS: Record<NetworkProblem, NetworkHint> = {
 	}),
 	dns: ({ origin, tries }) => ({
 		message: `The host of the Base URL could not be found (${origin})${tries}`,
-		description:
-			'Check the spelling of the Base URL in the credential, e.g. https://ivs.example.com.',
+		description: `Check the spelling of the Base URL in the credential, e.g. ${DEFAULT_BASE_URL}.`,
 	}),
 	timeout: ({ timeoutMs, tries, notRepeated }) => ({
 		message: `The service did not answer within ${formatDuration(timeoutMs)}${tries}`,
@@ -104,8 +104,8 @@ function notRepeatedText({ method, problem }: NetworkFailure): string {
 		: '';
 }
 
-/** No answer at all (refused, unknown host, timeout, dropped connection), after any retries. */
-export function networkError(node: INode, redact: Redactor, failure: NetworkFailure): NodeApiError {
+/** What the user is told about a failure without an answer: the message and what to do. */
+export function networkWords(failure: NetworkFailure): { message: string; description: string } {
 	const tries = failure.attempts === 1 ? '' : ` after ${failure.attempts} attempts`;
 	const hint = NETWORK_HINTS[failure.problem] ?? NETWORK_HINTS.other;
 	const { message, description } = hint({
@@ -114,9 +114,10 @@ export function networkError(node: INode, redact: Redactor, failure: NetworkFail
 		notRepeated: notRepeatedText(failure),
 	});
 	const code = failure.code ? ` (network code: ${failure.code})` : '';
-	return apiError(node, redact, {
-		message,
-		description: description + code,
-		itemIndex: failure.itemIndex,
-	});
+	return { message, description: description + code };
+}
+
+/** No answer at all (refused, unknown host, timeout, dropped connection), after any retries. */
+export function networkError(node: INode, redact: Redactor, failure: NetworkFailure): NodeApiError {
+	return apiError(node, redact, { ...networkWords(failure), itemIndex: failure.itemIndex });
 }

@@ -7,9 +7,20 @@ export function cut(text: string, limit: number): string {
 	return text.length > limit ? `${text.slice(0, limit)}…` : text;
 }
 
+/** Whether text ends a sentence itself (the service's words often do): no second full stop. */
+function endsSentence(text: string): boolean {
+	return /[.!?]$/.test(text);
+}
+
+/** `text` ended with a full stop, unless it ends a sentence already. */
+export function sentence(text: string): string {
+	return endsSentence(text) ? text : `${text}.`;
+}
+
 /** The service's own words, to put before the advice; nothing when it said nothing. */
 export function quoted(text: string | undefined): string {
-	return text ? `The service said: "${text}". ` : '';
+	if (!text) return '';
+	return endsSentence(text) ? `The service said: "${text}" ` : `The service said: "${text}". `;
 }
 
 /** A duration as a person reads it: `200 ms`, `1.5 seconds`, `15 minutes`. */

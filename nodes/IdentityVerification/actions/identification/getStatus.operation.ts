@@ -1,0 +1,59 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { verificationStatusRequestSchema } from '../../../shared/contract';
+import { apiRequest } from '../../transport';
+import { isNonEmptyObject } from '../../helpers/response';
+import { validateInput } from '../../helpers/validation';
+
+const properties: INodeProperties[] = [
+	{
+		displayName:
+			'For re-checking one verification whose webhook was missed. The provider asks not to poll this status (it may restrict access that does): results come by webhook, to the Identity Verification Trigger or Wait for Result.',
+		name: 'getStatusNotice',
+		type: 'notice',
+		default: '',
+	},
+	{
+		displayName: 'Scan Reference',
+		name: 'scanRef',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. 3af8e5b2-5a7c-11ee-8c99-0242ac120002',
+		description:
+			'The scanRef of the verification, from the Create Verification Token response or a webhook',
+	},
+];
+
+const displayOptions = {
+	show: { resource: ['identification'], operation: ['getStatus'] },
+};
+
+export const description = updateDisplayOptions(displayOptions, properties);
+
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
+	const { scanRef } = validateInput.call(
+		this,
+		verificationStatusRequestSchema,
+		{ scanRef: this.getNodeParameter('scanRef', itemIndex, '') },
+		{
+			scanRef: {
+				label: 'Scan Reference',
+				fix: 'Enter the scanRef from the token response or a webhook.',
+			},
+		},
+		itemIndex,
+	);
+	const response = await apiRequest.call(this, 'apiKey', {
+		method: 'POST',
+		path: '/api/v2/status',
+		body: { scanRef },
+		itemIndex,
+	});
+	if (isNonEmptyObject(response.body)) return [{ json: response.body }];
+	return [{ json: { scanRef } }];
+}
