@@ -269,7 +269,7 @@ describe('sandbox KYC', () => {
 	describe('POST /api/v2/status', () => {
 		const status = (scanRef: unknown) => call(sb, 'POST', '/api/v2/status', { body: { scanRef } });
 
-		test('reports ACTIVE while the link can be used, then the last result, with the service’s fields', async () => {
+		test('reports ACTIVE while the link can be used, REVIEWING while a person reviews it, then the result, with the service’s fields', async () => {
 			const { scanRef } = sb.kyc.createSession('c-status');
 			const active = await status(scanRef);
 			expect(active.status).toBe(200);
@@ -286,7 +286,7 @@ describe('sandbox KYC', () => {
 			});
 			await sb.kyc.autoFinish(scanRef, { final: false });
 			expect((await status(scanRef)).json).toMatchObject({
-				status: 'SUSPECTED',
+				status: 'REVIEWING',
 				autoFace: 'FACE_UNCERTAIN',
 				manualFace: null,
 				fraudTags: ['FACE_SUSPECTED'],

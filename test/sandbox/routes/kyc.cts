@@ -33,13 +33,15 @@ function digitString(request: Record<string, unknown>): string | null {
 
 /**
  * What POST /api/v2/status reports: the last result's status block, ACTIVE while the person can
- * still use the link (manual values empty until reviewed, as the service documents).
+ * still use the link, REVIEWING while a person reviews it (manual values empty until reviewed, as
+ * the service documents).
  */
 function statusOf(session: KycSession): Record<string, unknown> {
 	const last = session.lastStatus;
 	const active = session.state === 'IN_PROGRESS' || session.state === 'REUPLOAD_REQUESTED';
+	const reviewing = session.state === 'AWAITING_MANUAL_REVIEW';
 	return {
-		status: active || !last ? 'ACTIVE' : last.overall,
+		status: active || !last ? 'ACTIVE' : reviewing ? 'REVIEWING' : last.overall,
 		scanRef: session.scanRef,
 		clientId: session.clientId,
 		autoDocument: active ? null : (last?.autoDocument ?? null),
