@@ -154,12 +154,11 @@ function triggerSchemas(contract, z, version, itemSchema) {
 /**
  * Every output schema (JSON Schema) by its path under dist/nodes/. Takes the compiled contract, so
  * the tests build the very same schemas (test/foundation/output-schema.test.cts). Version 1.1 of
- * both nodes changes only the item of a delivery (the trigger and Wait for Result); the action
- * node's 1.2 only a field's input.
+ * both nodes changes only the item of a delivery (the trigger and Wait for Result) and an input.
  */
 function outputSchemas(contract, z = require('zod').z) {
 	const files = {};
-	for (const version of ['v1.0.0', 'v1.1.0', 'v1.2.0']) {
+	for (const version of ['v1.0.0', 'v1.1.0']) {
 		for (const [key, schema] of Object.entries(actionSchemas(contract, z))) {
 			files[`IdentityVerification/__schema__/${version}/${key}.json`] = toJsonSchema(schema);
 		}

@@ -87,9 +87,9 @@ export class IdentityVerification implements INodeType {
 		name: 'identityVerification',
 		icon: { light: 'file:identityVerification.svg', dark: 'file:identityVerification.dark.svg' },
 		group: ['transform'],
-		// 1.1: Wait for Result continues with the item of the trigger's version 1.1.
-		// 1.2: Documents (Create Verification Token) is a list of the service's document types.
-		version: [1, 1.1, 1.2],
+		// 1.1: Wait for Result continues with the item of the trigger's version 1.1, and Documents
+		// (Create Verification Token) is a list of the service's document types.
+		version: [1, 1.1],
 		subtitle: SUBTITLE,
 		description:
 			'Verify people and companies: identity checks (KYC), business forms (KYB), AML reports, bank account data and proof of address',

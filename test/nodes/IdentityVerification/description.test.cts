@@ -104,7 +104,7 @@ describe('Identity Verification node description', () => {
 		);
 	});
 
-	test('Documents: from version 1.2 a list of the service’s document types that takes other values too; before, the text field', () => {
+	test('Documents: from version 1.1 a list of the service’s document types that takes other values too; before, the text field', () => {
 		const tokenFields = description.properties.find((p) => p.name === 'tokenFields')!;
 		const documentsAt = (typeVersion: number) => {
 			const shown = (tokenFields.options as INodeProperties[]).filter(
@@ -115,15 +115,15 @@ describe('Identity Verification node description', () => {
 			expect(shown).toHaveLength(1);
 			return shown[0];
 		};
-		for (const version of [1, 1.1]) expect(documentsAt(version).type).toBe('string');
-		const list = documentsAt(1.2);
+		expect(documentsAt(1).type).toBe('string');
+		const list = documentsAt(1.1);
 		expect(list.type).toBe('multiOptions');
 		expect(list.allowArbitraryValues).toBe(true);
 		expect(list.default).toEqual([]);
 		const options = list.options as INodePropertyOptions[];
 		expect(options.map((o) => o.value).sort()).toEqual([...KYC_DOCUMENT_TYPES].sort());
 		expect(options.find((o) => o.value === 'ID_CARD')?.name).toBe('ID Card');
-		expect(description.version).toEqual([1, 1.1, 1.2]);
+		expect(description.version).toEqual([1, 1.1]);
 	});
 
 	test('lists every operation of the contract as an action with a sentence', () => {

@@ -111,7 +111,7 @@ const TYPED_FIELDS: INodeProperties[] = [
 		placeholder: 'e.g. ID_CARD, PASSPORT',
 		description:
 			'Document types the person may use, separated by commas, as your account names them',
-		displayOptions: { show: { '@version': [{ _cnd: { lt: 1.2 } }] } },
+		displayOptions: { show: { '@version': [{ _cnd: { lt: 1.1 } }] } },
 	},
 	{
 		displayName: 'Documents',
@@ -123,7 +123,7 @@ const TYPED_FIELDS: INodeProperties[] = [
 		allowArbitraryValues: true,
 		description:
 			'Document types the person may use. For a type not in the list, use an expression that gives the list, e.g. {{ ["ID_CARD", "MY_TYPE"] }}.',
-		displayOptions: { show: { '@version': [{ _cnd: { gte: 1.2 } }] } },
+		displayOptions: { show: { '@version': [{ _cnd: { gte: 1.1 } }] } },
 	},
 	{
 		displayName: 'Error URL',
