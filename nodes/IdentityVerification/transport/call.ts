@@ -7,8 +7,9 @@ import type { INode, NodeApiError } from 'n8n-workflow';
 
 import { cancelSignalOf, isStopped, waitUnlessStopped } from './cancel';
 import type { ResolvedCredential } from './credential';
-import { cancelledError, makeRedactor } from './errors';
-import type { Redactor } from './errors';
+import { cancelledError } from './errors';
+import { makeRedactor } from './redact';
+import type { Redactor } from './redact';
 import { DEFAULT_READ_IDLE_MS, DEFAULT_READ_TOTAL_MS } from './readDeadline';
 import type { ReadLimits } from './readDeadline';
 import { normaliseMaxRetries, RATE_LIMIT_BUDGET_MS } from './retry';

@@ -12,9 +12,10 @@ import {
 	isPlainHttpToAnotherMachine,
 	PLAIN_HTTP_MESSAGE,
 } from '../../shared/urlGuards';
-import { CREDENTIAL_BY_AUTH, credentialLabel } from './authModes';
-import { makeRedactor } from './errors';
-import type { Redactor } from './errors';
+import { CREDENTIAL_BY_AUTH } from './authModes';
+import { credentialLabel } from './errors';
+import { makeRedactor } from './redact';
+import type { Redactor } from './redact';
 import type { AuthMode, RequestContext } from './types';
 
 export interface ResolvedCredential {

@@ -23,8 +23,8 @@ import {
 } from '../../shared/urlGuards';
 import { DEFAULT_TIMEOUT_MS } from './call';
 import { secretsOf } from './credential';
-import { classifyNetworkError, makeRedactor, networkWords } from './errors';
-import { cut, QUOTE_LIMIT } from './errors/wording';
+import { classifyNetworkError, cut, networkWords, QUOTE_LIMIT } from './errors';
+import { makeRedactor } from './redact';
 import type { AuthMode } from './types';
 import { joinUrl } from './url';
 

@@ -10,8 +10,8 @@
  *
  * One job per file: request.ts (the attempt loop), call.ts (what the attempts share), outcome.ts
  * (what an attempt's result means), credential.ts, url.ts, options.ts, body.ts, readDeadline.ts,
- * cancel.ts, retry.ts, errors.ts with errors/ (the messages; errors/hints.ts is the status
- * table), credentialTest.ts (the credential tests). The nodes import this file.
+ * cancel.ts, retry.ts, errors.ts (the messages and the status table), redact.ts (secrets out of
+ * every error), credentialTest.ts (the credential tests). The nodes import this file.
  */
 export { apiRequest } from './request';
 export { serviceCredentialTests } from './credentialTest';
