@@ -10,13 +10,11 @@ import type { ResolvedCredential } from './credential';
 import { cancelledError } from './errors';
 import { makeRedactor } from './redact';
 import type { Redactor } from './redact';
-import { DEFAULT_READ_IDLE_MS, DEFAULT_READ_TOTAL_MS } from './readDeadline';
-import type { ReadLimits } from './readDeadline';
+import { DEFAULT_READ_IDLE_MS, DEFAULT_READ_TOTAL_MS, DEFAULT_TIMEOUT_MS } from './body';
+import type { ReadLimits } from './body';
 import { normaliseMaxRetries, RATE_LIMIT_BUDGET_MS } from './retry';
 import type { ApiRequest, AuthMode, RequestContext } from './types';
 import { requestUrl } from './url';
-
-export const DEFAULT_TIMEOUT_MS = 30_000;
 
 export interface Call {
 	context: RequestContext;

@@ -21,7 +21,7 @@ import {
 	isPlainHttpToAnotherMachine,
 	PLAIN_HTTP_MESSAGE,
 } from '../../shared/urlGuards';
-import { DEFAULT_TIMEOUT_MS } from './call';
+import { DEFAULT_TIMEOUT_MS } from './body';
 import { secretsOf } from './credential';
 import { classifyNetworkError, cut, networkWords, QUOTE_LIMIT } from './errors';
 import { makeRedactor } from './redact';

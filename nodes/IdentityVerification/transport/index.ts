@@ -9,8 +9,8 @@
  * (redirects are not followed), and stopping the execution stops its requests and their waits.
  *
  * One job per file: request.ts (the attempt loop), call.ts (what the attempts share), outcome.ts
- * (what an attempt's result means), credential.ts, url.ts, options.ts, body.ts, readDeadline.ts,
- * cancel.ts, retry.ts, errors.ts (the messages and the status table), redact.ts (secrets out of
+ * (what an attempt's result means), credential.ts, url.ts, options.ts, body.ts (reading an answer
+ * under its read deadline), cancel.ts, retry.ts, errors.ts (the messages and the status table), redact.ts (secrets out of
  * every error), credentialTest.ts (the credential tests). The nodes import this file.
  */
 export { apiRequest } from './request';

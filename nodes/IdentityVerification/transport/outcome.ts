@@ -6,14 +6,8 @@
 import type { IN8nHttpFullResponse, NodeApiError } from 'n8n-workflow';
 
 import { shownUrl } from '../../shared/urlGuards';
-import {
-	discardStream,
-	normaliseHeaders,
-	parseJsonBody,
-	readCapped,
-	readWhole,
-	successBody,
-} from './body';
+import { discardStream, normaliseHeaders, readErrorBody, readWholeBody, watchedBody } from './body';
+import type { Stalled } from './body';
 import { RETRY, spendRateLimitWait, stoppedError, waitToRetry, wasStopped } from './call';
 import type { Call } from './call';
 import {
@@ -25,8 +19,6 @@ import {
 	stalledReadOf,
 	unexpectedError,
 } from './errors';
-import type { Stall } from './errors';
-import { watchedBody, watchedChunks } from './readDeadline';
 import {
 	backoffDelay,
 	isIdempotent,
@@ -46,7 +38,8 @@ export async function answered<T>(
 	const headers = normaliseHeaders(response.headers);
 	if (status >= 200 && status < 300) return await succeeded<T>(call, response, headers, attempt);
 	if (status >= 300 && status < 400) throw refusedRedirect(call, response, headers.location);
-	const body = await errorBody(call, response.body, attempt);
+	const kind = call.req.response ?? 'json';
+	const body = await readErrorBody(response.body, kind, call.read, stalled(call, attempt));
 	if (await retriesStatus(call, status, attempt, headers['retry-after'])) return RETRY;
 	const { method, itemIndex } = call.req;
 	const failure = {
@@ -82,28 +75,14 @@ async function succeeded<T>(
 	if (kind === 'stream')
 		return result(watchedBody(response.body, call.read, stalled(call, attempt)));
 	try {
-		const body = watchedChunks(response.body, call.read, stalled(call, attempt));
-		return result(successBody(kind, await readWhole(body)));
+		return result(await readWholeBody(response.body, kind, call.read, stalled(call, attempt)));
 	} catch (error) {
 		return await brokenOff(call, attempt, error);
 	}
 }
 
-/**
- * What is read of an error answer: a JSON answer whole, as n8n read it before the transport read
- * bodies itself (parsed, an echoed document can be left out of the message); of a file, only the
- * start, which is enough for any message.
- */
-async function errorBody(call: Call, body: unknown, attempt: number): Promise<unknown> {
-	const json = (call.req.response ?? 'json') === 'json';
-	const chunks = watchedChunks(body, call.read, stalled(call, attempt));
-	const read = await readCapped(chunks, json ? Infinity : undefined);
-	discardStream(body);
-	return json ? parseJsonBody(read) : read;
-}
-
 /** The error a body read in this attempt ends with when it times out. */
-function stalled(call: Call, attempt: number): (stall: Stall, ms: number) => Error {
+function stalled(call: Call, attempt: number): Stalled {
 	return (stall, ms) =>
 		stalledReadError(call.node, call.redact, {
 			stall,
