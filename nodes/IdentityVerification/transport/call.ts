@@ -6,6 +6,7 @@
 import type { INode, NodeApiError } from 'n8n-workflow';
 
 import { cancelSignalOf, isStopped, waitUnlessStopped } from './cancel';
+import { requestUrl } from './credential';
 import type { ResolvedCredential } from './credential';
 import { cancelledError } from './errors';
 import { makeRedactor } from './redact';
@@ -14,7 +15,6 @@ import { DEFAULT_READ_IDLE_MS, DEFAULT_READ_TOTAL_MS, DEFAULT_TIMEOUT_MS } from 
 import type { ReadLimits } from './body';
 import { normaliseMaxRetries, RATE_LIMIT_BUDGET_MS } from './retry';
 import type { ApiRequest, AuthMode, RequestContext } from './types';
-import { requestUrl } from './url';
 
 export interface Call {
 	context: RequestContext;

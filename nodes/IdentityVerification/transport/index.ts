@@ -9,15 +9,14 @@
  * (redirects are not followed), and stopping the execution stops its requests and their waits.
  *
  * One job per file: request.ts (the attempt loop), call.ts (what the attempts share), outcome.ts
- * (what an attempt's result means), credential.ts, url.ts, options.ts, body.ts (reading an answer
- * under its read deadline), cancel.ts, retry.ts, errors.ts (the messages and the status table), redact.ts (secrets out of
- * every error), credentialTest.ts (the credential tests). The nodes import this file.
+ * (what an attempt's result means), options.ts, cancel.ts, credential.ts (the credential, where a
+ * request may go, the credential tests), body.ts (reading an answer under its read deadline),
+ * retry.ts, errors.ts (the messages and the status table), redact.ts (secrets out of every error).
+ * The nodes import this file.
  */
 export { apiRequest } from './request';
-export { serviceCredentialTests } from './credentialTest';
 export { readJsonBody } from './body';
 export { stalledReadOf } from './errors';
-export { getBaseUrl } from './credential';
-export { assertUnderBaseUrl, joinUrl } from './url';
+export { assertUnderBaseUrl, getBaseUrl, joinUrl, serviceCredentialTests } from './credential';
 export { backoffDelay, parseRetryAfter } from './retry';
 export type { ApiRequest, AuthMode, StreamedBody } from './types';

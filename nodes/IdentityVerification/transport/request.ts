@@ -4,10 +4,9 @@
  */
 import type { IN8nHttpFullResponse } from 'n8n-workflow';
 
-import { CREDENTIAL_BY_AUTH } from './authModes';
 import { RETRY, startCall } from './call';
 import type { Call } from './call';
-import { resolveCredential } from './credential';
+import { CREDENTIAL_BY_AUTH, resolveCredential } from './credential';
 import { requestOptions } from './options';
 import type { OpenedRequest } from './options';
 import { answered, unanswered } from './outcome';
