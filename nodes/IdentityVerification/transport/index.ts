@@ -8,11 +8,11 @@
  * the encodings a page may quote them in). Nothing is sent outside the credential's Base URL
  * (redirects are not followed), and stopping the execution stops its requests and their waits.
  *
- * One job per file: request.ts (the attempt loop), call.ts (what the attempts share), outcome.ts
- * (what an attempt's result means), options.ts, cancel.ts, credential.ts (the credential, where a
- * request may go, the credential tests), body.ts (reading an answer under its read deadline),
- * retry.ts, errors.ts (the messages and the status table), redact.ts (secrets out of every error).
- * The nodes import this file.
+ * One job per file: request.ts (the attempts: options, what an answer means, waits, stopping),
+ * credential.ts (the credential, where a request may go, the credential tests), body.ts (reading
+ * an answer under its read deadline), retry.ts (when to retry, how long to wait), errors.ts (the
+ * messages and the status table), redact.ts (secrets out of every error). The nodes import this
+ * file.
  */
 export { apiRequest } from './request';
 export { readJsonBody } from './body';
