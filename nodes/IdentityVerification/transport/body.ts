@@ -9,7 +9,7 @@
 import { sleep } from 'n8n-workflow';
 
 import type { Stall } from './errors';
-import type { ResponseKind } from './types';
+import type { ResponseKind } from './index';
 
 /** How long an answer's headers may take, per attempt (n8n's timeout). */
 export const DEFAULT_TIMEOUT_MS = 30_000;

@@ -29,7 +29,7 @@ import { DEFAULT_TIMEOUT_MS } from './body';
 import { classifyNetworkError, credentialLabel, cut, networkWords, QUOTE_LIMIT } from './errors';
 import { makeRedactor } from './redact';
 import type { Redactor } from './redact';
-import type { ApiRequest, AuthMode, RequestContext } from './types';
+import type { ApiRequest, AuthMode, RequestContext } from './index';
 
 /** The n8n credential type of each way of authenticating. */
 export const CREDENTIAL_BY_AUTH: Record<AuthMode, string> = {

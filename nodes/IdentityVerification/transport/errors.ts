@@ -10,7 +10,7 @@ import type { INode, JsonObject } from 'n8n-workflow';
 import { isPlainObject } from '../../shared/isPlainObject';
 import { DEFAULT_BASE_URL } from '../../shared/urlGuards';
 import { parseJsonBody } from './body';
-import type { ApiMethod, AuthMode } from './types';
+import type { ApiMethod, AuthMode } from './index';
 import type { Redactor } from './redact';
 
 interface ErrorParts {

@@ -56,7 +56,7 @@ import type {
 	RequestContext,
 	ResponseKind,
 	StreamedBody,
-} from './types';
+} from './index';
 
 /** What every attempt of one request shares: where it goes, with which credential, how long it may try. */
 interface RequestState {
