@@ -52,10 +52,11 @@ export interface ResolvedCredential {
 
 /**
  * Credentials read during one execution of the node, per credential and item. Reading a credential
- * costs n8n a database read, a decryption and an expression evaluation; without this every request
- * read it twice (here for the Base URL, then again inside httpRequestWithAuthentication), and every
- * page of a paginated list again. Keyed by item so credentials given as expressions still resolve per
- * item, as n8n's getCredentials(type, itemIndex) does. The WeakMap lets the execution context go.
+ * costs n8n a database read, a decryption and an expression evaluation; without the cache every
+ * request would read it twice (here for the Base URL, then inside httpRequestWithAuthentication),
+ * and every page of a paginated list again. Keyed by item so credentials given as expressions
+ * still resolve per item, as n8n's getCredentials(type, itemIndex) does. The WeakMap lets the
+ * execution context go.
  */
 const credentialCache = new WeakMap<object, Map<string, Promise<ResolvedCredential>>>();
 
