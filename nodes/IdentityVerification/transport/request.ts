@@ -58,7 +58,7 @@ import type {
 	StreamedBody,
 } from './index';
 
-/** What every attempt of one request shares: where it goes, with which credential, how long it may try. */
+/** What the attempts of one request share: where it goes, with which credential, for how long. */
 interface RequestState {
 	context: RequestContext;
 	auth: AuthMode;
@@ -178,7 +178,7 @@ function acceptFor(kind: ResponseKind): string {
 		: 'application/json';
 }
 
-/** n8n's options for one attempt: a fresh copy each time, as n8n may change the options it is given. */
+/** n8n's options for one attempt: a fresh copy each time, as n8n may change what it is given. */
 function requestOptions(
 	req: AttemptRequest,
 	url: string,
@@ -292,7 +292,7 @@ async function handleNoResponse(
 	});
 }
 
-/** A body that timed out or broke off while it was read: RETRY when repeating is safe, else the error. */
+/** A body that timed out or broke off while read: RETRY when repeating is safe, else the error. */
 async function handleBrokenRead(
 	state: RequestState,
 	attempt: number,
