@@ -8,13 +8,13 @@ import {
 	classifyNetworkError,
 	fieldErrors,
 	httpError,
-	makeRedactor,
 	networkError,
 	parseErrorBody,
 	prunedErrorBody,
 	serviceMessage,
 	unexpectedError,
 } from '../../nodes/IdentityVerification/transport/errors';
+import { makeRedactor } from '../../nodes/IdentityVerification/transport/redact';
 import { ACTION_NODE as NODE } from '../harness/fixtures/action-node.cjs';
 
 const SECRET = 'S3cr3t-Value';

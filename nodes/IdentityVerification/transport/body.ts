@@ -1,12 +1,85 @@
 /**
- * What an answer's body and headers become: a success body in the kind the caller asked for, read
- * whole from its stream where the caller does not read it itself, at most 64 KB of an error
- * answer's stream, and header names in lower case.
+ * Reading an answer: its headers, its body in the kind the caller asked for, and how long both may
+ * take. n8n's timeout ends with the headers: a service that sends part of a body and then nothing,
+ * or a byte now and then, would hold the execution for ever. So every body is read under a
+ * watchdog (the read deadline): when nothing has arrived for `idleMs`, or the body is not whole
+ * after `totalMs`, its stream is destroyed and whoever reads it (the transport, a list's pages, a
+ * file's download) gets the error `stalled` makes.
  */
-import type { ResponseKind } from './types';
+import { sleep } from 'n8n-workflow';
 
+import type { Stall } from './errors';
+import type { ResponseKind } from './index';
+
+/** How long an answer's headers may take, per attempt (n8n's timeout). */
+export const DEFAULT_TIMEOUT_MS = 30_000;
+/** How long an answer's body may go without a byte. */
+export const DEFAULT_READ_IDLE_MS = 30_000;
+/** Far more than any answer needs on a slow link: over 100 MB at 1 Mbit/s. */
+export const DEFAULT_READ_TOTAL_MS = 15 * 60_000;
+/**
+ * The longest single wait of the watchdog. n8n's sleep ends at once when the read ends; where it
+ * cannot be ended (n8n 1.x), a finished read leaves a wait of at most this behind.
+ */
+const WATCH_STEP_MS = 1000;
 /** What of an error answer's stream is read: enough for any error message. */
 const STREAM_READ_LIMIT = 65536;
+
+export interface ReadLimits {
+	idleMs: number;
+	totalMs: number;
+}
+
+/** Makes the error a body read ends with when a deadline passes. */
+export type Stalled = (stall: Stall, ms: number) => Error;
+
+/** A 2xx answer's body read whole under the read deadline: a Buffer for `binary`, else JSON. */
+export async function readWholeBody(
+	body: unknown,
+	kind: 'json' | 'binary',
+	limits: ReadLimits,
+	stalled: Stalled,
+): Promise<unknown> {
+	const read = await readWhole(watchedChunks(body, limits, stalled));
+	return kind === 'binary' ? toBuffer(read) : parseJsonBody(read);
+}
+
+/**
+ * What is read of an error answer: a JSON answer whole (parsed, an echoed document can be left out
+ * of the message); of a file, only the start, which is enough for any message.
+ */
+export async function readErrorBody(
+	body: unknown,
+	kind: ResponseKind,
+	limits: ReadLimits,
+	stalled: Stalled,
+): Promise<unknown> {
+	const json = kind === 'json';
+	const chunks = watchedChunks(body, limits, stalled);
+	const read = await readCapped(chunks, json ? Infinity : undefined);
+	discardStream(body);
+	return json ? parseJsonBody(read) : read;
+}
+
+/** Closes a streamed body nobody will read (e.g. of a redirect), so its connection is let go. */
+export function discardStream(body: unknown): void {
+	(body as { destroy?: () => void } | undefined)?.destroy?.();
+}
+
+/** Headers with lower-case names and one text value each (a list joined as HTTP does). */
+export function normaliseHeaders(headers: unknown): Record<string, string> {
+	const result: Record<string, string> = {};
+	if (typeof headers !== 'object' || headers === null) return result;
+	for (const [name, value] of Object.entries(headers as Record<string, unknown>)) {
+		if (value === undefined || value === null || typeof value === 'function') continue;
+		result[name.toLowerCase()] = Array.isArray(value)
+			? value.map(String).join(', ')
+			: String(value);
+	}
+	return result;
+}
+
+// JSON and bytes.
 
 /** A body that came whole, as JSON: bytes decoded, JSON text parsed, `null` when empty. */
 export function readJsonBody(body: unknown): { ok: true; value: unknown } | { ok: false } {
@@ -49,20 +122,6 @@ function toBuffer(body: unknown): Buffer {
 	return Buffer.alloc(0);
 }
 
-/** A 2xx answer's body as the caller asked for it. */
-export function successBody(kind: ResponseKind, body: unknown): unknown {
-	switch (kind) {
-		case 'stream':
-			return body;
-		case 'binary':
-			return toBuffer(body);
-		case 'none':
-			return undefined;
-		default:
-			return parseJsonBody(body);
-	}
-}
-
 function isChunkStream(body: unknown): body is AsyncIterable<Uint8Array | string> {
 	return typeof (body as AsyncIterable<unknown> | undefined)?.[Symbol.asyncIterator] === 'function';
 }
@@ -76,7 +135,7 @@ function bufferOf(chunk: Uint8Array | string): Buffer {
 }
 
 /** A body read whole from its stream, as bytes; a body that is no stream is returned as it is. */
-export async function readWhole(body: unknown): Promise<unknown> {
+async function readWhole(body: unknown): Promise<unknown> {
 	if (!isChunkStream(body)) return body;
 	const chunks: Buffer[] = [];
 	for await (const chunk of body) chunks.push(bufferOf(chunk));
@@ -87,7 +146,7 @@ export async function readWhole(body: unknown): Promise<unknown> {
  * An error answer's stream as bytes, for the error message: what was read before it broke off or
  * timed out, at most `limit` bytes (the rest is dropped). A body that is no stream is as it is.
  */
-export async function readCapped(body: unknown, limit = STREAM_READ_LIMIT): Promise<unknown> {
+async function readCapped(body: unknown, limit = STREAM_READ_LIMIT): Promise<unknown> {
 	if (!isChunkStream(body)) return body;
 	const stream = body as AsyncIterable<Uint8Array | string> & { destroy?: () => void };
 	const chunks: Buffer[] = [];
@@ -106,20 +165,124 @@ export async function readCapped(body: unknown, limit = STREAM_READ_LIMIT): Prom
 	return Buffer.concat(chunks);
 }
 
-/** Closes a streamed body nobody will read (e.g. of a redirect), so its connection is let go. */
-export function discardStream(body: unknown): void {
-	(body as { destroy?: () => void } | undefined)?.destroy?.();
+// The read deadline: a watchdog per body, which ends with the read.
+
+/** The answer's stream as n8n hands it over: a Node.js Readable. */
+interface AnswerStream extends AsyncIterable<Uint8Array> {
+	map(fn: (chunk: Uint8Array) => Uint8Array): AnswerStream;
+	on(event: 'error', listener: () => void): unknown;
+	emit(event: 'error', error: Error): boolean;
+	once(event: 'close', listener: () => void): unknown;
+	destroy(error?: Error): unknown;
+	readonly destroyed: boolean;
 }
 
-/** Headers with lower-case names and one text value each (a list joined as HTTP does). */
-export function normaliseHeaders(headers: unknown): Record<string, string> {
-	const result: Record<string, string> = {};
-	if (typeof headers !== 'object' || headers === null) return result;
-	for (const [name, value] of Object.entries(headers as Record<string, unknown>)) {
-		if (value === undefined || value === null || typeof value === 'function') continue;
-		result[name.toLowerCase()] = Array.isArray(value)
-			? value.map(String).join(', ')
-			: String(value);
+/** One body being read: its stream(s), when it started, when its last bytes came, whether it is over. */
+interface Watch {
+	source: AnswerStream;
+	/** The copy handed to a reader, when there is one. */
+	watched?: AnswerStream;
+	limits: ReadLimits;
+	startedAt: number;
+	lastBytesAt: number;
+	over: AbortController;
+	stalled: Stalled;
+}
+
+function isAnswerStream(body: unknown): body is AnswerStream {
+	const stream = body as Partial<AnswerStream> | undefined;
+	return (
+		typeof stream?.map === 'function' &&
+		typeof stream.destroy === 'function' &&
+		typeof stream[Symbol.asyncIterator] === 'function'
+	);
+}
+
+const ignore = () => undefined;
+
+/** Starts the watchdog of `source`. */
+function startWatch(source: AnswerStream, limits: ReadLimits, stalled: Stalled): Watch {
+	const now = Date.now();
+	const over = new AbortController();
+	const watch: Watch = { source, limits, startedAt: now, lastBytesAt: now, over, stalled };
+	// A failed answer's error reaches the reader through its next read: this keeps it from
+	// crashing n8n while nobody happens to be listening.
+	source.on('error', ignore);
+	void watchdog(watch);
+	return watch;
+}
+
+/**
+ * The chunks of `body` as they arrive, for the transport to read itself: the reading ends with
+ * the error `stalled` makes when a deadline passes. A body that is no stream is as it is.
+ */
+function watchedChunks(body: unknown, limits: ReadLimits, stalled: Stalled): unknown {
+	if (!isAnswerStream(body)) return body;
+	return chunksOf(startWatch(body, limits, stalled));
+}
+
+async function* chunksOf(watch: Watch): AsyncGenerator<Uint8Array> {
+	try {
+		for await (const chunk of watch.source) {
+			watch.lastBytesAt = Date.now();
+			yield chunk;
+		}
+	} finally {
+		watch.over.abort();
 	}
-	return result;
+}
+
+/**
+ * A watched copy of `body` to hand to a reader (the same bytes, in chunks as they arrived): its
+ * reading ends with the error `stalled` makes when a deadline passes. A body that is no stream is
+ * as it is.
+ */
+export function watchedBody(body: unknown, limits: ReadLimits, stalled: Stalled): unknown {
+	if (!isAnswerStream(body)) return body;
+	const watch = startWatch(body, limits, stalled);
+	const watched = body.map((chunk) => {
+		watch.lastBytesAt = Date.now();
+		return chunk;
+	});
+	watch.watched = watched;
+	watched.on('error', ignore);
+	watched.once('close', () => {
+		body.destroy();
+		watch.over.abort();
+	});
+	return watched;
+}
+
+/** Waits for the next deadline, again and again, until the read is over or a deadline passes. */
+async function watchdog(watch: Watch): Promise<void> {
+	const { over, limits } = watch;
+	while (!over.signal.aborted) {
+		// A reader that let go of its copy: the copy closes only once the source gives up waiting.
+		if (watch.watched?.destroyed) return release(watch.source, new Error('Not read to its end'));
+		const now = Date.now();
+		const idleLeft = watch.lastBytesAt + limits.idleMs - now;
+		const totalLeft = watch.startedAt + limits.totalMs - now;
+		if (totalLeft <= 0) return stop(watch, 'total', limits.totalMs);
+		if (idleLeft <= 0) return stop(watch, 'idle', limits.idleMs);
+		await sleep(Math.min(idleLeft, totalLeft, WATCH_STEP_MS), over.signal).catch(ignore);
+	}
+}
+
+/** The reader gets the error, and the source is let go. */
+function stop(watch: Watch, stall: Stall, ms: number): void {
+	const error = watch.stalled(stall, ms);
+	watch.watched?.destroy(error);
+	release(watch.source, error);
+}
+
+/**
+ * Destroys the source and ends its pending read with `error` now. Where the source is the
+ * connection's own stream, that closes the connection; n8n 2.x hands over a copy that ends a
+ * pending read only once the read it waits for returns (never, from a stalled service), so the
+ * error is given to the reader as axios does on abort, and the connection is closed when the
+ * service closes it.
+ */
+function release(source: AnswerStream, error: Error): void {
+	source.destroy(error);
+	source.emit('error', error);
 }

@@ -1,15 +1,599 @@
 /**
- * Errors a user can act on, that never carry a secret: what the transport throws, and the rules
- * behind them (redaction, the excerpt of an error answer, the service's words) for their tests.
- * The parts live in errors/. This entry is a file, not errors/index.ts, so a test build made before
- * the split cannot keep loading its old compiled errors.js in place of the folder.
+ * What the user is told when a request fails: an error answer (the status table), no answer, a
+ * stopped execution, an answer that stopped arriving. Every error is built by `apiError` from
+ * plain values passed through the redactor, never from n8n's or axios' error objects: those carry
+ * the request options, incl. the Authorization header and the `auth` username/password.
  */
-export { makeRedactor } from './errors/redact';
-export type { Redactor } from './errors/redact';
-export { parseErrorBody, prunedErrorBody } from './errors/excerpt';
-export { fieldErrors, serviceMessage } from './errors/serviceWords';
-export { httpError, redirectError } from './errors/http';
-export { classifyNetworkError, networkError, networkWords } from './errors/network';
-export { cancelledError, unexpectedError } from './errors/local';
-export { stalledReadError, stalledReadOf } from './errors/stalled';
-export type { Stall } from './errors/stalled';
+import { NodeApiError } from 'n8n-workflow';
+import type { INode, JsonObject } from 'n8n-workflow';
+
+import { isPlainObject } from '../../shared/isPlainObject';
+import { DEFAULT_BASE_URL } from '../../shared/urlGuards';
+import { parseJsonBody } from './body';
+import type { ApiMethod, AuthMode } from './index';
+import type { Redactor } from './redact';
+
+interface ErrorParts {
+	message: string;
+	description: string;
+	/** The answer's status, if there was an answer. */
+	httpCode?: string;
+	itemIndex?: number;
+	/** Kept in the error's details (e.g. the excerpt of an error answer). */
+	data?: unknown;
+}
+
+/** A NodeApiError whose message, description and details are redacted. */
+function apiError(node: INode, redact: Redactor, parts: ErrorParts): NodeApiError {
+	const { httpCode, itemIndex, data } = parts;
+	const message = redact(parts.message);
+	const description = redact(parts.description);
+	const errorResponse: JsonObject = { message };
+	if (httpCode) errorResponse.httpCode = httpCode;
+	const error = new NodeApiError(node, errorResponse, {
+		message,
+		description,
+		httpCode,
+		itemIndex,
+	});
+	// NodeApiError may swap a message containing a network error code for a generic text
+	error.message = message;
+	error.description = description;
+	if (data !== undefined) {
+		try {
+			error.context.data = JSON.parse(redact(JSON.stringify(data))) as JsonObject;
+		} catch {
+			// the body could not be represented as JSON: leave it out
+		}
+	}
+	return error;
+}
+
+// An answer that is not 2xx. The status table below words it: by status, then by status class,
+// each entry a small function giving the message and the advice after the service's own words.
+
+interface HttpFailure {
+	status: number;
+	body: unknown;
+	method: ApiMethod;
+	attempts: number;
+	auth: AuthMode;
+	/** The name the user gave the credential, if n8n gave it. */
+	credentialName?: string;
+	/** What a 404 means for this request, if it says. */
+	notFound?: { message: string; advice: string };
+	itemIndex?: number;
+}
+
+/** An HTTP answer that is not 2xx, after the retries the transport was allowed to make. */
+export function httpError(node: INode, redact: Redactor, failure: HttpFailure): NodeApiError {
+	const body = prunedErrorBody(parseErrorBody(failure.body, redact), redact);
+	const serviceSaid = serviceMessage(body);
+	const said = serviceSaid && cut(serviceSaid, QUOTE_LIMIT);
+	const { message, advice } = httpHint({ ...failure, body });
+	return apiError(node, redact, {
+		message,
+		description: (quoted(said) + advice).trim(),
+		httpCode: String(failure.status),
+		itemIndex: failure.itemIndex,
+		data: excerptOf(body),
+	});
+}
+
+/**
+ * A 3xx answer. It is never followed: n8n's request helper would send the credential, and a POST's
+ * body, to wherever it points. `target` is the shown Location (origin and path), if any.
+ */
+export function redirectError(
+	node: INode,
+	redact: Redactor,
+	failure: {
+		status: number;
+		target?: string;
+		auth: AuthMode;
+		credentialName?: string;
+		itemIndex?: number;
+	},
+): NodeApiError {
+	const { status, target, auth, credentialName, itemIndex } = failure;
+	const where = target
+		? `to ${target}; redirects are not followed, so the credential and the request were not sent there`
+		: 'without an address; redirects are not followed';
+	return apiError(node, redact, {
+		message: `The service answered with a redirect (HTTP ${status}) ${where}`,
+		description: `Check the Base URL in the credential "${credentialLabel(auth, credentialName)}": use the address the service itself gives (https, the right host and path), not one that forwards elsewhere.`,
+		httpCode: String(status),
+		itemIndex,
+	});
+}
+
+/** What a hint may depend on. */
+interface HintInput {
+	status: number;
+	method: ApiMethod;
+	attempts: number;
+	auth: AuthMode;
+	/** The name the user gave the credential, if n8n gave it. */
+	credentialName?: string;
+	/** The error answer, pruned and redacted. */
+	body: unknown;
+	/** What a 404 means for this request (the request's own words), if it says. */
+	notFound?: Hint;
+}
+
+interface Hint {
+	message: string;
+	/** What to do, after the quote of the service's own words. */
+	advice: string;
+}
+
+type HintRule = (input: HintInput) => Hint;
+
+const DASHBOARD_KEYS_HINT = 'the dashboard (Settings → API Keys → Create)';
+
+function triesText(attempts: number): string {
+	return attempts === 1 ? '1 attempt' : `${attempts} attempts`;
+}
+
+function credentialName({ auth, credentialName: ownName }: HintInput): string {
+	return `"${credentialLabel(auth, ownName)}"`;
+}
+
+/** 400 and 422: the fields the service named, if it named any. */
+const rejectedFields: HintRule = ({ status, body }) => {
+	const fields = cut(fieldErrors(body).join('; '), QUOTE_LIMIT);
+	if (!fields) {
+		return {
+			message: `The service rejected the request (HTTP ${status})`,
+			advice: 'Check the values entered in the node and run again.',
+		};
+	}
+	return {
+		message: `The service rejected the request (HTTP ${status}): ${fields}`,
+		advice: sentence(`Fix these fields in the node and run again: ${fields}`),
+	};
+};
+
+const UNAUTHORISED: Record<AuthMode, HintRule> = {
+	apiKey: (input) => ({
+		message: `The service did not accept the API key and API secret (HTTP 401)`,
+		advice: `Open the credential ${credentialName(input)} and paste the API Key and API Secret again from ${DASHBOARD_KEYS_HINT}. Sandbox and production keys are different; check the key has not been deleted.`,
+	}),
+	kybFormToken: (input) => ({
+		message: `The service did not accept the KYB form token (HTTP 401)`,
+		advice: `The token in the credential ${credentialName(input)} is wrong or has expired: generate a new KYB form token and paste its tokenString, or use the Identity Verification API credential instead.`,
+	}),
+};
+
+const FORBIDDEN_ADVICE: Record<AuthMode, string> = {
+	apiKey: `The API key was recognised but is not allowed to do this. Check the key's permissions in ${DASHBOARD_KEYS_HINT}, or ask the provider's support to enable this product for your account.`,
+	kybFormToken:
+		'A KYB form token only works for the form it was generated for: check the Company ID / Form ID, or use the Identity Verification API credential.',
+};
+
+/** 5xx: a POST is not repeated (it may have been processed), GET and DELETE were retried. */
+const serverProblem: HintRule = ({ status, method, attempts }) =>
+	method === 'POST'
+		? {
+				message: `The service had an internal problem (HTTP ${status})`,
+				advice:
+					'The request was sent once and not repeated, because the service may already have processed it. Check in the dashboard whether it went through before running again.',
+			}
+		: {
+				message: `The service had an internal problem (HTTP ${status}) on all ${triesText(attempts)}`,
+				advice:
+					'This is on the service side. Try again later; if it keeps happening, contact the provider’s support with the time of this run.',
+			};
+
+const otherStatus: HintRule = ({ status }) => ({
+	message: `The service rejected the request (HTTP ${status})`,
+	advice: 'Check the values entered in the node and the Base URL of the credential.',
+});
+
+const STATUS_HINTS: Partial<Record<number, HintRule>> = {
+	400: rejectedFields,
+	401: (input) => UNAUTHORISED[input.auth](input),
+	403: ({ auth }) => ({
+		message: `The service refused access to this resource (HTTP 403)`,
+		advice: FORBIDDEN_ADVICE[auth],
+	}),
+	404: ({ notFound }) =>
+		notFound ?? {
+			message: `Not found (HTTP 404): the service has nothing with the ID(s) given`,
+			advice:
+				'Check the IDs entered in the node (they must belong to the account of this credential: sandbox and production keys see different data). Also check that the Base URL in the credential has no extra path such as /api/v2.',
+		},
+	422: rejectedFields,
+	429: ({ attempts }) => ({
+		message: `The service's request limit was reached (HTTP 429): it still refused after ${triesText(attempts)}`,
+		advice:
+			'The service allows a set number of requests per hour (10,000 by default). Send fewer: in List Transactions lower Max Parallel Requests or use Limit instead of Return All, process fewer items per run, or run the workflow (or its schedule) later. To have n8n run the node again by itself, turn on Retry On Fail in the node’s Settings.',
+	}),
+};
+
+/** The statuses the table does not name, by class: server problems, and everything else. */
+function byClass(status: number): HintRule {
+	return status >= 500 ? serverProblem : otherStatus;
+}
+
+function httpHint(input: HintInput): Hint {
+	const rule = STATUS_HINTS[input.status] ?? byClass(input.status);
+	return rule(input);
+}
+
+// No answer at all: what kind of failure it was, read from the error codes on its chain, and
+// what the user is told for each kind.
+
+type NetworkProblem = 'refused' | 'dns' | 'timeout' | 'reset' | 'tls' | 'other';
+
+/** The kind of one error on the chain, by its Node.js / axios code or its message; in this order. */
+function problemOf(code: string | undefined, message: string): NetworkProblem | undefined {
+	if (code === 'ECONNREFUSED') return 'refused';
+	if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'dns';
+	if (code === 'ECONNABORTED' || code === 'ETIMEDOUT' || /timeout of \d+ms exceeded/i.test(message))
+		return 'timeout';
+	if (code === 'ECONNRESET' || code === 'EPIPE' || /socket hang up/i.test(message)) return 'reset';
+	if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH' || code === 'ENETDOWN') return 'refused';
+	if (code && /CERT|SSL|TLS/i.test(code)) return 'tls';
+	if (code === 'ERR_NETWORK' || code === 'ERR_BAD_RESPONSE') return 'other';
+	return undefined;
+}
+
+/**
+ * The error's Node.js / axios code: `code`, or `httpCode` where n8n 1.x keeps it (its request
+ * errors drop the `cause` and carry e.g. `httpCode: 'ECONNRESET'`); a status number is no code.
+ */
+function codeOf(record: Record<string, unknown>): string | undefined {
+	if (typeof record.code === 'string') return record.code;
+	if (typeof record.httpCode === 'string' && !/^\d+$/.test(record.httpCode)) return record.httpCode;
+	return undefined;
+}
+
+/** Classifies a failure without a response by the first error on its `cause` chain that says. */
+export function classifyNetworkError(
+	error: unknown,
+): { problem: NetworkProblem; code?: string } | undefined {
+	const seen = new Set<unknown>();
+	let current: unknown = error;
+	while (typeof current === 'object' && current !== null && !seen.has(current)) {
+		seen.add(current);
+		const record = current as Record<string, unknown>;
+		const code = codeOf(record);
+		const problem = problemOf(code, typeof record.message === 'string' ? record.message : '');
+		if (problem) return { problem, code };
+		current = record.cause;
+	}
+	return undefined;
+}
+
+interface NetworkFailure {
+	problem: NetworkProblem;
+	code?: string;
+	origin: string;
+	method: ApiMethod;
+	attempts: number;
+	timeoutMs: number;
+	itemIndex?: number;
+}
+
+/** What a message may say: the failure, how often it was tried, whether a POST may have landed. */
+type NetworkWords = NetworkFailure & { tries: string; notRepeated: string };
+
+type NetworkHint = (words: NetworkWords) => { message: string; description: string };
+
+const NETWORK_HINTS: Record<NetworkProblem, NetworkHint> = {
+	refused: ({ origin, tries }) => ({
+		message: `Could not connect to the service at ${origin}${tries}`,
+		description:
+			'Nothing accepted the connection. Check the Base URL in the credential (host name and port) and that the service is reachable from n8n.',
+	}),
+	dns: ({ origin, tries }) => ({
+		message: `The host of the Base URL could not be found (${origin})${tries}`,
+		description: `Check the spelling of the Base URL in the credential, e.g. ${DEFAULT_BASE_URL}.`,
+	}),
+	timeout: ({ timeoutMs, tries, notRepeated }) => ({
+		message: `The service did not answer within ${formatDuration(timeoutMs)}${tries}`,
+		description: 'The service may be slow or unreachable right now. Try again later.' + notRepeated,
+	}),
+	reset: ({ tries, notRepeated }) => ({
+		message: `The connection to the service was closed before it answered${tries}`,
+		description:
+			'The service or a proxy in between dropped the connection. Try again later.' + notRepeated,
+	}),
+	tls: ({ origin }) => ({
+		message: `The secure connection to ${origin} could not be established`,
+		description:
+			'The server’s HTTPS certificate was not accepted. Check that the Base URL is the service’s real address.',
+	}),
+	other: ({ origin, tries, notRepeated }) => ({
+		message: `The request to the service at ${origin} failed without an answer${tries}`,
+		description: 'Check the Base URL in the credential and try again later.' + notRepeated,
+	}),
+};
+
+/** A POST that may have reached the service before the connection failed is not repeated. */
+function notRepeatedText({ method, problem }: NetworkFailure): string {
+	return method === 'POST' && (problem === 'timeout' || problem === 'reset' || problem === 'other')
+		? NOT_REPEATED
+		: '';
+}
+
+/** What the user is told about a failure without an answer: the message and what to do. */
+export function networkWords(failure: NetworkFailure): { message: string; description: string } {
+	const tries = failure.attempts === 1 ? '' : ` after ${failure.attempts} attempts`;
+	const hint = NETWORK_HINTS[failure.problem] ?? NETWORK_HINTS.other;
+	const { message, description } = hint({
+		...failure,
+		tries,
+		notRepeated: notRepeatedText(failure),
+	});
+	const code = failure.code ? ` (network code: ${failure.code})` : '';
+	return { message, description: description + code };
+}
+
+/** No answer at all (refused, unknown host, timeout, dropped connection), after any retries. */
+export function networkError(node: INode, redact: Redactor, failure: NetworkFailure): NodeApiError {
+	return apiError(node, redact, { ...networkWords(failure), itemIndex: failure.itemIndex });
+}
+
+// Failures on this side of the connection.
+
+/** The execution was stopped while a request was under way or waiting to be retried. */
+export function cancelledError(node: INode, redact: Redactor, itemIndex?: number): NodeApiError {
+	return apiError(node, redact, {
+		message: 'The execution was stopped, so the request to the service was cancelled',
+		description:
+			'Nothing is wrong with the credential or the service. A request that had already reached the service (e.g. one creating something) may still have been processed: check in the dashboard before running again.',
+		itemIndex,
+	});
+}
+
+/** Anything else that went wrong while sending (kept short, redacted, without the original object). */
+export function unexpectedError(
+	node: INode,
+	redact: Redactor,
+	error: unknown,
+	itemIndex?: number,
+): NodeApiError {
+	const text = redact(error instanceof Error ? error.message : String(error));
+	return apiError(node, redact, {
+		message: `The request to the service could not be sent: ${cut(text, QUOTE_LIMIT)}`,
+		description: 'Check the credential (Base URL, key) and the values entered in the node.',
+		itemIndex,
+	});
+}
+
+// An answer whose body stopped arriving. A caller that reads a streamed body itself (a page of a
+// list, the answer to a check) recognises the error by `stalledReadOf` to word its own message.
+
+/** `idle`: nothing arrived for too long; `total`: the whole body took too long. */
+export type Stall = 'idle' | 'total';
+
+interface StalledRead {
+	stall: Stall;
+	/** The limit that was reached. */
+	ms: number;
+	method: ApiMethod;
+	/** Origin and path of the request (no query). */
+	target: string;
+	attempts: number;
+	itemIndex?: number;
+}
+
+/** What happened, for each error made here, e.g. `nothing arrived for 30 seconds`. */
+const stalledReads = new WeakMap<object, string>();
+
+function whatHappened({ stall, ms }: StalledRead): string {
+	return stall === 'idle'
+		? `nothing arrived for ${formatDuration(ms)}`
+		: `it was still arriving after ${formatDuration(ms)}`;
+}
+
+/** A POST whose answer stopped may have been processed: it is not repeated. */
+function notRepeated(method: ApiMethod): string {
+	return method === 'POST' ? NOT_REPEATED : '';
+}
+
+/** The answer's body stopped arriving (after any retries). */
+export function stalledReadError(node: INode, redact: Redactor, read: StalledRead): NodeApiError {
+	const what = whatHappened(read);
+	const tries = read.attempts === 1 ? '' : ` after ${read.attempts} attempts`;
+	const error = apiError(node, redact, {
+		message: `The service's answer timed out${tries}: ${what}`,
+		description: `This was the answer to ${read.method} ${read.target}. The service, or the network between it and n8n, may be overloaded: try again later. If it keeps happening, contact the provider’s support with the time of this run.${notRepeated(read.method)}`,
+		itemIndex: read.itemIndex,
+	});
+	stalledReads.set(error, what);
+	return error;
+}
+
+/** What happened when `error` is an answer that timed out while it was read, else undefined. */
+export function stalledReadOf(error: unknown): string | undefined {
+	return typeof error === 'object' && error !== null ? stalledReads.get(error) : undefined;
+}
+
+// What is quoted and kept of an error answer: bounded and redacted, as a service echoing an
+// uploaded document must not put it whole into the execution data.
+
+/** What of an error answer's text is parsed: far more than any real error, far less than an upload. */
+const ERROR_TEXT_LIMIT = 65_536;
+/** A longer string in an error answer is data (e.g. an echoed document), not a message. */
+const LONG_TEXT = 1000;
+/** Lists and objects of an error answer keep this many entries, nested this deep. */
+const MAX_ENTRIES = 100;
+const MAX_DEPTH = 8;
+/** The most of an error answer kept in the error's details, as JSON text. */
+const EXCERPT_LIMIT = 4096;
+/** What the details keep of an error answer too big to keep whole. */
+const USEFUL_KEYS = ['detail', 'message', 'error', 'error_description', 'title', 'code', 'errors'];
+
+/** The start of an error answer's text or bytes: a huge answer is not decoded and parsed whole. */
+function headOf(raw: unknown): unknown {
+	if (raw instanceof Uint8Array && raw.byteLength > ERROR_TEXT_LIMIT) {
+		return raw.subarray(0, ERROR_TEXT_LIMIT);
+	}
+	if (typeof raw === 'string' && raw.length > ERROR_TEXT_LIMIT)
+		return raw.slice(0, ERROR_TEXT_LIMIT);
+	return raw;
+}
+
+/**
+ * An error body as JSON, or its text trimmed, redacted and cut at 300 characters (redacted first,
+ * so a cut cannot leave part of a secret); undefined when empty. Only its first 64 KB are read.
+ */
+export function parseErrorBody(raw: unknown, redact: Redactor = (text) => text): unknown {
+	const body = parseJsonBody(headOf(raw));
+	if (typeof body !== 'string') return body ?? undefined;
+	return cut(redact(body.trim()), 300);
+}
+
+/**
+ * The service's rules about a field named `file` ("Upload a valid image."), as opposed to an echoed
+ * document: encoded data has no spaces.
+ */
+function isRuleText(value: unknown): boolean {
+	const texts = Array.isArray(value) ? value : [value];
+	return (
+		texts.length > 0 &&
+		texts.every((text) => typeof text === 'string' && text.length <= 300 && text.includes(' '))
+	);
+}
+
+/**
+ * A copy of an error answer fit to show and keep: every text redacted, an echoed document (`file`,
+ * at any depth) and long strings left out, lists and objects bounded in size and depth.
+ */
+export function prunedErrorBody(value: unknown, redact: Redactor, depth = 0): unknown {
+	if (typeof value === 'string') {
+		return value.length > LONG_TEXT
+			? `[long text left out: ${value.length} characters]`
+			: redact(value);
+	}
+	if (Array.isArray(value)) {
+		if (depth >= MAX_DEPTH) return '[…]';
+		return value.slice(0, MAX_ENTRIES).map((inner) => prunedErrorBody(inner, redact, depth + 1));
+	}
+	if (!isPlainObject(value)) return value;
+	if (depth >= MAX_DEPTH) return '[…]';
+	const result: Record<string, unknown> = {};
+	for (const [key, inner] of Object.entries(value).slice(0, MAX_ENTRIES)) {
+		if (key === 'file' && !isRuleText(inner)) continue;
+		result[redact(key)] = prunedErrorBody(inner, redact, depth + 1);
+	}
+	return result;
+}
+
+/**
+ * What the error's details keep of a pruned answer: all of it when small, else its useful keys
+ * (detail, message, errors...), else the start of its JSON text.
+ */
+function excerptOf(body: unknown): unknown {
+	const text = JSON.stringify(body);
+	if (text === undefined || text.length <= EXCERPT_LIMIT) return body;
+	if (isPlainObject(body)) {
+		const useful = Object.fromEntries(
+			USEFUL_KEYS.filter((key) => key in body).map((key) => [key, body[key]]),
+		);
+		if (JSON.stringify(useful).length <= EXCERPT_LIMIT) return useful;
+	}
+	// half the limit: quotes in the text are escaped once more when the details are stored
+	return { excerpt: cut(text, EXCERPT_LIMIT / 2 - 64) };
+}
+
+/** The service's own words: `detail` / `message` / `error` of the body. */
+export function serviceMessage(body: unknown): string | undefined {
+	if (typeof body === 'string') return body.startsWith('<') ? undefined : body;
+	if (!isPlainObject(body)) return undefined;
+	for (const key of ['detail', 'message', 'error', 'error_description', 'title']) {
+		const value = body[key];
+		if (typeof value === 'string' && value.trim() !== '') return value.trim();
+		if (isPlainObject(value) && typeof value.message === 'string') return value.message;
+	}
+	return undefined;
+}
+
+function flattenFieldErrors(value: unknown, prefix: string, out: string[]): void {
+	if (typeof value === 'string') {
+		out.push(`${prefix}: ${value}`);
+	} else if (Array.isArray(value)) {
+		const texts = value.filter((v) => typeof v === 'string') as string[];
+		if (texts.length) out.push(`${prefix}: ${texts.join(' ')}`);
+		value.forEach((v, i) => {
+			if (typeof v !== 'string') flattenFieldErrors(v, `${prefix}[${i}]`, out);
+		});
+	} else if (isPlainObject(value)) {
+		for (const [key, inner] of Object.entries(value)) {
+			flattenFieldErrors(inner, prefix ? `${prefix}.${key}` : key, out);
+		}
+	}
+}
+
+/**
+ * Field problems named by a 400 body: `{"errors": {"field": ["rule"]}}` or DRF's top-level
+ * `{"field": ["rule"]}`. Returns e.g. `["lifetime: Ensure this value is less than or equal to 2592000."]`.
+ */
+export function fieldErrors(body: unknown): string[] {
+	if (!isPlainObject(body)) return [];
+	const out: string[] = [];
+	if (isPlainObject(body.errors)) {
+		flattenFieldErrors(body.errors, '', out);
+	} else {
+		const fields: Record<string, unknown> = {};
+		for (const [key, value] of Object.entries(body)) {
+			if (['detail', 'message', 'code', 'status', 'error', 'errors'].includes(key)) continue;
+			if (Array.isArray(value) || isPlainObject(value)) fields[key] = value;
+		}
+		flattenFieldErrors(fields, '', out);
+	}
+	return out;
+}
+
+// Wording the messages share.
+
+/** The most of the service's words (or of its field rules) quoted in a message. */
+export const QUOTE_LIMIT = 500;
+
+const NOT_REPEATED =
+	' The request was not repeated, because the service may already have processed it: check in the dashboard whether it went through before running again.';
+
+const CREDENTIAL_DISPLAY_NAME: Record<AuthMode, string> = {
+	apiKey: 'Identity Verification API',
+	kybFormToken: 'Identity Verification KYB Form Token API',
+};
+
+/**
+ * How messages name the credential: by the name the user gave it in n8n (n8n keeps it on the node,
+ * `credentials[type].name`), else by its type.
+ */
+export function credentialLabel(auth: AuthMode, ownName?: string): string {
+	const name = typeof ownName === 'string' ? ownName.trim() : '';
+	return name === '' ? CREDENTIAL_DISPLAY_NAME[auth] : name;
+}
+
+export function cut(text: string, limit: number): string {
+	return text.length > limit ? `${text.slice(0, limit)}…` : text;
+}
+
+/** Whether text ends a sentence itself (the service's words often do): no second full stop. */
+function endsSentence(text: string): boolean {
+	return /[.!?]$/.test(text);
+}
+
+/** `text` ended with a full stop, unless it ends a sentence already. */
+function sentence(text: string): string {
+	return endsSentence(text) ? text : `${text}.`;
+}
+
+/** The service's own words, to put before the advice; nothing when it said nothing. */
+function quoted(text: string | undefined): string {
+	if (!text) return '';
+	return endsSentence(text) ? `The service said: "${text}" ` : `The service said: "${text}". `;
+}
+
+/** A duration as a person reads it: `200 ms`, `1.5 seconds`, `15 minutes`. */
+function formatDuration(ms: number): string {
+	if (ms < 1000) return `${ms} ms`;
+	if (ms >= 120_000 && ms % 60_000 === 0) return `${ms / 60_000} minutes`;
+	const seconds = Math.round(ms / 100) / 10;
+	return `${seconds} second${seconds === 1 ? '' : 's'}`;
+}

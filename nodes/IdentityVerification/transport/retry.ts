@@ -1,7 +1,7 @@
 /**
  * When to retry and how long to wait. Pure functions: the transport sleeps, these only decide.
  */
-import type { ApiMethod } from './types';
+import type { ApiMethod } from './index';
 
 const RETRY_BASE_MS = 300;
 const RETRY_CAP_MS = 10_000;

@@ -11,7 +11,7 @@ import type { IWebhookFunctions } from 'n8n-workflow';
 
 import { readPage } from '../../../nodes/IdentityVerification/helpers/pagination';
 import { withoutEcho } from '../../../nodes/IdentityVerification/helpers/response';
-import { readJsonBody } from '../../../nodes/IdentityVerification/transport/body';
+import { readJsonBody } from '../../../nodes/IdentityVerification/transport';
 import { receiveDelivery } from '../../../nodes/shared/webhook/delivery';
 
 /** A JSON value as written: a number keeps its text (`-0`, `1E+400`, 30 digits). */

@@ -9,7 +9,7 @@ import {
 	type StreamedJson,
 } from '../../../nodes/IdentityVerification/helpers/jsonStream';
 import { withoutEcho } from '../../../nodes/IdentityVerification/helpers/response';
-import { readJsonBody } from '../../../nodes/IdentityVerification/transport/body';
+import { readJsonBody } from '../../../nodes/IdentityVerification/transport';
 
 /** Whether this Node can give a chunk's memory back (`ArrayBuffer.prototype.transfer`, Node 21+). */
 const releasesMemory =
