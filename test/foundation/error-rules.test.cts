@@ -273,11 +273,19 @@ describe('httpError', () => {
 			expect(withFields.description).toBe(
 				'Fix these fields in the node and run again: lifetime: too big.',
 			);
-			const without = fail(status);
-			expect(without.message).toBe(`The service rejected the request (HTTP ${status})`);
-			expect(without.description).toBe(
-				'The service said: "Said." Check the values entered in the node and run again.',
+			// The service's standard error body names the field in its own words: they are the message.
+			const said = fail(status);
+			expect(said.message).toBe(`The service rejected the request (HTTP ${status}): Said.`);
+			expect(said.description).toBe('Fix the value it names in the node and run again.');
+			const provider = fail(status, {
+				body: { identifier: 'BAD_VALUE', message: "Field 'country' must be a valid code." },
+			});
+			expect(provider.message).toBe(
+				`The service rejected the request (HTTP ${status}): Field 'country' must be a valid code.`,
 			);
+			const without = fail(status, { body: {} });
+			expect(without.message).toBe(`The service rejected the request (HTTP ${status})`);
+			expect(without.description).toBe('Check the values entered in the node and run again.');
 		}
 	});
 
@@ -370,9 +378,9 @@ describe('httpError of a large answer', () => {
 
 	test("quotes at most 500 characters of the service's words or of its field rules", () => {
 		const said = fail({ detail: 'd'.repeat(900) });
-		expect(said.description).toBe(
-			`The service said: "${'d'.repeat(500)}…". Check the values entered in the node and run again.`,
-		);
+		const prefix = 'The service rejected the request (HTTP 400): ';
+		expect(said.message).toMatch(/^The service rejected the request \(HTTP 400\): d+…$/);
+		expect(said.message.length).toBeLessThanOrEqual(prefix.length + 500);
 		const fields = fail({ errors: { a: ['r'.repeat(900)] } });
 		expect(fields.message).toBe(
 			`The service rejected the request (HTTP 400): a: ${'r'.repeat(497)}…`,

@@ -328,7 +328,7 @@ describe('an error answer that echoes the Authorization header', () => {
 			keys,
 		});
 		const error = await failure(s, GET());
-		expect(error.description).toContain('Bad credentials: Basic [redacted]');
+		expect(error.message).toContain('Bad credentials: Basic [redacted]');
 		expect(JSON.stringify(error)).not.toContain(sent);
 	});
 });

@@ -333,8 +333,11 @@ describe('errors users see', () => {
 	test('400 names the fields and rules from the body', async () => {
 		const { error } = await probe({ method: 'POST', path: TOKENS, body: '{"lifetime":2592001}' });
 		expect(error?.httpCode).toBe('400');
-		expect(error?.message).toMatch(/^The service rejected the request \(HTTP 400\): lifetime: /);
-		expect(error?.description).toMatch(/Fix these fields in the node/);
+		// The service's standard error body names the field in its message.
+		expect(error?.message).toMatch(
+			/^The service rejected the request \(HTTP 400\): Field 'lifetime' must be at most 2592000/,
+		);
+		expect(error?.description).toMatch(/Fix the value it names in the node/);
 	});
 
 	test('401 tells which credential to fix, by the name the user gave it, and where the key pair comes from', async () => {

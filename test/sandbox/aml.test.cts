@@ -51,7 +51,7 @@ describe('sandbox AML profile PDF', () => {
 	])('answers 400 naming password for %j', async (body, rule) => {
 		const res = await call(sb, 'POST', SEEDED, { body });
 		expect(res.status).toBe(400);
-		expect(res.json.errors.password.join(' ')).toContain(rule);
+		expect(res.json.message).toContain(rule);
 	});
 
 	test('answers 400 naming id when the check id is not a UUID', async () => {
@@ -59,7 +59,7 @@ describe('sandbox AML profile PDF', () => {
 			body: { password: 'x' },
 		});
 		expect(res.status).toBe(400);
-		expect(Object.keys(res.json.errors)).toEqual(['id']);
+		expect(res.json.message).toContain("Field 'id'");
 	});
 
 	test('answers 404 for an unknown check or profile', async () => {

@@ -116,9 +116,8 @@ function fieldMessage(field: string, rules: string[], missing: boolean): string 
 const ROOT = 'non_field_errors';
 
 /**
- * A 400 naming the rejected fields: the service's `{identifier, message}` (MISSING_VALUE when a
- * field is absent, BAD_VALUE otherwise), plus `errors` `{field: [rule, ...]}`, which the service
- * does not send: the nodes name the fields from it (see README).
+ * A 400 naming the rejected fields in its message, as the service's standard error body does:
+ * `{identifier, message}` (MISSING_VALUE when a field is absent, BAD_VALUE otherwise).
  */
 export function validationFailed(
 	errors: Record<string, string[]>,
@@ -128,7 +127,7 @@ export function validationFailed(
 		.map(([field, rules]) => fieldMessage(field, rules, missingFields.includes(field)))
 		.join(' ');
 	const identifier = missingFields.length > 0 ? 'MISSING_VALUE' : 'BAD_VALUE';
-	return new HttpError(400, errorBody(identifier, message || 'Bad value.', { errors }));
+	return new HttpError(400, errorBody(identifier, message || 'Bad value.'));
 }
 
 /** The field an issue is about (dotted path; `rename` maps a field name). */

@@ -58,7 +58,7 @@ describe('sandbox KYC', () => {
 				expect(res.status).toBe(400);
 				expect(res.json.identifier).toBe(identifier);
 				expect(res.json.message).toMatch(/^Field 'clientId'/);
-				expect(Object.keys(res.json.errors)).toEqual(['clientId']);
+				expect(res.json.message).toContain("Field 'clientId'");
 			}
 		});
 	});
@@ -125,7 +125,7 @@ describe('sandbox KYC', () => {
 				body: { clientId: 'user-cb3', callbackUrl: 'not a url' },
 			});
 			expect(res.status).toBe(400);
-			expect(Object.keys(res.json.errors)).toEqual(['callbackUrl']);
+			expect(res.json.message).toContain("Field 'callbackUrl'");
 		});
 	});
 
@@ -163,7 +163,7 @@ describe('sandbox KYC', () => {
 			await sb.kyc.autoFinish(scanRef, { final: true });
 			const bad = await call(sb, 'POST', path(scanRef), { body: { lifetime: 2592001 } });
 			expect(bad.status).toBe(400);
-			expect(Object.keys(bad.json.errors)).toEqual(['lifetime']);
+			expect(bad.json.message).toContain("Field 'lifetime'");
 			const ok = await call(sb, 'POST', path(scanRef), { body: { lifetime: 3600 } });
 			expect(ok.status).toBe(200);
 		});

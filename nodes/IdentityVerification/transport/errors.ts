@@ -70,10 +70,10 @@ export function httpError(node: INode, redact: Redactor, failure: HttpFailure): 
 	const body = prunedErrorBody(parseErrorBody(failure.body, redact), redact);
 	const serviceSaid = serviceMessage(body);
 	const said = serviceSaid && cut(serviceSaid, QUOTE_LIMIT);
-	const { message, advice } = httpHint({ ...failure, body });
+	const { message, advice, quotesService } = httpHint({ ...failure, body });
 	return apiError(node, redact, {
 		message,
-		description: (quoted(said) + advice).trim(),
+		description: ((quotesService ? '' : quoted(said)) + advice).trim(),
 		httpCode: String(failure.status),
 		itemIndex: failure.itemIndex,
 		data: excerptOf(body),
@@ -125,6 +125,8 @@ interface Hint {
 	message: string;
 	/** What to do, after the quote of the service's own words. */
 	advice: string;
+	/** The message already carries the service's own words: they are not quoted again. */
+	quotesService?: boolean;
 }
 
 type HintRule = (input: HintInput) => Hint;
@@ -139,9 +141,20 @@ function credentialName({ auth, credentialName: ownName }: HintInput): string {
 	return `"${credentialLabel(auth, ownName)}"`;
 }
 
-/** 400 and 422: the fields the service named, if it named any. */
+/**
+ * 400 and 422: the fields the service named, if it named any; else its own words, which name the
+ * field in the service's standard error body (`{"identifier": "BAD_VALUE", "message": "Field …"}`).
+ */
 const rejectedFields: HintRule = ({ status, body }) => {
 	const fields = cut(fieldErrors(body).join('; '), QUOTE_LIMIT);
+	const said = serviceMessage(body);
+	if (!fields && said) {
+		return {
+			message: `The service rejected the request (HTTP ${status}): ${cut(said, QUOTE_LIMIT)}`,
+			advice: 'Fix the value it names in the node and run again.',
+			quotesService: true,
+		};
+	}
 	if (!fields) {
 		return {
 			message: `The service rejected the request (HTTP ${status})`,
