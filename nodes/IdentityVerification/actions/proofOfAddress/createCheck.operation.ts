@@ -19,7 +19,7 @@ import {
 	jsonPiecesWithBase64,
 	leadingBytes,
 } from '../../helpers/jsonBody';
-import { releasedOnceRead } from '../../helpers/memory';
+import { releasedOnceRead } from '../../helpers/jsonStream';
 import { isNonEmptyObject, withoutEcho } from '../../helpers/response';
 import { simplifyItems, simplifyOption } from '../../helpers/simplify';
 import { invalidInput, validateInput } from '../../helpers/validation';
