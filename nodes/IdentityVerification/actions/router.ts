@@ -1,24 +1,43 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+	INodePropertyOptions,
+} from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import type { ZodTypeAny } from 'zod';
 
 import * as aml from './aml';
 import * as bank from './bank';
 import * as identification from './identification';
 import * as kyb from './kyb';
-import type { IdentityVerificationMap } from './node.type';
 import * as proofOfAddress from './proofOfAddress';
 
-type OperationExecute = (
-	this: IExecuteFunctions,
-	itemIndex: number,
-) => Promise<INodeExecutionData[]>;
+/** What an operation module exports (CONTRIBUTING.md, "Adding an operation"). */
+interface Operation {
+	/** Its entry in the resource's Operation selector, with its action sentence. */
+	option: INodePropertyOptions;
+	/** Its fields, shown for its resource and operation only. */
+	description: INodeProperties[];
+	/** The item it outputs, for n8n's schema preview (gulpfile.js writes it as JSON Schema). */
+	outputSchema: ZodTypeAny;
+	/** The output items of one input item. */
+	execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]>;
+}
 
-const operations: {
-	[R in keyof IdentityVerificationMap]: Record<
-		IdentityVerificationMap[R],
-		{ execute: OperationExecute }
-	>;
-} = {
+/** A resource: its Operation selector and fields, and the operations the router runs. */
+interface Resource {
+	description: INodeProperties[];
+	operations: Record<string, Operation>;
+}
+
+/**
+ * Every resource with the operations the router runs, by their values: the one list of operations.
+ * The node's fields, the output schemas (gulpfile.js loads this list from dist/) and the
+ * description test are read from it.
+ */
+export const resources: Record<string, Resource> = {
 	identification,
 	bank,
 	proofOfAddress,
@@ -67,13 +86,10 @@ function errorDetails(error: NodeApiError | NodeOperationError): IDataObject {
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
 	let returnData: INodeExecutionData[] = [];
-	const resource = this.getNodeParameter('resource', 0) as keyof IdentityVerificationMap;
+	const resource = this.getNodeParameter('resource', 0) as string;
 	const operation = this.getNodeParameter('operation', 0) as string;
 
-	const resourceOperations = operations[resource] as
-		| Record<string, { execute: OperationExecute }>
-		| undefined;
-	const selected = resourceOperations?.[operation];
+	const selected = resources[resource]?.operations?.[operation];
 	if (!selected) {
 		throw new NodeOperationError(
 			this.getNode(),

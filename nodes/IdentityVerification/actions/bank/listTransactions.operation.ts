@@ -1,8 +1,13 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+	INodePropertyOptions,
+} from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 import { z } from 'zod';
 
-import { listTransactionsParamsSchema } from '../../../shared/contract';
+import { bankTransactionSchema, listTransactionsParamsSchema } from '../../../shared/contract';
 import { listPages } from '../../helpers/pagination';
 import { segment } from '../../helpers/response';
 import { simplifyOption } from '../../helpers/simplify';
@@ -108,6 +113,14 @@ const properties: INodeProperties[] = [
 	},
 ];
 
+/** Its entry in the Operation selector. */
+export const option: INodePropertyOptions = {
+	name: 'List Transactions',
+	value: 'listTransactions',
+	description: 'Get the transactions of a verified bank account, one item per transaction',
+	action: 'List bank transactions',
+};
+
 const displayOptions = { show: { resource: ['bank'], operation: ['listTransactions'] } };
 
 /** The service looks up the account within the verification: a 404 can come from either ID. */
@@ -119,6 +132,9 @@ const TRANSACTIONS_NOT_FOUND = {
 };
 
 export const description = updateDisplayOptions(displayOptions, properties);
+
+/** The item it outputs, for n8n's schema preview (gulpfile.js writes it as JSON Schema). */
+export const outputSchema = bankTransactionSchema;
 
 /** A day of Booked From or Booked To (its value made a day by dayOf first). */
 const bookedDay = z
