@@ -58,19 +58,6 @@ function withItemIndex(
 	return new NodeOperationError(this.getNode(), error as Error, { itemIndex });
 }
 
-/**
- * Pairs an operation's output items with the input item they came from. The operations always
- * return fresh items, so they are paired in place: a list of 100,000 transactions is not copied
- * (constructExecutionMetaData would allocate a second object per item). An operation may make its
- * items with `pairedItem` already there, so that setting it changes no object's shape.
- */
-function pairWith(output: INodeExecutionData[], itemIndex: number): INodeExecutionData[] {
-	const pairedItem = { item: itemIndex };
-	// Indexed: a for-of over 100,000 items allocates an iterator result per item until V8 optimizes it.
-	for (let i = 0; i < output.length; i++) output[i].pairedItem = pairedItem;
-	return output;
-}
-
 /** Extra fields of an error worth showing on an error item (never request options or headers). */
 function errorDetails(error: NodeApiError | NodeOperationError): IDataObject {
 	const details: IDataObject = {};
@@ -85,7 +72,7 @@ function errorDetails(error: NodeApiError | NodeOperationError): IDataObject {
  */
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
-	let returnData: INodeExecutionData[] = [];
+	const returnData: INodeExecutionData[] = [];
 	const resource = this.getNodeParameter('resource', 0) as string;
 	const operation = this.getNodeParameter('operation', 0) as string;
 
@@ -99,11 +86,12 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		try {
-			const output = pairWith(await selected.execute.call(this, itemIndex), itemIndex);
-			// The first output is taken as it is (the operations return fresh arrays): one item's
-			// 100,000 transactions are not copied into a second array.
-			if (returnData.length === 0) returnData = output;
-			else for (const entry of output) returnData.push(entry);
+			const executionData = this.helpers.constructExecutionMetaData(
+				await selected.execute.call(this, itemIndex),
+				{ itemData: { item: itemIndex } },
+			);
+			// One at a time: a spread of one item's 200,000 transactions overflows the call stack.
+			for (const item of executionData) returnData.push(item);
 		} catch (error) {
 			const nodeError = withItemIndex.call(this, error, itemIndex);
 			if (this.continueOnFail()) {

@@ -1,4 +1,5 @@
 import type {
+	IDataObject,
 	IExecuteFunctions,
 	INodeExecutionData,
 	INodeProperties,
@@ -237,16 +238,9 @@ export async function execute(
 		if (undated > 0) reportUndated.call(this, undated);
 	}
 	const account = { verificationId: params.verificationId, accountId: params.accountId };
-	// Each item made whole at once, its pairing included (the router pairs it again in place): one
-	// object per transaction, never extended afterwards, all sharing one pairing. The items take the
-	// transactions' places in the array listPages made for this read: no second array of 100,000.
-	const pairedItem = { item: itemIndex };
-	const items = transactions as Array<unknown | INodeExecutionData>;
-	for (let i = 0; i < items.length; i++) {
-		const json = simplify ? simplifyTransaction(items[i], account) : items[i];
-		items[i] = { json: json as INodeExecutionData['json'], pairedItem };
-	}
-	return items as INodeExecutionData[];
+	return transactions.map((transaction) => ({
+		json: (simplify ? simplifyTransaction(transaction, account) : transaction) as IDataObject,
+	}));
 }
 
 /** Transactions without a booking date belong to no day: said above the output, not dropped silently. */
