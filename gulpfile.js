@@ -1,11 +1,11 @@
 // The build step that `n8n-node build` does not do. Runs after it (`npm run build`). Icons need no
 // step here: `n8n-node build` copies every *.png/*.svg (and the codex *.node.json comes with tsc).
 //
-//  - schemas: writes the output schema of every operation, generated from the zod contract, to
-//    dist/nodes/<Node>/__schema__/v<version>/<resource>/<operation>.json (JSON Schema, the format and
-//    path n8n's editor reads for its schema preview, see n8n-core's output-schema-resolver), and the
-//    trigger's per event kind, from the contract's one event schema (n8n 2.40.7's editor shows no
-//    schema preview for triggers; README).
+//  - schemas: writes the output schema of every operation (its `outputSchema`, from the zod
+//    contract) to dist/nodes/<Node>/__schema__/v<version>/<resource>/<operation>.json (JSON Schema,
+//    the format and path n8n's editor reads for its schema preview, see n8n-core's
+//    output-schema-resolver), and the trigger's per event kind, from the contract's one event schema
+//    (n8n 2.40.7's editor shows no schema preview for triggers; README).
 const { series } = require('gulp');
 const fs = require('node:fs');
 const path = require('node:path');
@@ -81,34 +81,18 @@ function mergeObjectSchemas(list) {
 	return { type: 'object', properties, ...(required.length ? { required } : {}) };
 }
 
-/** The action node's output schema per `<resource>/<operation>`, from the zod contract. */
-function actionSchemas(contract, z) {
-	const binaryMeta = z.object({
-		checkId: z.string(),
-		profileId: z.string(),
-		fileName: z.string(),
-		mimeType: z.string(),
-		fileSize: z.number(),
-	});
-	return {
-		'identification/createVerificationToken': contract.verificationTokenResponseSchema,
-		'identification/requestInformation': z.object({ scanRef: z.string() }).passthrough(),
-		'identification/getStatus': contract.verificationStatusSchema,
-		'bank/createToken': contract.bankTokenSchema,
-		'bank/listTransactions': contract.bankTransactionSchema,
-		// The echoed document is never output; the uploaded one's size is (see createCheck.operation.ts).
-		'proofOfAddress/createCheck': contract.poaCheckSchema
-			.omit({ file: true })
-			.extend({ fileSizeBytes: z.number() }),
-		'aml/downloadProfilePdf': binaryMeta,
-		'kyb/getAnswers': contract.questionnaireAnswersSchema,
-		'kyb/deleteAnswers': z.object({
-			deleted: z.boolean(),
-			companyId: z.string(),
-			questionnaireId: z.string(),
-		}),
-		'kyb/submitForm': z.object({ id: z.string().optional() }).passthrough(),
-	};
+/**
+ * The action node's output schema per `<resource>/<operation>`: each operation's own (its
+ * `outputSchema`), from the node's list of operations (actions/router.ts `resources`).
+ */
+function actionSchemas(resources) {
+	const schemas = {};
+	for (const [resource, { operations }] of Object.entries(resources)) {
+		for (const [operation, { outputSchema }] of Object.entries(operations)) {
+			schemas[`${resource}/${operation}`] = outputSchema;
+		}
+	}
+	return schemas;
 }
 
 /**
@@ -152,14 +136,15 @@ function triggerSchemas(contract, z, version, itemSchema) {
 }
 
 /**
- * Every output schema (JSON Schema) by its path under dist/nodes/. Takes the compiled contract, so
- * the tests build the very same schemas (test/foundation/output-schema.test.cts). Version 1.1 of
- * both nodes changes only the item of a delivery (the trigger and Wait for Result) and an input.
+ * Every output schema (JSON Schema) by its path under dist/nodes/. Takes the compiled contract and
+ * list of operations, so the tests build the very same schemas
+ * (test/foundation/output-schema.test.cts). Version 1.1 of both nodes changes only the item of a
+ * delivery (the trigger and Wait for Result) and an input.
  */
-function outputSchemas(contract, z = require('zod').z) {
+function outputSchemas(contract, resources, z = require('zod').z) {
 	const files = {};
 	for (const version of ['v1.0.0', 'v1.1.0']) {
-		for (const [key, schema] of Object.entries(actionSchemas(contract, z))) {
+		for (const [key, schema] of Object.entries(actionSchemas(resources))) {
 			files[`IdentityVerification/__schema__/${version}/${key}.json`] = toJsonSchema(schema);
 		}
 	}
@@ -177,7 +162,8 @@ function outputSchemas(contract, z = require('zod').z) {
 
 function schemas(done) {
 	const contract = require('./dist/nodes/shared/contract');
-	for (const [file, schema] of Object.entries(outputSchemas(contract))) {
+	const { resources } = require('./dist/nodes/IdentityVerification/actions/router');
+	for (const [file, schema] of Object.entries(outputSchemas(contract, resources))) {
 		const target = path.join('dist', 'nodes', ...file.split('/'));
 		fs.mkdirSync(path.dirname(target), { recursive: true });
 		fs.writeFileSync(target, JSON.stringify(schema, null, '\t') + '\n');

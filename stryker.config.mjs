@@ -37,9 +37,8 @@ export default {
 	mutate: [
 		'nodes/**/*.ts',
 		'credentials/**/*.ts',
-		// types and the node-type map only
+		// types only
 		'!nodes/**/types.ts',
-		'!nodes/**/node.type.ts',
 	],
 	// Module-level constants (the zod contract, retry constants) are evaluated when a module loads,
 	// so every test would have to run for each of them; they are left out.

@@ -11,13 +11,8 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { signingKeyCredentialTest, webhookLifecycle } from '../shared/webhook/delivery';
-import * as aml from './actions/aml';
-import * as bank from './actions/bank';
-import * as identification from './actions/identification';
 import * as waitForResult from './actions/identification/waitForResult.operation';
-import * as kyb from './actions/kyb';
-import * as proofOfAddress from './actions/proofOfAddress';
-import { router } from './actions/router';
+import { resources, router } from './actions/router';
 import { serviceCredentialTests } from './transport';
 
 const RESOURCE_OPTIONS = [
@@ -49,11 +44,7 @@ const PROPERTIES: INodeProperties[] = [
 		options: RESOURCE_OPTIONS,
 		default: 'identification',
 	},
-	...identification.description,
-	...bank.description,
-	...proofOfAddress.description,
-	...aml.description,
-	...kyb.description,
+	...Object.values(resources).flatMap((resource) => resource.description),
 ];
 
 /** The display name of every operation, by `<resource>:<operation>`. */

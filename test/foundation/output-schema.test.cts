@@ -6,6 +6,7 @@
 import path from 'node:path';
 import type { IDataObject } from 'n8n-workflow';
 
+import { resources } from '../../nodes/IdentityVerification/actions/router';
 import * as contract from '../../nodes/shared/contract';
 import {
 	EVENT_TYPES,
@@ -32,9 +33,9 @@ interface JsonSchema {
 // Tests run compiled from .build/test/foundation/; the gulpfile stays at the repository root.
 const GULPFILE = path.resolve(__dirname, '..', '..', '..', 'gulpfile.js');
 const gulpfile = require(GULPFILE) as {
-	outputSchemas(source: typeof contract): Record<string, JsonSchema>;
+	outputSchemas(source: typeof contract, list: typeof resources): Record<string, JsonSchema>;
 };
-const SCHEMAS = gulpfile.outputSchemas(contract);
+const SCHEMAS = gulpfile.outputSchemas(contract, resources);
 
 function schemaAt(file: string): JsonSchema {
 	const schema = SCHEMAS[file];

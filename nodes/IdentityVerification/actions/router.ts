@@ -1,24 +1,43 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+	INodePropertyOptions,
+} from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import type { ZodTypeAny } from 'zod';
 
 import * as aml from './aml';
 import * as bank from './bank';
 import * as identification from './identification';
 import * as kyb from './kyb';
-import type { IdentityVerificationMap } from './node.type';
 import * as proofOfAddress from './proofOfAddress';
 
-type OperationExecute = (
-	this: IExecuteFunctions,
-	itemIndex: number,
-) => Promise<INodeExecutionData[]>;
+/** What an operation module exports (CONTRIBUTING.md, "Adding an operation"). */
+interface Operation {
+	/** Its entry in the resource's Operation selector, with its action sentence. */
+	option: INodePropertyOptions;
+	/** Its fields, shown for its resource and operation only. */
+	description: INodeProperties[];
+	/** The item it outputs, for n8n's schema preview (gulpfile.js writes it as JSON Schema). */
+	outputSchema: ZodTypeAny;
+	/** The output items of one input item. */
+	execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]>;
+}
 
-const operations: {
-	[R in keyof IdentityVerificationMap]: Record<
-		IdentityVerificationMap[R],
-		{ execute: OperationExecute }
-	>;
-} = {
+/** A resource: its Operation selector and fields, and the operations the router runs. */
+interface Resource {
+	description: INodeProperties[];
+	operations: Record<string, Operation>;
+}
+
+/**
+ * Every resource with the operations the router runs, by their values: the one list of operations.
+ * The node's fields, the output schemas (gulpfile.js loads this list from dist/) and the
+ * description test are read from it.
+ */
+export const resources: Record<string, Resource> = {
 	identification,
 	bank,
 	proofOfAddress,
@@ -39,19 +58,6 @@ function withItemIndex(
 	return new NodeOperationError(this.getNode(), error as Error, { itemIndex });
 }
 
-/**
- * Pairs an operation's output items with the input item they came from. The operations always
- * return fresh items, so they are paired in place: a list of 100,000 transactions is not copied
- * (constructExecutionMetaData would allocate a second object per item). An operation may make its
- * items with `pairedItem` already there, so that setting it changes no object's shape.
- */
-function pairWith(output: INodeExecutionData[], itemIndex: number): INodeExecutionData[] {
-	const pairedItem = { item: itemIndex };
-	// Indexed: a for-of over 100,000 items allocates an iterator result per item until V8 optimizes it.
-	for (let i = 0; i < output.length; i++) output[i].pairedItem = pairedItem;
-	return output;
-}
-
 /** Extra fields of an error worth showing on an error item (never request options or headers). */
 function errorDetails(error: NodeApiError | NodeOperationError): IDataObject {
 	const details: IDataObject = {};
@@ -66,14 +72,11 @@ function errorDetails(error: NodeApiError | NodeOperationError): IDataObject {
  */
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
-	let returnData: INodeExecutionData[] = [];
-	const resource = this.getNodeParameter('resource', 0) as keyof IdentityVerificationMap;
+	const returnData: INodeExecutionData[] = [];
+	const resource = this.getNodeParameter('resource', 0) as string;
 	const operation = this.getNodeParameter('operation', 0) as string;
 
-	const resourceOperations = operations[resource] as
-		| Record<string, { execute: OperationExecute }>
-		| undefined;
-	const selected = resourceOperations?.[operation];
+	const selected = resources[resource]?.operations?.[operation];
 	if (!selected) {
 		throw new NodeOperationError(
 			this.getNode(),
@@ -83,11 +86,12 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		try {
-			const output = pairWith(await selected.execute.call(this, itemIndex), itemIndex);
-			// The first output is taken as it is (the operations return fresh arrays): one item's
-			// 100,000 transactions are not copied into a second array.
-			if (returnData.length === 0) returnData = output;
-			else for (const entry of output) returnData.push(entry);
+			const executionData = this.helpers.constructExecutionMetaData(
+				await selected.execute.call(this, itemIndex),
+				{ itemData: { item: itemIndex } },
+			);
+			// One at a time: a spread of one item's 200,000 transactions overflows the call stack.
+			for (const item of executionData) returnData.push(item);
 		} catch (error) {
 			const nodeError = withItemIndex.call(this, error, itemIndex);
 			if (this.continueOnFail()) {

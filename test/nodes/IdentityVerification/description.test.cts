@@ -2,11 +2,12 @@
 import type { INode, INodeParameters, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { NodeHelpers, Workflow } from 'n8n-workflow';
 import { IdentityVerification } from '../../../nodes/IdentityVerification/IdentityVerification.node';
+import { resources } from '../../../nodes/IdentityVerification/actions/router';
 import { BANK_COUNTRIES, KYC_DOCUMENT_TYPES } from '../../../nodes/shared/contract';
 
 const node = new IdentityVerification();
 const { description } = node;
-const RESOURCES = ['identification', 'bank', 'proofOfAddress', 'aml', 'kyb'];
+const RESOURCES = Object.keys(resources);
 
 /** The subtitle as n8n's editor evaluates it (getNodeSubtitle) for a node with these parameters. */
 function subtitleOf(parameters: INodeParameters): unknown {
@@ -127,22 +128,18 @@ describe('Identity Verification node description', () => {
 	});
 
 	test('lists every operation of the contract as an action with a sentence', () => {
-		const expected: Record<string, string[]> = {
-			identification: [
-				'createVerificationToken',
-				'getStatus',
-				'requestInformation',
-				'waitForResult',
-			],
-			bank: ['createToken', 'listTransactions'],
-			proofOfAddress: ['createCheck'],
-			aml: ['downloadProfilePdf'],
-			kyb: ['deleteAnswers', 'getAnswers', 'submitForm'],
-		};
-		const resources = (
+		// The node's one list of operations, and Wait for Result, which runs outside the router.
+		const expected: Record<string, string[]> = Object.fromEntries(
+			Object.entries(resources).map(([resource, { operations }]) => [
+				resource,
+				Object.keys(operations),
+			]),
+		);
+		expected.identification.push('waitForResult');
+		const offered = (
 			description.properties.find((p) => p.name === 'resource')!.options as INodePropertyOptions[]
 		).map((o) => o.value);
-		expect([...resources].sort()).toEqual(Object.keys(expected).sort());
+		expect([...offered].sort()).toEqual(Object.keys(expected).sort());
 		for (const [resource, operations] of Object.entries(expected)) {
 			const options = operationsOf(resource).options as INodePropertyOptions[];
 			expect(options.map((o) => o.value).sort()).toEqual([...operations].sort());

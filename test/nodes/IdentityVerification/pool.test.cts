@@ -1,5 +1,5 @@
 /** The in-house promise pool behind parallel page requests: bounds, order, throttling, failure. */
-import { mapWithConcurrency } from '../../../nodes/IdentityVerification/helpers/pool';
+import { mapWithConcurrency } from '../../../nodes/IdentityVerification/helpers/pagination';
 
 /** Tasks that finish only when the test says so, so concurrency is observed, not timed. */
 function controlledTasks(n: number) {

@@ -3,8 +3,10 @@ import type {
 	IExecuteFunctions,
 	INodeExecutionData,
 	INodeProperties,
+	INodePropertyOptions,
 } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { z } from 'zod';
 
 import { amlProfilePdfParamsSchema } from '../../../shared/contract';
 import { apiRequest } from '../../transport';
@@ -54,9 +56,26 @@ const properties: INodeProperties[] = [
 	},
 ];
 
+/** Its entry in the Operation selector. */
+export const option: INodePropertyOptions = {
+	name: 'Download Profile PDF',
+	value: 'downloadProfilePdf',
+	description: 'Download the PDF report of one profile found by an AML check',
+	action: 'Download an AML profile PDF',
+};
+
 const displayOptions = { show: { resource: ['aml'], operation: ['downloadProfilePdf'] } };
 
 export const description = updateDisplayOptions(displayOptions, properties);
+
+/** The item it outputs, for n8n's schema preview (gulpfile.js writes it as JSON Schema). */
+export const outputSchema = z.object({
+	checkId: z.string(),
+	profileId: z.string(),
+	fileName: z.string(),
+	mimeType: z.string(),
+	fileSize: z.number(),
+});
 
 /** Bytes a base64 text decodes to (without decoding it). */
 function base64Bytes(text: string): number {

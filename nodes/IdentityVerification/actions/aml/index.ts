@@ -2,7 +2,8 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import * as downloadProfilePdf from './downloadProfilePdf.operation';
 
-export { downloadProfilePdf };
+/** The operations of AML, by their value: the router runs them, the build writes their schemas. */
+export const operations = { downloadProfilePdf };
 
 export const description: INodeProperties[] = [
 	{
@@ -11,15 +12,8 @@ export const description: INodeProperties[] = [
 		type: 'options',
 		noDataExpression: true,
 		displayOptions: { show: { resource: ['aml'] } },
-		options: [
-			{
-				name: 'Download Profile PDF',
-				value: 'downloadProfilePdf',
-				description: 'Download the PDF report of one profile found by an AML check',
-				action: 'Download an AML profile PDF',
-			},
-		],
+		options: Object.values(operations).map((operation) => operation.option),
 		default: 'downloadProfilePdf',
 	},
-	...downloadProfilePdf.description,
+	...Object.values(operations).flatMap((operation) => operation.description),
 ];

@@ -3,10 +3,16 @@ import type {
 	IExecuteFunctions,
 	INodeExecutionData,
 	INodeProperties,
+	INodePropertyOptions,
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { BANK_COUNTRIES, LIMITS, bankTokenRequestSchema } from '../../../shared/contract';
+import {
+	BANK_COUNTRIES,
+	bankTokenRequestSchema,
+	bankTokenSchema,
+	LIMITS,
+} from '../../../shared/contract';
 import { apiRequest } from '../../transport';
 import { toItems } from '../../helpers/response';
 import { numberFromText, validateInput } from '../../helpers/validation';
@@ -100,9 +106,20 @@ const properties: INodeProperties[] = [
 	},
 ];
 
+/** Its entry in the Operation selector. */
+export const option: INodePropertyOptions = {
+	name: 'Create Token',
+	value: 'createToken',
+	description: 'Create a token the person uses to connect their bank account',
+	action: 'Create a bank token',
+};
+
 const displayOptions = { show: { resource: ['bank'], operation: ['createToken'] } };
 
 export const description = updateDisplayOptions(displayOptions, properties);
+
+/** The item it outputs, for n8n's schema preview (gulpfile.js writes it as JSON Schema). */
+export const outputSchema = bankTokenSchema;
 
 export async function execute(
 	this: IExecuteFunctions,

@@ -3,7 +3,8 @@ import type { INodeProperties } from 'n8n-workflow';
 import * as createToken from './createToken.operation';
 import * as listTransactions from './listTransactions.operation';
 
-export { createToken, listTransactions };
+/** The operations of Bank, by their value: the router runs them, the build writes their schemas. */
+export const operations = { createToken, listTransactions };
 
 export const description: INodeProperties[] = [
 	{
@@ -12,22 +13,8 @@ export const description: INodeProperties[] = [
 		type: 'options',
 		noDataExpression: true,
 		displayOptions: { show: { resource: ['bank'] } },
-		options: [
-			{
-				name: 'Create Token',
-				value: 'createToken',
-				description: 'Create a token the person uses to connect their bank account',
-				action: 'Create a bank token',
-			},
-			{
-				name: 'List Transactions',
-				value: 'listTransactions',
-				description: 'Get the transactions of a verified bank account, one item per transaction',
-				action: 'List bank transactions',
-			},
-		],
+		options: Object.values(operations).map((operation) => operation.option),
 		default: 'createToken',
 	},
-	...createToken.description,
-	...listTransactions.description,
+	...Object.values(operations).flatMap((operation) => operation.description),
 ];

@@ -7,7 +7,11 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { KYC_DOCUMENT_TYPES, verificationTokenRequestSchema } from '../../../shared/contract';
+import {
+	KYC_DOCUMENT_TYPES,
+	verificationTokenRequestSchema,
+	verificationTokenResponseSchema,
+} from '../../../shared/contract';
 import { apiRequest, getBaseUrl, joinUrl } from '../../transport';
 import { toItems } from '../../helpers/response';
 import { simplifyOption, simplifyItems } from '../../helpers/simplify';
@@ -285,11 +289,22 @@ const properties: INodeProperties[] = [
 	},
 ];
 
+/** Its entry in the Operation selector. */
+export const option: INodePropertyOptions = {
+	name: 'Create Verification Token',
+	value: 'createVerificationToken',
+	description: 'Start an identity verification and get the token for the verification screen',
+	action: 'Create a verification token',
+};
+
 const displayOptions = {
 	show: { resource: ['identification'], operation: ['createVerificationToken'] },
 };
 
 export const description = updateDisplayOptions(displayOptions, properties);
+
+/** The item it outputs, for n8n's schema preview (gulpfile.js writes it as JSON Schema). */
+export const outputSchema = verificationTokenResponseSchema;
 
 /** Display names and fixes of the request fields, for error messages. */
 const FIELD_LABELS: FieldLabels = {

@@ -1,7 +1,15 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+	INodePropertyOptions,
+} from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { verificationStatusRequestSchema } from '../../../shared/contract';
+import {
+	verificationStatusRequestSchema,
+	verificationStatusSchema,
+} from '../../../shared/contract';
 import { apiRequest } from '../../transport';
 import { isNonEmptyObject } from '../../helpers/response';
 import { validateInput } from '../../helpers/validation';
@@ -26,11 +34,23 @@ const properties: INodeProperties[] = [
 	},
 ];
 
+/** Its entry in the Operation selector. */
+export const option: INodePropertyOptions = {
+	name: 'Get Status',
+	value: 'getStatus',
+	description:
+		'Re-check one verification whose webhook was missed (not for polling: the provider asks not to)',
+	action: 'Get the status of a verification',
+};
+
 const displayOptions = {
 	show: { resource: ['identification'], operation: ['getStatus'] },
 };
 
 export const description = updateDisplayOptions(displayOptions, properties);
+
+/** The item it outputs, for n8n's schema preview (gulpfile.js writes it as JSON Schema). */
+export const outputSchema = verificationStatusSchema;
 
 export async function execute(
 	this: IExecuteFunctions,

@@ -1,49 +1,28 @@
-import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
 import * as createVerificationToken from './createVerificationToken.operation';
 import * as getStatus from './getStatus.operation';
 import * as requestInformation from './requestInformation.operation';
 import * as waitForResult from './waitForResult.operation';
 
-// Wait for Result is not in this list: it runs once for all items and pauses the execution, so
-// the node calls it directly instead of through the per-item router.
-export { createVerificationToken, getStatus, requestInformation };
+/**
+ * The operations of Identification the router runs, one item at a time, by their value. Wait for
+ * Result is not one of them: it runs once for all items and pauses the execution, so the node calls
+ * it directly; it has no output schema (it continues with the trigger's event).
+ */
+export const operations = { createVerificationToken, getStatus, requestInformation };
 
-const OPERATIONS: INodePropertyOptions[] = [
-	{
-		name: 'Create Verification Token',
-		value: 'createVerificationToken',
-		description: 'Start an identity verification and get the token for the verification screen',
-		action: 'Create a verification token',
-	},
-	{
-		name: 'Get Status',
-		value: 'getStatus',
-		description:
-			'Re-check one verification whose webhook was missed (not for polling: the provider asks not to)',
-		action: 'Get the status of a verification',
-	},
-	{
-		name: 'Request Information',
-		value: 'requestInformation',
-		description: 'Ask the person to upload documents again for a finished verification',
-		action: 'Request more information for a verification',
-	},
-	{
-		name: 'Wait for Result',
-		value: 'waitForResult',
-		description:
-			'Pause the workflow until the result of the verification created in this execution arrives (not available as an AI tool)',
-		action: 'Wait for the verification result',
-	},
+const OPTIONS = [
+	...Object.values(operations).map((operation) => operation.option),
+	waitForResult.option,
 ];
 
-const operation: INodeProperties = {
+const selector: INodeProperties = {
 	displayName: 'Operation',
 	name: 'operation',
 	type: 'options',
 	noDataExpression: true,
-	options: OPERATIONS,
+	options: OPTIONS,
 	default: 'createVerificationToken',
 };
 
@@ -51,16 +30,14 @@ export const description: INodeProperties[] = [
 	// Two declarations of the selector, told apart by n8n's `@tool` display option: the AI tool
 	// variant does not offer Wait for Result (a tool call cannot pause the workflow and wait).
 	{
-		...operation,
+		...selector,
 		displayOptions: { show: { resource: ['identification'], '@tool': [false] } },
 	},
 	{
-		...operation,
-		options: OPERATIONS.filter((option) => option.value !== 'waitForResult'),
+		...selector,
+		options: OPTIONS.filter((option) => option !== waitForResult.option),
 		displayOptions: { show: { resource: ['identification'], '@tool': [true] } },
 	},
-	...createVerificationToken.description,
-	...getStatus.description,
-	...requestInformation.description,
+	...Object.values(operations).flatMap((operation) => operation.description),
 	...waitForResult.description,
 ];

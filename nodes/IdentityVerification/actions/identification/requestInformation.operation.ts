@@ -1,5 +1,11 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+	INodePropertyOptions,
+} from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
+import { z } from 'zod';
 
 import { scanRefSchema } from '../../../shared/contract';
 import { apiRequest } from '../../transport';
@@ -19,11 +25,22 @@ const properties: INodeProperties[] = [
 	},
 ];
 
+/** Its entry in the Operation selector. */
+export const option: INodePropertyOptions = {
+	name: 'Request Information',
+	value: 'requestInformation',
+	description: 'Ask the person to upload documents again for a finished verification',
+	action: 'Request more information for a verification',
+};
+
 const displayOptions = {
 	show: { resource: ['identification'], operation: ['requestInformation'] },
 };
 
 export const description = updateDisplayOptions(displayOptions, properties);
+
+/** The item it outputs, for n8n's schema preview (gulpfile.js writes it as JSON Schema). */
+export const outputSchema = z.object({ scanRef: z.string() }).passthrough();
 
 export async function execute(
 	this: IExecuteFunctions,

@@ -10,6 +10,7 @@ import type {
 	IExecuteFunctions,
 	INodeExecutionData,
 	INodeProperties,
+	INodePropertyOptions,
 	IWebhookFunctions,
 	IWebhookResponseData,
 } from 'n8n-workflow';
@@ -134,6 +135,15 @@ const properties: INodeProperties[] = [
 		],
 	},
 ];
+
+/** Its entry in the Operation selector. */
+export const option: INodePropertyOptions = {
+	name: 'Wait for Result',
+	value: 'waitForResult',
+	description:
+		'Pause the workflow until the result of the verification created in this execution arrives (not available as an AI tool)',
+	action: 'Wait for the verification result',
+};
 
 const displayOptions = {
 	show: { resource: ['identification'], operation: ['waitForResult'] },

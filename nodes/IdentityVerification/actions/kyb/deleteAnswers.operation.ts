@@ -1,12 +1,33 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+	INodePropertyOptions,
+} from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
+import { z } from 'zod';
 
 import { apiRequest } from '../../transport';
 import { authModeOf, companyFields, questionnaireOf } from './common';
 
+/** Its entry in the Operation selector. */
+export const option: INodePropertyOptions = {
+	name: 'Delete Questionnaire Answers',
+	value: 'deleteAnswers',
+	description: 'Remove all answers of a questionnaire in a KYB form',
+	action: 'Delete questionnaire answers',
+};
+
 const displayOptions = { show: { resource: ['kyb'], operation: ['deleteAnswers'] } };
 
 export const description: INodeProperties[] = updateDisplayOptions(displayOptions, companyFields);
+
+/** The item it outputs, for n8n's schema preview (gulpfile.js writes it as JSON Schema). */
+export const outputSchema = z.object({
+	deleted: z.boolean(),
+	companyId: z.string(),
+	questionnaireId: z.string(),
+});
 
 export async function execute(
 	this: IExecuteFunctions,

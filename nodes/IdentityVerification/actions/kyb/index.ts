@@ -5,7 +5,8 @@ import * as deleteAnswers from './deleteAnswers.operation';
 import * as getAnswers from './getAnswers.operation';
 import * as submitForm from './submitForm.operation';
 
-export { deleteAnswers, getAnswers, submitForm };
+/** The operations of KYB, by their value: the router runs them, the build writes their schemas. */
+export const operations = { deleteAnswers, getAnswers, submitForm };
 
 export const description: INodeProperties[] = [
 	{
@@ -14,30 +15,9 @@ export const description: INodeProperties[] = [
 		type: 'options',
 		noDataExpression: true,
 		displayOptions: { show: { resource: ['kyb'] } },
-		options: [
-			{
-				name: 'Delete Questionnaire Answers',
-				value: 'deleteAnswers',
-				description: 'Remove all answers of a questionnaire in a KYB form',
-				action: 'Delete questionnaire answers',
-			},
-			{
-				name: 'Get Questionnaire Answers',
-				value: 'getAnswers',
-				description: 'Get the answers of a questionnaire in a KYB form',
-				action: 'Get questionnaire answers',
-			},
-			{
-				name: 'Submit Form',
-				value: 'submitForm',
-				description: 'Send a filled KYB form for review',
-				action: 'Submit a KYB form',
-			},
-		],
+		options: Object.values(operations).map((operation) => operation.option),
 		default: 'getAnswers',
 	},
 	authenticationProperty,
-	...getAnswers.description,
-	...deleteAnswers.description,
-	...submitForm.description,
+	...Object.values(operations).flatMap((operation) => operation.description),
 ];

@@ -1,5 +1,11 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+	INodePropertyOptions,
+} from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
+import { z } from 'zod';
 
 import { kybFormParamsSchema } from '../../../shared/contract';
 import { apiRequest } from '../../transport';
@@ -20,9 +26,20 @@ const properties: INodeProperties[] = [
 	},
 ];
 
+/** Its entry in the Operation selector. */
+export const option: INodePropertyOptions = {
+	name: 'Submit Form',
+	value: 'submitForm',
+	description: 'Send a filled KYB form for review',
+	action: 'Submit a KYB form',
+};
+
 const displayOptions = { show: { resource: ['kyb'], operation: ['submitForm'] } };
 
 export const description = updateDisplayOptions(displayOptions, properties);
+
+/** The item it outputs, for n8n's schema preview (gulpfile.js writes it as JSON Schema). */
+export const outputSchema = z.object({ id: z.string().optional() }).passthrough();
 
 export async function execute(
 	this: IExecuteFunctions,

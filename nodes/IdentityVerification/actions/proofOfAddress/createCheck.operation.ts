@@ -4,10 +4,12 @@ import type {
 	IExecuteFunctions,
 	INodeExecutionData,
 	INodeProperties,
+	INodePropertyOptions,
 } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { z } from 'zod';
 
-import { poaCheckRequestSchema } from '../../../shared/contract';
+import { poaCheckRequestSchema, poaCheckSchema } from '../../../shared/contract';
 import { apiRequest, stalledReadOf } from '../../transport';
 import type { StreamedBody } from '../../transport';
 import { ACCEPTED_FILE_TYPES_TEXT, detectFileType } from '../../helpers/fileType';
@@ -19,7 +21,7 @@ import {
 	jsonPiecesWithBase64,
 	leadingBytes,
 } from '../../helpers/jsonBody';
-import { releasedOnceRead } from '../../helpers/memory';
+import { releasedOnceRead } from '../../helpers/jsonStream';
 import { isNonEmptyObject, withoutEcho } from '../../helpers/response';
 import { simplifyItems, simplifyOption } from '../../helpers/simplify';
 import { invalidInput, validateInput } from '../../helpers/validation';
@@ -90,9 +92,25 @@ const SIMPLIFIED_POA_FIELDS = [
 	'issueDate',
 ];
 
+/** Its entry in the Operation selector. */
+export const option: INodePropertyOptions = {
+	name: 'Create Check',
+	value: 'createCheck',
+	description: 'Check a document (such as a utility bill) against a name and address',
+	action: 'Create a proof of address check',
+};
+
 const displayOptions = { show: { resource: ['proofOfAddress'], operation: ['createCheck'] } };
 
 export const description = updateDisplayOptions(displayOptions, properties);
+
+/**
+ * The item it outputs, for n8n's schema preview (gulpfile.js writes it as JSON Schema): the echoed
+ * document is never output, the uploaded one's size is (see execute).
+ */
+export const outputSchema = poaCheckSchema
+	.omit({ file: true })
+	.extend({ fileSizeBytes: z.number() });
 
 const textFieldsSchema = poaCheckRequestSchema.pick({ providedName: true, providedAddress: true });
 

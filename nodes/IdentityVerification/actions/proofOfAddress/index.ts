@@ -2,7 +2,11 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import * as createCheck from './createCheck.operation';
 
-export { createCheck };
+/**
+ * The operations of Proof of Address, by their value: the router runs them, the build writes their
+ * schemas.
+ */
+export const operations = { createCheck };
 
 export const description: INodeProperties[] = [
 	{
@@ -11,15 +15,8 @@ export const description: INodeProperties[] = [
 		type: 'options',
 		noDataExpression: true,
 		displayOptions: { show: { resource: ['proofOfAddress'] } },
-		options: [
-			{
-				name: 'Create Check',
-				value: 'createCheck',
-				description: 'Check a document (such as a utility bill) against a name and address',
-				action: 'Create a proof of address check',
-			},
-		],
+		options: Object.values(operations).map((operation) => operation.option),
 		default: 'createCheck',
 	},
-	...createCheck.description,
+	...Object.values(operations).flatMap((operation) => operation.description),
 ];
