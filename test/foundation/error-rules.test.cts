@@ -378,9 +378,7 @@ describe('httpError of a large answer', () => {
 
 	test("quotes at most 500 characters of the service's words or of its field rules", () => {
 		const said = fail({ detail: 'd'.repeat(900) });
-		const prefix = 'The service rejected the request (HTTP 400): ';
-		expect(said.message).toMatch(/^The service rejected the request \(HTTP 400\): d+…$/);
-		expect(said.message.length).toBeLessThanOrEqual(prefix.length + 500);
+		expect(said.message).toBe(`The service rejected the request (HTTP 400): ${'d'.repeat(500)}…`);
 		const fields = fail({ errors: { a: ['r'.repeat(900)] } });
 		expect(fields.message).toBe(
 			`The service rejected the request (HTTP 400): a: ${'r'.repeat(497)}…`,
