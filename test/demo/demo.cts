@@ -4,7 +4,9 @@
 // credentials and n8n's own nodes are the ones the demo runs; those that start from a webhook are
 // published (the sandbox's webhook sender is pointed at a trigger workflow). The others need the
 // user's own accounts of outside services (Slack, HubSpot, Google Sheets, e-mail): imported, listed,
-// not run. Prints the editor URL and how to sign in; Ctrl-C stops.
+// not run. Prints the editor URL, how to sign in and a verification link of a customer who just
+// signed up through the onboarding workflow: the sandbox's verification page finishes it as approved
+// or denied and the waiting execution continues. Enter prints another link; Ctrl-C stops.
 //
 // `npm run demo -- --headless`: runs every example the demo runs through n8n (`n8n execute --id`,
 // a sandbox-driven webhook delivery to a trigger workflow checked in n8n's execution list, a sign-up
@@ -14,6 +16,7 @@
 // Options: --headless, --fresh, --port N (n8n, default 5678 when free), --sandbox-port N (default 8787 when free).
 import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import { createInterface } from 'node:readline';
 import { CACHE_DIR, N8N_VERSION, execute, type ExecuteResult } from '../n8n/runtime.cjs';
 import {
 	demoStackOptions,
@@ -27,6 +30,7 @@ import {
 	isTriggerWorkflow,
 	routesTaken,
 	runSignupApproved,
+	signUp,
 	signupUrl,
 	startStack,
 	triggerNodeOf,
@@ -251,6 +255,60 @@ function printGuide(stack: Stack, workflows: DemoWorkflow[]): void {
 	console.log(`  n8n log: ${stack.n8n.logFile}`);
 }
 
+/**
+ * A customer signs up through the onboarding workflow; prints the verification link its answer
+ * gives, which the person would be sent to: the sandbox's page finishes the verification.
+ */
+async function printVerificationLink(stack: Stack, w: DemoWorkflow, n: number): Promise<void> {
+	const customerId = `demo-customer-${n}`;
+	const { status, answer } = await signUp(stack, w, customerId);
+	if (status !== 200 || typeof answer?.verificationUrl !== 'string') {
+		console.log(`[demo] The sign-up answered ${status}: ${JSON.stringify(answer)}`);
+		return;
+	}
+	console.log('');
+	console.log(
+		`  Try onboarding: customer ${customerId} just signed up through "${w.workflow.name}".`,
+	);
+	console.log(
+		'  Open their verification link and choose "Finish as approved" or "Finish as denied":',
+	);
+	console.log(`    ${answer.verificationUrl}`);
+	console.log(
+		`  The execution waiting for their result then goes on: ${stack.n8n.url}/workflow/${w.workflow.id}/executions`,
+	);
+}
+
+/** Prints a first verification link, and another each time Enter is pressed (when run in a terminal). */
+async function offerVerificationLinks(
+	stack: Stack,
+	workflows: DemoWorkflow[],
+): Promise<() => void> {
+	const onboarding = workflows.find((w) => runsInDemo(w) && isSignupWorkflow(w));
+	if (!onboarding) {
+		console.log('  Press Ctrl-C to stop.');
+		return () => undefined;
+	}
+	let n = 1;
+	const print = () =>
+		printVerificationLink(stack, onboarding, n).catch((error) =>
+			console.log(`[demo] No verification link: ${(error as Error).message}`),
+		);
+	await print();
+	if (!process.stdin.isTTY) {
+		console.log('  Press Ctrl-C to stop.');
+		return () => undefined;
+	}
+	console.log("  Press Enter for another customer's link; Ctrl-C stops.");
+	// terminal: false keeps Ctrl-C a signal for the process (a terminal-mode reader would take it).
+	const lines = createInterface({ input: process.stdin, terminal: false });
+	lines.on('line', () => {
+		n += 1;
+		void print();
+	});
+	return () => lines.close();
+}
+
 /** Resolves on Ctrl-C, SIGTERM, or when n8n exits (reported unless we are stopping it). */
 function untilStopped(stack: Stack, stopping: () => boolean): Promise<void> {
 	return new Promise<void>((resolve) => {
@@ -290,8 +348,9 @@ async function main(): Promise<number> {
 			return code;
 		}
 		printGuide(stack, workflows);
-		console.log('  Press Ctrl-C to stop.');
+		const closeInput = await offerVerificationLinks(stack, workflows);
 		await untilStopped(stack, () => stopping);
+		closeInput();
 		await stop();
 		return 0;
 	} catch (error) {
