@@ -237,8 +237,9 @@ function printGuide(stack: Stack, workflows: DemoWorkflow[]): void {
 	);
 	console.log('');
 	console.log(
-		'  Example workflows (the files of workflows/; in your own n8n: ⋯ → Import from File):',
+		'  Example workflows (the files of workflows/; into your own n8n: ⋯ → Import → From File,',
 	);
+	console.log('  in n8n 1.x ⋯ → Import from File):');
 	for (const w of workflows.filter(runsInDemo)) {
 		const extra = isTriggerWorkflow(w)
 			? `  [published; the sandbox sends webhooks to ${triggerUrl(stack, w)}]`
