@@ -1,7 +1,7 @@
 // `npm run screenshots`: pictures of the package in n8n's real editor for the README (docs/images).
-// Starts the demo stack (sandbox + pinned n8n with the demo workflows, the trigger workflow
-// published), drives the editor in Debian's Chromium (test/browser/editor.cts) and saves 1280x800
-// PNGs. The same steps run as an e2e test (test/e2e/editor.test.cts, into a temporary folder): they
+// Starts the demo stack (sandbox + pinned n8n with the example workflows of workflows/, those the
+// demo runs published), drives the editor in Debian's Chromium (test/browser/editor.cts) and saves
+// 1280x800 PNGs. The same steps run as an e2e test (test/e2e/editor.test.cts, into a temporary folder): they
 // throw when the editor does not list the nodes, an icon does not load or a workflow ends in error.
 import { mkdirSync, readFileSync } from 'node:fs';
 import type { Locator } from 'playwright-core';
@@ -10,10 +10,16 @@ import path from 'node:path';
 import { EVENT_TYPES } from '../../nodes/shared/contract';
 import { ROOT } from '../n8n/runtime.cjs';
 import {
-	NODE_TYPES,
-	connectTrigger,
 	demoStackOptions,
 	demoWorkflows,
+	runsInDemo,
+	type DemoWorkflow,
+	type ExampleWorkflow,
+} from '../n8n/examples.cjs';
+import {
+	NODE_TYPES,
+	connectTrigger,
+	credentialRef,
 	isSignupWorkflow,
 	isTriggerWorkflow,
 	runSignupApproved,
@@ -22,6 +28,8 @@ import {
 	waitForSignup,
 	type Stack,
 } from '../n8n/stack.cjs';
+import { lineUp, node } from '../n8n/workflow.cjs';
+import { SEED } from '../sandbox/index.cjs';
 import {
 	brokenPackageImages,
 	closeNode,
@@ -57,13 +65,38 @@ export interface Picture {
 	shows: string;
 }
 
-interface DemoWorkflow {
-	file: string;
-	workflow: { id: string; name: string; nodes: Array<{ name: string; type: string }> };
+/**
+ * The picture of each example workflow, by its file in workflows/. The names stay those of the
+ * README's pictures of the same jobs; the numbers give the README's order.
+ */
+const WORKFLOW_PICTURES: Record<string, string> = {
+	'verification-link-by-email.json': 'workflow-01-onboarding-create-verification-token.png',
+	'verification-results-to-slack-and-hubspot.json':
+		'workflow-02-onboarding-route-verification-results.png',
+	'nightly-bank-transactions-to-sheets.json': 'workflow-03-bank-scheduled-transaction-pull.png',
+	'aml-profile-pdf-by-email.json': 'workflow-04-aml-download-profile-pdf.png',
+	'proof-of-address-check-file.json': 'workflow-05-proof-of-address-check-file.png',
+	'kyb-answers-then-submit.json': 'workflow-06-kyb-answers-then-submit.png',
+	'onboarding-in-one-workflow.json': 'workflow-07-onboarding-in-one-workflow.png',
+};
+
+/**
+ * Stack options the pictures need: the demo's, except that runs started in the editor are kept
+ * (examples holding personal data keep none), so that a run can be read back and checked.
+ */
+export function screenshotStackOptions(): ReturnType<typeof demoStackOptions> {
+	const options = demoStackOptions();
+	return {
+		...options,
+		workflows: (options.workflows as ExampleWorkflow[]).map((w) => ({
+			...w,
+			settings: { ...w.settings, saveManualExecutions: true },
+		})),
+	};
 }
 
-/** Stack options the pictures need: the demo's (its workflows, the trigger's workflow published). */
-export const screenshotStackOptions = demoStackOptions;
+/** The example workflow started by this package's trigger (its node shows the trigger's URL). */
+const triggerExample = () => demoWorkflows().find(isTriggerWorkflow)!;
 
 function check(condition: boolean, message: string): void {
 	if (!condition) throw new Error(message);
@@ -142,8 +175,30 @@ async function expectRunShown(editor: Editor, stack: Stack, executionId: string)
 	);
 }
 
+/** Manual Trigger → List Transactions of the sandbox's seeded account, every page. */
+function listTransactionsWorkflow() {
+	const nodes = [
+		node('When clicking ‘Execute workflow’', 'n8n-nodes-base.manualTrigger', 1, {}),
+		node(
+			'List Transactions',
+			NODE_TYPES.action,
+			1.1,
+			{
+				resource: 'bank',
+				operation: 'listTransactions',
+				verificationId: SEED.bank.verificationId,
+				accountId: SEED.bank.accountId,
+				returnAll: true,
+				options: {},
+			},
+			{ credentials: credentialRef('api') },
+		),
+	];
+	return { name: 'Bank: list the transactions of an account', nodes, connections: lineUp(nodes) };
+}
+
 async function actionNode(stack: Stack, editor: Editor, dir: string): Promise<Picture> {
-	await runInEditor(stack, editor, 'idvDemoTransactions');
+	await runInEditor(stack, editor, await stack.rest.createWorkflow(listTransactionsWorkflow()));
 	await openNode(editor, 'List Transactions');
 	// The output table of the run (its first column).
 	await ndv(editor.page).getByText('creditor', { exact: true }).first().waitFor();
@@ -156,7 +211,7 @@ async function actionNode(stack: Stack, editor: Editor, dir: string): Promise<Pi
 }
 
 async function triggerNode(editor: Editor, dir: string): Promise<Picture> {
-	await openWorkflow(editor, 'idvDemoOnboarding2');
+	await openWorkflow(editor, triggerExample().workflow.id);
 	await openNode(editor, 'Identity Verification Trigger');
 	const node = ndv(editor.page);
 	await node.getByText('Webhook URLs', { exact: true }).click();
@@ -191,45 +246,78 @@ async function credentialDialog(editor: Editor, dir: string): Promise<Picture> {
 	return picture;
 }
 
+/** The picture file of an example workflow (throws for a file without one). */
+function pictureOf(file: string): string {
+	const png = WORKFLOW_PICTURES[file];
+	check(png !== undefined, `workflows/${file} has no picture name in WORKFLOW_PICTURES`);
+	return png;
+}
+
+/** Runs an example the demo runs as the demo does, and opens that run on the canvas. */
+async function runExample(stack: Stack, editor: Editor, { workflow }: DemoWorkflow): Promise<void> {
+	if (isTriggerWorkflow({ workflow })) {
+		// A real signed delivery from the sandbox to the published workflow's production URL.
+		const before = (await stack.rest.listExecutions(workflow.id)).length;
+		const { scanRef } = stack.sandbox.kyc.createSession('demo-customer-42');
+		const delivery = await stack.sandbox.kyc.autoFinish(scanRef, {
+			final: true,
+			overall: 'APPROVED',
+		});
+		check(delivery.status === 'delivered', `the sandbox's webhook was ${delivery.status}`);
+		const [latest] = await stack.rest.waitForExecutions(workflow.id, before + 1, 120_000);
+		check(latest.status === 'success', `"${workflow.name}" ended "${latest.status}"`);
+		await openWorkflow(editor, workflow.id, latest.id);
+		await expectRunShown(editor, stack, latest.id);
+	} else if (isSignupWorkflow({ workflow })) {
+		// A customer signs up, the execution waits, the sandbox's result resumes it.
+		await waitForSignup(signupUrl(stack, { workflow }));
+		const done = await runSignupApproved(stack, { workflow }, 'screenshot-customer');
+		check(done.status === 'success', `"${workflow.name}" ended "${done.status}"`);
+		await openWorkflow(editor, workflow.id, done.id);
+		await expectRunShown(editor, stack, done.id);
+	} else {
+		await runInEditor(stack, editor, workflow.id);
+	}
+}
+
+/**
+ * Each example workflow on the canvas, in the README's order: after a run when the demo runs it,
+ * as imported when it needs accounts of outside services.
+ */
 async function workflowPictures(stack: Stack, editor: Editor, dir: string): Promise<Picture[]> {
 	const pictures: Picture[] = [];
-	for (const { file, workflow } of demoWorkflows() as DemoWorkflow[]) {
-		const png = `workflow-${file.replace(/\.json$/, '')}.png`;
-		if (isTriggerWorkflow({ workflow })) {
-			// A real signed delivery from the sandbox to the published workflow's production URL.
-			const before = (await stack.rest.listExecutions(workflow.id)).length;
-			const { scanRef } = stack.sandbox.kyc.createSession('demo-customer-42');
-			const delivery = await stack.sandbox.kyc.autoFinish(scanRef, {
-				final: true,
-				overall: 'APPROVED',
-			});
-			check(delivery.status === 'delivered', `the sandbox's webhook was ${delivery.status}`);
-			const [latest] = await stack.rest.waitForExecutions(workflow.id, before + 1, 120_000);
-			check(latest.status === 'success', `"${workflow.name}" ended "${latest.status}"`);
-			await openWorkflow(editor, workflow.id, latest.id);
-			await expectRunShown(editor, stack, latest.id);
-		} else if (isSignupWorkflow({ workflow })) {
-			// A customer signs up, the execution waits, the sandbox's result resumes it.
-			await waitForSignup(signupUrl(stack, { workflow }));
-			const done = await runSignupApproved(stack, { workflow }, 'screenshot-customer');
-			check(done.status === 'success', `"${workflow.name}" ended "${done.status}"`);
-			await openWorkflow(editor, workflow.id, done.id);
-			await expectRunShown(editor, stack, done.id);
+	const examples = demoWorkflows().sort((a, b) =>
+		pictureOf(a.file).localeCompare(pictureOf(b.file)),
+	);
+	for (const example of examples) {
+		const { workflow } = example;
+		let shows: string;
+		if (runsInDemo(example)) {
+			await runExample(stack, editor, example);
+			shows = `Example workflow "${workflow.name}" on the canvas after a run`;
 		} else {
-			await runInEditor(stack, editor, workflow.id);
+			await openWorkflow(editor, workflow.id);
+			shows = `Example workflow "${workflow.name}" on the canvas (it needs ${example.needs.join(', ')}: not run)`;
 		}
-		pictures.push(
-			await save(editor, dir, png, `Example workflow "${workflow.name}" on the canvas after a run`),
-		);
+		pictures.push(await save(editor, dir, pictureOf(example.file), shows));
 	}
 	return pictures;
 }
 
+/** The first node the named node passes its items to. */
+function nextNodeOf(workflow: ExampleWorkflow, name: string): string {
+	const outputs = (workflow.connections[name] as { main?: Array<Array<{ node: string }>> })?.main;
+	const next = outputs?.[0]?.[0]?.node;
+	check(next !== undefined, `nothing follows "${name}" in "${workflow.name}"`);
+	return next!;
+}
+
 /** A copy of the trigger workflow with the sample event pinned: the schema view of the next node. */
 async function schemaView(stack: Stack, editor: Editor, dir: string): Promise<Picture> {
-	const demo = (demoWorkflows() as DemoWorkflow[]).find(isTriggerWorkflow)!;
+	const demo = triggerExample();
 	const sample = JSON.parse(readFileSync(SAMPLE_EVENT_FILE, 'utf8'));
 	const trigger = demo.workflow.nodes.find((n) => n.type === NODE_TYPES.trigger)!;
+	const next = nextNodeOf(demo.workflow, trigger.name);
 	const id = await stack.rest.createWorkflow({
 		...(demo.workflow as any),
 		id: undefined,
@@ -238,7 +326,7 @@ async function schemaView(stack: Stack, editor: Editor, dir: string): Promise<Pi
 		pinData: { [trigger.name]: sample.map((json: object) => ({ json })) },
 	} as any);
 	await openWorkflow(editor, id);
-	await openNode(editor, 'Final result?');
+	await openNode(editor, next);
 	const input = ndv(editor.page).getByTestId('ndv-input-panel');
 	for (const field of ['overallStatus', 'final', 'scanRef'])
 		await input.getByText(field, { exact: true }).first().waitFor();
@@ -275,9 +363,15 @@ export async function takeScreenshots(
 	}
 }
 
-/** Points the sandbox's webhook sender at the published trigger workflow and waits for it. */
-export async function connectTriggerWorkflow(stack: Stack): Promise<void> {
-	await connectTrigger(stack, demoWorkflows().find(isTriggerWorkflow)!);
+/**
+ * Points the sandbox's webhook sender at the published trigger workflow, if the demo runs one, and
+ * waits until n8n serves the published webhooks.
+ */
+export async function connectDemoWorkflows(stack: Stack): Promise<void> {
+	for (const w of demoWorkflows().filter(runsInDemo)) {
+		if (isTriggerWorkflow(w)) await connectTrigger(stack, w);
+		else if (isSignupWorkflow(w)) await waitForSignup(signupUrl(stack, w));
+	}
 }
 
 async function main(): Promise<number> {
@@ -287,7 +381,7 @@ async function main(): Promise<number> {
 		log: (m) => console.log(`[screenshots] ${m}`),
 	});
 	try {
-		await connectTriggerWorkflow(stack);
+		await connectDemoWorkflows(stack);
 		const editor = await openEditor(browser, stack.n8n.url, stack.owner);
 		const pictures = await takeScreenshots(stack, editor, IMAGES_DIR);
 		for (const p of pictures) console.log(`  docs/images/${p.file}: ${p.shows}`);

@@ -1,23 +1,36 @@
 // `npm run demo`: the sandbox service and the pinned real n8n on loopback, with this package
-// installed as n8n installs community packages, the sandbox credentials and one example workflow per
-// user job imported (test/demo/workflows/*.json), the webhook-trigger workflow activated and the
-// sandbox's webhook sender pointed at it. Prints the editor URL and how to sign in; Ctrl-C stops.
+// installed as n8n installs community packages, the sandbox credentials and the example workflows
+// (workflows/*.json, the ones users import) imported. The examples that need only this package's
+// credentials and n8n's own nodes are the ones the demo runs; those that start from a webhook are
+// published (the sandbox's webhook sender is pointed at a trigger workflow). The others need the
+// user's own accounts of outside services (Slack, HubSpot, Google Sheets, e-mail): imported, listed,
+// not run. Prints the editor URL, how to sign in and a verification link of a customer who just
+// signed up through the onboarding workflow: the sandbox's verification page finishes it as approved
+// or denied and the waiting execution continues. Enter prints another link; Ctrl-C stops.
 //
-// `npm run demo -- --headless`: runs every example workflow through n8n (`n8n execute --id`), plus a
-// sandbox-driven webhook delivery to the trigger workflow (checked in n8n's execution list), prints a
-// table of results and exits non-zero if any fails.
+// `npm run demo -- --headless`: runs every example the demo runs through n8n (`n8n execute --id`,
+// a sandbox-driven webhook delivery to a trigger workflow checked in n8n's execution list, a sign-up
+// approved by the sandbox), prints a table of results and the examples it did not run, and exits
+// non-zero if any run fails.
 //
 // Options: --headless, --fresh, --port N (n8n, default 5678 when free), --sandbox-port N (default 8787 when free).
 import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import { createInterface } from 'node:readline';
 import { CACHE_DIR, N8N_VERSION, execute, type ExecuteResult } from '../n8n/runtime.cjs';
 import {
-	connectTrigger,
 	demoStackOptions,
 	demoWorkflows,
+	runsInDemo,
+	type DemoWorkflow,
+} from '../n8n/examples.cjs';
+import {
+	connectTrigger,
 	isSignupWorkflow,
 	isTriggerWorkflow,
+	routesTaken,
 	runSignupApproved,
+	signUp,
 	signupUrl,
 	startStack,
 	triggerNodeOf,
@@ -25,16 +38,6 @@ import {
 	waitForSignup,
 	type Stack,
 } from '../n8n/stack.cjs';
-
-interface DemoWorkflow {
-	file: string;
-	workflow: {
-		id: string;
-		name: string;
-		nodes: Array<{ name: string; type: string; webhookId?: string; parameters?: any }>;
-		connections?: Record<string, unknown>;
-	};
-}
 
 interface Row {
 	workflow: string;
@@ -49,6 +52,17 @@ function flagValue(args: string[], name: string): number | undefined {
 	return i >= 0 ? Number(args[i + 1]) : undefined;
 }
 
+const SWITCH = 'n8n-nodes-base.switch';
+
+/** Where a run ended: the last node that ran, and for a Switch the route the result took. */
+function endOf(w: DemoWorkflow, runData: Record<string, any>): string {
+	const ran = Object.keys(runData);
+	const last = ran[ran.length - 1] ?? 'nothing';
+	const node = w.workflow.nodes.find((n) => n.name === last);
+	if (node?.type !== SWITCH) return last;
+	return `${last}: ${routesTaken(node, runData).join(', ') || 'no route'}`;
+}
+
 /** The one-workflow onboarding, run once: sign-up → wait → the sandbox approves → result. */
 async function runSignup(stack: Stack, w: DemoWorkflow): Promise<Row> {
 	const started = Date.now();
@@ -61,8 +75,7 @@ async function runSignup(stack: Stack, w: DemoWorkflow): Promise<Row> {
 	});
 	try {
 		const done = await runSignupApproved(stack, w, 'demo-customer-7');
-		const ran = Object.keys(done.data.resultData.runData);
-		const end = ran[ran.length - 1];
+		const end = endOf(w, done.data.resultData.runData);
 		return done.status === 'success'
 			? { ...row('success', 1), workflow: `${w.workflow.name} (→ ${end})` }
 			: row('FAILED', '-', `execution ${done.id} ended ${done.status}`);
@@ -100,59 +113,74 @@ function printTable(rows: Row[]): void {
 	for (const r of rows.filter((x) => x.note)) console.log(`  ${r.workflow}: ${r.note}`);
 }
 
+/** The examples the demo does not run, and why: the outside services they need accounts of. */
+function printNotRun(workflows: DemoWorkflow[], url?: (w: DemoWorkflow) => string): void {
+	const notRun = workflows.filter((w) => !runsInDemo(w));
+	if (notRun.length === 0) return;
+	console.log('');
+	console.log('  Imported, not run here: they need your own accounts of outside services:');
+	for (const w of notRun) {
+		const where = url ? `${url(w)}  ` : '';
+		console.log(`    ${where}${w.workflow.name}  (needs ${w.needs.join(', ')})`);
+	}
+}
+
+/** A manual example, run with `n8n execute`. */
+async function runManual(stack: Stack, w: DemoWorkflow): Promise<Row> {
+	const started = Date.now();
+	const result = await execute(stack.userFolder, w.workflow.id);
+	return {
+		workflow: w.workflow.name,
+		status: result.ok ? 'success' : 'FAILED',
+		items: result.ok ? itemsOf(result) : '-',
+		ms: Date.now() - started,
+		note: result.ok ? undefined : firstError(result),
+	};
+}
+
+/** A trigger example, started by a verification the sandbox finishes and delivers. */
+async function runTrigger(stack: Stack, w: DemoWorkflow): Promise<Row> {
+	const started = Date.now();
+	const before = (await stack.rest.listExecutions(w.workflow.id)).length;
+	try {
+		const { scanRef } = stack.sandbox.kyc.createSession('demo-customer-42');
+		const delivery = await stack.sandbox.kyc.autoFinish(scanRef, {
+			final: true,
+			overall: 'APPROVED',
+		});
+		const code = delivery.attempts[delivery.attempts.length - 1]?.statusCode;
+		if (delivery.status !== 'delivered')
+			throw new Error(`delivery ${delivery.status} (last answer ${code})`);
+		const done = await stack.rest.waitForExecutions(w.workflow.id, before + 1);
+		const exec = await stack.rest.getExecution(done[0].id);
+		const runData = exec.data?.resultData?.runData ?? {};
+		const triggerName = triggerNodeOf(w)!.name;
+		const emitted = runData[triggerName]?.[0]?.data?.main?.[0]?.length ?? 0;
+		return {
+			workflow: `${w.workflow.name} (webhook → ${endOf(w, runData)})`,
+			status: exec.status === 'success' && emitted === 1 ? 'success' : 'FAILED',
+			items: emitted,
+			ms: Date.now() - started,
+			note: exec.status === 'success' ? undefined : `execution ${exec.id} ended ${exec.status}`,
+		};
+	} catch (error) {
+		return {
+			workflow: `${w.workflow.name} (webhook delivery)`,
+			status: 'FAILED',
+			items: '-',
+			ms: Date.now() - started,
+			note: (error as Error).message,
+		};
+	}
+}
+
 async function runHeadless(stack: Stack, workflows: DemoWorkflow[]): Promise<Row[]> {
 	const rows: Row[] = [];
-	for (const w of workflows.filter((x) => !isTriggerWorkflow(x) && !isSignupWorkflow(x))) {
-		const started = Date.now();
-		const result = await execute(stack.userFolder, w.workflow.id);
-		rows.push({
-			workflow: w.workflow.name,
-			status: result.ok ? 'success' : 'FAILED',
-			items: result.ok ? itemsOf(result) : '-',
-			ms: Date.now() - started,
-			note: result.ok ? undefined : firstError(result),
-		});
-	}
-	for (const w of workflows.filter(isTriggerWorkflow)) {
-		const started = Date.now();
-		const before = (await stack.rest.listExecutions(w.workflow.id)).length;
-		let row: Row;
-		try {
-			const { scanRef } = stack.sandbox.kyc.createSession('demo-customer-42');
-			const delivery = await stack.sandbox.kyc.autoFinish(scanRef, {
-				final: true,
-				overall: 'APPROVED',
-			});
-			const code = delivery.attempts[delivery.attempts.length - 1]?.statusCode;
-			if (delivery.status !== 'delivered')
-				throw new Error(`delivery ${delivery.status} (last answer ${code})`);
-			const done = await stack.rest.waitForExecutions(w.workflow.id, before + 1);
-			const exec = await stack.rest.getExecution(done[0].id);
-			const runData = exec.data?.resultData?.runData ?? {};
-			const triggerName = triggerNodeOf(w)!.name;
-			const emitted = runData[triggerName]?.[0]?.data?.main?.[0]?.length ?? 0;
-			// The end node the result was routed to (the nodes nothing follows).
-			const linked = new Set(Object.keys(w.workflow.connections ?? {}));
-			const ends = Object.keys(runData).filter((name) => !linked.has(name));
-			row = {
-				workflow: `${w.workflow.name} (webhook → ${ends.join(', ') || 'nothing'})`,
-				status: exec.status === 'success' && emitted === 1 ? 'success' : 'FAILED',
-				items: emitted,
-				ms: Date.now() - started,
-				note: exec.status === 'success' ? undefined : `execution ${exec.id} ended ${exec.status}`,
-			};
-		} catch (error) {
-			row = {
-				workflow: `${w.workflow.name} (webhook delivery)`,
-				status: 'FAILED',
-				items: '-',
-				ms: Date.now() - started,
-				note: (error as Error).message,
-			};
-		}
-		rows.push(row);
-	}
-	for (const w of workflows.filter(isSignupWorkflow)) rows.push(await runSignup(stack, w));
+	const runnable = workflows.filter(runsInDemo);
+	for (const w of runnable.filter((x) => !isTriggerWorkflow(x) && !isSignupWorkflow(x)))
+		rows.push(await runManual(stack, w));
+	for (const w of runnable.filter(isTriggerWorkflow)) rows.push(await runTrigger(stack, w));
+	for (const w of runnable.filter(isSignupWorkflow)) rows.push(await runSignup(stack, w));
 	return rows;
 }
 
@@ -169,14 +197,15 @@ function demoUserFolder(args: string[], headless: boolean): string | undefined {
 	return userFolder;
 }
 
-/** Activates the trigger and sign-up workflows and reports how long setting up took. */
+/** Waits for the published trigger and sign-up workflows and reports how long setting up took. */
 async function connectWorkflows(
 	stack: Stack,
 	workflows: DemoWorkflow[],
 	started: number,
 ): Promise<void> {
-	for (const w of workflows.filter(isTriggerWorkflow)) await connectTrigger(stack, w);
-	for (const w of workflows.filter(isSignupWorkflow)) await waitForSignup(signupUrl(stack, w));
+	const runnable = workflows.filter(runsInDemo);
+	for (const w of runnable.filter(isTriggerWorkflow)) await connectTrigger(stack, w);
+	for (const w of runnable.filter(isSignupWorkflow)) await waitForSignup(signupUrl(stack, w));
 	const setupSeconds = ((Date.now() - started) / 1000).toFixed(1);
 	const timings = Object.entries(stack.timings)
 		.map(([k, v]) => `${k} ${v.toFixed(1)} s`)
@@ -184,20 +213,22 @@ async function connectWorkflows(
 	console.log(`[demo] Ready in ${setupSeconds} s (${timings})`);
 }
 
-/** Runs every example, prints the table; the exit code is 1 when any failed. */
+/** Runs every example the demo runs, prints the table; the exit code is 1 when any failed. */
 async function headlessDemo(stack: Stack, workflows: DemoWorkflow[]): Promise<number> {
 	const rows = await runHeadless(stack, workflows);
 	printTable(rows);
+	printNotRun(workflows);
 	const failed = rows.filter((r) => r.status !== 'success').length;
 	console.log(
-		`\n${rows.length - failed}/${rows.length} example workflows succeeded in n8n ${N8N_VERSION}`,
+		`\n${rows.length - failed}/${rows.length} example workflows the demo runs succeeded in n8n ${N8N_VERSION}`,
 	);
 	if (failed > 0) console.log(`n8n log: ${stack.n8n.logFile}\n${stack.n8n.logTail(30)}`);
 	return failed === 0 ? 0 : 1;
 }
 
-/** Where the editor is, how to sign in, the example workflows and how to drive them. */
+/** Where the editor is, how to sign in, and the example workflows. */
 function printGuide(stack: Stack, workflows: DemoWorkflow[]): void {
+	const url = (w: DemoWorkflow) => `${stack.n8n.url}/workflow/${w.workflow.id}`;
 	console.log('');
 	console.log(`  n8n ${N8N_VERSION} editor:  ${stack.n8n.url}/`);
 	console.log(`  Sign in with:        ${stack.owner.email}  /  ${stack.owner.password}`);
@@ -205,38 +236,78 @@ function printGuide(stack: Stack, workflows: DemoWorkflow[]): void {
 		`  Sandbox service:     ${stack.sandbox.url}  (credentials "Identity Verification sandbox" already point here)`,
 	);
 	console.log('');
-	console.log('  Example workflows:');
-	for (const w of workflows) {
-		const extra = isTriggerWorkflow(w)
-			? `  [active; the sandbox sends webhooks to ${triggerUrl(stack, w)}]`
-			: isSignupWorkflow(w)
-				? `  [active; sign-up URL ${signupUrl(stack, w)}]`
-				: '';
-		console.log(`    ${stack.n8n.url}/workflow/${w.workflow.id}  ${w.workflow.name}${extra}`);
-	}
-	console.log('');
-	console.log('  Send the trigger a verification result from another terminal, e.g.:');
 	console.log(
-		`    curl -s -X POST ${stack.sandbox.url}/__sandbox/webhooks/send -H 'content-type: application/json' -d '{"eventType":"IDENTIFICATION_AUTO_FINISHED"}'`,
+		'  Example workflows (the files of workflows/; into your own n8n: ⋯ → Import → From File,',
 	);
-	const signup = workflows.find(isSignupWorkflow);
-	if (signup) {
-		console.log(
-			'  Onboarding in one workflow: sign a customer up, then finish their verification:',
-		);
-		console.log(
-			`    curl -s -X POST ${signupUrl(stack, signup)} -H 'content-type: application/json' -d '{"customerId":"customer-1","email":"c1@example.com"}'`,
-		);
-		console.log(
-			`    curl -s -X POST ${stack.sandbox.url}/__sandbox/kyc/sessions/<scanRef from the execution>/auto-finish -H 'content-type: application/json' -d '{"final":true,"overall":"APPROVED"}'`,
-		);
+	console.log('  in n8n 1.x ⋯ → Import from File):');
+	for (const w of workflows.filter(runsInDemo)) {
+		const extra = isTriggerWorkflow(w)
+			? `  [published; the sandbox sends webhooks to ${triggerUrl(stack, w)}]`
+			: isSignupWorkflow(w)
+				? `  [published; sign-up URL ${signupUrl(stack, w)}]`
+				: '  [open it and click Execute workflow]';
+		console.log(`    ${url(w)}  ${w.workflow.name}${extra}`);
 	}
+	printNotRun(workflows, url);
 	console.log('');
 	console.log(
 		`  n8n folder: ${stack.userFolder} (kept between runs; npm run demo -- --fresh starts empty)`,
 	);
 	console.log(`  n8n log: ${stack.n8n.logFile}`);
-	console.log('  Press Ctrl-C to stop.');
+}
+
+/**
+ * A customer signs up through the onboarding workflow; prints the verification link its answer
+ * gives, which the person would be sent to: the sandbox's page finishes the verification.
+ */
+async function printVerificationLink(stack: Stack, w: DemoWorkflow, n: number): Promise<void> {
+	const customerId = `demo-customer-${n}`;
+	const { status, answer } = await signUp(stack, w, customerId);
+	if (status !== 200 || typeof answer?.verificationUrl !== 'string') {
+		console.log(`[demo] The sign-up answered ${status}: ${JSON.stringify(answer)}`);
+		return;
+	}
+	console.log('');
+	console.log(
+		`  Try onboarding: customer ${customerId} just signed up through "${w.workflow.name}".`,
+	);
+	console.log(
+		'  Open their verification link and choose "Finish as approved" or "Finish as denied":',
+	);
+	console.log(`    ${answer.verificationUrl}`);
+	console.log(
+		`  The execution waiting for their result then goes on: ${stack.n8n.url}/workflow/${w.workflow.id}/executions`,
+	);
+}
+
+/** Prints a first verification link, and another each time Enter is pressed (when run in a terminal). */
+async function offerVerificationLinks(
+	stack: Stack,
+	workflows: DemoWorkflow[],
+): Promise<() => void> {
+	const onboarding = workflows.find((w) => runsInDemo(w) && isSignupWorkflow(w));
+	if (!onboarding) {
+		console.log('  Press Ctrl-C to stop.');
+		return () => undefined;
+	}
+	let n = 1;
+	const print = () =>
+		printVerificationLink(stack, onboarding, n).catch((error) =>
+			console.log(`[demo] No verification link: ${(error as Error).message}`),
+		);
+	await print();
+	if (!process.stdin.isTTY) {
+		console.log('  Press Ctrl-C to stop.');
+		return () => undefined;
+	}
+	console.log("  Press Enter for another customer's link; Ctrl-C stops.");
+	// terminal: false keeps Ctrl-C a signal for the process (a terminal-mode reader would take it).
+	const lines = createInterface({ input: process.stdin, terminal: false });
+	lines.on('line', () => {
+		n += 1;
+		void print();
+	});
+	return () => lines.close();
 }
 
 /** Resolves on Ctrl-C, SIGTERM, or when n8n exits (reported unless we are stopping it). */
@@ -254,7 +325,7 @@ function untilStopped(stack: Stack, stopping: () => boolean): Promise<void> {
 async function main(): Promise<number> {
 	const args = process.argv.slice(2);
 	const headless = args.includes('--headless');
-	const workflows = demoWorkflows() as DemoWorkflow[];
+	const workflows = demoWorkflows();
 	const started = Date.now();
 	const stack = await startStack({
 		userFolder: demoUserFolder(args, headless),
@@ -278,7 +349,9 @@ async function main(): Promise<number> {
 			return code;
 		}
 		printGuide(stack, workflows);
+		const closeInput = await offerVerificationLinks(stack, workflows);
 		await untilStopped(stack, () => stopping);
+		closeInput();
 		await stop();
 		return 0;
 	} catch (error) {

@@ -25,10 +25,11 @@ import {
 	type Editor,
 } from '../browser/editor.cjs';
 import {
-	connectTriggerWorkflow,
+	connectDemoWorkflows,
 	screenshotStackOptions,
 	takeScreenshots,
 } from '../browser/screenshots.cjs';
+import { exampleWorkflow } from '../n8n/examples.cjs';
 
 const API = `${CREDENTIALS.api.name} (Identity Verification API)`;
 const FORM_TOKEN = `${CREDENTIALS.kybFormToken.name} (Identity Verification KYB Form Token API)`;
@@ -102,7 +103,7 @@ beforeAll(async () => {
 		publish: demo.publish,
 		log: (m) => process.stderr.write(`[editor e2e] ${m}\n`),
 	});
-	await connectTriggerWorkflow(stack);
+	await connectDemoWorkflows(stack);
 	editor = await openEditor(browser, stack.n8n.url, stack.owner);
 }, 20 * 60_000);
 
@@ -142,14 +143,14 @@ describe('credentials in the editor: each action offers the credential types its
 		expect(apiKey.offered).toEqual([API]);
 	}, 180_000);
 
-	test('saved demo workflows show their credential by name, not by id', async () => {
-		await openWorkflow(editor, 'idvDemoTransactions');
+	test('saved example workflows show their credential by name, not by id', async () => {
+		await openWorkflow(editor, exampleWorkflow('nightly-bank-transactions-to-sheets.json').id);
 		await openNode(editor, 'List Transactions');
 		expect(await readCredentialSlots(editor)).toEqual([
 			{ selected: CREDENTIALS.api.name, offered: [API] },
 		]);
 		await closeNode(editor);
-		await openWorkflow(editor, 'idvDemoKybSubmit');
+		await openWorkflow(editor, exampleWorkflow('kyb-answers-then-submit.json').id);
 		await openNode(editor, 'Submit Form');
 		expect(await readCredentialSlots(editor)).toEqual([
 			{ selected: CREDENTIALS.kybFormToken.name, offered: [FORM_TOKEN] },
@@ -167,7 +168,7 @@ describe('credentials in the editor: each action offers the credential types its
 
 describe('what users see: the screenshots run against real n8n', () => {
 	test(
-		'npm run screenshots: nodes panel with icons, action, trigger, credential test, every example workflow run without error',
+		'npm run screenshots: nodes panel with icons, action, trigger, credential test, every example workflow (after a run without error when the demo runs it)',
 		async () => {
 			const dir = mkdtempSync(path.join(tmpdir(), 'idv-screenshots-'));
 			try {

@@ -1,16 +1,14 @@
-// End-to-end: onboarding in one workflow inside the pinned real n8n. The demo's example workflow
-// "Onboarding in one workflow" (a Webhook trigger → Create Verification Token with "Send the Result
-// to This Workflow" → Send the link → Wait for the result → Switch) is published; each test signs a
-// customer up, lets the execution wait, and drives the sandbox's verification, whose result the
-// sandbox delivers (signed) to the token's callback URL: this execution's resume URL.
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
+// End-to-end: onboarding in one workflow inside the pinned real n8n. The example workflow
+// workflows/onboarding-in-one-workflow.json (a Webhook trigger → Create Verification Token with
+// "Send the Result to This Workflow" → Respond to Webhook with the link → Wait for the result →
+// Switch) is published; each test signs a customer up, lets the execution wait, and drives the
+// sandbox's verification, whose result the sandbox delivers (signed) to the token's callback URL:
+// this execution's resume URL.
 import { SEED, sign } from '../sandbox/index.cjs';
+import { exampleWorkflow, withSandboxCredentials } from '../n8n/examples.cjs';
 import {
 	RestClient,
-	ROOT,
 	on2x,
-	postWhenRegistered,
 	requireFromN8n,
 	startN8n,
 	waitForPostWebhook,
@@ -21,33 +19,35 @@ import {
 	NODE_TYPES,
 	credentialRef,
 	productionWebhookUrl,
+	routesTaken,
+	signUp as postSignUp,
 	startStack,
 	waitForSignup,
 	type Stack,
 } from '../n8n/stack.cjs';
 import { triggerWorkflow } from './workflows.cjs';
 
-const DEMO = JSON.parse(
-	readFileSync(
-		path.join(ROOT, 'test', 'demo', 'workflows', '07-onboarding-in-one-workflow.json'),
-		'utf8',
-	),
-);
+const DEMO: any = withSandboxCredentials(exampleWorkflow('onboarding-in-one-workflow.json'));
 const WAIT_NODE = 'Wait for the result';
+const ROUTE_NODE = DEMO.nodes.find((n: any) => n.name === 'Route the result');
+/** The outputs of "Route the result", by the names the workflow gives them. */
 const ROUTES = {
-	approved: 'Approved: open the account',
-	denied: 'Denied: close the application',
-	timedOut: 'Timed out: remind the customer',
-	other: 'Other: ask compliance to look',
+	approved: 'Approved',
+	denied: 'Denied',
+	timedOut: 'Timed out',
+	other: 'Other (suspected, expired, cancelled, …)',
 };
+const pathOf = (workflow: any): string =>
+	workflow.nodes.find((n: any) => n.type === 'n8n-nodes-base.webhook').parameters.path;
+const SIGNUP_PATH = pathOf(DEMO);
 
-/** The demo workflow with a 3-second time limit, on its own sign-up path. */
+/** The example workflow with a 3-second time limit, on its own sign-up path. */
 function withTimeLimit(): any {
 	const copy = JSON.parse(JSON.stringify(DEMO));
 	copy.id = 'idvE2eOnboardTime';
 	copy.name = 'Onboarding with a 3-second time limit';
 	const signup = copy.nodes.find((n: any) => n.type === 'n8n-nodes-base.webhook');
-	signup.parameters.path = 'new-customer-time-limit';
+	signup.parameters.path = `${SIGNUP_PATH}-time-limit`;
 	signup.webhookId = '7a1c2e3f-4b5d-4e6f-8a9b-0c1d2e3f4b08';
 	const wait = copy.nodes.find((n: any) => n.name === WAIT_NODE);
 	wait.parameters.waitOptions = {
@@ -74,14 +74,13 @@ let restarted: N8nInstance | undefined;
 
 const signupUrl = (p: string) => `${n8n.url}/webhook/${p}`;
 
-async function signUp(workflow: any, customerId: string): Promise<{ id: string; scanRef: string }> {
+/** Signs a customer up; resolves once the execution waits, with the token and the sign-up's answer. */
+async function signUp(
+	workflow: any,
+	customerId: string,
+): Promise<{ id: string; scanRef: string; answer: any }> {
 	const before = new Set((await rest.listExecutions(workflow.id)).map((e) => e.id));
-	const pathOf = workflow.nodes.find((n: any) => n.type === 'n8n-nodes-base.webhook').parameters
-		.path as string;
-	const status = await postWhenRegistered(signupUrl(pathOf), {
-		headers: { 'content-type': 'application/json' },
-		body: JSON.stringify({ customerId, email: `${customerId}@example.com` }),
-	});
+	const { status, answer } = await postSignUp({ n8n }, { workflow }, customerId);
 	expect(status).toBe(200);
 	const deadline = Date.now() + 30_000;
 	for (;;) {
@@ -90,7 +89,7 @@ async function signUp(workflow: any, customerId: string): Promise<{ id: string; 
 		if (waiting) {
 			const exec = await rest.getExecution(waiting.id);
 			const token = exec.data.resultData.runData['Create Verification Token'][0].data.main[0][0];
-			return { id: waiting.id, scanRef: token.json.scanRef };
+			return { id: waiting.id, scanRef: token.json.scanRef, answer };
 		}
 		const failed = fresh.find((e) => ['error', 'crashed', 'success'].includes(e.status));
 		if (failed) throw new Error(`execution ${failed.id} ended ${failed.status} instead of waiting`);
@@ -115,10 +114,11 @@ async function finished(id: string, timeoutMs = 30_000): Promise<any> {
 	}
 }
 
-/** The route the result took and the Wait for Result output item. */
+/** The route the result took (the output of "Route the result") and the Wait for Result output item. */
 function outcome(exec: any): { route: string | undefined; result: any } {
 	const runData = exec.data.resultData.runData;
-	const route = Object.values(ROUTES).find((name) => runData[name] !== undefined);
+	const [route, ...more] = routesTaken(ROUTE_NODE, runData);
+	expect(more).toEqual([]);
 	return { route, result: runData[WAIT_NODE]?.at(-1)?.data?.main?.[0]?.[0]?.json };
 }
 
@@ -141,8 +141,8 @@ beforeAll(async () => {
 	);
 	await rest.activate(triggerWorkflowId);
 	await waitForWebhook(productionWebhookUrl(n8n.url, { webhookId: DASHBOARD_TRIGGER_ID }));
-	await waitForSignup(signupUrl('new-customer'));
-	await waitForSignup(signupUrl('new-customer-time-limit'));
+	await waitForSignup(signupUrl(SIGNUP_PATH));
+	await waitForSignup(signupUrl(pathOf(TIME_LIMITED)));
 }, 20 * 60_000);
 
 afterAll(async () => {
@@ -157,7 +157,7 @@ beforeEach(() => {
 describe('Onboarding in one workflow (create, send link, wait, route) in real n8n', () => {
 	test('waitForSignup starts nothing, and only a served sign-up path passes it', async () => {
 		const runs = await rest.countExecutions(DEMO.id);
-		await waitForSignup(signupUrl('new-customer'));
+		await waitForSignup(signupUrl(SIGNUP_PATH));
 		await expect(
 			waitForPostWebhook(signupUrl('no-such-sign-up'), { timeoutMs: 1_000 }),
 		).rejects.toThrow(/did not register/);
@@ -188,6 +188,33 @@ describe('Onboarding in one workflow (create, send link, wait, route) in real n8
 			scanRef,
 			clientId: 'customer-approved',
 		});
+	});
+
+	test('the sign-up is answered with the link to send the person; "Finish as approved" on that page resumes the wait with the decision only', async () => {
+		const { id, scanRef, answer } = await signUp(DEMO, 'customer-page');
+		expect(answer).toEqual({ verificationUrl: expect.any(String), scanRef });
+		const link = new URL(answer.verificationUrl);
+		expect(`${link.origin}${link.pathname}`).toBe(`${stack.sandbox.url}/api/v2/redirect`);
+		const page = await fetch(link);
+		expect(page.status).toBe(200);
+		expect(await page.text()).toContain('Finish as approved');
+		// The page's button, as the browser posts it.
+		const finish = await fetch(`${stack.sandbox.url}/api/v2/redirect`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/x-www-form-urlencoded' },
+			body: new URLSearchParams({
+				authToken: link.searchParams.get('authToken') ?? '',
+				result: 'APPROVED',
+			}).toString(),
+		});
+		expect(finish.status).toBe(200);
+		const exec = await finished(id);
+		expect(exec.status).toBe('success');
+		const { route, result } = outcome(exec);
+		expect(route).toBe(ROUTES.approved);
+		expect(result).toMatchObject({ overallStatus: 'APPROVED', scanRef, final: true });
+		// Personal Data: Leave Out. The decision, no body with the person's document data.
+		expect(result.body).toBeUndefined();
 	});
 
 	test('denied: routed to Denied', async () => {
@@ -295,8 +322,9 @@ describe('Onboarding in one workflow (create, send link, wait, route) in real n8
 		const triggered = await rest.getExecution(triggerRuns[0].id);
 		const event =
 			triggered.data.resultData.runData['Identity Verification Trigger'][0].data.main[0][0].json;
-		// The same delivery (same bytes, same deliveryId) reached both; neither dropped it.
-		expect(event.deliveryId).toBe(waited.deliveryId);
+		// The same delivery (same bytes, same deliveryId) reached both; neither dropped it. The
+		// dashboard URL's trigger is a version 1 node (deliveryId on top), Wait for Result 1.1.
+		expect(event.deliveryId).toBe(waited.delivery.deliveryId);
 		expect(event).toMatchObject({ scanRef, overallStatus: 'APPROVED' });
 	});
 

@@ -1,4 +1,4 @@
-// End-to-end: the ready-made workflows users import (workflows/*.json).
+// End-to-end: the example workflows users import (workflows/*.json), which the demo also runs.
 //
 // 1. Each n8n line installed here (the pin and the 1.x release, when its cache exists) imports them
 //    with its own CLI, and its own `n8n export:nodes` knows every node type and typeVersion they use
@@ -6,8 +6,9 @@
 //    show for that version, resource and operation is dropped by the editor, so it fails here), with
 //    option values among the node's options.
 // 2. Each runs end to end in the n8n this process drives (the pin, or IDV_N8N_VERSION's; one stack
-//    for the file) against the sandbox, with only the nodes of outside services (Slack, HubSpot,
-//    Google Sheets, Send Email) replaced by HTTP Request nodes of the same name and connections that
+//    for the file) against the sandbox (the one-workflow onboarding in onboarding.test.cts), with
+//    only the nodes of outside services (Slack, HubSpot, Google Sheets, Send Email) replaced by HTTP
+//    Request nodes of the same name and connections that
 //    post the original node's parameters, expressions resolved by n8n, to a recorder here (the
 //    e-mail's attachments as files). The tests read what reached it. The recorder keeps the Google
 //    Sheets stand-ins' sheets as Google would: an append adds its rows, a read returns the rows its
@@ -31,9 +32,9 @@ import {
 	packPackage,
 	postWhenRegistered,
 } from '../n8n/runtime.cjs';
+import { OUTSIDE_SERVICES, withSandboxCredentials } from '../n8n/examples.cjs';
 import {
 	NODE_TYPES,
-	credentialRef,
 	productionWebhookUrl,
 	startStack,
 	type Stack,
@@ -49,11 +50,12 @@ interface Workflow {
 }
 
 const FILES = {
-	kyc: 'kyc-result-to-slack-and-crm.json',
+	link: 'verification-link-by-email.json',
+	results: 'verification-results-to-slack-and-hubspot.json',
 	bank: 'nightly-bank-transactions-to-sheets.json',
-	bankAccounts: 'nightly-bank-transactions-accounts-from-sheet.json',
 	aml: 'aml-profile-pdf-by-email.json',
-	onboarding: 'onboarding-one-workflow-slack-crm.json',
+	proofOfAddress: 'proof-of-address-check-file.json',
+	kyb: 'kyb-answers-then-submit.json',
 } as const;
 const DIR = path.join(ROOT, 'workflows');
 const ALL_FILES = readdirSync(DIR)
@@ -258,14 +260,6 @@ async function importInto(version: string, tarball: string): Promise<ImportRepor
 // ---------------------------------------------------------------------------------------------
 // 2. The recorder and the stand-ins for outside services
 // ---------------------------------------------------------------------------------------------
-
-/** Node types of outside services: replaced by stand-ins in the runs. */
-const OUTSIDE = new Set([
-	'n8n-nodes-base.slack',
-	'n8n-nodes-base.hubspot',
-	'n8n-nodes-base.googleSheets',
-	'n8n-nodes-base.emailSend',
-]);
 
 interface RecordedFile {
 	field: string;
@@ -488,20 +482,10 @@ function standIn(node: WorkflowNode & { alwaysOutputData?: boolean }, recorderUr
  * package's nodes given the sandbox credentials (the files carry none).
  */
 function runnable(workflow: Workflow, recorderUrl: string): Workflow {
-	const copy: Workflow = JSON.parse(JSON.stringify(workflow));
-	copy.nodes = copy.nodes.map((node) => {
-		if (OUTSIDE.has(node.type)) return standIn(node, recorderUrl);
-		if (node.type === NODE_TYPES.trigger)
-			return { ...node, credentials: credentialRef('webhookSigning') };
-		if (node.type === NODE_TYPES.action)
-			return {
-				...node,
-				credentials: credentialRef(
-					node.parameters.operation === 'waitForResult' ? 'webhookSigning' : 'api',
-				),
-			};
-		return node;
-	});
+	const copy = withSandboxCredentials(workflow);
+	copy.nodes = copy.nodes.map((node) =>
+		node.type in OUTSIDE_SERVICES ? standIn(node, recorderUrl) : node,
+	);
 	return copy;
 }
 
@@ -513,11 +497,12 @@ let stack: Stack;
 let recorder: Recorder;
 let tarball: string;
 const WORKFLOWS = {
-	kyc: read(FILES.kyc),
+	link: read(FILES.link),
+	results: read(FILES.results),
 	bank: read(FILES.bank),
-	bankAccounts: read(FILES.bankAccounts),
 	aml: read(FILES.aml),
-	onboarding: read(FILES.onboarding),
+	proofOfAddress: read(FILES.proofOfAddress),
+	kyb: read(FILES.kyb),
 };
 
 /** What the recorder received since `mark` (an index into its log), for one node name. */
@@ -560,7 +545,7 @@ beforeAll(async () => {
 	stack = await startStack({
 		tarball,
 		workflows,
-		publish: [WORKFLOWS.kyc.id, WORKFLOWS.onboarding.id],
+		publish: [WORKFLOWS.results.id, WORKFLOWS.link.id],
 		log: (m) => process.stderr.write(`[e2e ready-made] ${m}\n`),
 	});
 }, 20 * 60_000);
@@ -620,11 +605,11 @@ describe('each installed n8n line imports them and knows every node, version and
 	);
 });
 
-describe(`${FILES.kyc}: KYC results to Slack and HubSpot`, () => {
+describe(`${FILES.results}: verification results to Slack and HubSpot`, () => {
 	const url = () =>
 		productionWebhookUrl(
 			stack.n8n.url,
-			WORKFLOWS.kyc.nodes.find((n) => n.type === NODE_TYPES.trigger) as { webhookId: string },
+			WORKFLOWS.results.nodes.find((n) => n.type === NODE_TYPES.trigger) as { webhookId: string },
 		);
 
 	/** Delivers a signed identification result; resolves with the trigger's answer. */
@@ -646,9 +631,9 @@ describe(`${FILES.kyc}: KYC results to Slack and HubSpot`, () => {
 				overall,
 			});
 			const mark = recorder.received.length;
-			const before = await executionIds(WORKFLOWS.kyc.id);
+			const before = await executionIds(WORKFLOWS.results.id);
 			expect(await deliver(body)).toBe(200);
-			expect((await nextFinished(WORKFLOWS.kyc.id, before)).status).toBe('success');
+			expect((await nextFinished(WORKFLOWS.results.id, before)).status).toBe('success');
 
 			const [slack, ...moreSlack] = sentBy('Alert compliance on Slack', mark);
 			expect(moreSlack).toEqual([]);
@@ -696,7 +681,7 @@ describe(`${FILES.kyc}: KYC results to Slack and HubSpot`, () => {
 
 	test('APPROVED: only the HubSpot contact is updated, nothing goes to Slack; a preliminary result starts nothing', async () => {
 		const mark = recorder.received.length;
-		const before = await executionIds(WORKFLOWS.kyc.id);
+		const before = await executionIds(WORKFLOWS.results.id);
 		const preliminary = identificationBody('IDENTIFICATION_AUTO_FINISHED', {
 			final: false,
 			clientId: 'kyc-preliminary',
@@ -709,10 +694,10 @@ describe(`${FILES.kyc}: KYC results to Slack and HubSpot`, () => {
 			overall: 'APPROVED',
 		});
 		expect(await deliver(approved)).toBe(200);
-		const exec = await nextFinished(WORKFLOWS.kyc.id, before);
+		const exec = await nextFinished(WORKFLOWS.results.id, before);
 		expect(exec.status).toBe('success');
 		// One execution: the approved result's (the preliminary one was acknowledged and skipped).
-		const fresh = [...(await executionIds(WORKFLOWS.kyc.id))].filter((id) => !before.has(id));
+		const fresh = [...(await executionIds(WORKFLOWS.results.id))].filter((id) => !before.has(id));
 		expect(fresh).toEqual([exec.id]);
 
 		expect(sentBy('Alert compliance on Slack', mark)).toEqual([]);
@@ -902,7 +887,7 @@ function submittedForm(workflow: Workflow, bookingDate: string) {
 	};
 }
 
-describe(`${FILES.bank}: nightly bank transactions to Google Sheets`, () => {
+describe(`${FILES.bank}: nightly bank transactions to Google Sheets, one account`, () => {
 	const account = { verificationId: SEED.bank.verificationId, accountId: SEED.bank.accountId };
 	const bookings = bookingsAround('Jonas Jonaitis');
 
@@ -910,6 +895,8 @@ describe(`${FILES.bank}: nightly bank transactions to Google Sheets`, () => {
 		recorder.sheets.clear();
 		recorder.failing.clear();
 		stack.sandbox.bank.seedAccount({ ...account, transactions: bookings });
+		// One account to pull: one row of the sheet Accounts.
+		recorder.sheets.set('Accounts', [{ ...account }]);
 	});
 
 	test('appends every transaction booked yesterday once, two identical payments as two rows; running that night again appends nothing', async () => {
@@ -967,7 +954,7 @@ describe(`${FILES.bank}: nightly bank transactions to Google Sheets`, () => {
 	});
 });
 
-describe(`${FILES.bankAccounts}: the accounts to pull read from a sheet`, () => {
+describe(`${FILES.bank}: several accounts, read from the sheet Accounts`, () => {
 	test('appends yesterday of every account in the sheet once; an account added later gets that day, the others nothing again', async () => {
 		recorder.sheets.clear();
 		recorder.failing.clear();
@@ -982,7 +969,7 @@ describe(`${FILES.bankAccounts}: the accounts to pull read from a sheet`, () => 
 		});
 		recorder.sheets.set('Accounts', accounts.slice(0, 2).map(idsOf));
 
-		const first = await runNightly(WORKFLOWS.bankAccounts.id);
+		const first = await runNightly(WORKFLOWS.bank.id);
 		expect(canBeYesterday()).toContain(first.day);
 		const expectedOf = (a: (typeof accounts)[number]) =>
 			rowsOf(a.transactions, first.day, idsOf(a));
@@ -990,10 +977,10 @@ describe(`${FILES.bankAccounts}: the accounts to pull read from a sheet`, () => 
 		expect(expected).toHaveLength(6);
 		expect(sorted(first.rows)).toEqual(sorted(expected));
 
-		expect((await runNightly(WORKFLOWS.bankAccounts.id)).rows).toEqual([]);
+		expect((await runNightly(WORKFLOWS.bank.id)).rows).toEqual([]);
 
 		recorder.sheets.get('Accounts')!.push(idsOf(accounts[2]));
-		const third = await runNightly(WORKFLOWS.bankAccounts.id);
+		const third = await runNightly(WORKFLOWS.bank.id);
 		expect(third.day).toBe(first.day);
 		expect(third.listed).toHaveLength(9);
 		expect(sorted(third.rows)).toEqual(sorted(expectedOf(accounts[2])));
@@ -1027,85 +1014,42 @@ describe(`${FILES.aml}: AML profile report by e-mail`, () => {
 	});
 });
 
-describe(`${FILES.onboarding}: onboarding in one workflow with e-mail, HubSpot and Slack`, () => {
-	const signup = WORKFLOWS.onboarding.nodes.find((n) => n.type === 'n8n-nodes-base.webhook')!;
+describe(`${FILES.link}: a verification link by e-mail`, () => {
+	const signup = WORKFLOWS.link.nodes.find((n) => n.type === 'n8n-nodes-base.webhook')!;
 	const signupUrl = () => `${stack.n8n.url}/webhook/${signup.parameters.path as string}`;
 
-	/** Signs a customer up; resolves once the execution waits, with the token it created. */
-	async function signUp(customerId: string) {
-		const before = await executionIds(WORKFLOWS.onboarding.id);
-		const body = JSON.stringify({ customerId, email: `${customerId}@example.com` });
-		expect(await post(signupUrl(), body)).toBe(200);
-		const deadline = Date.now() + 60_000;
-		for (;;) {
-			const fresh = (await stack.rest.listExecutions(WORKFLOWS.onboarding.id)).filter(
-				(e) => !before.has(e.id),
-			);
-			const waiting = fresh.find((e) => e.status === 'waiting');
-			if (waiting) {
-				const exec = await stack.rest.getExecution(waiting.id);
-				const token = exec.data.resultData.runData['Create Verification Token'][0].data.main[0][0];
-				return { id: waiting.id, token: token.json };
-			}
-			const ended = fresh.find((e) => ['error', 'crashed', 'success'].includes(e.status));
-			if (ended) throw new Error(`execution ${ended.id} ended ${ended.status} instead of waiting`);
-			if (Date.now() > deadline) throw new Error('no waiting execution within 60 s');
-			await pause(250);
-		}
-	}
+	test('a sign-up creates the token with its customer id and e-mails the person the verificationUrl', async () => {
+		const customerId = 'link-by-email';
+		const email = `${customerId}@example.com`;
+		const mark = recorder.received.length;
+		const before = await executionIds(WORKFLOWS.link.id);
+		expect(await post(signupUrl(), JSON.stringify({ customerId, email }))).toBe(200);
+		const exec = await nextFinished(WORKFLOWS.link.id, before);
+		expect(exec.status).toBe('success');
+		const token = exec.data.resultData.runData['Create Verification Token'][0].data.main[0][0].json;
+		expect(stack.sandbox.kyc.get(token.scanRef)?.clientId).toBe(customerId);
+		// The sandbox's page for this token, which the person opens.
+		expect(token.verificationUrl).toBe(
+			`${stack.sandbox.url}/api/v2/redirect?authToken=${encodeURIComponent(token.authToken)}`,
+		);
+		expect(sentBy('E-mail the verification link', mark).map((r) => r.parameters)).toEqual([
+			expect.objectContaining({
+				toEmail: email,
+				text: expect.stringContaining(`\n${token.verificationUrl}\n`),
+			}),
+		]);
+	});
+});
 
-	async function finished(id: string): Promise<any> {
-		const deadline = Date.now() + 60_000;
-		for (;;) {
-			const exec = await stack.rest.getExecution(id);
-			if (!['new', 'running', 'waiting'].includes(exec.status)) return exec;
-			if (Date.now() > deadline) throw new Error(`execution ${id} still ${exec.status}`);
-			await pause(250);
-		}
-	}
-
-	test.each([
-		['DENIED', true],
-		['APPROVED', false],
-	])(
-		'%s: the link is e-mailed, the wait resumes with the result, HubSpot gets it (Slack too: %s)',
-		async (overall, toSlack) => {
-			const customerId = `onboarding-${String(overall).toLowerCase()}`;
-			const email = `${customerId}@example.com`;
-			const mark = recorder.received.length;
-			const { id, token } = await signUp(customerId);
-			expect(sentBy('E-mail the verification link', mark).map((r) => r.parameters)).toEqual([
-				expect.objectContaining({
-					toEmail: email,
-					text: expect.stringContaining(`?authToken=${token.authToken}`),
-				}),
-			]);
-
-			await stack.sandbox.kyc.autoFinish(token.scanRef, { final: true, overall: String(overall) });
-			expect((await finished(id)).status).toBe('success');
-
-			expect(sentBy('Save the result in HubSpot', mark).map((r) => r.parameters)).toEqual([
-				expect.objectContaining({
-					operation: 'upsert',
-					email,
-					additionalFields: {
-						customPropertiesUi: {
-							customPropertiesValues: [
-								{ property: 'client_id', value: customerId },
-								{ property: 'identity_verification_status', value: overall },
-								{ property: 'identity_verification_scan_ref', value: token.scanRef },
-							],
-						},
-					},
-				}),
-			]);
-			const slack = sentBy('Ask compliance on Slack', mark);
-			if (!toSlack) expect(slack).toEqual([]);
-			else {
-				expect(slack).toHaveLength(1);
-				for (const part of [customerId, email, token.scanRef, String(overall)])
-					expect(slack[0].parameters.text).toContain(part);
-			}
-		},
-	);
+describe.each([
+	[FILES.proofOfAddress, 'Check Proof of Address'],
+	[FILES.kyb, 'Submit Form'],
+])('%s', (file, last) => {
+	test(`runs to ${last} without error, as the demo runs it`, async () => {
+		const workflow = Object.values(WORKFLOWS).find((w) => w.id === read(file).id)!;
+		const result = await execute(stack.userFolder, workflow.id);
+		expectSuccess(result);
+		expect(result.run?.data.resultData.lastNodeExecuted).toBe(last);
+		expect(nodeOutput(result, last)).toHaveLength(1);
+	});
 });

@@ -1,11 +1,18 @@
 /**
- * The ready-made workflows users import (workflows/*.json), read as files: each has a sticky note
- * that names every node needing a credential and that credential, ends in real steps (no No
- * Operation node), carries no credential of anyone's n8n, and is wired whole. Whether n8n imports
- * and runs them is test/e2e/ready-made-workflows.test.cts.
+ * The example workflows users import (workflows/*.json), read as files. The demo, the screenshots
+ * and the end-to-end tests use the same files. Each has a sticky note whose numbered steps name
+ * every node needing a credential and that credential, and say how to start it; ends in real steps
+ * (no No Operation node); carries no credential of anyone's n8n; is wired whole; uses the current
+ * version of this package's nodes; sends the person the link the token step gives; and keeps no
+ * successful run that holds a person's data. Whether n8n imports and runs them is
+ * test/e2e/ready-made-workflows.test.cts (and onboarding.test.cts for the one-workflow onboarding).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import type { INodeTypeDescription } from 'n8n-workflow';
+
+import { IdentityVerification } from '../../nodes/IdentityVerification/IdentityVerification.node';
+import { IdentityVerificationTrigger } from '../../nodes/IdentityVerificationTrigger/IdentityVerificationTrigger.node';
 
 // Tests run compiled from .build/test/foundation/; workflows/ is at the repository root.
 const DIR = path.resolve(__dirname, '..', '..', '..', 'workflows');
@@ -39,8 +46,12 @@ const SIGNING = 'Identity Verification Webhook Signing API';
 /** The credential (as n8n names its type) a node needs, or undefined when it needs none. */
 function credentialOf(node: Node): string | undefined {
 	if (node.type === TRIGGER) return SIGNING;
-	if (node.type === ACTION)
-		return node.parameters.operation === 'waitForResult' ? SIGNING : 'Identity Verification API';
+	if (node.type === ACTION) {
+		if (node.parameters.operation === 'waitForResult') return SIGNING;
+		return node.parameters.authentication === 'kybFormToken'
+			? 'Identity Verification KYB Form Token API'
+			: 'Identity Verification API';
+	}
 	return {
 		'n8n-nodes-base.slack': 'Slack API',
 		'n8n-nodes-base.hubspot': 'HubSpot Service Key',
@@ -50,14 +61,49 @@ function credentialOf(node: Node): string | undefined {
 }
 
 const isTrigger = (node: Node) => /trigger$|\.webhook$/i.test(node.type);
+const isWaitForResult = (node: Node) =>
+	node.type === ACTION && node.parameters.operation === 'waitForResult';
 
-test('workflows/ holds the five ready-made workflows', () => {
+/** Operations whose output is a person's data: transactions, a report, a document, KYB answers. */
+const PERSONAL_OUTPUT = ['listTransactions', 'downloadProfilePdf', 'createCheck', 'getAnswers'];
+
+/** Whether a run of the workflow holds a person's data (names, documents, amounts, answers). */
+function holdsPersonalData(workflow: Workflow): boolean {
+	return workflow.nodes.some(
+		(n) =>
+			(n.type === ACTION && PERSONAL_OUTPUT.includes(String(n.parameters.operation))) ||
+			((n.type === TRIGGER || isWaitForResult(n)) && n.parameters.personalData !== 'leaveOut'),
+	);
+}
+
+/** Every text a node's parameters hold. */
+function textsOf(node: Node): string[] {
+	const texts: string[] = [];
+	const walk = (value: unknown): void => {
+		if (typeof value === 'string') texts.push(value);
+		else if (Array.isArray(value)) value.forEach(walk);
+		else if (value !== null && typeof value === 'object') Object.values(value).forEach(walk);
+	};
+	walk(node.parameters);
+	return texts;
+}
+
+const latestVersion = (description: INodeTypeDescription) =>
+	Math.max(...[description.version].flat());
+const LATEST: Record<string, number> = {
+	[ACTION]: latestVersion(new IdentityVerification().description),
+	[TRIGGER]: latestVersion(new IdentityVerificationTrigger().description),
+};
+
+test('workflows/ holds one example workflow per job', () => {
 	expect(FILES.sort()).toEqual([
 		'aml-profile-pdf-by-email.json',
-		'kyc-result-to-slack-and-crm.json',
-		'nightly-bank-transactions-accounts-from-sheet.json',
+		'kyb-answers-then-submit.json',
 		'nightly-bank-transactions-to-sheets.json',
-		'onboarding-one-workflow-slack-crm.json',
+		'onboarding-in-one-workflow.json',
+		'proof-of-address-check-file.json',
+		'verification-link-by-email.json',
+		'verification-results-to-slack-and-hubspot.json',
 	]);
 });
 
@@ -66,14 +112,27 @@ describe.each(WORKFLOWS)('%s', (_file, workflow) => {
 	const text = notes.map((n) => String(n.parameters.content ?? '')).join('\n');
 	const steps = workflow.nodes.filter((n) => n.type !== STICKY);
 
-	test('has a sticky note naming each node that needs a credential, and the credential', () => {
+	test('has a sticky note with numbered steps naming each node that needs a credential, and the credential', () => {
 		expect(notes.length).toBeGreaterThan(0);
 		expect(text).toMatch(/what to connect/i);
+		expect(text).toMatch(/\n1\. [^\n]+\n2\. /);
 		const missing = steps
 			.filter((n) => credentialOf(n) !== undefined)
 			.flatMap((n) => [n.name, credentialOf(n)!])
 			.filter((phrase) => !text.includes(phrase));
 		expect(missing).toEqual([]);
+	});
+
+	test('says how it starts: Publish (n8n 1.x: Activate) when something else than a click starts it, Execute workflow when a click does', () => {
+		const started = steps.filter(isTrigger).map((n) => n.type);
+		if (started.some((type) => type !== 'n8n-nodes-base.manualTrigger')) {
+			expect(text).toContain('**Publish**');
+			expect(text).toContain('(n8n 1.x: **Activate**');
+		} else {
+			expect(text).not.toMatch(/publish|activate/i);
+		}
+		if (started.includes('n8n-nodes-base.manualTrigger'))
+			expect(text).toContain('**Execute workflow**');
 	});
 
 	test('has no No Operation node, and no credential of anyone’s n8n', () => {
@@ -101,19 +160,69 @@ describe.each(WORKFLOWS)('%s', (_file, workflow) => {
 		);
 		expect(steps.filter(isTrigger).length).toBeGreaterThan(0);
 	});
-});
 
-/** The nightly bank templates: they write names and amounts of bank transactions. */
-const NIGHTLY_BANK = WORKFLOWS.filter(([file]) => file.startsWith('nightly-bank-'));
+	test('uses the current version of this package’s nodes, and reads the fields that version outputs', () => {
+		const ours = steps.filter((n) => n.type in LATEST);
+		expect(ours.length).toBeGreaterThan(0);
+		expect(ours.filter((n) => n.typeVersion !== LATEST[n.type]).map((n) => n.name)).toEqual([]);
+		// Version 1.1 keeps how a delivery was read under `delivery`, no longer at the top.
+		const versionOneFields = steps
+			.flatMap(textsOf)
+			.filter((t) =>
+				/json\.(deliveryId|eventTypeSource|headerMatchesBody|headerEventType|validationIssues)\b/.test(
+					t,
+				),
+			);
+		expect(versionOneFields).toEqual([]);
+	});
 
-describe.each(NIGHTLY_BANK)('%s', (_file, workflow) => {
-	test('saves no successful run (each holds names and amounts), nor a run by hand', () => {
+	test('the trigger and Wait for Result choose Personal Data', () => {
+		const choosing = steps.filter((n) => n.type === TRIGGER || isWaitForResult(n));
+		for (const node of choosing)
+			expect([node.name, node.parameters.personalData]).toEqual([
+				node.name,
+				expect.stringMatching(/^(include|leaveOut)$/),
+			]);
+	});
+
+	test('sends the person the link the token step gives, unedited', () => {
+		const tokens = steps.filter((n) => n.parameters.operation === 'createVerificationToken');
+		const others = steps.filter((n) => !tokens.includes(n));
+		if (tokens.length > 0)
+			expect(others.flatMap(textsOf).some((t) => /\$json\.verificationUrl\b/.test(t))).toBe(true);
+		// No link built from the token by hand, and no page of ours to replace it with.
+		expect(others.flatMap(textsOf).filter((t) => /authToken/.test(t))).toEqual([]);
+		expect(text).not.toMatch(/verify\.example\.com|replace[^.\n]*verification page/i);
+	});
+
+	test('keeps no successful run, by hand or not, when its runs hold a person’s data; its note says so', () => {
+		if (!holdsPersonalData(workflow)) return;
 		expect(workflow.settings).toMatchObject({
 			saveDataSuccessExecution: 'none',
 			saveManualExecutions: false,
 		});
+		expect(text).toMatch(/not saved/);
 	});
+});
 
+test('the routing examples leave personal data out: they need only the decision and the references', () => {
+	const routing = WORKFLOWS.filter(([file]) =>
+		['onboarding-in-one-workflow.json', 'verification-results-to-slack-and-hubspot.json'].includes(
+			file,
+		),
+	);
+	expect(routing).toHaveLength(2);
+	for (const [file, workflow] of routing) {
+		const choosing = workflow.nodes.filter((n) => n.type === TRIGGER || isWaitForResult(n));
+		expect([file, choosing.map((n) => n.parameters.personalData)]).toEqual([file, ['leaveOut']]);
+		expect([file, holdsPersonalData(workflow)]).toEqual([file, false]);
+	}
+});
+
+/** The nightly bank template: it writes names and amounts of bank transactions. */
+const NIGHTLY_BANK = WORKFLOWS.filter(([file]) => file.startsWith('nightly-bank-'));
+
+describe.each(NIGHTLY_BANK)('%s', (_file, workflow) => {
 	test('pulls one booking day, flat, and never compares transactions to skip one (two identical payments are two)', () => {
 		const types = workflow.nodes.map((n) => n.type);
 		expect(types).not.toContain('n8n-nodes-base.removeDuplicates');

@@ -2,12 +2,11 @@
 // real n8n on loopback (the pin, or the version IDV_N8N_VERSION names: see runtime.cts), with this package installed the way n8n installs it, the three
 // credentials pointing at the sandbox imported, workflows imported (and published where asked), the
 // owner account set up, and the sandbox's webhook sender pointed at n8n.
-import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { startSandbox, type Sandbox } from '../sandbox/index.cjs';
 import {
 	DEFAULT_OWNER,
-	ROOT,
 	RestClient,
 	describeN8n,
 	ensureN8n,
@@ -17,7 +16,6 @@ import {
 	makeUserFolder,
 	packPackage,
 	portIsFree,
-	postWhenRegistered,
 	publishWorkflow,
 	startN8n,
 	unpublishWorkflow,
@@ -101,15 +99,6 @@ export function sandboxCredentialImports(
 	];
 }
 
-/** The demo's example workflows (test/demo/workflows/*.json), in file-name order. */
-export function demoWorkflows(): Array<{ file: string; workflow: any }> {
-	const dir = path.join(ROOT, 'test', 'demo', 'workflows');
-	return readdirSync(dir)
-		.filter((f) => f.endsWith('.json'))
-		.sort()
-		.map((file) => ({ file, workflow: JSON.parse(readFileSync(path.join(dir, file), 'utf8')) }));
-}
-
 /** n8n's production URL of a webhook-based trigger node (`/webhook/<webhookId>/<path>`). */
 export function productionWebhookUrl(
 	n8nUrl: string,
@@ -140,23 +129,12 @@ export async function connectTrigger(stack: Stack, w: SavedWorkflow): Promise<vo
 	await waitForWebhook(url);
 }
 
-/** A workflow started by n8n's Webhook node (the one-workflow onboarding's sign-up form). */
+/** A workflow started by n8n's Webhook node (a sign-up page posts a new customer to it). */
 const signupNodeOf = (w: SavedWorkflow) =>
 	w.workflow.nodes.find((n) => n.type === 'n8n-nodes-base.webhook');
 export const isSignupWorkflow = (w: SavedWorkflow) => signupNodeOf(w) !== undefined;
 export const signupUrl = (stack: Pick<Stack, 'n8n'>, w: SavedWorkflow) =>
 	`${stack.n8n.url}/webhook/${signupNodeOf(w)!.parameters.path as string}`;
-
-/** Stack options for the demo (and its pictures): its workflows, those started by a webhook published. */
-export function demoStackOptions(): Pick<StackOptions, 'workflows' | 'publish'> {
-	const workflows = demoWorkflows();
-	return {
-		workflows: workflows.map((w) => w.workflow),
-		publish: workflows
-			.filter((w) => isTriggerWorkflow(w) || isSignupWorkflow(w))
-			.map((w) => w.workflow.id),
-	};
-}
 
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -166,6 +144,38 @@ const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
  */
 export async function waitForSignup(url: string): Promise<void> {
 	await waitForPostWebhook(url, { timeoutMs: 60_000 });
+}
+
+/**
+ * A customer signs up: `{ customerId, email }` posted to the workflow's sign-up webhook (again
+ * while n8n answers 404, as it does until it has registered a published webhook). Resolves with
+ * n8n's answer: the onboarding answers with the verification link, `{ verificationUrl, scanRef }`.
+ */
+export async function signUp(
+	stack: Pick<Stack, 'n8n'>,
+	w: SavedWorkflow,
+	customerId: string,
+): Promise<{ status: number; answer: any }> {
+	const body = JSON.stringify({ customerId, email: `${customerId}@example.com` });
+	const deadline = Date.now() + 60_000;
+	for (;;) {
+		const res = await fetch(signupUrl(stack, w), {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body,
+		});
+		const text = await res.text();
+		if (res.status !== 404 || Date.now() > deadline) {
+			let answer: unknown = text;
+			try {
+				answer = JSON.parse(text);
+			} catch {
+				// Not JSON: kept as text for the error message.
+			}
+			return { status: res.status, answer };
+		}
+		await pause(200);
+	}
 }
 
 /**
@@ -179,11 +189,9 @@ export async function runSignupApproved(
 	customerId: string,
 ): Promise<{ id: string; status: string; data: any }> {
 	const before = new Set((await stack.rest.listExecutions(w.workflow.id)).map((e) => e.id));
-	const status = await postWhenRegistered(signupUrl(stack, w), {
-		headers: { 'content-type': 'application/json' },
-		body: JSON.stringify({ customerId, email: `${customerId}@example.com` }),
-	});
-	if (status >= 400) throw new Error(`the sign-up webhook answered ${status}`);
+	const { status, answer } = await signUp(stack, w, customerId);
+	if (status >= 400)
+		throw new Error(`the sign-up webhook answered ${status}: ${JSON.stringify(answer)}`);
 	let waiting: string | undefined;
 	for (let i = 0; i < 240 && !waiting; i++) {
 		await pause(250);
@@ -200,6 +208,36 @@ export async function runSignupApproved(
 		await pause(250);
 	}
 	throw new Error(`execution ${waiting} still waiting after the result`);
+}
+
+interface SwitchNode {
+	name: string;
+	parameters?: {
+		rules?: { values?: Array<{ outputKey?: string }> };
+		options?: { fallbackOutput?: unknown; renameFallbackOutput?: string };
+	};
+}
+
+/**
+ * The outputs of a Switch node by the names the workflow gives them (its rules' output keys, then
+ * the fallback output when it has one): the routes of a result, e.g. "Approved".
+ */
+export function switchOutputNames(node: SwitchNode): string[] {
+	const names = (node.parameters?.rules?.values ?? []).map((rule, i) => rule.outputKey ?? `${i}`);
+	const fallback = node.parameters?.options?.fallbackOutput === 'extra';
+	return fallback
+		? [...names, node.parameters?.options?.renameFallbackOutput ?? 'Fallback']
+		: names;
+}
+
+/** The names of the Switch node's outputs that items left by in an execution's run data. */
+export function routesTaken(
+	node: SwitchNode,
+	runData: Record<string, Array<{ data?: { main?: Array<unknown[] | null> } }>>,
+): string[] {
+	const main = runData[node.name]?.at(-1)?.data?.main ?? [];
+	const names = switchOutputNames(node);
+	return main.flatMap((items, i) => ((items?.length ?? 0) > 0 ? [names[i] ?? `${i}`] : []));
 }
 
 export interface Stack {
