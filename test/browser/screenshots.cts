@@ -40,6 +40,7 @@ import {
 	openNode,
 	openPackageInPanel,
 	openWorkflow,
+	setOption,
 	type Editor,
 } from './editor.cjs';
 
@@ -51,6 +52,7 @@ const ACTION_NAMES = [
 	'Create a verification token',
 	'Request more information for a verification',
 	'Wait for the verification result',
+	'Get the status of a verification',
 	'Create a bank token',
 	'List bank transactions',
 	'Create a proof of address check',
@@ -246,6 +248,81 @@ async function credentialDialog(editor: Editor, dir: string): Promise<Picture> {
 	return picture;
 }
 
+/**
+ * The trigger's item as a user first sees it: a version 1.1 trigger listening for a test event, and
+ * its Test URL opened (here fetched) as a browser would, which sends the sample event.
+ */
+async function triggerResultItem(stack: Stack, editor: Editor, dir: string): Promise<Picture> {
+	const webhookId = '5b0d6a4e-9c3f-4e2a-8b1d-7f6e5d4c3b2a';
+	const trigger = node(
+		'Identity Verification Trigger',
+		NODE_TYPES.trigger,
+		1.1,
+		{},
+		{
+			credentials: credentialRef('webhookSigning'),
+			webhookId,
+		},
+	);
+	const id = await stack.rest.createWorkflow({
+		name: 'The trigger’s sample event',
+		nodes: [trigger],
+		connections: {},
+	});
+	await openWorkflow(editor, id);
+	await openNode(editor, trigger.name);
+	const panel = ndv(editor.page);
+	await panel
+		.getByRole('button', { name: /listen for test event/i })
+		.first()
+		.click();
+	const testUrl = `${stack.n8n.url}/webhook-test/${webhookId}/webhook`;
+	// The test webhook is registered once the editor listens: open the address until it answers.
+	for (let tries = 0; ; tries++) {
+		const res = await fetch(testUrl);
+		if (res.ok) break;
+		check(tries < 40, `the Test URL answered ${res.status} while the trigger listened`);
+		await new Promise((r) => setTimeout(r, 250));
+	}
+	await panel.getByTestId('output-panel').getByText('overallStatus').first().waitFor();
+	const picture = await save(
+		editor,
+		dir,
+		'trigger-result-item.png',
+		'The trigger’s item after its Test URL was opened in a browser: the sample event, leading with the kind, overall status, final flag and references, then the body and the delivery',
+	);
+	await closeNode(editor);
+	return picture;
+}
+
+/** n8n's HTTP Request node offering this package's credential for the service's other endpoints. */
+async function httpRequestCredential(editor: Editor, dir: string): Promise<Picture> {
+	const { page } = editor;
+	await newWorkflow(editor);
+	await page.getByTestId('node-creator-plus-button').click();
+	const creator = page.getByTestId('node-creator');
+	await creator.getByTestId('node-creator-search-bar').fill('HTTP Request');
+	await creator
+		.getByTestId('node-creator-item-name')
+		.getByText('HTTP Request', { exact: true })
+		.first()
+		.click();
+	await ndv(page).waitFor();
+	await setOption(editor, 'authentication', 'Predefined Credential Type');
+	await ndv(page).getByTestId('parameter-input-nodeCredentialType').click();
+	await page.keyboard.type('Identity Verification');
+	const offered = page
+		.locator('.el-select-dropdown__item:visible')
+		.filter({ hasText: 'Identity Verification API' });
+	await offered.first().waitFor();
+	return await save(
+		editor,
+		dir,
+		'http-request-credential.png',
+		'n8n’s HTTP Request node, Authentication: Predefined Credential Type, offering the Identity Verification API credential for the service’s other endpoints',
+	);
+}
+
 /** The picture file of an example workflow (throws for a file without one). */
 function pictureOf(file: string): string {
 	const png = WORKFLOW_PICTURES[file];
@@ -352,6 +429,8 @@ export async function takeScreenshots(
 		pictures.push(await triggerNode(editor, dir));
 		pictures.push(await schemaView(stack, editor, dir));
 		pictures.push(await credentialDialog(editor, dir));
+		pictures.push(await triggerResultItem(stack, editor, dir));
+		pictures.push(await httpRequestCredential(editor, dir));
 		pictures.push(...(await workflowPictures(stack, editor, dir)));
 		return pictures;
 	} catch (error) {

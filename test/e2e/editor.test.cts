@@ -179,6 +179,8 @@ describe('what users see: the screenshots run against real n8n', () => {
 					'trigger-node.png',
 					'schema-view-sample-event.png',
 					'credential-api-tested.png',
+					'trigger-result-item.png',
+					'http-request-credential.png',
 					'workflow-01-onboarding-create-verification-token.png',
 					'workflow-02-onboarding-route-verification-results.png',
 					'workflow-03-bank-scheduled-transaction-pull.png',
