@@ -94,6 +94,9 @@ export interface TriggerRates {
 	/** ours / the bare Webhook node (information: n8n skips the isolate for it alone). */
 	ratio: number;
 	p99AckMs: number;
+	/** The null community trigger's p99, and ours / it: what the node adds to n8n's own latency. */
+	nullP99AckMs: number;
+	p99VsNull: number;
 	/** Forged deliveries refused without / after reading the key; diagnostics of full runs. */
 	signingKeyRead: {
 		refusedUnsignedPerSec: number;

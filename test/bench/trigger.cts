@@ -301,6 +301,8 @@ export async function benchTriggerN8n(
 		vsWorkflowCheck: round(ratio('workflowCheck')),
 		ratio: round(ratio('plain')),
 		p99AckMs: round(percentile(latencies.trigger, 99), 1),
+		nullP99AckMs: round(percentile(latencies.null, 99), 1),
+		p99VsNull: round(percentile(latencies.trigger, 99) / percentile(latencies.null, 99)),
 		signingKeyRead: {
 			refusedUnsignedPerSec: round(m('refusedUnsigned'), 1),
 			refusedWrongKeyPerSec: round(m('refusedWrongKey'), 1),
