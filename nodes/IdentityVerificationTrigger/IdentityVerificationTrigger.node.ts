@@ -56,7 +56,7 @@ const from11 = { '@version': [{ _cnd: { gte: 1.1 } }] };
 const properties: INodeProperties[] = [
 	{
 		displayName:
-			'<b>To receive results</b>: 1. Copy the Production URL above. 2. In the service’s dashboard (Settings → Notifications), create a notification for each kind of event you need, paste the URL as its receiver and set a signing key; enter that key in this node’s credential. 3. Publish (activate) the workflow: the service only reaches a published workflow over HTTPS.<br><b>To try it first</b>: click "Listen for test event", then open the Test URL in your browser: a sample approved verification starts the workflow.',
+			'To receive results: 1. Copy the Production URL (under Webhook URLs above). 2. In the service’s dashboard (Settings → Notifications), create a notification for each kind of event you need, paste the URL as its receiver and set the same signing key on each; enter that key in this node’s credential. 3. Publish (activate) the workflow: the service only reaches a published workflow over HTTPS. To try it first: click "Execute step" (n8n 1.x: "Listen for test event"), then open the Test URL in your browser: a sample approved verification starts the workflow.',
 		name: 'notice',
 		type: 'notice',
 		default: '',
