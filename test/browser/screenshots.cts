@@ -272,8 +272,9 @@ async function triggerResultItem(stack: Stack, editor: Editor, dir: string): Pro
 	await openWorkflow(editor, id);
 	await openNode(editor, trigger.name);
 	const panel = ndv(editor.page);
+	// n8n 2.x's button on a webhook trigger (1.x: "Listen for test event").
 	await panel
-		.getByRole('button', { name: /listen for test event/i })
+		.getByRole('button', { name: /execute step|listen for test event/i })
 		.first()
 		.click();
 	const testUrl = `${stack.n8n.url}/webhook-test/${webhookId}/webhook`;
