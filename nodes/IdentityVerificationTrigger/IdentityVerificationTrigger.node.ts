@@ -21,7 +21,9 @@ import {
 	EVENT_TYPE_NAMES,
 	eventItem,
 	isNonFinal,
+	keepsPersonalData,
 	parseEventTypeName,
+	personalDataProperty,
 	type IdentityVerificationEvent,
 } from '../shared/webhook/events';
 import { SAMPLE_BODY, SAMPLE_EVENT_TYPE } from '../shared/webhook/sample';
@@ -81,28 +83,7 @@ const properties: INodeProperties[] = [
 			'Which deliveries start the workflow. Others are acknowledged (200) and ignored. Leave empty to receive every kind, also kinds the service adds later.',
 		displayOptions: { show: from11 },
 	},
-	{
-		displayName: 'Personal Data',
-		name: 'personalData',
-		type: 'options',
-		default: 'include',
-		options: [
-			{
-				name: 'Include',
-				value: 'include',
-				description: 'Output the whole delivery, with the person’s document data',
-			},
-			{
-				name: 'Leave Out (Decision Only)',
-				value: 'leaveOut',
-				description:
-					'Output only the decision: kind, statuses, references, final flag and dates. Names, document numbers, birth dates, addresses and IP addresses are never stored in n8n.',
-			},
-		],
-		description:
-			'Whether the output (and so every saved execution) keeps the personal data the service sends',
-		displayOptions: { show: from11 },
-	},
+	personalDataProperty('Output'),
 	{
 		displayName: 'Options',
 		name: 'options',
@@ -140,10 +121,9 @@ const properties: INodeProperties[] = [
 
 /** Whether the Events option lets the kind through (empty: every kind). */
 function isSelected(selected: string[], kind: EventType): boolean {
-	return (
-		selected.length === 0 ||
-		selected.some((value) => value === kind || parseEventTypeName(value) === kind)
-	);
+	if (selected.length === 0 || selected.includes(kind)) return true;
+	// A saved value in another spelling (version 1's KYB_REVIEW_RESULT for the company review).
+	return selected.some((value) => parseEventTypeName(value) === kind);
 }
 
 /** The item a workflow starts with, in the shape of the node's version. */
@@ -151,7 +131,7 @@ function outputItem(context: IWebhookFunctions, event: IdentityVerificationEvent
 	if (context.getNode().typeVersion < 1.1) {
 		return { ...event, eventType: V1_NAMES[event.eventType] ?? event.eventType };
 	}
-	const personalData = context.getNodeParameter('personalData', 'include') !== 'leaveOut';
+	const personalData = keepsPersonalData(context.getNodeParameter('personalData', 'include'));
 	return eventItem(event, { personalData });
 }
 

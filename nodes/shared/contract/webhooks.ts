@@ -66,21 +66,18 @@ export const identificationWebhookSchema = z
 /** Bodies the contract does not show: any JSON object (the service may add fields at any time). */
 const anyObject = z.object({}).passthrough();
 
-/**
- * Every event kind the trigger knows: each `Idenfy-Event-Type` value of the provider's published
- * webhooks (test/fixtures/real-service/), and OTHER for a delivery that names none of them. The
- * contract's "KYB review result" is the provider's COMPANY_REVIEW.
- */
-export const EVENT_TYPES = [
+/** The six identification kinds: one body, told apart by the header only. */
+const IDENTIFICATION_KINDS = [
 	'IDENTIFICATION_AUTO_FINISHED',
 	'IDENTIFICATION_MANUAL_FINISHED',
 	'IDENTIFICATION_RESUBMITTED',
 	'IDENTIFICATION_EXPIRED',
 	'IDENTIFICATION_CANCELLED',
 	'IDENTIFICATION',
-	'BANK_VERIFICATION',
-	'ACCOUNT_CHECK',
-	'BANK_CARD_VERIFICATION_COMPLETED',
+] as const;
+
+/** The business verification (KYB) kinds: one company, its forms, registry documents and reports. */
+const COMPANY_KINDS = [
 	'COMPANY_REVIEW',
 	'COMPANY_SUBMIT',
 	'COMPANY_INFO_REQUEST',
@@ -89,6 +86,19 @@ export const EVENT_TYPES = [
 	'COMPANY_DELETE',
 	'GOV_ORDERED_DOCUMENT',
 	'SOS_REPORT',
+] as const;
+
+/**
+ * Every event kind the trigger knows: each `Idenfy-Event-Type` value of the provider's published
+ * webhooks (test/fixtures/real-service/), and OTHER for a delivery that names none of them. The
+ * contract's "KYB review result" is the provider's COMPANY_REVIEW.
+ */
+export const EVENT_TYPES = [
+	...IDENTIFICATION_KINDS,
+	'BANK_VERIFICATION',
+	'ACCOUNT_CHECK',
+	'BANK_CARD_VERIFICATION_COMPLETED',
+	...COMPANY_KINDS,
 	'AML_MONITORING',
 	'AML_MONITORING_EXPIRATION',
 	'DOCUMENT_EXPIRATION',
@@ -99,26 +109,8 @@ export const EVENT_TYPES = [
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
-export const IDENTIFICATION_EVENT_TYPES: readonly EventType[] = [
-	'IDENTIFICATION_AUTO_FINISHED',
-	'IDENTIFICATION_MANUAL_FINISHED',
-	'IDENTIFICATION_RESUBMITTED',
-	'IDENTIFICATION_EXPIRED',
-	'IDENTIFICATION_CANCELLED',
-	'IDENTIFICATION',
-];
-
-/** The business verification (KYB) kinds: one company, its forms, registry documents and reports. */
-export const COMPANY_EVENT_TYPES: readonly EventType[] = [
-	'COMPANY_REVIEW',
-	'COMPANY_SUBMIT',
-	'COMPANY_INFO_REQUEST',
-	'COMPANY_AML_REVIEW',
-	'COMPANY_EXPIRATION',
-	'COMPANY_DELETE',
-	'GOV_ORDERED_DOCUMENT',
-	'SOS_REPORT',
-];
+export const IDENTIFICATION_EVENT_TYPES: readonly EventType[] = IDENTIFICATION_KINDS;
+export const COMPANY_EVENT_TYPES: readonly EventType[] = COMPANY_KINDS;
 
 function bodySchemaOf(kind: EventType): z.ZodTypeAny {
 	if (IDENTIFICATION_EVENT_TYPES.includes(kind)) return identificationWebhookSchema;

@@ -32,7 +32,7 @@
  *   the dashboard's spelling (`ID VERIFICATION CANCELED`). A header sent several times names a kind
  *   only when all its values that name one name the same.
  */
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import type { z } from 'zod';
 
 import {
@@ -416,4 +416,37 @@ function withoutEmpty<T extends object>(object: T): T {
 		else if (isPlainObject(value) && key === 'delivery') withoutEmpty(value);
 	}
 	return object;
+}
+
+/**
+ * The Personal Data choice of version 1.1 of the trigger and of Wait for Result; `what` starts its
+ * options' descriptions ("Output" for the trigger, "Continue with" for the wait).
+ */
+export function personalDataProperty(what: 'Output' | 'Continue with'): INodeProperties {
+	return {
+		displayName: 'Personal Data',
+		name: 'personalData',
+		type: 'options',
+		default: 'include',
+		options: [
+			{
+				name: 'Include',
+				value: 'include',
+				description: `${what} the whole delivery, with the person’s document data`,
+			},
+			{
+				name: 'Leave Out (Decision Only)',
+				value: 'leaveOut',
+				description: `${what} the decision only: kind, statuses, references, final flag and dates. Names, document numbers, birth dates, addresses and IP addresses are never stored in n8n.`,
+			},
+		],
+		description:
+			'Whether the item (and so every saved execution) keeps the personal data the service sends',
+		displayOptions: { show: { '@version': [{ _cnd: { gte: 1.1 } }] } },
+	};
+}
+
+/** Whether a node's Personal Data choice keeps the person's data (version 1.1). */
+export function keepsPersonalData(choice: unknown): boolean {
+	return choice !== 'leaveOut';
 }

@@ -18,7 +18,13 @@ import { NodeOperationError, WAIT_INDEFINITELY, updateDisplayOptions } from 'n8n
 
 import { answer, receiveDelivery } from '../../../shared/webhook/delivery';
 import type { IdentityVerificationEvent } from '../../../shared/webhook/events';
-import { eventItem, isIdentificationResult, isNonFinal } from '../../../shared/webhook/events';
+import {
+	eventItem,
+	isIdentificationResult,
+	isNonFinal,
+	keepsPersonalData,
+	personalDataProperty,
+} from '../../../shared/webhook/events';
 import { takePendingVerifications } from './waitBinding';
 
 const UNIT_SECONDS = { seconds: 1, minutes: 60, hours: 3600, days: 86400 } as const;
@@ -46,28 +52,7 @@ const properties: INodeProperties[] = [
 		description:
 			'Leave empty to wait for the verification created with "Send the Result to This Workflow" earlier in this execution. Otherwise the scanRef to wait for, read once when the wait starts. Results of any other verification are acknowledged and ignored.',
 	},
-	{
-		displayName: 'Personal Data',
-		name: 'personalData',
-		type: 'options',
-		default: 'include',
-		options: [
-			{
-				name: 'Include',
-				value: 'include',
-				description: 'Continue with the whole result, with the person’s document data',
-			},
-			{
-				name: 'Leave Out (Decision Only)',
-				value: 'leaveOut',
-				description:
-					'Continue with the decision only: kind, statuses, references, final flag and dates. Names, document numbers, birth dates, addresses and IP addresses are never stored in n8n.',
-			},
-		],
-		description:
-			'Whether the result (and so every saved execution) keeps the personal data the service sends',
-		displayOptions: { show: { '@version': [{ _cnd: { gte: 1.1 } }] } },
-	},
+	personalDataProperty('Continue with'),
 	{
 		displayName: 'Options',
 		name: 'waitOptions',
@@ -269,7 +254,7 @@ export async function webhook(this: IWebhookFunctions): Promise<IWebhookResponse
 		this.getNode().typeVersion < 1.1
 			? event
 			: eventItem(event, {
-					personalData: this.getNodeParameter('personalData', 'include') !== 'leaveOut',
+					personalData: keepsPersonalData(this.getNodeParameter('personalData', 'include')),
 				});
 	return {
 		workflowData: [[{ json: json as unknown as IDataObject, pairedItem: { item: 0 } }]],
