@@ -39,6 +39,7 @@ const SIGNING = `${CREDENTIALS.webhookSigning.name} (Identity Verification Webho
 const ACTIONS: Array<[action: string, offered: string]> = [
 	['Create a verification token', API],
 	['Request more information for a verification', API],
+	['Get the status of a verification', API],
 	// It sends no request: it only checks the signature of the result that resumes it.
 	['Wait for the verification result', SIGNING],
 	['Create a bank token', API],
@@ -163,6 +164,22 @@ describe('credentials in the editor: each action offers the credential types its
 		const [slot, ...more] = await readCredentialSlots(editor);
 		expect(more).toEqual([]);
 		expect(slot.offered).toEqual([API]);
+	}, 180_000);
+});
+
+describe('numbers as the user types them', () => {
+	test('Lifetime keeps 99999999 as typed: no editor bound changes it, so the run names the range', async () => {
+		await newWorkflow(editor);
+		await addActionFromPanel(editor, 'Create a bank token');
+		const input = editor.page
+			.getByTestId('ndv')
+			.getByTestId('parameter-input-lifetime')
+			.locator('input')
+			.first();
+		await input.fill('99999999');
+		await input.press('Tab');
+		expect(await input.inputValue()).toMatch(/^99,?999,?999$/);
+		await closeNode(editor);
 	}, 180_000);
 });
 

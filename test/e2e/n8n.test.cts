@@ -11,13 +11,16 @@ import { SANDBOX_EVENT_TYPES } from '../sandbox/bodies.cjs';
 import { transactionsRange } from '../sandbox/data.cjs';
 import { SEED, sign } from '../sandbox/index.cjs';
 import {
+	execute,
 	exportNodes,
 	nodeOutput,
 	waitForWebhook,
 	type ExecuteResult,
 } from '../n8n/runtime.cjs';
+import { lineUp, node } from '../n8n/workflow.cjs';
 import {
 	CREDENTIALS,
+	credentialRef,
 	NODE_TYPES,
 	productionWebhookUrl,
 	startStack,
@@ -150,6 +153,74 @@ describe('every operation, executed by n8n against the sandbox', () => {
 		expect(typeof item.json.authToken).toBe('string');
 		expect(item.json.authToken.length).toBeGreaterThan(0);
 		expect(stack.sandbox.kyc.get(item.json.scanRef)).toMatchObject({ clientId: 'customer-12345' });
+	});
+
+	test('Identification → Get Status re-checks a verification by scanRef', async () => {
+		const sink = await startSink();
+		stack.sandbox.webhooks.configure({ url: sink.url, retryDelaysMs: [] });
+		try {
+			const { scanRef } = stack.sandbox.kyc.createSession('customer-status');
+			await stack.sandbox.kyc.autoFinish(scanRef, { final: true, overall: 'APPROVED' });
+			const result = await run('Get status', {
+				resource: 'identification',
+				operation: 'getStatus',
+				scanRef,
+			});
+			expectSuccess(result);
+			expect(nodeOutput(result, ACTION)[0].json).toMatchObject({
+				status: 'APPROVED',
+				scanRef,
+				clientId: 'customer-status',
+			});
+		} finally {
+			stack.sandbox.webhooks.configure({ url: webhookUrl, retryDelaysMs: [] });
+			await sink.close();
+		}
+	});
+
+	test("n8n's HTTP Request node uses the API credential for another endpoint, and only under its Base URL", async () => {
+		const { scanRef } = stack.sandbox.kyc.createSession('customer-http');
+		const httpRequest = (name: string, url: string) => {
+			const manual = node('Start', 'n8n-nodes-base.manualTrigger', 1, {});
+			const request = node(
+				name,
+				'n8n-nodes-base.httpRequest',
+				4.2,
+				{
+					method: 'POST',
+					url,
+					authentication: 'predefinedCredentialType',
+					nodeCredentialType: CREDENTIALS.api.type,
+					sendBody: true,
+					specifyBody: 'json',
+					jsonBody: JSON.stringify({ scanRef }),
+					options: {},
+				},
+				{ credentials: credentialRef('api') },
+			);
+			const nodes = [manual, request];
+			return { name, nodes, connections: lineUp(nodes) };
+		};
+		const inside = await execute(
+			stack.userFolder,
+			await stack.rest.createWorkflow(
+				httpRequest('Status by HTTP Request', `${stack.sandbox.url}/api/v2/status`),
+			),
+		);
+		expectSuccess(inside);
+		expect(nodeOutput(inside, 'Status by HTTP Request')[0].json).toMatchObject({ scanRef });
+
+		const elsewhere = await startSink();
+		try {
+			const outside = await execute(
+				stack.userFolder,
+				await stack.rest.createWorkflow(httpRequest('Somewhere else', elsewhere.url)),
+			);
+			expect(outside.ok).toBe(false);
+			expect(String(outside.run?.data.resultData.error?.message)).toMatch(/Base URL/);
+		} finally {
+			await elsewhere.close();
+		}
 	});
 
 	test('Identification → Request Information reactivates a finished verification', async () => {
