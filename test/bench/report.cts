@@ -54,7 +54,7 @@ const REFERENCES: Record<string, string> = {
 	'trigger.n8n.maxBurstUnder10s.nullTrigger': 'same, null community trigger',
 	'trigger.n8n.maxBurstUnder10s.webhookNode': 'same, bare Webhook node',
 	'actionOverhead.httpRequestNodeMs': 'HTTP Request node, same call',
-	'actionOverhead.ratio': 'nodeMs / httpRequestNodeMs',
+	'actionOverhead.ratio': 'nodeMs / httpRequestNodeMs, median of the rounds',
 };
 
 /** A figure of the table, with the target it must meet if it has one. */
