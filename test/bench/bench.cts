@@ -15,9 +15,10 @@
 //                trigger, Webhook + Crypto + If and the bare Webhook node (trigger.cts).
 //   burst        the largest burst answered entirely under 10 s (burst.cts).
 //
-// Every figure is the median of several runs (5; 3 with --quick). Not a test: it asserts nothing,
-// it prints a table with each target and PASS/MISS, the machine's load average at the start and
-// the end (and in every round's log line), and exits 0 (1 only when a run fails).
+// Every figure is the median of several runs (5, the trigger's and the action node's 7; 3 with
+// --quick). Not a test: it asserts nothing, it prints a table with each target and PASS/MISS, the
+// machine's load average at the start and the end (and in every round's log line), and exits 0
+// (1 only when a run fails).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import path from 'node:path';
