@@ -353,3 +353,29 @@ describe('secrets echoed encoded, and the PDF password', () => {
 		expectNone([JSON.stringify(continued.items)], forms(PASSWORD));
 	});
 });
+
+describe('the credential test', () => {
+	test('redacts a secret before it cuts a long error, so no part of it shows', async () => {
+		const { serviceCredentialTests } = await import(
+			'../../nodes/IdentityVerification/transport/credential'
+		);
+		// An error whose words run to the cut (500 characters) with the secret across it.
+		const failing = {
+			helpers: {
+				request: async () => {
+					throw new Error(`${'x'.repeat(490)} ${API_SECRET} ${'y'.repeat(40)}`);
+				},
+			},
+		};
+		const result = await serviceCredentialTests.identityVerificationApiTest.call(failing as never, {
+			id: '1',
+			name: 'API',
+			type: 'identityVerificationApi',
+			data: { apiKey: API_KEY, apiSecret: API_SECRET, baseUrl: 'https://ivs.idenfy.com' },
+		});
+		expect(result.status).toBe('Error');
+		// The secret became the marker (itself cut, as a run's message is), not a part of the secret.
+		expect(result.message).toMatch(/ \[reda[a-z]*…$/);
+		expect(result.message).not.toContain(API_SECRET.slice(0, 4));
+	});
+});

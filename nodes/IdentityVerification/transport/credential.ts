@@ -296,12 +296,15 @@ function resultOfAnswer(check: CredentialCheck, answer: TestAnswer): INodeCreden
 	return { status: 'OK', message: 'Connection successful!' };
 }
 
-/** The words for a request that got no answer: those of a run, else what went wrong. */
-function noAnswerText(error: unknown, baseUrl: string): string {
+/**
+ * The words for a request that got no answer: those of a run, else what went wrong, redacted
+ * before they are cut (a secret across the cut would otherwise show in part).
+ */
+function noAnswerText(error: unknown, baseUrl: string, redact: Redactor): string {
 	const network = classifyNetworkError(error);
 	if (!network) {
 		const text = error instanceof Error ? error.message : String(error);
-		return `The test request could not be sent: ${cut(text, QUOTE_LIMIT)}`;
+		return `The test request could not be sent: ${cut(redact(text), QUOTE_LIMIT)}`;
 	}
 	const { message, description } = networkWords({
 		...network,
@@ -310,7 +313,7 @@ function noAnswerText(error: unknown, baseUrl: string): string {
 		attempts: 1,
 		timeoutMs: DEFAULT_TIMEOUT_MS,
 	});
-	return `${message}. ${description}`;
+	return redact(`${message}. ${description}`);
 }
 
 async function testCredential(
@@ -327,7 +330,7 @@ async function testCredential(
 		const options = await AUTHENTICATE[check.auth](data, testRequest(check, baseUrl));
 		answer = (await helpers.request(options)) as TestAnswer;
 	} catch (error) {
-		return failed(redact(noAnswerText(error, baseUrl)));
+		return failed(noAnswerText(error, baseUrl, redact));
 	}
 	return resultOfAnswer(check, answer);
 }
