@@ -1,6 +1,5 @@
 import {
 	NodeConnectionTypes,
-	type IDataObject,
 	type INodeProperties,
 	type INodeType,
 	type INodeTypeDescription,
@@ -19,11 +18,11 @@ import {
 import {
 	buildEvent,
 	EVENT_TYPE_NAMES,
-	eventItem,
 	isNonFinal,
-	keepsPersonalData,
+	outputItem,
 	parseEventTypeName,
 	personalDataProperty,
+	V1_NAMES,
 	type IdentityVerificationEvent,
 } from '../shared/webhook/events';
 import { SAMPLE_BODY, SAMPLE_EVENT_TYPE } from '../shared/webhook/sample';
@@ -35,12 +34,6 @@ interface TriggerOptions {
 	onlyFinal?: boolean;
 	verifySignature?: boolean;
 }
-
-/**
- * Version 1 names the company review KYB_REVIEW_RESULT (the contract's "KYB review result"), as it did
- * before the provider's own kinds were known: saved workflows filter and route on that value.
- */
-const V1_NAMES: Partial<Record<EventType, string>> = { COMPANY_REVIEW: 'KYB_REVIEW_RESULT' };
 
 function eventOptions(names: Partial<Record<EventType, string>>) {
 	return EVENT_TYPES.map((kind) => ({
@@ -124,15 +117,6 @@ function isSelected(selected: string[], kind: EventType): boolean {
 	if (selected.length === 0 || selected.includes(kind)) return true;
 	// A saved value in another spelling (version 1's KYB_REVIEW_RESULT for the company review).
 	return selected.some((value) => parseEventTypeName(value) === kind);
-}
-
-/** The item a workflow starts with, in the shape of the node's version. */
-function outputItem(context: IWebhookFunctions, event: IdentityVerificationEvent): IDataObject {
-	if (context.getNode().typeVersion < 1.1) {
-		return { ...event, eventType: V1_NAMES[event.eventType] ?? event.eventType };
-	}
-	const personalData = keepsPersonalData(context.getNodeParameter('personalData', 'include'));
-	return eventItem(event, { personalData });
 }
 
 /** Why a received delivery does not start the workflow (answered 200), or undefined. */

@@ -14,7 +14,7 @@ import type {
 	IWebhookResponseData,
 } from 'n8n-workflow';
 
-import { webhookHeaders } from '../contract';
+import { WEBHOOK_HEADERS } from '../contract';
 import { checkSigningKey } from './credentialTest';
 import { buildEvent, type IdentityVerificationEvent } from './events';
 import { bodyHash, signatureRefusal, verifySignature } from './signature';
@@ -99,7 +99,7 @@ async function unverifiedHeaders(context: IWebhookFunctions): Promise<DeliveryHe
 	try {
 		return (await signingKeyFor(context, keyScope(context), Date.now()).key).headers;
 	} catch {
-		return webhookHeaders();
+		return WEBHOOK_HEADERS;
 	}
 }
 

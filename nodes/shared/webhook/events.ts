@@ -32,7 +32,7 @@
  *   the dashboard's spelling (`ID VERIFICATION CANCELED`). A header sent several times names a kind
  *   only when all its values that name one name the same.
  */
-import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeProperties, IWebhookFunctions } from 'n8n-workflow';
 import type { z } from 'zod';
 
 import {
@@ -267,9 +267,12 @@ function readHeader(headerValue: string | string[] | undefined): {
 	kinds: EventType[];
 	unknown?: string;
 } {
-	const values = headerValues(headerValue).map((value) => value.trim());
-	const kinds = [...new Set(values.flatMap((value) => parseEventTypeName(value) ?? []))];
-	const unknown = values.find((value) => value !== '' && !parseEventTypeName(value));
+	const read = headerValues(headerValue).map((value) => ({
+		value: value.trim(),
+		kind: parseEventTypeName(value),
+	}));
+	const kinds = [...new Set(read.flatMap(({ kind }) => kind ?? []))];
+	const unknown = read.find(({ value, kind }) => value !== '' && !kind)?.value;
 	// Shown to the user as it came, cut to a sane length: the header is anyone's to write.
 	return { kinds, unknown: unknown?.slice(0, 100) };
 }
@@ -300,7 +303,7 @@ function isIdentificationEvent(eventType: EventType): boolean {
  */
 export function isIdentificationResult(body: IDataObject): boolean {
 	const overall = overallStatusOf(body);
-	return overall !== undefined && overall.trim() !== '' && isIdentificationShape(body);
+	return overall !== undefined && overall.trim() !== '';
 }
 
 /**
@@ -353,7 +356,7 @@ export function buildEvent(opts: {
 /** The item of version 1.1 (`verificationEventItemSchema`). */
 export type VerificationEventItem = z.infer<typeof verificationEventItemSchema>;
 
-/** A body field lifted to the top of the item when it holds text (or a number, for `status`). */
+/** A body field lifted to the top of the item when it holds non-empty text. */
 function textOf(body: IDataObject, key: string): string | undefined {
 	const value = body[key];
 	return typeof value === 'string' && value !== '' ? value : undefined;
@@ -406,14 +409,35 @@ export function eventItem(
 			validationIssues: event.validationIssues,
 		},
 	};
+	withoutEmpty(item.delivery);
 	return withoutEmpty(item);
+}
+
+/**
+ * Version 1 names the company review KYB_REVIEW_RESULT (the contract's "KYB review result"), as it did
+ * before the provider's own kinds were known: saved workflows filter and route on that value.
+ */
+export const V1_NAMES: Partial<Record<EventType, string>> = { COMPANY_REVIEW: 'KYB_REVIEW_RESULT' };
+
+/**
+ * The item a delivery becomes in the trigger and in Wait for Result, in the shape of the node's
+ * version: version 1 the event as it was, 1.1 `eventItem` with the node's Personal Data choice.
+ */
+export function outputItem(
+	context: IWebhookFunctions,
+	event: IdentityVerificationEvent,
+): IDataObject {
+	if (context.getNode().typeVersion < 1.1) {
+		return { ...event, eventType: V1_NAMES[event.eventType] ?? event.eventType };
+	}
+	const personalData = keepsPersonalData(context.getNodeParameter('personalData', 'include'));
+	return eventItem(event, { personalData });
 }
 
 /** The object without its undefined keys (n8n shows an undefined key as an empty field). */
 function withoutEmpty<T extends object>(object: T): T {
 	for (const [key, value] of Object.entries(object)) {
 		if (value === undefined) delete (object as Record<string, unknown>)[key];
-		else if (isPlainObject(value) && key === 'delivery') withoutEmpty(value);
 	}
 	return object;
 }
@@ -447,6 +471,6 @@ export function personalDataProperty(what: 'Output' | 'Continue with'): INodePro
 }
 
 /** Whether a node's Personal Data choice keeps the person's data (version 1.1). */
-export function keepsPersonalData(choice: unknown): boolean {
+function keepsPersonalData(choice: unknown): boolean {
 	return choice !== 'leaveOut';
 }

@@ -6,7 +6,6 @@
  * signed result of the verification fixed when the wait started can resume it.
  */
 import type {
-	IDataObject,
 	IExecuteFunctions,
 	INodeExecutionData,
 	INodeProperties,
@@ -19,10 +18,9 @@ import { NodeOperationError, WAIT_INDEFINITELY, updateDisplayOptions } from 'n8n
 import { answer, receiveDelivery } from '../../../shared/webhook/delivery';
 import type { IdentityVerificationEvent } from '../../../shared/webhook/events';
 import {
-	eventItem,
 	isIdentificationResult,
 	isNonFinal,
-	keepsPersonalData,
+	outputItem,
 	personalDataProperty,
 } from '../../../shared/webhook/events';
 import { takePendingVerifications } from './waitBinding';
@@ -250,14 +248,8 @@ export async function webhook(this: IWebhookFunctions): Promise<IWebhookResponse
 	const waiting = notForThisWait.call(this, event);
 	if (waiting !== undefined) return answer.call(this, 200, { received: true, waiting });
 
-	const json =
-		this.getNode().typeVersion < 1.1
-			? event
-			: eventItem(event, {
-					personalData: keepsPersonalData(this.getNodeParameter('personalData', 'include')),
-				});
 	return {
-		workflowData: [[{ json: json as unknown as IDataObject, pairedItem: { item: 0 } }]],
+		workflowData: [[{ json: outputItem(this, event), pairedItem: { item: 0 } }]],
 		webhookResponse: { received: true },
 	};
 }
