@@ -251,15 +251,6 @@ function keyOf(text: string): string {
 	}
 }
 
-/** Anything that can be read chunk by chunk (a Node stream of the answer). */
-export function isChunkStream(body: unknown): body is AsyncIterable<Buffer | Uint8Array | string> {
-	return (
-		typeof body === 'object' &&
-		body !== null &&
-		typeof (body as { [Symbol.asyncIterator]?: unknown })[Symbol.asyncIterator] === 'function'
-	);
-}
-
 /**
  * Reads the stream to its end with the members named handled as the caller asks. A stream that
  * breaks off rejects with its error; a text that is not JSON gives `{ ok: false }`.

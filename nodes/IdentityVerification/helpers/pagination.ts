@@ -8,12 +8,13 @@ import {
 	apiRequest,
 	assertUnderBaseUrl,
 	getBaseUrl,
+	isChunkStream,
 	joinUrl,
 	readJsonBody,
 	stalledReadOf,
 } from '../transport';
 import type { ApiRequest } from '../transport';
-import { isChunkStream, readStreamedObject } from './jsonStream';
+import { readStreamedObject } from './jsonStream';
 
 export interface PageListOptions {
 	/** Contract path of the list, path parameters already encoded, e.g. `/bank/verifications/x/accounts/y/transactions/`. */

@@ -1,8 +1,8 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { isPlainObject } from '../../shared/isPlainObject';
-import { readJsonBody } from '../transport';
-import { isChunkStream, readStreamedObject } from './jsonStream';
+import { isChunkStream, readJsonBody } from '../transport';
+import { readStreamedObject } from './jsonStream';
 
 /** True for a JSON object with at least one key (an empty body or `{}` counts as nothing). */
 export function isNonEmptyObject(value: unknown): value is IDataObject {

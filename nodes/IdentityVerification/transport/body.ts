@@ -122,7 +122,8 @@ function toBuffer(body: unknown): Buffer {
 	return Buffer.alloc(0);
 }
 
-function isChunkStream(body: unknown): body is AsyncIterable<Uint8Array | string> {
+/** Anything that can be read chunk by chunk (a Node stream of the answer). */
+export function isChunkStream(body: unknown): body is AsyncIterable<Uint8Array | string> {
 	return typeof (body as AsyncIterable<unknown> | undefined)?.[Symbol.asyncIterator] === 'function';
 }
 
@@ -148,11 +149,10 @@ async function readWhole(body: unknown): Promise<unknown> {
  */
 async function readCapped(body: unknown, limit = STREAM_READ_LIMIT): Promise<unknown> {
 	if (!isChunkStream(body)) return body;
-	const stream = body as AsyncIterable<Uint8Array | string> & { destroy?: () => void };
 	const chunks: Buffer[] = [];
 	let size = 0;
 	try {
-		for await (const piece of stream) {
+		for await (const piece of body) {
 			const chunk = bufferOf(piece);
 			chunks.push(chunk);
 			size += chunk.length;
@@ -161,7 +161,6 @@ async function readCapped(body: unknown, limit = STREAM_READ_LIMIT): Promise<unk
 	} catch {
 		// broken off (dropped, or the execution stopped): the status still says what happened
 	}
-	stream.destroy?.();
 	return Buffer.concat(chunks);
 }
 

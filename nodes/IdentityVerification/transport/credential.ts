@@ -107,6 +107,12 @@ function secretsOf(auth: AuthMode, data: ICredentialDataDecryptedObject): string
 	return [key, secret, Buffer.from(`${key}:${secret}`).toString('base64')];
 }
 
+/** The Base URL parsed, when it is an http(s) address. */
+function webAddressOf(baseUrl: string): URL | undefined {
+	const parsed = URL.canParse(baseUrl) ? new URL(baseUrl) : undefined;
+	return parsed?.protocol === 'https:' || parsed?.protocol === 'http:' ? parsed : undefined;
+}
+
 /** The Base URL parsed; refused when it is no web address or would send the credential in clear. */
 function parseBaseUrl(
 	this: RequestContext,
@@ -115,8 +121,8 @@ function parseBaseUrl(
 	redact: Redactor,
 	itemIndex?: number,
 ): URL {
-	const parsed = URL.canParse(baseUrl) ? new URL(baseUrl) : undefined;
-	if (!parsed || (parsed.protocol !== 'https:' && parsed.protocol !== 'http:')) {
+	const parsed = webAddressOf(baseUrl);
+	if (!parsed) {
 		throw new NodeOperationError(
 			this.getNode(),
 			`The Base URL in the credential "${name}" is not a web address: "${redact(baseUrl)}"`,
@@ -243,8 +249,8 @@ const failed = (message: string): INodeCredentialTestResult => ({ status: 'Error
 
 /** Why the Base URL cannot be tested, if it cannot. */
 function baseUrlProblem(baseUrl: string): string | undefined {
-	const parsed = URL.canParse(baseUrl) ? new URL(baseUrl) : undefined;
-	if (!parsed || (parsed.protocol !== 'https:' && parsed.protocol !== 'http:')) {
+	const parsed = webAddressOf(baseUrl);
+	if (!parsed) {
 		return `The Base URL is not a web address: "${cut(baseUrl, 200)}". Enter the address of the service starting with https://, e.g. ${DEFAULT_BASE_URL}`;
 	}
 	return isPlainHttpToAnotherMachine(parsed) ? PLAIN_HTTP_MESSAGE : undefined;

@@ -137,6 +137,11 @@ function triesText(attempts: number): string {
 	return attempts === 1 ? '1 attempt' : `${attempts} attempts`;
 }
 
+/** ` after N attempts` when the request was tried more than once. */
+function afterTries(attempts: number): string {
+	return attempts === 1 ? '' : ` after ${triesText(attempts)}`;
+}
+
 function credentialName({ auth, credentialName: ownName }: HintInput): string {
 	return `"${credentialLabel(auth, ownName)}"`;
 }
@@ -326,14 +331,14 @@ const NETWORK_HINTS: Record<NetworkProblem, NetworkHint> = {
 
 /** A POST that may have reached the service before the connection failed is not repeated. */
 function notRepeatedText({ method, problem }: NetworkFailure): string {
-	return method === 'POST' && (problem === 'timeout' || problem === 'reset' || problem === 'other')
-		? NOT_REPEATED
+	return problem === 'timeout' || problem === 'reset' || problem === 'other'
+		? notRepeated(method)
 		: '';
 }
 
 /** What the user is told about a failure without an answer: the message and what to do. */
 export function networkWords(failure: NetworkFailure): { message: string; description: string } {
-	const tries = failure.attempts === 1 ? '' : ` after ${failure.attempts} attempts`;
+	const tries = afterTries(failure.attempts);
 	const hint = NETWORK_HINTS[failure.problem] ?? NETWORK_HINTS.other;
 	const { message, description } = hint({
 		...failure,
@@ -410,7 +415,7 @@ function notRepeated(method: ApiMethod): string {
 /** The answer's body stopped arriving (after any retries). */
 export function stalledReadError(node: INode, redact: Redactor, read: StalledRead): NodeApiError {
 	const what = whatHappened(read);
-	const tries = read.attempts === 1 ? '' : ` after ${read.attempts} attempts`;
+	const tries = afterTries(read.attempts);
 	const error = apiError(node, redact, {
 		message: `The service's answer timed out${tries}: ${what}`,
 		description: `This was the answer to ${read.method} ${read.target}. The service, or the network between it and n8n, may be overloaded: try again later. If it keeps happening, contact the provider’s support with the time of this run.${notRepeated(read.method)}`,

@@ -18,7 +18,7 @@ import type { IDataObject, IExecuteFunctions, ILoadOptionsFunctions } from 'n8n-
 
 export { apiRequest } from './request';
 export { assertUnderBaseUrl, getBaseUrl, joinUrl, serviceCredentialTests } from './credential';
-export { readJsonBody } from './body';
+export { isChunkStream, readJsonBody } from './body';
 export { stalledReadOf } from './errors';
 export { backoffDelay, parseRetryAfter } from './retry';
 

@@ -156,7 +156,7 @@ async function sendOnce(
 		return await handleNoResponse(state, attempt, error);
 	} finally {
 		// A body the server did not read to the end (an early answer) is not read any further.
-		(req.stream?.body as { destroy?: () => void } | undefined)?.destroy?.();
+		discardStream(req.stream?.body);
 	}
 }
 
@@ -280,8 +280,7 @@ async function handleNoResponse(
 	if (wasStopped(state)) throw stoppedError(state);
 	const network = classifyNetworkError(error);
 	if (!network) throw unexpectedError(node, state.redact, error, req.itemIndex);
-	const retry = isIdempotent(req.method) && attempt <= state.maxRetries;
-	if (retry && (await waitToRetry(state, backoffDelay(attempt)))) return RETRY;
+	if (await retriedAfterBackoff(state, attempt)) return RETRY;
 	throw networkError(node, state.redact, {
 		...network,
 		origin: credential.origin,
@@ -300,9 +299,17 @@ async function handleBrokenRead(
 ): Promise<typeof RETRY> {
 	if (stalledReadOf(error) === undefined) return await handleNoResponse(state, attempt, error);
 	if (wasStopped(state)) throw stoppedError(state);
-	const retry = isIdempotent(state.req.method) && attempt <= state.maxRetries;
-	if (retry && (await waitToRetry(state, backoffDelay(attempt)))) return RETRY;
+	if (await retriedAfterBackoff(state, attempt)) return RETRY;
 	throw error;
+}
+
+/** Whether a failed attempt is tried again: safe to repeat, retries left, and the wait not stopped. */
+async function retriedAfterBackoff(state: RequestState, attempt: number): Promise<boolean> {
+	return (
+		isIdempotent(state.req.method) &&
+		attempt <= state.maxRetries &&
+		(await waitToRetry(state, backoffDelay(attempt)))
+	);
 }
 
 /** A redirect is not followed; its streamed body is closed so the connection is let go. */
