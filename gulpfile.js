@@ -143,9 +143,14 @@ function triggerSchemas(contract, z, version, itemSchema) {
  */
 function outputSchemas(contract, resources, z = require('zod').z) {
 	const files = {};
+	// The actions' items are the same in both versions.
+	const actions = Object.entries(actionSchemas(resources)).map(([key, schema]) => [
+		key,
+		toJsonSchema(schema),
+	]);
 	for (const version of ['v1.0.0', 'v1.1.0']) {
-		for (const [key, schema] of Object.entries(actionSchemas(resources))) {
-			files[`IdentityVerification/__schema__/${version}/${key}.json`] = toJsonSchema(schema);
+		for (const [key, jsonSchema] of actions) {
+			files[`IdentityVerification/__schema__/${version}/${key}.json`] = jsonSchema;
 		}
 	}
 	const items = {

@@ -139,12 +139,13 @@ async function peekHead(stream: PdfStream): Promise<Buffer> {
 		const chunks: Buffer[] = [];
 		let size = 0;
 		const tryRead = () => {
-			for (let chunk = stream.read(); chunk !== null; chunk = size < 5 ? stream.read() : null) {
+			while (size < 5) {
+				const chunk = stream.read();
+				if (chunk === null) return void stream.once('readable', tryRead);
 				chunks.push(chunk);
 				size += chunk.length;
 			}
-			if (size < 5) return void stream.once('readable', tryRead);
-			for (const chunk of [...chunks].reverse()) stream.unshift(chunk);
+			stream.unshift(Buffer.concat(chunks));
 			done();
 		};
 		// The stream ended before 5 bytes: nothing to put back, it is no PDF.

@@ -132,10 +132,11 @@ function textFields(this: IExecuteFunctions, itemIndex: number): Record<string, 
 		const value = this.getNodeParameter(name, itemIndex, '');
 		if (typeof value !== 'string' || value.trim() !== '') given[name] = value;
 	}
-	const checked = validateInput.call(this, textFieldsSchema, given, TEXT_FIELD_LABELS, itemIndex);
-	return Object.fromEntries(
-		Object.entries(checked).filter(([, value]) => value !== undefined),
-	) as Record<string, string>;
+	// Only the given keys come back (zod adds no missing optional key), each as trimmed text.
+	return validateInput.call(this, textFieldsSchema, given, TEXT_FIELD_LABELS, itemIndex) as Record<
+		string,
+		string
+	>;
 }
 
 /** Bytes read per step from a stored file (a multiple of 3: whole base64 groups per chunk). */
