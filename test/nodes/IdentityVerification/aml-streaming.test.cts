@@ -131,6 +131,15 @@ describe('AML: Download Profile PDF streams the file', () => {
 		expect(seen.metadataAskedFor).toBeUndefined();
 	});
 
+	test('an answer of exactly the 5 signature bytes, in pieces, is stored whole (the peek puts them back)', async () => {
+		const { context, seen } = fakeContext(Readable.from([Buffer.from('%PD'), Buffer.from('F-')]));
+
+		const [item] = await execute.call(context, 0);
+
+		expect(seen.storedBytes).toBe(5);
+		expect(item.json.fileSize).toBe(5);
+	});
+
 	test('on n8n 1.x (no byte count, only "52.4 MB") the size is the stored file’s, still streamed', async () => {
 		const pdf = lazyPdf();
 		const { context, seen, lazy } = fakeContext(pdf.stream, '1.x filesystem');
