@@ -62,6 +62,8 @@ describe('Wait for Result: the resume request', () => {
 		});
 		expect(res.status).toBe(200);
 		expect(h.emitted).toHaveLength(1);
+		// One item, paired with the item the execution waited with.
+		expect(h.emitted[0][0].pairedItem).toEqual({ item: 0 });
 		expect(h.emitted[0][0].json).toMatchObject({
 			eventType: 'IDENTIFICATION_MANUAL_FINISHED',
 			eventTypeSource: 'header',

@@ -277,6 +277,10 @@ describe('the header picks among the kinds the signed body allows', () => {
 		}
 		expect(event({ hello: 'world' }, 'SOMETHING_NEW_IN_2027').eventType).toBe('OTHER');
 		expect(event({}, 'x'.repeat(500)).headerEventType).toHaveLength(100);
+		// A blank piece of a joined header is no value: the one that names no kind is shown, trimmed.
+		expect(event({ hello: 'world' }, ' , SOMETHING_NEW_IN_2027 ').headerEventType).toBe(
+			'SOMETHING_NEW_IN_2027',
+		);
 	});
 
 	test('a header repeated with different kinds names none the body can confirm: the body kind, flagged', () => {

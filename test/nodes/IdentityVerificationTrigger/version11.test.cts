@@ -54,6 +54,12 @@ describe('the item of version 1.1', () => {
 			delivery: { eventTypeSource: 'header', headerMatchesBody: true },
 		});
 		expect(item.delivery.deliveryId).toMatch(/^[0-9a-f]{64}$/);
+		// No empty fields under delivery either (n8n shows an undefined key as an empty column).
+		expect(Object.keys(item.delivery)).toEqual([
+			'deliveryId',
+			'eventTypeSource',
+			'headerMatchesBody',
+		]);
 	});
 
 	test('with Personal Data left out, nothing of the person is in the item: the decision and its status details only', async () => {
