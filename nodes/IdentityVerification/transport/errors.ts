@@ -329,13 +329,6 @@ const NETWORK_HINTS: Record<NetworkProblem, NetworkHint> = {
 	}),
 };
 
-/** A POST that may have reached the service before the connection failed is not repeated. */
-function notRepeatedText({ method, problem }: NetworkFailure): string {
-	return problem === 'timeout' || problem === 'reset' || problem === 'other'
-		? notRepeated(method)
-		: '';
-}
-
 /** What the user is told about a failure without an answer: the message and what to do. */
 export function networkWords(failure: NetworkFailure): { message: string; description: string } {
 	const tries = afterTries(failure.attempts);
@@ -343,7 +336,8 @@ export function networkWords(failure: NetworkFailure): { message: string; descri
 	const { message, description } = hint({
 		...failure,
 		tries,
-		notRepeated: notRepeatedText(failure),
+		// Used by the hints of failures a POST may have reached the service before (timeout, reset, other).
+		notRepeated: notRepeated(failure.method),
 	});
 	const code = failure.code ? ` (network code: ${failure.code})` : '';
 	return { message, description: description + code };
