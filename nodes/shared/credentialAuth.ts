@@ -68,9 +68,77 @@ function assertSendable(
 }
 
 /**
+ * Request options that would let something other than the service see the credential: a proxy the
+ * user names (it sees the Authorization header, in clear or through certificate checks switched
+ * off or trusting the user's own CA), or an agent of the user's. Each with the words of the HTTP
+ * Request node option that sets it. The administrator's proxy (HTTP(S)_PROXY) is n8n's own setting
+ * and is not on a request.
+ */
+const UNSAFE_OPTIONS: Array<[string, (options: IDataObject) => boolean]> = [
+	['Proxy', (options) => Boolean(options.proxy)],
+	[
+		'Ignore SSL Issues',
+		(options) =>
+			options.rejectUnauthorized === false || options.skipSslCertificateValidation === true,
+	],
+	[
+		'SSL Certificates (its own CA, certificate or agent options)',
+		(options) => hasEntries(options.agentOptions),
+	],
+	[
+		'its own HTTP agent',
+		(options) => Boolean(options.agent ?? options.httpAgent ?? options.httpsAgent),
+	],
+];
+
+function hasEntries(value: unknown): boolean {
+	return typeof value === 'object' && value !== null && Object.keys(value).length > 0;
+}
+
+/** Throws, naming the option, when the request would show the credential to someone in between. */
+function assertDirect(options: CredentialRequestOptions): void {
+	const unsafe = UNSAFE_OPTIONS.find(([, isSet]) => isSet(options as unknown as IDataObject));
+	if (!unsafe) return;
+	throw new Error(
+		`The credential was not added: the request uses ${unsafe[0]}, which would let a server between n8n and the service read it. Remove that option from the node: the credential goes only straight to its Base URL, with certificate checks on (a proxy the n8n administrator sets for all of n8n still applies).`,
+	);
+}
+
+/**
+ * The fields of a request the credential may go with: where it goes, what it sends, how the answer
+ * is read. Anything else a node puts on the request (proxies, agents, certificate switches, fields
+ * n8n adds later) is left behind, so it cannot weaken where the credential goes.
+ */
+const REQUEST_FIELDS = [
+	'url',
+	'uri',
+	'baseURL',
+	'method',
+	'headers',
+	'qs',
+	'qsStringifyOptions',
+	'useQuerystring',
+	'arrayFormat',
+	'body',
+	'form',
+	'formData',
+	'json',
+	'gzip',
+	'encoding',
+	'useStream',
+	'returnFullResponse',
+	'resolveWithFullResponse',
+	'simple',
+	'ignoreHttpStatusErrors',
+	'timeout',
+	'abortSignal',
+	'allowedDomains',
+] as const;
+
+/**
  * The request with `added` (the credential's header or `auth`), refused when it would take the
- * credential anywhere but its Base URL. Redirects are switched off: n8n sends the credential, and a
- * POST's body, on to wherever a redirect points.
+ * credential anywhere but its Base URL. Built from REQUEST_FIELDS only; redirects are switched off:
+ * n8n sends the credential, and a POST's body, on to wherever a redirect points.
  */
 function withCredential(
 	credentials: ICredentialDataDecryptedObject,
@@ -78,15 +146,21 @@ function withCredential(
 	added: { auth?: IHttpRequestOptions['auth']; headers?: IDataObject },
 ): IHttpRequestOptions {
 	assertSendable(credentials, options);
-	const sent: CredentialRequestOptions = {
-		...options,
-		...(added.auth ? { auth: added.auth } : {}),
-		...(added.headers ? { headers: { ...options.headers, ...added.headers } } : {}),
+	assertDirect(options);
+	const sent: IDataObject = {};
+	for (const field of REQUEST_FIELDS) {
+		const value = (options as unknown as IDataObject)[field];
+		if (value !== undefined) sent[field] = value;
+	}
+	if (added.auth) sent.auth = added.auth;
+	if (added.headers) sent.headers = { ...options.headers, ...added.headers };
+	return {
+		...(sent as unknown as IHttpRequestOptions),
 		disableFollowRedirect: true,
 		followRedirect: false,
 		followAllRedirects: false,
-	};
-	return sent;
+		sendCredentialsOnCrossOriginRedirect: false,
+	} as IHttpRequestOptions;
 }
 
 /** The API key pair as HTTP Basic: key as user, secret as password. */

@@ -3,7 +3,12 @@
 // sandbox, the credential tests run through n8n's API, and the trigger receiving the sandbox's signed
 // webhooks on n8n's production webhook URL.
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer as createHttpsServer } from 'node:https';
+import { createServer as createNetServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { EventType } from '../../nodes/shared/contract';
@@ -221,6 +226,90 @@ describe('every operation, executed by n8n against the sandbox', () => {
 		} finally {
 			await elsewhere.close();
 		}
+	});
+
+	describe("n8n's HTTP Request node never hands the credential to a proxy", () => {
+		let proxy: ProxyRecorder;
+		let tls: { url: string; ca: string; close(): Promise<void> };
+		const owned: Record<string, { id: string; name: string }> = {};
+
+		beforeAll(async () => {
+			proxy = await startProxyRecorder();
+			tls = await startTlsService();
+			const api = { name: 'API over TLS', type: CREDENTIALS.api.type };
+			const apiId = await stack.rest.createCredential({
+				...api,
+				data: { ...stack.sandbox.credentials, baseUrl: tls.url },
+			});
+			owned[api.type] = { id: apiId, name: api.name };
+			const ssl = { name: 'Own CA', type: 'httpSslAuth' };
+			const sslId = await stack.rest.createCredential({ ...ssl, data: { ca: tls.ca } });
+			owned[ssl.type] = { id: sslId, name: ssl.name };
+		});
+		afterAll(async () => {
+			await proxy?.close();
+			await tls?.close();
+		});
+
+		const viaProxy = (
+			name: string,
+			url: string,
+			options: Record<string, unknown>,
+			credentials: Record<string, { id: string; name: string }>,
+			more: Record<string, unknown> = {},
+		) => {
+			const manual = node('Start', 'n8n-nodes-base.manualTrigger', 1, {});
+			const request = node(
+				name,
+				'n8n-nodes-base.httpRequest',
+				4.2,
+				{
+					method: 'GET',
+					url,
+					authentication: 'predefinedCredentialType',
+					nodeCredentialType: CREDENTIALS.api.type,
+					options: { proxy: proxy.url, ...options },
+					...more,
+				},
+				{ credentials },
+			);
+			const nodes = [manual, request];
+			return { name, nodes, connections: lineUp(nodes) };
+		};
+
+		test.each([
+			['Proxy alone, to a plain http:// Base URL on this machine', 'sandbox', {}, {}, /Proxy/],
+			['Proxy with Ignore SSL Issues', 'tls', { allowUnauthorizedCerts: true }, {}, /Proxy/],
+			[
+				'Proxy with its own CA (Provide SSL Certificates)',
+				'tls',
+				{},
+				{ provideSslCertificates: true },
+				/Proxy/,
+			],
+		] as const)(
+			'%s: the proxy sees no credential, the user reads why',
+			async (_case, target, options, more, words) => {
+				const url = target === 'sandbox' ? `${stack.sandbox.url}/api/v2/status` : `${tls.url}/x/`;
+				const credentials =
+					target === 'sandbox'
+						? credentialRef('api')
+						: {
+								[CREDENTIALS.api.type]: owned[CREDENTIALS.api.type],
+								...('provideSslCertificates' in more ? { httpSslAuth: owned.httpSslAuth } : {}),
+							};
+				const result = await execute(
+					stack.userFolder,
+					await stack.rest.createWorkflow(
+						viaProxy(`Via proxy ${target}`, url, options, credentials, more),
+					),
+				);
+				cliOutputs.push(result.output);
+				expect(result.ok).toBe(false);
+				expect(String(result.run?.data.resultData.error?.message)).toMatch(words);
+				expect(proxy.received).toEqual([]);
+			},
+		);
 	});
 
 	test('Identification → Request Information reactivates a finished verification', async () => {
@@ -574,6 +663,69 @@ async function startSink(): Promise<{ url: string; close(): Promise<void> }> {
 	const { port } = server.address() as AddressInfo;
 	return {
 		url: `http://127.0.0.1:${port}/sink`,
+		close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+	};
+}
+
+/** A loopback proxy that records the bytes of every connection made to it, and answers 502. */
+interface ProxyRecorder {
+	url: string;
+	received: string[];
+	close(): Promise<void>;
+}
+
+async function startProxyRecorder(): Promise<ProxyRecorder> {
+	const received: string[] = [];
+	const server = createNetServer((socket) => {
+		let seen = '';
+		socket.on('data', (chunk: Buffer) => {
+			if (seen === '') received.push('');
+			seen += chunk.toString('latin1');
+			received[received.length - 1] = seen;
+			socket.end('HTTP/1.1 502 Bad Gateway\r\ncontent-length: 0\r\n\r\n');
+		});
+		socket.on('error', () => undefined);
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	return {
+		url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+		received,
+		close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+	};
+}
+
+/** An https service on loopback with a self-signed certificate (made by openssl), answering 404. */
+async function startTlsService(): Promise<{ url: string; ca: string; close(): Promise<void> }> {
+	const dir = mkdtempSync(path.join(tmpdir(), 'idv-tls-'));
+	const made = spawnSync('openssl', [
+		'req',
+		'-x509',
+		'-newkey',
+		'rsa:2048',
+		'-nodes',
+		'-days',
+		'1',
+		'-subj',
+		'/CN=127.0.0.1',
+		'-addext',
+		'subjectAltName=IP:127.0.0.1',
+		'-keyout',
+		path.join(dir, 'key.pem'),
+		'-out',
+		path.join(dir, 'cert.pem'),
+	]);
+	if (made.status !== 0) throw new Error(`openssl is needed for this test: ${String(made.stderr)}`);
+	const ca = readFileSync(path.join(dir, 'cert.pem'), 'utf8');
+	const server = createHttpsServer(
+		{ key: readFileSync(path.join(dir, 'key.pem')), cert: ca },
+		(_req, res) =>
+			res.writeHead(404, { 'content-type': 'application/json' }).end('{"detail":"Not found."}'),
+	);
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	rmSync(dir, { recursive: true, force: true });
+	return {
+		url: `https://127.0.0.1:${(server.address() as AddressInfo).port}`,
+		ca,
 		close: () => new Promise<void>((resolve) => server.close(() => resolve())),
 	};
 }

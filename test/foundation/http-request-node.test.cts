@@ -346,3 +346,66 @@ describe('which address authenticate checks (the one axios sends to)', () => {
 		).rejects.toThrow(/its Base URL is not a web address \("ivs.example.com"\)/);
 	});
 });
+
+describe('what authenticate lets go with the credential', () => {
+	const authenticate = (request: IDataObject) =>
+		(
+			getCredentialType('identityVerificationApi').authenticate as unknown as (
+				c: IDataObject,
+				r: IDataObject,
+			) => Promise<IDataObject>
+		)({ apiKey: 'k', apiSecret: 's', baseUrl: 'https://ivs.example.com' }, request);
+	const formToken = (request: IDataObject) =>
+		(
+			getCredentialType('identityVerificationKybFormTokenApi').authenticate as unknown as (
+				c: IDataObject,
+				r: IDataObject,
+			) => Promise<IDataObject>
+		)({ formToken: 't', baseUrl: 'https://ivs.example.com' }, request);
+	const TARGET = { uri: 'https://ivs.example.com/bank/tokens/', method: 'GET' };
+
+	// What the HTTP Request node's options (Proxy, Ignore SSL Issues, Provide SSL Certificates) and
+	// n8n's helpers put on a request: each would hand the key pair to someone other than the service.
+	test.each([
+		['Proxy', { proxy: 'http://127.0.0.1:3128' }, /Proxy/],
+		['Proxy as an object', { proxy: { host: '127.0.0.1', port: 3128 } }, /Proxy/],
+		['Ignore SSL Issues', { rejectUnauthorized: false }, /Ignore SSL Issues/],
+		['skipSslCertificateValidation', { skipSslCertificateValidation: true }, /Ignore SSL Issues/],
+		['its own CA', { agentOptions: { ca: '-----BEGIN CERTIFICATE-----' } }, /SSL Certificates/],
+		['a client certificate', { agentOptions: { cert: 'c', key: 'k' } }, /SSL Certificates/],
+		[
+			'agent options that switch checks off',
+			{ agentOptions: { rejectUnauthorized: false } },
+			/SSL/,
+		],
+		['its own agent', { agent: {} }, /agent/],
+		['its own HTTPS agent', { httpsAgent: {} }, /agent/],
+	])('refuses a request with %s, naming the option', async (_what, extra, words) => {
+		await expect(authenticate({ ...TARGET, ...extra })).rejects.toThrow(words);
+		await expect(formToken({ ...TARGET, ...extra })).rejects.toThrow(words);
+	});
+
+	test('keeps certificate checks on and returns only the fields of a request', async () => {
+		const sent = await authenticate({
+			...TARGET,
+			rejectUnauthorized: true,
+			agentOptions: {},
+			proxy: undefined,
+			headers: { Accept: 'application/json' },
+			somethingElse: 'dropped',
+		});
+		expect(sent).not.toHaveProperty('somethingElse');
+		expect(sent).not.toHaveProperty('proxy');
+		expect(sent).not.toHaveProperty('agentOptions');
+		expect(sent).toMatchObject({
+			uri: TARGET.uri,
+			method: 'GET',
+			headers: { Accept: 'application/json' },
+			auth: { username: 'k', password: 's' },
+			followRedirect: false,
+			sendCredentialsOnCrossOriginRedirect: false,
+		});
+		expect(sent.rejectUnauthorized).not.toBe(false);
+		expect(sent.skipSslCertificateValidation).not.toBe(true);
+	});
+});

@@ -108,6 +108,15 @@ export class RestClient {
 		return await this.ok('POST', '/credentials/test', { credentials: { name: '', ...credential } });
 	}
 
+	/** Creates a credential as the editor's Save does (POST /rest/credentials); returns its id. */
+	async createCredential(credential: {
+		name: string;
+		type: string;
+		data: Record<string, unknown>;
+	}): Promise<string> {
+		return (await this.ok<{ id: string }>('POST', '/credentials', credential)).id;
+	}
+
 	/** Creates a workflow as the editor's Save does (POST /rest/workflows); returns its id. */
 	async createWorkflow(workflow: {
 		name: string;
