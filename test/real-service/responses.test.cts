@@ -81,10 +81,17 @@ const NOT_YET_CALLED = [
 	'requests/generate-pdf.idenfy-docs-2021.json',
 	'requests/generate-pdf.idenfy-docs-pdf-generation.json',
 	'requests/generate-pdf.with-language.idenfy-docs-pdf-generation.json',
+	'requests/kyb-company-pdf.idenfy-api-reference.json',
+	'requests/kyb-company-status.idenfy-api-reference.json',
+	'requests/kyb-token.idenfy-api-reference.json',
 	'requests/request-information.idenfy-api-reference.json',
 	'responses/aml-monitorings-list.idenfy-api-reference.json',
 	'responses/full-status.idenfy-docs-2021.json',
 	'responses/identifications-list.idenfy-api-reference.json',
+	'responses/kyb-beneficiaries.idenfy-api-reference.json',
+	'responses/kyb-company-status.idenfy-api-reference.json',
+	'responses/kyb-questionnaires-answers-detail.idenfy-api-reference.json',
+	'responses/kyb-token.idenfy-api-reference.json',
 	'responses/request-information.idenfy-api-reference.json',
 ];
 
@@ -187,6 +194,10 @@ const EXAMPLE_SCHEMAS: Record<string, z.ZodTypeAny> = {
 	'webhooks/IDENTIFICATION.idenfy-docs-2019-04-18.json': webhookBodySchemas.IDENTIFICATION,
 	'webhooks/ACCOUNT_CHECK.idenfy-api-reference.json': webhookBodySchemas.ACCOUNT_CHECK,
 	'webhooks/DOCUMENT_EXPIRATION.idenfy-api-reference.json': webhookBodySchemas.DOCUMENT_EXPIRATION,
+	'webhooks/COMPANY_INFO_REQUEST.idenfy-api-reference.json':
+		webhookBodySchemas.COMPANY_INFO_REQUEST,
+	'webhooks/COMPANY_SUBMIT.idenfy-api-reference.json': webhookBodySchemas.COMPANY_SUBMIT,
+	'responses/kyb-questionnaire-answers.idenfy-api-reference.json': questionnaireAnswersSchema,
 	'responses/token.all-fields.idenfy-docs-2021.json': verificationTokenResponseSchema,
 	'responses/token.defaults.idenfy-docs-2021.json': verificationTokenResponseSchema,
 	'responses/token.idenfy-docs-quickstart.json': verificationTokenResponseSchema,
