@@ -13,7 +13,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { signingKeyCredentialTest, webhookLifecycle } from '../shared/webhook/delivery';
 import * as waitForResult from './actions/identification/waitForResult.operation';
 import { resources, router } from './actions/router';
-import { serviceCredentialTests } from './transport';
+import { requestOptionsProperty, serviceCredentialTests } from './transport';
 
 const RESOURCE_OPTIONS = [
 	{ name: 'AML', value: 'aml', description: 'Anti-money-laundering screening reports' },
@@ -45,6 +45,8 @@ const PROPERTIES: INodeProperties[] = [
 		default: 'identification',
 	},
 	...Object.values(resources).flatMap((resource) => resource.description),
+	// Last, under every operation that calls the service: how long an answer may take.
+	{ ...requestOptionsProperty, displayOptions: { hide: { operation: ['waitForResult'] } } },
 ];
 
 /** The display name of every operation, by `<resource>:<operation>`. */

@@ -74,3 +74,84 @@ export function isUnderBaseUrl(baseUrl: string, url: string): boolean {
 		return false;
 	}
 }
+
+// Links the service gives to files at its storage (a verification's photos): fetched without any
+// credential, so what matters is that a link cannot make n8n fetch from inside its own network.
+
+/** The IPv4 address a hostname writes, as four numbers; undefined for a name. */
+function ipv4Of(hostname: string): number[] | undefined {
+	const octets = hostname.split('.');
+	if (octets.length !== 4 || !octets.every((octet) => /^\d{1,3}$/.test(octet))) return undefined;
+	const numbers = octets.map(Number);
+	return numbers.every((n) => n <= 255) ? numbers : undefined;
+}
+
+/**
+ * IPv4 ranges that are not the public internet: this network (0/8), private (10/8, 172.16/12,
+ * 192.168/16), shared (100.64/10), loopback (127/8), link-local (169.254/16), and reserved and
+ * multicast (224/3, 240/4 incl. broadcast).
+ */
+function isPrivateIpv4([a, b]: number[]): boolean {
+	return (
+		a === 0 ||
+		a === 10 ||
+		a === 127 ||
+		a >= 224 ||
+		(a === 100 && b >= 64 && b <= 127) ||
+		(a === 169 && b === 254) ||
+		(a === 172 && b >= 16 && b <= 31) ||
+		(a === 192 && b === 168)
+	);
+}
+
+/** The eight 16-bit groups of an IPv6 address as URL writes it (hex, `::` for zeros). */
+function ipv6Groups(address: string): number[] {
+	const [head, tail] = address.includes('::') ? address.split('::') : [address, undefined];
+	const groups = (text: string | undefined) =>
+		text ? text.split(':').map((g) => parseInt(g, 16)) : [];
+	const front = groups(head);
+	const back = groups(tail);
+	const zeros = tail === undefined ? [] : new Array<number>(8 - front.length - back.length).fill(0);
+	return [...front, ...zeros, ...back];
+}
+
+/**
+ * IPv6 addresses that are not the public internet, as URL writes them (compressed, lower case, in
+ * brackets): unspecified and loopback, unique local (fc00::/7), link-local (fe80::/10), multicast
+ * (ff00::/8), and IPv4 mapped (::ffff:0:0/96) or translated (64:ff9b::/96) into IPv6, judged by
+ * their IPv4 part.
+ */
+function isPrivateIpv6(address: string): boolean {
+	const g = ipv6Groups(address);
+	const v4 = () => [g[6] >> 8, g[6] & 255, g[7] >> 8, g[7] & 255];
+	const zeroUpTo = (end: number) => g.slice(0, end).every((group) => group === 0);
+	if (zeroUpTo(7) && (g[7] === 0 || g[7] === 1)) return true;
+	if (zeroUpTo(5) && g[5] === 0xffff) return isPrivateIpv4(v4());
+	if (g[0] === 0x64 && g[1] === 0xff9b && g.slice(2, 6).every((group) => group === 0))
+		return isPrivateIpv4(v4());
+	return (g[0] & 0xfe00) === 0xfc00 || (g[0] & 0xffc0) === 0xfe80 || (g[0] & 0xff00) === 0xff00;
+}
+
+/** Whether a URL's hostname is an address (or name) of this machine or a private network. */
+export function isPrivateHost(hostname: string): boolean {
+	if (hostname === 'localhost' || hostname.endsWith('.localhost')) return true;
+	if (hostname.startsWith('[')) return isPrivateIpv6(hostname.slice(1, -1));
+	const ipv4 = ipv4Of(hostname);
+	return ipv4 !== undefined && isPrivateIpv4(ipv4);
+}
+
+/**
+ * Why a file link from the service is not fetched, or undefined when it may be: only https to a
+ * public host, except to the host of a Base URL on this machine (a local test service, whose links
+ * are its own).
+ */
+export function fileLinkProblem(link: string, baseUrl: string): string | undefined {
+	const url = URL.canParse(link) ? new URL(link) : undefined;
+	if (!url) return 'it is not a web address';
+	const base = URL.canParse(baseUrl) ? new URL(baseUrl) : undefined;
+	if (base && isLoopbackHost(base.hostname) && url.host === base.host) return undefined;
+	if (url.protocol !== 'https:') return 'it does not start with https://';
+	if (url.username || url.password) return 'it carries a user name or password';
+	if (isPrivateHost(url.hostname)) return 'it points to this machine or a private network';
+	return undefined;
+}

@@ -4,6 +4,7 @@
  * says what happened. Requests go over real HTTP through n8n's own request client
  * (`OutboundHttp`, what `httpRequestWithAuthentication` sends with) to a server that never answers.
  */
+import type { Readable } from 'node:stream';
 import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
 import type { IncomingMessage, Server } from 'node:http';
@@ -151,7 +152,8 @@ describe('a request under way when the execution is stopped', () => {
 				method: 'POST',
 				path: '/aml/checks/c/profiles/p/pdf/',
 				body: { password: 'pw' },
-				response: 'stream',
+				response: 'binary',
+				read: async (body) => await (body as unknown as Readable).toArray(),
 			},
 			reachedServer,
 		);

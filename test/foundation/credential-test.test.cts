@@ -198,6 +198,7 @@ describe('credential definitions (what the user sees in n8n)', () => {
 		disableFollowRedirect: true,
 		followRedirect: false,
 		followAllRedirects: false,
+		sendCredentialsOnCrossOriginRedirect: false,
 	};
 
 	test('API key pair: masked key and secret, Base URL with the service default, HTTP Basic', async () => {

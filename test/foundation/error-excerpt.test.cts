@@ -90,7 +90,7 @@ function expectNoSecrets(result: RunNodeResult): void {
 }
 
 describe('an error answer that echoes the uploaded document', () => {
-	test('a 400 with a 1 MB `file` (at the top, nested, in a list): no `file` is kept, a few KB at most', async () => {
+	test('a 400 with a 1 MB `file` (at the top, nested, in a list): only its first 64 KB are read, nothing of it is kept, and the error says why the service is not quoted', async () => {
 		// other bytes than the uploaded one, which the node's own parameters hold
 		const echoed = document(1024 * 1024, 9);
 		answerJson(400, {
@@ -107,7 +107,23 @@ describe('an error answer that echoes the uploaded document', () => {
 		expect(data.length).toBeLessThanOrEqual(EXCERPT_LIMIT);
 		expect(run.length).toBeLessThan(RUN_DATA_LIMIT);
 		expect(error).not.toContain(echoed.slice(0, 64));
-		// what helps the user is kept
+		expect(JSON.parse(data)).toBeNull();
+		expect(result.error?.message).toBe('The service rejected the request (HTTP 400)');
+		expect(result.error?.description).toMatch(/longer than 64 KB and is not shown/);
+	});
+
+	test('a 400 under 64 KB with a `file` echo: the echo is left out, the service’s words kept', async () => {
+		const echoed = document(16 * 1024, 9);
+		answerJson(400, {
+			detail: 'The document could not be read.',
+			errors: { document: ['Unreadable image.'] },
+			file: echoed,
+			request: { document: { file: echoed, country: 'LT' } },
+		});
+		const result = await upload();
+		const { data, error } = stored(result);
+		expect(data).not.toMatch(/"file"/);
+		expect(error).not.toContain(echoed.slice(0, 64));
 		expect(JSON.parse(data)).toMatchObject({
 			detail: 'The document could not be read.',
 			errors: { document: ['Unreadable image.'] },

@@ -258,6 +258,8 @@ describe('httpError', () => {
 			status,
 			body: { detail: 'Said.' },
 			method: 'GET',
+			// a POST that may have made something is not repeatable; the rest are
+			repeatable: extra.method !== 'POST',
 			attempts: 1,
 			auth: 'apiKey',
 			itemIndex: 2,
@@ -356,7 +358,14 @@ describe('httpError', () => {
 
 describe('httpError of a large answer', () => {
 	const fail = (body: unknown) =>
-		httpError(NODE, redact, { status: 400, body, method: 'POST', attempts: 1, auth: 'apiKey' });
+		httpError(NODE, redact, {
+			status: 400,
+			body,
+			method: 'POST',
+			repeatable: false,
+			attempts: 1,
+			auth: 'apiKey',
+		});
 	const stored = (error: ReturnType<typeof fail>) => JSON.stringify(error.context.data);
 
 	test('keeps only the useful keys when the whole answer is over 4 KB', () => {
@@ -456,6 +465,7 @@ describe('networkError', () => {
 			problem,
 			origin: 'https://ivs.example.com',
 			method: 'GET',
+			repeatable: extra.method !== 'POST',
 			attempts: 1,
 			timeoutMs: 30_000,
 			itemIndex: 0,

@@ -3,7 +3,8 @@
  * trickles (a byte now and then) ends with an error naming the request, how long, and what to do,
  * for every kind of answer (read whole by the transport, or streamed to the node), and is retried
  * where reads are retried. Over real HTTP through n8n's engine, against a scripted service; the
- * defaults (30 s without a byte, 15 minutes in all) with fake timers on a stub of n8n's helper.
+ * defaults (30 s without a byte, 2 minutes in all for JSON, a minimum rate for a file) with fake
+ * timers on a stub of n8n's helper.
  */
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
@@ -121,13 +122,15 @@ describe('an answer that stops after its headers and a few bytes', () => {
 		expect(error?.description).toMatch(/not repeated, because the service may already/);
 	});
 
-	test('a streamed answer (read by the node as it arrives) ends with the same error', async () => {
+	test('a streamed answer (read by the request’s own reader as it arrives): retried the same way, the same error', async () => {
 		script = stall();
-		const { error, ms } = await timed({ response: 'stream', readIdleMs: 300, maxRetries: 3 });
-		expect(error?.message).toBe("The service's answer timed out: nothing arrived for 300 ms");
+		const { error, ms } = await timed({ response: 'stream', readIdleMs: 300, maxRetries: 1 });
+		expect(error?.message).toBe(
+			"The service's answer timed out after 2 attempts: nothing arrived for 300 ms",
+		);
 		expect(error?.description).toContain(`GET ${baseUrl}${PATH}`);
-		// the transport hands a stream over once: the node that reads it decides about retries
-		expect(requests).toBe(1);
+		// the transport owns a streamed answer: its reader's stall is retried like any other
+		expect(requests).toBe(2);
 		expect(ms).toBeLessThan(3000);
 	});
 
@@ -194,20 +197,39 @@ describe('the defaults and what a read leaves behind (stub of n8n’s helper, fa
 		expect(error?.message).toBe("The service's answer timed out: nothing arrived for 30 seconds");
 	});
 
-	test('a byte every 20 seconds: the read ends after 15 minutes in all', async () => {
+	test('a byte every 20 seconds: a JSON answer ends after 2 minutes in all', async () => {
 		const stream = openStream('{"results":[');
 		const ended = request(stream);
 		let error: Error | undefined;
 		void ended.then((e) => (error = e));
-		for (let second = 20; second < 15 * 60; second += 20) {
+		for (let second = 20; second < 120; second += 20) {
 			await jest.advanceTimersByTimeAsync(20_000);
 			stream.push(Buffer.from(' '));
 		}
 		expect(error).toBeUndefined();
 		await jest.advanceTimersByTimeAsync(21_000);
 		expect(error?.message).toBe(
-			"The service's answer timed out: it was still arriving after 15 minutes",
+			"The service's answer timed out: it was still arriving after 2 minutes",
 		);
+		expect((error as Error & { description: string }).description).toMatch(
+			/raise Timeout \(Seconds\) under Request Options/,
+		);
+	});
+
+	test('a file is held to a minimum rate instead: each 64 KB that arrives gives it a second more', async () => {
+		const stream = openStream('%PDF-');
+		const ended = request(stream, { response: 'binary' });
+		let error: Error | undefined;
+		void ended.then((e) => (error = e));
+		// 640 KB in the first 2 minutes: 10 seconds more than the Timeout
+		for (let second = 0; second < 120; second += 10) {
+			stream.push(Buffer.alloc(54 * 1024));
+			await jest.advanceTimersByTimeAsync(10_000);
+		}
+		await jest.advanceTimersByTimeAsync(9_000);
+		expect(error).toBeUndefined();
+		await jest.advanceTimersByTimeAsync(2_000);
+		expect(error?.message).toMatch(/^The service's answer timed out: it was still arriving after/);
 	});
 });
 
@@ -229,19 +251,19 @@ describe('no timer is left behind', () => {
 		expect(timers()).toBe(before);
 	});
 
-	test('a streamed answer: the watchdog stops when the node has read it, or let it go', async () => {
-		for (const finish of ['read', 'destroy'] as const) {
+	test('a streamed answer: the watchdog stops when the reader has read it, or let it go', async () => {
+		for (const finish of ['read', 'destroy', 'leave'] as const) {
 			const stream = Readable.from([Buffer.from('%PDF-1.7')]);
 			const stub = stubRequestContext({ answer: () => ({ statusCode: 200, body: stream }) });
 			const before = timers();
-			const res = await apiRequest.call(stub.context, 'apiKey', {
+			await apiRequest.call(stub.context, 'apiKey', {
 				method: 'GET',
 				path: PATH,
-				response: 'stream',
+				read: async (body) => {
+					if (finish === 'read') await (body as unknown as Readable).toArray();
+					if (finish === 'destroy') body.destroy();
+				},
 			});
-			const body = res.body as Readable;
-			if (finish === 'read') await body.toArray();
-			else body.destroy();
 			await new Promise((resolve) => setImmediate(resolve));
 			expect(timers()).toBe(before);
 		}

@@ -127,7 +127,7 @@ const REQUESTS: Array<[string, INodeParameters]> = [
 			method: 'POST',
 			path: '/aml/checks/c/profiles/p/pdf/',
 			body: '{"password":"pw"}',
-			response: 'stream',
+			response: 'binary',
 		},
 	],
 ];

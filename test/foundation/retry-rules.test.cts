@@ -24,18 +24,24 @@ describe('what is retried', () => {
 		]);
 	});
 
-	test('429 for every method; 5xx (but 501 and 505) for GET and DELETE only', () => {
-		const row = (status: number) =>
-			(['GET', 'DELETE', 'POST'] as const).map((method) => isRetryableStatus(status, method));
-		expect(row(429)).toEqual([true, true, true]);
-		expect(row(500)).toEqual([true, true, false]);
-		expect(row(503)).toEqual([true, true, false]);
-		expect(row(599)).toEqual([true, true, false]);
-		expect(row(501)).toEqual([false, false, false]);
-		expect(row(505)).toEqual([false, false, false]);
-		expect(row(499)).toEqual([false, false, false]);
-		expect(row(404)).toEqual([false, false, false]);
-		expect(row(600)).toEqual([false, false, false]);
+	test('429 for every request; 5xx (but 501 and 505) for GET, DELETE and a repeatable POST only', () => {
+		const requests = [
+			{ method: 'GET' },
+			{ method: 'DELETE' },
+			{ method: 'POST', repeatable: true },
+			{ method: 'POST' },
+			{ method: 'PATCH' },
+		] as const;
+		const row = (status: number) => requests.map((req) => isRetryableStatus(status, req));
+		expect(row(429)).toEqual([true, true, true, true, true]);
+		expect(row(500)).toEqual([true, true, true, false, false]);
+		expect(row(503)).toEqual([true, true, true, false, false]);
+		expect(row(599)).toEqual([true, true, true, false, false]);
+		expect(row(501)).toEqual([false, false, false, false, false]);
+		expect(row(505)).toEqual([false, false, false, false, false]);
+		expect(row(499)).toEqual([false, false, false, false, false]);
+		expect(row(404)).toEqual([false, false, false, false, false]);
+		expect(row(600)).toEqual([false, false, false, false, false]);
 	});
 });
 

@@ -134,18 +134,18 @@ describe('the request options per kind of answer', () => {
 		expect(s.sent[0].qs).toEqual({ page: 2 });
 	});
 
-	test.each(['binary', 'stream'] as const)(
-		'%s: Accept a file, not parsed, asked for as a stream',
-		async (response) => {
-			const s = stub({ answers: [{ statusCode: 200, body: Buffer.from('%PDF') }] });
-			await apiRequest.call(s.context, 'apiKey', GET({ response }));
-			expect(s.sent[0]).toMatchObject({
-				headers: { Accept: 'application/pdf, application/octet-stream, */*' },
-				json: false,
-				encoding: 'stream',
-			});
-		},
-	);
+	test.each([
+		['binary', {}],
+		['binary, read by a reader', { read: async () => undefined }],
+	] as const)('%s: Accept a file, not parsed, asked for as a stream', async (_what, reader) => {
+		const s = stub({ answers: [{ statusCode: 200, body: Buffer.from('%PDF') }] });
+		await apiRequest.call(s.context, 'apiKey', GET({ response: 'binary', ...reader }));
+		expect(s.sent[0]).toMatchObject({
+			headers: { Accept: 'application/pdf, application/octet-stream, */*' },
+			json: false,
+			encoding: 'stream',
+		});
+	});
 
 	test('binary: a streamed answer is read whole, in order', async () => {
 		const body = Readable.from([Buffer.from('%PDF-'), Buffer.from('1.7')]);
@@ -172,7 +172,7 @@ describe('the request options per kind of answer', () => {
 		expect(res.body).toEqual(Buffer.alloc(0));
 	});
 
-	test('none: the body is left out, its stream closed; stream: handed over with its bytes unread', async () => {
+	test('none: the body is left out, its stream closed; a reader gets its bytes as they came', async () => {
 		const ignored = Readable.from([Buffer.from('ignored')]);
 		const none = stub({ answers: [{ statusCode: 204, body: ignored }] });
 		expect((await apiRequest.call(none.context, 'apiKey', GET({ response: 'none' }))).body).toBe(
@@ -181,36 +181,89 @@ describe('the request options per kind of answer', () => {
 		expect(ignored.destroyed).toBe(true);
 		const stream = Readable.from([Buffer.from('%PDF'), Buffer.from('-1.7')]);
 		const streamed = stub({ answers: [{ statusCode: 200, body: stream }] });
-		const res = await apiRequest.call(streamed.context, 'apiKey', GET({ response: 'stream' }));
-		const chunks = await (res.body as Readable).toArray();
-		expect(Buffer.concat(chunks).toString('latin1')).toBe('%PDF-1.7');
+		const res = await apiRequest.call(
+			streamed.context,
+			'apiKey',
+			GET({ read: async (body) => await (body as unknown as Readable).toArray() }),
+		);
+		expect(Buffer.concat(res.body as Buffer[]).toString('latin1')).toBe('%PDF-1.7');
+	});
+});
+
+describe('an answer read by the request’s own reader', () => {
+	test('a reader that fails by itself (not the answer) is not asked again: its failure is worded', async () => {
+		const s = stub({
+			answers: [
+				{ statusCode: 200, body: Readable.from([Buffer.from('%PDF-1.7')]) },
+				{ statusCode: 200, body: Readable.from([Buffer.from('%PDF-1.7')]) },
+			],
+		});
+		const error = await failure(
+			s,
+			GET({
+				read: async () => {
+					throw new TypeError('disk full');
+				},
+			}),
+		);
+		expect(error.message).toBe("The service's answer could not be read: disk full");
+		expect(s.sent).toHaveLength(1);
+	});
+
+	test('an answer that breaks off under the reader is asked for again (a GET)', async () => {
+		const broken = Readable.from(
+			(function* () {
+				yield Buffer.from('%PDF');
+				throw Object.assign(new Error('aborted'), { code: 'ECONNRESET' });
+			})(),
+		);
+		const whole = Readable.from([Buffer.from('%PDF-1.7')]);
+		const s = stub({
+			answers: [
+				{ statusCode: 200, body: broken },
+				{ statusCode: 200, body: whole },
+			],
+		});
+		const res = await apiRequest.call(
+			s.context,
+			'apiKey',
+			GET({
+				maxRetries: 1,
+				read: async (body) => Buffer.concat(await (body as unknown as Readable).toArray()),
+			}),
+		);
+		expect(String(res.body)).toBe('%PDF-1.7');
+		expect(s.sent).toHaveLength(2);
 	});
 });
 
 describe('an error answer of a streamed download', () => {
-	test('at most 64 KB of it is read for the message, and the stream is closed', async () => {
-		let read = 0;
-		const chunks = Array.from({ length: 10 }, () => Buffer.alloc(16 * 1024, 0x61));
-		const stream = Readable.from(
-			(function* () {
-				for (const chunk of chunks) {
-					read += chunk.length;
-					yield chunk;
-				}
-			})(),
-		);
-		const s = stub({ answers: [{ statusCode: 404, body: stream }] });
-		await expect(
-			apiRequest.call(s.context, 'apiKey', GET({ response: 'stream' })),
-		).rejects.toThrow();
-		expect(read).toBe(64 * 1024);
-		expect(stream.destroyed).toBe(true);
-	});
+	test.each(['binary', 'json'] as const)(
+		'%s: at most 64 KB of it is read for the message, and the stream is closed',
+		async (response) => {
+			let read = 0;
+			const chunks = Array.from({ length: 10 }, () => Buffer.alloc(16 * 1024, 0x61));
+			const stream = Readable.from(
+				(function* () {
+					for (const chunk of chunks) {
+						read += chunk.length;
+						yield chunk;
+					}
+				})(),
+			);
+			const s = stub({ answers: [{ statusCode: 404, body: stream }] });
+			await expect(apiRequest.call(s.context, 'apiKey', GET({ response }))).rejects.toThrow(
+				/Not found/,
+			);
+			expect(read).toBe(64 * 1024);
+			expect(stream.destroyed).toBe(true);
+		},
+	);
 
 	test("the service's message in a small error answer is read whole", async () => {
 		const stream = Readable.from([Buffer.from('{"detail":'), Buffer.from('"No such report"}')]);
 		const s = stub({ answers: [{ statusCode: 404, body: stream }] });
-		const error = (await apiRequest.call(s.context, 'apiKey', GET({ response: 'stream' })).then(
+		const error = (await apiRequest.call(s.context, 'apiKey', GET({ response: 'binary' })).then(
 			() => undefined,
 			(e: unknown) => e,
 		)) as { message: string; description?: string };
@@ -225,7 +278,7 @@ describe('an error answer of a streamed download', () => {
 			})(),
 		);
 		const s = stub({ answers: [{ statusCode: 409, body: stream }] });
-		const error = await failure(s, GET({ response: 'stream' }));
+		const error = await failure(s, GET({ response: 'binary' }));
 		expect(error.httpCode).toBe('409');
 		expect(error.description).toMatch(/Report not ready/);
 	});
@@ -236,7 +289,7 @@ describe('an error answer of a streamed download', () => {
 	])('an error answer %s still gives the status', async (_what, body) => {
 		const s = stub({ answers: [{ statusCode: 404, body }] });
 		await expect(
-			apiRequest.call(s.context, 'apiKey', GET({ response: 'stream' })),
+			apiRequest.call(s.context, 'apiKey', GET({ response: 'binary' })),
 		).rejects.toMatchObject({ httpCode: '404' });
 	});
 });

@@ -44,8 +44,14 @@ function detectIsoBmff(bytes: Uint8Array): DetectedFileType | undefined {
 		return { type: 'heif', name: 'HEIF image', accepted: 'heif', mimeType: 'image/heif' };
 	}
 	const major = brands[0].trim();
-	if (['qt', 'M4V', 'M4A', 'isom', 'mp41', 'mp42', 'iso2', 'dash'].includes(major)) {
-		return { type: 'video', name: `video or audio file (MP4/QuickTime brand "${major}")` };
+	if (major === 'qt')
+		return { type: 'video', name: 'QuickTime video', mimeType: 'video/quicktime' };
+	if (['M4V', 'M4A', 'isom', 'mp41', 'mp42', 'iso2', 'dash'].includes(major)) {
+		return {
+			type: 'video',
+			name: `video or audio file (MP4 brand "${major}")`,
+			mimeType: 'video/mp4',
+		};
 	}
 	return { type: 'iso-bmff', name: `ISO media file (brand "${major}")` };
 }

@@ -1,8 +1,8 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
-import { transactionPageSchema } from '../../shared/contract';
-import type { TransactionPage } from '../../shared/contract';
+import { listPageSchema } from '../../shared/contract';
+import type { ListPage } from '../../shared/contract';
 import { isPlainObject } from '../../shared/isPlainObject';
 import {
 	apiRequest,
@@ -10,8 +10,8 @@ import {
 	getBaseUrl,
 	isChunkStream,
 	joinUrl,
+	MAX_PAGES,
 	readJsonBody,
-	stalledReadOf,
 } from '../transport';
 import type { ApiRequest } from '../transport';
 import { readStreamedObject } from './jsonStream';
@@ -19,6 +19,10 @@ import { readStreamedObject } from './jsonStream';
 export interface PageListOptions {
 	/** Contract path of the list, path parameters already encoded, e.g. `/bank/verifications/x/accounts/y/transactions/`. */
 	path: string;
+	/** What the list holds, for messages: `transactions`, `verifications`. */
+	itemsName: string;
+	/** Filters, sent with every page asked for by number (the service's `next` links carry them). */
+	qs?: IDataObject;
 	/** Sent only when set; otherwise the service's default page size applies. */
 	perPage?: number;
 	/** Stop once this many results are collected; undefined = all. */
@@ -31,12 +35,6 @@ export interface PageListOptions {
 	/** What a 404 means for this list (which of its IDs to check). */
 	notFound?: ApiRequest['notFound'];
 }
-
-/**
- * More pages than this ends the read with an error: a service that keeps sending `next`, or a
- * `count` announcing more. It also bounds what a read keeps besides the results (one key per page).
- */
-export const MAX_PAGES = 2000;
 
 /** What one read has in common: where the list is, what was asked, and what has been read so far. */
 interface ListRead {
@@ -109,12 +107,12 @@ export async function listPages(
 
 /** The pages returned so far, how many results they hold, and the last of them. */
 interface Kept {
-	pages: TransactionPage[];
+	pages: ListPage[];
 	results: number;
-	last: TransactionPage;
+	last: ListPage;
 }
 
-function keep(kept: Kept, page: TransactionPage): void {
+function keep(kept: Kept, page: ListPage): void {
 	kept.pages.push(page);
 	kept.results += page.results.length;
 	kept.last = page;
@@ -131,7 +129,7 @@ function isDone(read: ListRead, kept: Kept): boolean {
  * final size. The pages are spread into one call, never a page's results: a page's length is the
  * service's to choose, and a spread has a size limit (the pages are at most MAX_PAGES).
  */
-function resultsOf(pages: TransactionPage[], limit: number | undefined): unknown[] {
+function resultsOf(pages: ListPage[], limit: number | undefined): unknown[] {
 	const results = ([] as unknown[]).concat(...pages.map((page) => page.results));
 	if (limit !== undefined) results.splice(limit);
 	return results;
@@ -141,10 +139,7 @@ function resultsOf(pages: TransactionPage[], limit: number | undefined): unknown
  * Pages 2..N that page 1's `count` announces (only those Limit needs), in order, at most
  * `maxParallel` at a time. Sized by what page 1 really returned (the service may cap Per Page).
  */
-async function fetchCountedPages(
-	read: ListRead,
-	first: TransactionPage,
-): Promise<TransactionPage[]> {
+async function fetchCountedPages(read: ListRead, first: ListPage): Promise<ListPage[]> {
 	if (typeof first.count !== 'number') return [];
 	const pageSize = first.results.length;
 	const { limit, maxParallel } = read.options;
@@ -229,15 +224,15 @@ async function fetchPageByNumber(
 	read: ListRead,
 	page: number,
 	control?: PoolControl,
-): Promise<TransactionPage> {
+): Promise<ListPage> {
 	const { path, perPage } = read.options;
-	const qs: IDataObject = { page };
+	const qs: IDataObject = { ...read.options.qs, page };
 	if (perPage !== undefined) qs.perPage = perPage;
 	return await fetchPage(read, `page ${page}`, { path, qs }, control);
 }
 
 /** The page a `next` link points to, once the link is known to be safe and new. */
-async function fetchPageByLink(read: ListRead, link: string): Promise<TransactionPage> {
+async function fetchPageByLink(read: ListRead, link: string): Promise<ListPage> {
 	const { listUrl } = read;
 	const url = absolute(link, listUrl);
 	const number = pageNumberOf(url);
@@ -246,23 +241,17 @@ async function fetchPageByLink(read: ListRead, link: string): Promise<Transactio
 	return await fetchPage(read, label, { url });
 }
 
-/** How often a page whose answer broke off while it was read is asked for in all. */
-const PAGE_READ_ATTEMPTS = 3;
-const PAGE_READ_RETRY_MS = 300;
-
 /**
- * Sends one page request (the transport retries it) and reads the answer as it arrives (see
- * readPage). An answer that breaks off while it is read is asked for again, as the transport does
- * for a GET without an answer; then its shape is checked.
+ * Sends one page request and reads the answer as it arrives (see readPage); the transport retries
+ * it, also when its answer breaks off or stalls while it is read. Then its shape is checked.
  */
 async function fetchPage(
 	read: ListRead,
 	label: string,
 	target: { path?: string; url?: string; qs?: IDataObject },
 	control?: PoolControl,
-): Promise<TransactionPage> {
+): Promise<ListPage> {
 	const { context, options } = read;
-	const { itemIndex } = options;
 	await betweenPages(read);
 	read.pagesRead++;
 	if (read.pagesRead > MAX_PAGES) {
@@ -271,28 +260,18 @@ async function fetchPage(
 			`The service kept sending more pages: stopped after ${MAX_PAGES} pages`,
 		);
 	}
-	let answer: { body: unknown; results?: unknown[] };
-	for (let attempt = 1; ; attempt++) {
-		const response = await apiRequest.call(context, 'apiKey', {
-			method: 'GET',
-			...target,
-			itemIndex,
-			...options.readDeadline,
-			notFound: options.notFound,
-			response: 'stream',
-			// Fewer pages at the same time once the service says it gets too many requests.
-			onRateLimited: control ? () => control.throttle() : undefined,
-		});
-		try {
-			answer = await readPage(response.body);
-			break;
-		} catch (error) {
-			if (isStopped(read)) throw stoppedError(read);
-			if (attempt >= PAGE_READ_ATTEMPTS) throw brokenOffError(read, label, error);
-			await sleep(PAGE_READ_RETRY_MS * attempt);
-		}
-	}
-	return checkedPage(read, label, answer);
+	const response = await apiRequest.call(context, 'apiKey', {
+		method: 'GET',
+		...target,
+		itemIndex: options.itemIndex,
+		...options.readDeadline,
+		notFound: options.notFound,
+		answerName: `${label} of the list`,
+		read: readPage,
+		// Fewer pages at the same time once the service says it gets too many requests.
+		onRateLimited: control ? () => control.throttle() : undefined,
+	});
+	return checkedPage(read, label, response.body as { body: unknown; results?: unknown[] });
 }
 
 /**
@@ -334,10 +313,10 @@ function checkedPage(
 	read: ListRead,
 	label: string,
 	answer: { body: unknown; results?: unknown[] },
-): TransactionPage {
+): ListPage {
 	const { context } = read;
 	const { itemIndex } = read.options;
-	const parsed = transactionPageSchema.safeParse(answer.body);
+	const parsed = listPageSchema.safeParse(answer.body);
 	if (!parsed.success) {
 		throw new NodeOperationError(
 			context.getNode(),
@@ -359,32 +338,6 @@ function checkedPage(
 		read.countChanged = true;
 	}
 	return page;
-}
-
-/**
- * The answer to a page request broke off or timed out while it was read, every time it was asked
- * for (a page that timed out counts the same as one that broke off).
- */
-function brokenOffError(read: ListRead, label: string, error: unknown): NodeOperationError {
-	const stalled = stalledReadOf(error);
-	if (stalled) {
-		return new NodeOperationError(
-			read.context.getNode(),
-			`The answer for ${label} of the list timed out: ${stalled}`,
-			{
-				itemIndex: read.options.itemIndex,
-				description: `The page was asked for ${PAGE_READ_ATTEMPTS} times and never arrived whole. The service, or the network between it and n8n, may be overloaded: try again later. If it keeps happening, use Limit instead of Return All or contact the provider’s support with the time of this run.`,
-			},
-		);
-	}
-	return new NodeOperationError(
-		read.context.getNode(),
-		`The connection broke while ${label} of the list was read`,
-		{
-			itemIndex: read.options.itemIndex,
-			description: `The service's answer stopped before its end ${PAGE_READ_ATTEMPTS} times in a row (${(error as Error)?.message ?? String(error)}). Try again later; if it keeps happening, check the network between n8n and the service.`,
-		},
-	);
 }
 
 /**
@@ -420,7 +373,7 @@ function tooManyPagesAnnounced(
 ): NodeOperationError {
 	return pageLimitError(
 		read,
-		`Too many pages to read: ${wanted} transactions at ${pageSize} per page take ${pages} pages, more than the ${MAX_PAGES} pages a read may take`,
+		`Too many pages to read: ${wanted} ${read.options.itemsName} at ${pageSize} per page take ${pages} pages, more than the ${MAX_PAGES} pages a read may take`,
 	);
 }
 
@@ -455,7 +408,7 @@ function visit(read: ListRead, key: string, label: string): void {
  * may be missing or repeated at page borders. Said in the log and as a hint above the output.
  */
 function reportCountChanged(read: ListRead, returned: number): void {
-	const message = `The number of transactions changed while they were read (${read.count} at first): ${returned} were returned, and some may be missing or repeated. Run the node again for a consistent list.`;
+	const message = `The number of ${read.options.itemsName} changed while they were read (${read.count} at first): ${returned} were returned, and some may be missing or repeated. Run the node again for a consistent list.`;
 	read.context.logger.warn(`${read.context.getNode().name}: ${message}`);
 	read.context.addExecutionHints({ message, location: 'outputPane' });
 }

@@ -3,35 +3,25 @@
  * take. n8n's timeout ends with the headers: a service that sends part of a body and then nothing,
  * or a byte now and then, would hold the execution for ever. So every body is read under a
  * watchdog (the read deadline): when nothing has arrived for `idleMs`, or the body is not whole
- * after `totalMs`, its stream is destroyed and whoever reads it (the transport, a list's pages, a
- * file's download) gets the error `stalled` makes.
+ * after `totalMs`, or it grows past `maxBytes` (limits.ts), its stream is destroyed and whoever
+ * reads it (the transport, or the request's own reader: a list's page, a file's download) gets the
+ * error `stalled` makes.
  */
 import { sleep } from 'n8n-workflow';
 
 import type { Stall } from './errors';
-import type { ResponseKind } from './index';
+import { ERROR_BODY_BYTES } from './limits';
+import type { ReadLimits } from './limits';
+import type { ResponseKind } from './types';
 
-/** How long an answer's headers may take, per attempt (n8n's timeout). */
-export const DEFAULT_TIMEOUT_MS = 30_000;
-/** How long an answer's body may go without a byte. */
-export const DEFAULT_READ_IDLE_MS = 30_000;
-/** Far more than any answer needs on a slow link: over 100 MB at 1 Mbit/s. */
-export const DEFAULT_READ_TOTAL_MS = 15 * 60_000;
 /**
  * The longest single wait of the watchdog. n8n's sleep ends at once when the read ends; where it
  * cannot be ended (n8n 1.x), a finished read leaves a wait of at most this behind.
  */
 const WATCH_STEP_MS = 1000;
-/** What of an error answer's stream is read: enough for any error message. */
-const STREAM_READ_LIMIT = 65536;
 
-export interface ReadLimits {
-	idleMs: number;
-	totalMs: number;
-}
-
-/** Makes the error a body read ends with when a deadline passes. */
-export type Stalled = (stall: Stall, ms: number) => Error;
+/** Makes the error a body read ends with when a bound is passed (`limit`: the ms or bytes passed). */
+export type Stalled = (stall: Stall, limit: number) => Error;
 
 /** A 2xx answer's body read whole under the read deadline: a Buffer for `binary`, else JSON. */
 export async function readWholeBody(
@@ -44,9 +34,13 @@ export async function readWholeBody(
 	return kind === 'binary' ? toBuffer(read) : parseJsonBody(read);
 }
 
+/** What an error answer longer than ERROR_BODY_BYTES is read as: nothing of it is quoted. */
+export const TOO_LONG = Symbol('error answer too long');
+
 /**
- * What is read of an error answer: a JSON answer whole (parsed, an echoed document can be left out
- * of the message); of a file, only the start, which is enough for any message.
+ * What is read of an error answer, for its message: its first 64 KB (ERROR_BODY_BYTES), parsed as
+ * JSON when it is JSON. An answer longer than that is TOO_LONG and not quoted at all: the start of
+ * a document the service echoed is no message, and the status says what happened.
  */
 export async function readErrorBody(
 	body: unknown,
@@ -54,11 +48,10 @@ export async function readErrorBody(
 	limits: ReadLimits,
 	stalled: Stalled,
 ): Promise<unknown> {
-	const json = kind === 'json';
-	const chunks = watchedChunks(body, limits, stalled);
-	const read = await readCapped(chunks, json ? Infinity : undefined);
+	const read = await readCapped(watchedChunks(body, limits, stalled), ERROR_BODY_BYTES);
 	discardStream(body);
-	return json ? parseJsonBody(read) : read;
+	if (!read.complete) return TOO_LONG;
+	return kind === 'json' ? parseJsonBody(read.body) : read.body;
 }
 
 /** Closes a streamed body nobody will read (e.g. of a redirect), so its connection is let go. */
@@ -145,10 +138,14 @@ async function readWhole(body: unknown): Promise<unknown> {
 
 /**
  * An error answer's stream as bytes, for the error message: what was read before it broke off or
- * timed out, at most `limit` bytes (the rest is dropped). A body that is no stream is as it is.
+ * timed out, and whether that is all of it (false at `limit` bytes: the rest is not read). A body
+ * that is no stream is as it is.
  */
-async function readCapped(body: unknown, limit = STREAM_READ_LIMIT): Promise<unknown> {
-	if (!isChunkStream(body)) return body;
+async function readCapped(
+	body: unknown,
+	limit: number,
+): Promise<{ body: unknown; complete: boolean }> {
+	if (!isChunkStream(body)) return { body, complete: true };
 	const chunks: Buffer[] = [];
 	let size = 0;
 	try {
@@ -156,19 +153,19 @@ async function readCapped(body: unknown, limit = STREAM_READ_LIMIT): Promise<unk
 			const chunk = bufferOf(piece);
 			chunks.push(chunk);
 			size += chunk.length;
-			if (size >= limit) break;
+			if (size >= limit) return { body: undefined, complete: false };
 		}
 	} catch {
 		// broken off (dropped, or the execution stopped): the status still says what happened
 	}
-	return Buffer.concat(chunks);
+	return { body: Buffer.concat(chunks), complete: true };
 }
 
-// The read deadline: a watchdog per body, which ends with the read.
+// The read deadline: a watchdog per body, which ends with the read, and the body's size bound.
 
 /** The answer's stream as n8n hands it over: a Node.js Readable. */
-interface AnswerStream extends AsyncIterable<Uint8Array> {
-	map(fn: (chunk: Uint8Array) => Uint8Array): AnswerStream;
+interface SourceStream extends AsyncIterable<Uint8Array> {
+	map(fn: (chunk: Uint8Array) => Uint8Array): SourceStream;
 	on(event: 'error', listener: () => void): unknown;
 	emit(event: 'error', error: Error): boolean;
 	once(event: 'close', listener: () => void): unknown;
@@ -176,20 +173,23 @@ interface AnswerStream extends AsyncIterable<Uint8Array> {
 	readonly destroyed: boolean;
 }
 
-/** One body being read: its stream(s), when it started, when its last bytes came, whether it is over. */
+/** One body being read: its stream(s), when it started, what has arrived, whether it is over. */
 interface Watch {
-	source: AnswerStream;
+	source: SourceStream;
 	/** The copy handed to a reader, when there is one. */
-	watched?: AnswerStream;
+	watched?: SourceStream;
 	limits: ReadLimits;
 	startedAt: number;
 	lastBytesAt: number;
+	bytes: number;
+	/** The error the read ended with when a bound was passed. */
+	failure?: Error;
 	over: AbortController;
 	stalled: Stalled;
 }
 
-function isAnswerStream(body: unknown): body is AnswerStream {
-	const stream = body as Partial<AnswerStream> | undefined;
+function isSourceStream(body: unknown): body is SourceStream {
+	const stream = body as Partial<SourceStream> | undefined;
 	return (
 		typeof stream?.map === 'function' &&
 		typeof stream.destroy === 'function' &&
@@ -200,10 +200,18 @@ function isAnswerStream(body: unknown): body is AnswerStream {
 const ignore = () => undefined;
 
 /** Starts the watchdog of `source`. */
-function startWatch(source: AnswerStream, limits: ReadLimits, stalled: Stalled): Watch {
+function startWatch(source: SourceStream, limits: ReadLimits, stalled: Stalled): Watch {
 	const now = Date.now();
 	const over = new AbortController();
-	const watch: Watch = { source, limits, startedAt: now, lastBytesAt: now, over, stalled };
+	const watch: Watch = {
+		source,
+		limits,
+		startedAt: now,
+		lastBytesAt: now,
+		bytes: 0,
+		over,
+		stalled,
+	};
 	// A failed answer's error reaches the reader through its next read: this keeps it from
 	// crashing n8n while nobody happens to be listening.
 	source.on('error', ignore);
@@ -211,19 +219,27 @@ function startWatch(source: AnswerStream, limits: ReadLimits, stalled: Stalled):
 	return watch;
 }
 
+/** A chunk arrived: the idle deadline starts again, and the body may not grow past its bound. */
+function arrived(watch: Watch, chunk: Uint8Array): void {
+	watch.lastBytesAt = Date.now();
+	watch.bytes += chunk.byteLength;
+	if (watch.bytes > watch.limits.maxBytes) stop(watch, 'size', watch.limits.maxBytes);
+	if (watch.failure) throw watch.failure;
+}
+
 /**
  * The chunks of `body` as they arrive, for the transport to read itself: the reading ends with
- * the error `stalled` makes when a deadline passes. A body that is no stream is as it is.
+ * the error `stalled` makes when a bound is passed. A body that is no stream is as it is.
  */
 function watchedChunks(body: unknown, limits: ReadLimits, stalled: Stalled): unknown {
-	if (!isAnswerStream(body)) return body;
+	if (!isSourceStream(body)) return body;
 	return chunksOf(startWatch(body, limits, stalled));
 }
 
 async function* chunksOf(watch: Watch): AsyncGenerator<Uint8Array> {
 	try {
 		for await (const chunk of watch.source) {
-			watch.lastBytesAt = Date.now();
+			arrived(watch, chunk);
 			yield chunk;
 		}
 	} finally {
@@ -233,14 +249,14 @@ async function* chunksOf(watch: Watch): AsyncGenerator<Uint8Array> {
 
 /**
  * A watched copy of `body` to hand to a reader (the same bytes, in chunks as they arrived): its
- * reading ends with the error `stalled` makes when a deadline passes. A body that is no stream is
+ * reading ends with the error `stalled` makes when a bound is passed. A body that is no stream is
  * as it is.
  */
 export function watchedBody(body: unknown, limits: ReadLimits, stalled: Stalled): unknown {
-	if (!isAnswerStream(body)) return body;
+	if (!isSourceStream(body)) return body;
 	const watch = startWatch(body, limits, stalled);
 	const watched = body.map((chunk) => {
-		watch.lastBytesAt = Date.now();
+		arrived(watch, chunk);
 		return chunk;
 	});
 	watch.watched = watched;
@@ -252,7 +268,10 @@ export function watchedBody(body: unknown, limits: ReadLimits, stalled: Stalled)
 	return watched;
 }
 
-/** Waits for the next deadline, again and again, until the read is over or a deadline passes. */
+/**
+ * Waits for the next deadline, again and again, until the read is over or a deadline passes. A
+ * file's deadline moves on with every byte that arrives (ReadLimits.msPerByte).
+ */
 async function watchdog(watch: Watch): Promise<void> {
 	const { over, limits } = watch;
 	while (!over.signal.aborted) {
@@ -260,16 +279,20 @@ async function watchdog(watch: Watch): Promise<void> {
 		if (watch.watched?.destroyed) return release(watch.source, new Error('Not read to its end'));
 		const now = Date.now();
 		const idleLeft = watch.lastBytesAt + limits.idleMs - now;
-		const totalLeft = watch.startedAt + limits.totalMs - now;
-		if (totalLeft <= 0) return stop(watch, 'total', limits.totalMs);
+		const totalLeft = watch.startedAt + limits.totalMs + watch.bytes * limits.msPerByte - now;
+		if (totalLeft <= 0)
+			return stop(watch, 'total', Math.round(limits.totalMs + watch.bytes * limits.msPerByte));
 		if (idleLeft <= 0) return stop(watch, 'idle', limits.idleMs);
 		await sleep(Math.min(idleLeft, totalLeft, WATCH_STEP_MS), over.signal).catch(ignore);
 	}
 }
 
 /** The reader gets the error, and the source is let go. */
-function stop(watch: Watch, stall: Stall, ms: number): void {
-	const error = watch.stalled(stall, ms);
+function stop(watch: Watch, stall: Stall, limit: number): void {
+	if (watch.failure) return;
+	const error = watch.stalled(stall, limit);
+	watch.failure = error;
+	watch.over.abort();
 	watch.watched?.destroy(error);
 	release(watch.source, error);
 }
@@ -281,7 +304,7 @@ function stop(watch: Watch, stall: Stall, ms: number): void {
  * error is given to the reader as axios does on abort, and the connection is closed when the
  * service closes it.
  */
-function release(source: AnswerStream, error: Error): void {
+function release(source: SourceStream, error: Error): void {
 	source.destroy(error);
 	source.emit('error', error);
 }

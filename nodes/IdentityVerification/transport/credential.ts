@@ -25,11 +25,11 @@ import {
 	PLAIN_HTTP_MESSAGE,
 	shownUrl,
 } from '../../shared/urlGuards';
-import { DEFAULT_TIMEOUT_MS } from './body';
 import { classifyNetworkError, credentialLabel, cut, networkWords, QUOTE_LIMIT } from './errors';
 import { makeRedactor } from './redact';
 import type { Redactor } from './redact';
-import type { ApiRequest, AuthMode, RequestContext } from './index';
+import { HEADERS_TIMEOUT_MS } from './limits';
+import type { ApiRequest, AuthMode, RequestContext } from './types';
 
 /** The n8n credential type of each way of authenticating. */
 export const CREDENTIAL_BY_AUTH: Record<AuthMode, string> = {
@@ -267,7 +267,7 @@ function testRequest(check: CredentialCheck, baseUrl: string): IHttpRequestOptio
 		resolveWithFullResponse: true,
 		// Every status is an answer here: the rules below say which ones fail the test.
 		simple: false,
-		timeout: DEFAULT_TIMEOUT_MS,
+		timeout: HEADERS_TIMEOUT_MS,
 	};
 	return options as unknown as IHttpRequestOptions;
 }
@@ -316,8 +316,9 @@ function noAnswerText(error: unknown, baseUrl: string, redact: Redactor): string
 		...network,
 		origin: new URL(baseUrl).origin,
 		method: 'GET',
+		repeatable: true,
 		attempts: 1,
-		timeoutMs: DEFAULT_TIMEOUT_MS,
+		timeoutMs: HEADERS_TIMEOUT_MS,
 	});
 	return redact(`${message}. ${description}`);
 }

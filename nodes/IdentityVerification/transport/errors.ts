@@ -9,8 +9,8 @@ import type { INode, JsonObject } from 'n8n-workflow';
 
 import { isPlainObject } from '../../shared/isPlainObject';
 import { DEFAULT_BASE_URL } from '../../shared/urlGuards';
-import { parseJsonBody } from './body';
-import type { ApiMethod, AuthMode } from './index';
+import { parseJsonBody, TOO_LONG } from './body';
+import type { ApiMethod, AuthMode, SentAs } from './types';
 import type { Redactor } from './redact';
 
 interface ErrorParts {
@@ -56,8 +56,10 @@ interface HttpFailure {
 	status: number;
 	body: unknown;
 	method: ApiMethod;
+	/** The request may be sent again (GET, DELETE, a POST that only reads): it was retried. */
+	repeatable: boolean;
 	attempts: number;
-	auth: AuthMode;
+	auth: SentAs;
 	/** The name the user gave the credential, if n8n gave it. */
 	credentialName?: string;
 	/** What a 404 means for this request, if it says. */
@@ -67,13 +69,17 @@ interface HttpFailure {
 
 /** An HTTP answer that is not 2xx, after the retries the transport was allowed to make. */
 export function httpError(node: INode, redact: Redactor, failure: HttpFailure): NodeApiError {
-	const body = prunedErrorBody(parseErrorBody(failure.body, redact), redact);
+	const tooLong = failure.body === TOO_LONG;
+	const body = tooLong ? undefined : prunedErrorBody(parseErrorBody(failure.body, redact), redact);
 	const serviceSaid = serviceMessage(body);
 	const said = serviceSaid && cut(serviceSaid, QUOTE_LIMIT);
 	const { message, advice, quotesService } = httpHint({ ...failure, body });
+	const notShown = tooLong
+		? ' (The service’s error answer was longer than 64 KB and is not shown.)'
+		: '';
 	return apiError(node, redact, {
 		message,
-		description: ((quotesService ? '' : quoted(said)) + advice).trim(),
+		description: ((quotesService ? '' : quoted(said)) + advice + notShown).trim(),
 		httpCode: String(failure.status),
 		itemIndex: failure.itemIndex,
 		data: excerptOf(body),
@@ -90,12 +96,13 @@ export function redirectError(
 	failure: {
 		status: number;
 		target?: string;
-		auth: AuthMode;
+		auth: SentAs;
 		credentialName?: string;
 		itemIndex?: number;
 	},
 ): NodeApiError {
 	const { status, target, auth, credentialName, itemIndex } = failure;
+	if (auth === 'link') return linkRedirectError(node, redact, failure);
 	const where = target
 		? `to ${target}; redirects are not followed, so the credential and the request were not sent there`
 		: 'without an address; redirects are not followed';
@@ -107,12 +114,27 @@ export function redirectError(
 	});
 }
 
+/** A file link that redirects: never followed, wherever it points. */
+function linkRedirectError(
+	node: INode,
+	redact: Redactor,
+	failure: { status: number; target?: string; itemIndex?: number },
+): NodeApiError {
+	return apiError(node, redact, {
+		message: `The file link answered with a redirect (HTTP ${failure.status}), which is not followed`,
+		description: `A file is downloaded only from the address the service gave${failure.target ? `, not from ${failure.target}` : ''}. Run the node again; if it keeps happening, report it to the service provider.`,
+		httpCode: String(failure.status),
+		itemIndex: failure.itemIndex,
+	});
+}
+
 /** What a hint may depend on. */
 interface HintInput {
 	status: number;
 	method: ApiMethod;
+	repeatable: boolean;
 	attempts: number;
-	auth: AuthMode;
+	auth: SentAs;
 	/** The name the user gave the credential, if n8n gave it. */
 	credentialName?: string;
 	/** The error answer, pruned and redacted. */
@@ -189,9 +211,9 @@ const FORBIDDEN_ADVICE: Record<AuthMode, string> = {
 		'A KYB form token only works for the form it was generated for: check the Company ID / Form ID, or use the Identity Verification API credential.',
 };
 
-/** 5xx: a POST is not repeated (it may have been processed), GET and DELETE were retried. */
-const serverProblem: HintRule = ({ status, method, attempts }) =>
-	method === 'POST'
+/** 5xx: a request that may have been processed is not repeated; the others were retried. */
+const serverProblem: HintRule = ({ status, repeatable, attempts }) =>
+	!repeatable
 		? {
 				message: `The service had an internal problem (HTTP ${status})`,
 				advice:
@@ -210,10 +232,10 @@ const otherStatus: HintRule = ({ status }) => ({
 
 const STATUS_HINTS: Partial<Record<number, HintRule>> = {
 	400: rejectedFields,
-	401: (input) => UNAUTHORISED[input.auth](input),
+	401: (input) => UNAUTHORISED[input.auth as AuthMode](input),
 	403: ({ auth }) => ({
 		message: `The service refused access to this resource (HTTP 403)`,
-		advice: FORBIDDEN_ADVICE[auth],
+		advice: FORBIDDEN_ADVICE[auth as AuthMode],
 	}),
 	404: ({ notFound }) =>
 		notFound ?? {
@@ -234,8 +256,33 @@ function byClass(status: number): HintRule {
 	return status >= 500 ? serverProblem : otherStatus;
 }
 
+/**
+ * A file link the service gave (its storage, not the service): refused when it expired (the
+ * storage answers 400 or 403 then), gone when the file was deleted.
+ */
+const LINK_HINTS: Partial<Record<number, HintRule>> = {
+	400: ({ status }) => linkExpired(status),
+	401: ({ status }) => linkExpired(status),
+	403: ({ status }) => linkExpired(status),
+	404: () => ({
+		message: 'The file is no longer at the link the service gave (HTTP 404)',
+		advice:
+			'The verification’s files may have been deleted (for example by Delete Personal Data). Get Data shows what the service still keeps.',
+	}),
+};
+
+function linkExpired(status: number): Hint {
+	return {
+		message: `The file link was refused (HTTP ${status}): it has expired or is no longer valid`,
+		advice:
+			'The service’s file links are valid for a short time (about an hour). Run the node again: it asks the service for fresh links and downloads the files at once.',
+		quotesService: true,
+	};
+}
+
 function httpHint(input: HintInput): Hint {
-	const rule = STATUS_HINTS[input.status] ?? byClass(input.status);
+	const table = input.auth === 'link' ? LINK_HINTS : STATUS_HINTS;
+	const rule = table[input.status] ?? byClass(input.status);
 	return rule(input);
 }
 
@@ -289,9 +336,14 @@ interface NetworkFailure {
 	code?: string;
 	origin: string;
 	method: ApiMethod;
+	repeatable: boolean;
 	attempts: number;
 	timeoutMs: number;
 	itemIndex?: number;
+	/** The answer had begun to arrive: the connection broke while its body was read. */
+	duringRead?: boolean;
+	/** What the answer is, when the request names it (`page 3 of the list`). */
+	answerName?: string;
 }
 
 /** What a message may say: the failure, how often it was tried, whether a POST may have landed. */
@@ -313,8 +365,10 @@ const NETWORK_HINTS: Record<NetworkProblem, NetworkHint> = {
 		message: `The service did not answer within ${formatDuration(timeoutMs)}${tries}`,
 		description: 'The service may be slow or unreachable right now. Try again later.' + notRepeated,
 	}),
-	reset: ({ tries, notRepeated }) => ({
-		message: `The connection to the service was closed before it answered${tries}`,
+	reset: ({ tries, notRepeated, duringRead, answerName }) => ({
+		message: duringRead
+			? `The connection to the service broke while ${answerName ?? 'its answer'} was read${tries}`
+			: `The connection to the service was closed before it answered${tries}`,
 		description:
 			'The service or a proxy in between dropped the connection. Try again later.' + notRepeated,
 	}),
@@ -337,7 +391,7 @@ export function networkWords(failure: NetworkFailure): { message: string; descri
 		...failure,
 		tries,
 		// Used by the hints of failures a POST may have reached the service before (timeout, reset, other).
-		notRepeated: notRepeated(failure.method),
+		notRepeated: notRepeated(failure.repeatable),
 	});
 	const code = failure.code ? ` (network code: ${failure.code})` : '';
 	return { message, description: description + code };
@@ -375,17 +429,38 @@ export function unexpectedError(
 	});
 }
 
-// An answer whose body stopped arriving. A caller that reads a streamed body itself (a page of a
-// list, the answer to a check) recognises the error by `stalledReadOf` to word its own message.
+/** A whole answer that could not be read or stored (n8n's binary store failed, say). */
+export function unreadableAnswerError(
+	node: INode,
+	redact: Redactor,
+	error: unknown,
+	itemIndex?: number,
+): NodeApiError {
+	const text = redact(error instanceof Error ? error.message : String(error));
+	return apiError(node, redact, {
+		message: `The service's answer could not be read: ${cut(text, QUOTE_LIMIT)}`,
+		description:
+			'The answer arrived, but n8n could not read or store it. Check that n8n has room to store files (its binary data storage) and run the node again.',
+		itemIndex,
+	});
+}
 
-/** `idle`: nothing arrived for too long; `total`: the whole body took too long. */
-export type Stall = 'idle' | 'total';
+// An answer whose body stopped arriving, took too long or grew too large. A stalled answer is
+// retried where reads are (the transport recognises it by `stalledReadOf`); a too large one is not.
+
+/** `idle`: nothing arrived for too long; `total`: the whole body took too long; `size`: too large. */
+export type Stall = 'idle' | 'total' | 'size';
 
 interface StalledRead {
 	stall: Stall;
-	/** The limit that was reached. */
-	ms: number;
+	/** The bound that was reached: ms for time, bytes for size. */
+	limit: number;
+	/** The answer was a file (its size bound is the node's Max File Size). */
+	file: boolean;
+	/** What the answer is, when the request names it (`page 3 of the list`). */
+	answerName?: string;
 	method: ApiMethod;
+	repeatable: boolean;
 	/** Origin and path of the request (no query). */
 	target: string;
 	attempts: number;
@@ -395,28 +470,57 @@ interface StalledRead {
 /** What happened, for each error made here, e.g. `nothing arrived for 30 seconds`. */
 const stalledReads = new WeakMap<object, string>();
 
-function whatHappened({ stall, ms }: StalledRead): string {
+function whatHappened({ stall, limit }: StalledRead): string {
 	return stall === 'idle'
-		? `nothing arrived for ${formatDuration(ms)}`
-		: `it was still arriving after ${formatDuration(ms)}`;
+		? `nothing arrived for ${formatDuration(limit)}`
+		: `it was still arriving after ${formatDuration(limit)}`;
 }
 
-/** A POST whose answer stopped may have been processed: it is not repeated. */
-function notRepeated(method: ApiMethod): string {
-	return method === 'POST' ? NOT_REPEATED : '';
+/** A request that may have been processed (a POST that makes something) is not repeated: say so. */
+function notRepeated(repeatable: boolean): string {
+	return repeatable ? '' : NOT_REPEATED;
 }
 
-/** The answer's body stopped arriving (after any retries). */
+/** What to do about an answer that took too long: wait and retry, or allow it more time. */
+function slowAdvice(read: StalledRead): string {
+	return read.stall === 'total'
+		? 'If the service needs longer, raise Timeout (Seconds) under Request Options in the node.'
+		: 'The service, or the network between it and n8n, may be overloaded: try again later. If it keeps happening, contact the provider’s support with the time of this run.';
+}
+
+/** The answer's body stopped arriving, took too long, or grew past its bound (after any retries). */
 export function stalledReadError(node: INode, redact: Redactor, read: StalledRead): NodeApiError {
+	if (read.stall === 'size') return tooLargeError(node, redact, read);
 	const what = whatHappened(read);
 	const tries = afterTries(read.attempts);
 	const error = apiError(node, redact, {
-		message: `The service's answer timed out${tries}: ${what}`,
-		description: `This was the answer to ${read.method} ${read.target}. The service, or the network between it and n8n, may be overloaded: try again later. If it keeps happening, contact the provider’s support with the time of this run.${notRepeated(read.method)}`,
+		message: `The service's answer${read.answerName ? ` for ${read.answerName}` : ''} timed out${tries}: ${what}`,
+		description: `This was the answer to ${read.method} ${read.target}. ${slowAdvice(read)}${notRepeated(read.repeatable)}`,
 		itemIndex: read.itemIndex,
 	});
 	stalledReads.set(error, what);
 	return error;
+}
+
+/** An answer larger than its bound: reading stops there, and it is not asked for again. */
+function tooLargeError(node: INode, redact: Redactor, read: StalledRead): NodeApiError {
+	const size = megabytesText(read.limit);
+	return apiError(node, redact, {
+		message: read.file
+			? `The file is larger than the Max File Size of ${size}`
+			: `The service's answer is larger than ${size}, the most this node reads`,
+		description: read.file
+			? `This was the answer to ${read.method} ${read.target}. Raise Max File Size in the node if the file may be that large.`
+			: `This was the answer to ${read.method} ${read.target}. No answer of the service should be that large: use Limit or fewer results per page, or report it to the service provider.`,
+		itemIndex: read.itemIndex,
+	});
+}
+
+/** A size as a person reads it: `32 MB`, `1.5 MB`, `64 KB`. */
+function megabytesText(bytes: number): string {
+	const mb = bytes / 1024 / 1024;
+	if (mb < 1) return `${Math.round(bytes / 1024)} KB`;
+	return `${Number.isInteger(mb) ? mb : mb.toFixed(1)} MB`;
 }
 
 /** What happened when `error` is an answer that timed out while it was read, else undefined. */
@@ -568,7 +672,8 @@ export const QUOTE_LIMIT = 500;
 const NOT_REPEATED =
 	' The request was not repeated, because the service may already have processed it: check in the dashboard whether it went through before running again.';
 
-const CREDENTIAL_DISPLAY_NAME: Record<AuthMode, string> = {
+const CREDENTIAL_DISPLAY_NAME: Record<SentAs, string> = {
+	link: 'the file link',
 	apiKey: 'Identity Verification API',
 	kybFormToken: 'Identity Verification KYB Form Token API',
 };
@@ -577,7 +682,7 @@ const CREDENTIAL_DISPLAY_NAME: Record<AuthMode, string> = {
  * How messages name the credential: by the name the user gave it in n8n (n8n keeps it on the node,
  * `credentials[type].name`), else by its type.
  */
-export function credentialLabel(auth: AuthMode, ownName?: string): string {
+export function credentialLabel(auth: SentAs, ownName?: string): string {
 	const name = typeof ownName === 'string' ? ownName.trim() : '';
 	return name === '' ? CREDENTIAL_DISPLAY_NAME[auth] : name;
 }

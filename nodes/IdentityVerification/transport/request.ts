@@ -1,31 +1,23 @@
 /**
  * One request to the service, attempted until it succeeds, fails for good, or the execution is
  * stopped: 429 is retried for every method, 5xx, network failures and bodies that stop coming for
- * GET and DELETE only. n8n's httpRequestWithAuthentication sends each attempt and adds the
- * credential; redirects are not followed.
+ * requests that are safe to repeat (GET, DELETE, and the POSTs that only read). n8n's
+ * httpRequestWithAuthentication sends each attempt and adds the credential; redirects are not
+ * followed. Every answer is read under the bounds of limits.ts, by the transport or, for a
+ * streamed answer, by the request's own reader.
  */
-import { sleep } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 import type {
 	IDataObject,
 	IExecuteFunctions,
 	IHttpRequestOptions,
 	IN8nHttpFullResponse,
 	INode,
-	NodeApiError,
 } from 'n8n-workflow';
 
 import { shownUrl } from '../../shared/urlGuards';
-import {
-	DEFAULT_READ_IDLE_MS,
-	DEFAULT_READ_TOTAL_MS,
-	DEFAULT_TIMEOUT_MS,
-	discardStream,
-	normaliseHeaders,
-	readErrorBody,
-	readWholeBody,
-	watchedBody,
-} from './body';
-import type { ReadLimits, Stalled } from './body';
+import { discardStream, normaliseHeaders, readErrorBody, readWholeBody, watchedBody } from './body';
+import type { Stalled } from './body';
 import { CREDENTIAL_BY_AUTH, requestUrl, resolveCredential } from './credential';
 import type { ResolvedCredential } from './credential';
 import {
@@ -37,12 +29,15 @@ import {
 	stalledReadError,
 	stalledReadOf,
 	unexpectedError,
+	unreadableAnswerError,
 } from './errors';
+import { headersTimeoutOf, readLimitsOf } from './limits';
+import type { ReadLimits } from './limits';
 import { makeRedactor } from './redact';
 import type { Redactor } from './redact';
 import {
 	backoffDelay,
-	isIdempotent,
+	isRepeatable,
 	isRetryableStatus,
 	normaliseMaxRetries,
 	RATE_LIMIT_BUDGET_MS,
@@ -50,24 +45,39 @@ import {
 	retryDelay,
 } from './retry';
 import type {
+	AnswerStream,
 	ApiRequest,
 	ApiResponse,
 	AuthMode,
 	RequestContext,
 	ResponseKind,
 	StreamedBody,
-} from './index';
+} from './types';
 
-/** What the attempts of one request share: where it goes, with which credential, for how long. */
+/**
+ * Where the attempts of a request go and as whom: the service with a credential (n8n adds it), or
+ * a link the service gave (a file at its storage), with no credential at all.
+ */
+interface Target {
+	/** Which credential the status hints speak of, or `link`. */
+	auth: AuthMode | 'link';
+	/** How messages name the credential. */
+	label: string;
+	/** `https://host[:port]`: where path-only links go, and what network errors name. */
+	origin: string;
+	send(context: RequestContext, options: IHttpRequestOptions): Promise<IN8nHttpFullResponse>;
+}
+
+/** What the attempts of one request share: where it goes, as whom, for how long. */
 interface RequestState {
 	context: RequestContext;
-	auth: AuthMode;
 	req: ApiRequest;
 	url: string;
-	credential: ResolvedCredential;
+	target: Target;
 	node: INode;
 	signal: AbortSignal | undefined;
 	maxRetries: number;
+	/** How long an attempt's headers may take. */
 	timeoutMs: number;
 	read: ReadLimits;
 	/** The credential's secrets and the request's own out of every error. */
@@ -94,7 +104,51 @@ export async function apiRequest<T = unknown>(
 	req: ApiRequest,
 ): Promise<ApiResponse<T>> {
 	const credential = await resolveCredential.call(this, auth, req.itemIndex);
-	const state = prepareRequest.call(this, auth, req, credential);
+	const url = requestUrl.call(this, req, credential);
+	const redact = req.secrets?.length
+		? makeRedactor([...credential.secrets, ...req.secrets])
+		: credential.redact;
+	return await attempts<T>(stateOf(this, req, url, withCredential(auth, credential), redact));
+}
+
+/**
+ * Fetches a link the service gave (a file at its storage) with the same attempts and bounds, but
+ * no credential: n8n's plain request helper sends it. The caller checks the link first.
+ */
+export async function linkRequest<T = unknown>(
+	this: RequestContext,
+	url: string,
+	req: Omit<ApiRequest, 'method' | 'path' | 'url'>,
+): Promise<ApiResponse<T>> {
+	const target: Target = {
+		auth: 'link',
+		label: 'the file link',
+		origin: new URL(url).origin,
+		send: async (context, options) =>
+			(await context.helpers.httpRequest(options)) as IN8nHttpFullResponse,
+	};
+	const redact = makeRedactor(req.secrets ?? []);
+	return await attempts<T>(stateOf(this, { ...req, method: 'GET' }, url, target, redact));
+}
+
+/** Sends as the credential says; n8n does not read and decrypt it a second time. */
+function withCredential(auth: AuthMode, credential: ResolvedCredential): Target {
+	return {
+		auth,
+		label: credential.label,
+		origin: credential.origin,
+		send: async (context, options) =>
+			(await context.helpers.httpRequestWithAuthentication.call(
+				context,
+				CREDENTIAL_BY_AUTH[auth],
+				options,
+				{ credentialsDecrypted: credential.decrypted },
+			)) as IN8nHttpFullResponse,
+	};
+}
+
+/** The attempts, until one gives the answer, one fails for good, or the execution is stopped. */
+async function attempts<T>(state: RequestState): Promise<ApiResponse<T>> {
 	for (let attempt = 1; ; attempt++) {
 		const response = await sendOnce(state, attempt);
 		const result = response === RETRY ? RETRY : await handleResponse<T>(state, response, attempt);
@@ -102,31 +156,25 @@ export async function apiRequest<T = unknown>(
 	}
 }
 
-/** The state of `req`; throws when its link is not under the credential's Base URL. */
-function prepareRequest(
-	this: RequestContext,
-	auth: AuthMode,
+function stateOf(
+	context: RequestContext,
 	req: ApiRequest,
-	credential: ResolvedCredential,
+	url: string,
+	target: Target,
+	redact: Redactor,
 ): RequestState {
-	const url = requestUrl.call(this, req, credential);
+	const read = readLimitsOf(context, req, req.response ?? 'json');
 	return {
-		context: this,
-		auth,
+		context,
 		req,
 		url,
-		credential,
-		node: this.getNode(),
-		signal: cancelSignalOf(this),
+		target,
+		node: context.getNode(),
+		signal: cancelSignalOf(context),
 		maxRetries: normaliseMaxRetries(req.maxRetries),
-		timeoutMs: req.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-		read: {
-			idleMs: req.readIdleMs ?? DEFAULT_READ_IDLE_MS,
-			totalMs: req.readTotalMs ?? DEFAULT_READ_TOTAL_MS,
-		},
-		redact: req.secrets?.length
-			? makeRedactor([...credential.secrets, ...req.secrets])
-			: credential.redact,
+		timeoutMs: headersTimeoutOf(read, req.timeoutMs),
+		read,
+		redact,
 	};
 }
 
@@ -138,20 +186,15 @@ type AttemptRequest = Omit<ApiRequest, 'body'> & {
 	stream?: { body: Awaited<ReturnType<StreamedBody['open']>>; length: number };
 };
 
-/** One attempt through n8n, which adds the credential: its answer, or RETRY after no answer. */
+/** One attempt through n8n: its answer, or RETRY after no answer. */
 async function sendOnce(
 	state: RequestState,
 	attempt: number,
 ): Promise<IN8nHttpFullResponse | typeof RETRY> {
-	const { context } = state;
 	const req = await openStreamedBody(state.req);
 	try {
-		return (await context.helpers.httpRequestWithAuthentication.call(
-			context,
-			CREDENTIAL_BY_AUTH[state.auth],
-			requestOptions(req, state.url, state.timeoutMs, state.signal),
-			{ credentialsDecrypted: state.credential.decrypted },
-		)) as IN8nHttpFullResponse;
+		const options = requestOptions(req, state.url, state.timeoutMs, state.signal);
+		return await state.target.send(state.context, options);
 	} catch (error) {
 		return await handleNoResponse(state, attempt, error);
 	} finally {
@@ -173,9 +216,7 @@ function isStreamed(body: ApiRequest['body']): body is StreamedBody {
 
 /** What the answer is asked to be: a file for binary and streamed answers, else JSON. */
 function acceptFor(kind: ResponseKind): string {
-	return kind === 'binary' || kind === 'stream'
-		? 'application/pdf, application/octet-stream, */*'
-		: 'application/json';
+	return kind === 'binary' ? 'application/pdf, application/octet-stream, */*' : 'application/json';
 }
 
 /** n8n's options for one attempt: a fresh copy each time, as n8n may change what it is given. */
@@ -235,9 +276,10 @@ async function handleResponse<T>(
 		status,
 		body,
 		method,
+		repeatable: isRepeatable(state.req),
 		attempts: attempt,
-		auth: state.auth,
-		credentialName: state.credential.label,
+		auth: state.target.auth,
+		credentialName: state.target.label,
 		notFound: state.req.notFound,
 		itemIndex,
 	};
@@ -245,9 +287,9 @@ async function handleResponse<T>(
 }
 
 /**
- * A 2xx answer with its body as the caller asked for it: read whole (JSON, binary), handed over to
- * be read as it arrives (stream), or left out (none). A body that breaks off or times out while it
- * is read here is retried like an attempt without an answer.
+ * A 2xx answer with its body as the caller asked for it: read whole (JSON, binary), read by the
+ * request's own reader as it arrives, or left out (none). A body that breaks off or times out
+ * while it is read is retried like an attempt without an answer.
  */
 async function handleSuccess<T>(
 	state: RequestState,
@@ -262,12 +304,41 @@ async function handleSuccess<T>(
 		return result(undefined);
 	}
 	const stalled = stalledError(state, attempt);
-	if (kind === 'stream') return result(watchedBody(response.body, state.read, stalled));
-	try {
-		return result(await readWholeBody(response.body, kind, state.read, stalled));
-	} catch (error) {
-		return await handleBrokenRead(state, attempt, error);
+	if (Number(headers['content-length']) > state.read.maxBytes) {
+		discardStream(response.body);
+		throw stalled('size', state.read.maxBytes);
 	}
+	if (!state.req.read) {
+		try {
+			return result(await readWholeBody(response.body, kind, state.read, stalled));
+		} catch (error) {
+			return await handleBrokenRead(state, attempt, error);
+		}
+	}
+	const body = watchedBody(response.body, state.read, stalled) as AnswerStream;
+	try {
+		return result(await state.req.read(body));
+	} catch (error) {
+		// The answer failed its reader (it broke off, stalled, grew too large), or the reader failed.
+		if (streamFailed(body) || stalledReadOf(error) !== undefined) {
+			return await handleBrokenRead(state, attempt, error);
+		}
+		throw readerFailed(state, error);
+	} finally {
+		body.destroy?.();
+	}
+}
+
+/** The reader's own verdict on the answer (it is no PDF, say) as it is; anything else worded. */
+function readerFailed(state: RequestState, error: unknown): NodeApiError | NodeOperationError {
+	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
+	return unreadableAnswerError(state.node, state.redact, error, state.req.itemIndex);
+}
+
+/** Whether a stream ended with an error (n8n's answer broke off, or a bound ended it). */
+function streamFailed(body: unknown): boolean {
+	const errored = (body as { errored?: unknown } | undefined)?.errored;
+	return errored !== undefined && errored !== null;
 }
 
 /** No answer: RETRY when the network failed and repeating is safe, else the error to throw. */
@@ -276,37 +347,56 @@ async function handleNoResponse(
 	attempt: number,
 	error: unknown,
 ): Promise<typeof RETRY> {
-	const { node, req, credential } = state;
+	const { node, req } = state;
 	if (wasStopped(state)) throw stoppedError(state);
 	const network = classifyNetworkError(error);
 	if (!network) throw unexpectedError(node, state.redact, error, req.itemIndex);
 	if (await retriedAfterBackoff(state, attempt)) return RETRY;
-	throw networkError(node, state.redact, {
-		...network,
-		origin: credential.origin,
-		method: req.method,
-		attempts: attempt,
-		timeoutMs: state.timeoutMs,
-		itemIndex: req.itemIndex,
-	});
+	throw networkFailure(state, attempt, network);
 }
 
-/** A body that timed out or broke off while read: RETRY when repeating is safe, else the error. */
+/**
+ * A body that broke off, timed out or grew too large while it was read: RETRY when repeating is
+ * safe (never for one too large: it would be again), else the error. What the reader decided
+ * about the answer itself (it is no PDF, say) is its error, as it is.
+ */
 async function handleBrokenRead(
 	state: RequestState,
 	attempt: number,
 	error: unknown,
 ): Promise<typeof RETRY> {
-	if (stalledReadOf(error) === undefined) return await handleNoResponse(state, attempt, error);
+	const stalled = stalledReadOf(error) !== undefined;
+	if (!stalled && (error instanceof NodeApiError || error instanceof NodeOperationError))
+		throw error;
 	if (wasStopped(state)) throw stoppedError(state);
 	if (await retriedAfterBackoff(state, attempt)) return RETRY;
-	throw error;
+	if (stalled) throw error;
+	const network = classifyNetworkError(error) ?? { problem: 'reset' as const };
+	throw networkFailure(state, attempt, { ...network, duringRead: true });
+}
+
+/** The error for a request that got no whole answer, after its attempts. */
+function networkFailure(
+	state: RequestState,
+	attempt: number,
+	network: ReturnType<typeof classifyNetworkError> & object & { duringRead?: boolean },
+): NodeApiError {
+	return networkError(state.node, state.redact, {
+		...network,
+		origin: state.target.origin,
+		method: state.req.method,
+		repeatable: isRepeatable(state.req),
+		answerName: state.req.answerName,
+		attempts: attempt,
+		timeoutMs: state.timeoutMs,
+		itemIndex: state.req.itemIndex,
+	});
 }
 
 /** Whether a failed attempt is tried again: safe to repeat, retries left, and the wait not stopped. */
 async function retriedAfterBackoff(state: RequestState, attempt: number): Promise<boolean> {
 	return (
-		isIdempotent(state.req.method) &&
+		isRepeatable(state.req) &&
 		attempt <= state.maxRetries &&
 		(await waitToRetry(state, backoffDelay(attempt)))
 	);
@@ -322,19 +412,22 @@ function refuseRedirect(
 	return redirectError(state.node, state.redact, {
 		status: response.statusCode,
 		target: location && shownUrl(location, state.url),
-		auth: state.auth,
-		credentialName: state.credential.label,
+		auth: state.target.auth,
+		credentialName: state.target.label,
 		itemIndex: state.req.itemIndex,
 	});
 }
 
 /** The error a body read in this attempt ends with when it times out. */
 function stalledError(state: RequestState, attempt: number): Stalled {
-	return (stall, ms) =>
+	return (stall, limit) =>
 		stalledReadError(state.node, state.redact, {
 			stall,
-			ms,
+			limit,
+			file: state.req.response === 'binary',
+			answerName: state.req.answerName,
 			method: state.req.method,
+			repeatable: isRepeatable(state.req),
 			target: shownUrl(state.url),
 			attempts: attempt,
 			itemIndex: state.req.itemIndex,
@@ -353,7 +446,7 @@ async function waitToRetryStatus(
 	attempt: number,
 	retryAfter: string | undefined,
 ): Promise<boolean> {
-	if (!isRetryableStatus(status, state.req.method) || attempt > state.maxRetries) return false;
+	if (!isRetryableStatus(status, state.req) || attempt > state.maxRetries) return false;
 	if (status !== 429) return await waitToRetry(state, retryDelay(attempt, retryAfter));
 	const wait = rateLimitRetryDelay(attempt, retryAfter);
 	if (!spendRateLimitWait(state, wait)) return false;

@@ -1,7 +1,7 @@
 /**
  * When to retry and how long to wait. Pure functions: the transport sleeps, these only decide.
  */
-import type { ApiMethod } from './index';
+import type { ApiMethod, ApiRequest } from './types';
 
 const RETRY_BASE_MS = 300;
 const RETRY_CAP_MS = 10_000;
@@ -23,14 +23,25 @@ export function isIdempotent(method: ApiMethod): boolean {
 }
 
 /**
- * 429 means the service did not process the request, so every method may retry. A 5xx may come
- * after the request was processed (e.g. a proxy timing out), so only GET and DELETE repeat it.
+ * Whether a request may be sent again after it may have reached the service: GET and DELETE, and
+ * a request marked `repeatable` (a POST that only reads, such as a PDF or a verification's data).
  */
-export function isRetryableStatus(status: number, method: ApiMethod): boolean {
+export function isRepeatable(req: Pick<ApiRequest, 'method' | 'repeatable'>): boolean {
+	return isIdempotent(req.method) || req.repeatable === true;
+}
+
+/**
+ * 429 means the service did not process the request, so every request may retry. A 5xx may come
+ * after the request was processed (e.g. a proxy timing out), so only repeatable requests repeat it.
+ */
+export function isRetryableStatus(
+	status: number,
+	req: Pick<ApiRequest, 'method' | 'repeatable'>,
+): boolean {
 	if (status === 429) return true;
 	// 501 Not Implemented and 505 HTTP Version Not Supported will not change on a retry
 	if (status === 501 || status === 505) return false;
-	return status >= 500 && status <= 599 && isIdempotent(method);
+	return status >= 500 && status <= 599 && isRepeatable(req);
 }
 
 /**

@@ -1,7 +1,7 @@
 /** Bank: the bank token, and the transactions of a verified account. */
 import { z } from 'zod';
 
-import { LIMITS, pathId, wholeSeconds } from './common';
+import { LIMITS, listPageSchema, pathId, wholeSeconds } from './common';
 
 /**
  * The 28 countries a bank token may be created for. A literal tuple, not a split string: the Bank
@@ -87,15 +87,8 @@ export const bankTransactionSchema = z
 	.passthrough();
 export type BankTransaction = z.infer<typeof bankTransactionSchema>;
 
-export const transactionPageSchema = z
-	.object({
-		count: z.number().int().nonnegative().nullish(),
-		next: z.string().nullish(),
-		previous: z.string().nullish(),
-		results: z.array(z.unknown()),
-	})
-	.passthrough();
-export type TransactionPage = z.infer<typeof transactionPageSchema>;
+/** A page of transactions: the service's paged list (common.ts), whose results are transactions. */
+export const transactionPageSchema = listPageSchema;
 
 export const listTransactionsParamsSchema = z.object({
 	verificationId: pathId('Verification ID'),

@@ -54,6 +54,20 @@ export const wholeSeconds = (min: number, max: number, hint: string) =>
 		.min(min, { message: `must be at least ${min} seconds` })
 		.max(max, { message: `must be at most ${max} seconds (${hint})` });
 
+/**
+ * A page of one of the service's lists (transactions, verifications, monitorings, companies):
+ * `count` of all results, links to the pages before and after, and this page's `results`.
+ */
+export const listPageSchema = z
+	.object({
+		count: z.number().int().nonnegative().nullish(),
+		next: z.string().nullish(),
+		previous: z.string().nullish(),
+		results: z.array(z.unknown()),
+	})
+	.passthrough();
+export type ListPage = z.infer<typeof listPageSchema>;
+
 /** A failed check in words a user can act on; `path` is the field's dotted path (`access.accounts`). */
 export const contractIssueSchema = z.object({ path: z.string(), message: z.string() });
 export type ContractIssue = z.infer<typeof contractIssueSchema>;

@@ -164,7 +164,7 @@ describe('AML: Download Profile PDF streams the file', () => {
 			(e: unknown) => e as Error & { description?: string },
 		);
 
-		expect(error?.message).toBe('n8n stored an incomplete PDF (0 bytes)');
+		expect(error?.message).toBe('n8n stored an incomplete PDF file (0 bytes)');
 		expect(error?.description).toMatch(/n8n 1\.x/);
 		expect(error?.description).toMatch(/update n8n/i);
 	});
@@ -179,7 +179,7 @@ describe('AML: Download Profile PDF streams the file', () => {
 			(e: unknown) => e as Error & { description?: string },
 		);
 
-		expect(error?.message).toBe('n8n stored the PDF but reported no size for it');
+		expect(error?.message).toBe('n8n stored the PDF file but reported no size for it');
 		expect(error?.description).toMatch(/n8n 1\.x/);
 	});
 });

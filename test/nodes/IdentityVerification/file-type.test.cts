@@ -55,8 +55,6 @@ describe('detectFileType', () => {
 		['xml', bytes('<?xml version="1.0"?>')],
 		['avif', ftyp('avif')],
 		['avif', ftyp('avis')],
-		['video', ftyp('isom')],
-		['video', ftyp('qt  ')],
 		['iso-bmff', ftyp('crx ')],
 		['text', bytes('Electricity bill\r\n\tJonas\x1b[0m\x0b\x0c')],
 		['unknown', bytes([0x00, 0x01, 0x02])],
@@ -70,11 +68,22 @@ describe('detectFileType', () => {
 		expect(detected.name.length).toBeGreaterThan(0);
 	});
 
+	test.each([
+		[ftyp('isom'), 'video/mp4'],
+		[ftyp('mp42'), 'video/mp4'],
+		[ftyp('qt  '), 'video/quicktime'],
+	])(
+		'a video is named, with its type for a download, but not accepted for a check',
+		(file, mimeType) => {
+			const detected = detectFileType(file);
+			expect(detected).toMatchObject({ type: 'video', mimeType });
+			expect(detected.accepted).toBeUndefined();
+		},
+	);
+
 	test('names the brand of an unknown ISO media file', () => {
 		expect(detectFileType(ftyp('crx ')).name).toBe('ISO media file (brand "crx")');
-		expect(detectFileType(ftyp('mp42')).name).toBe(
-			'video or audio file (MP4/QuickTime brand "mp42")',
-		);
+		expect(detectFileType(ftyp('mp42')).name).toBe('video or audio file (MP4 brand "mp42")');
 	});
 
 	test.each([

@@ -5,7 +5,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { MAX_PAGES } from '../../../nodes/IdentityVerification/helpers/pagination';
+import { MAX_PAGES } from '../../../nodes/IdentityVerification/transport';
 import {
 	expectPaired,
 	SCRIPTED_PATH as PATH,

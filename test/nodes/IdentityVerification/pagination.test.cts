@@ -7,7 +7,8 @@
  */
 import { Readable } from 'node:stream';
 
-import { listPages, MAX_PAGES } from '../../../nodes/IdentityVerification/helpers/pagination';
+import { listPages } from '../../../nodes/IdentityVerification/helpers/pagination';
+import { MAX_PAGES } from '../../../nodes/IdentityVerification/transport';
 import type { PageListOptions } from '../../../nodes/IdentityVerification/helpers/pagination';
 import { stubRequestContext } from '../../harness/fixtures/request-context.cjs';
 
@@ -44,7 +45,13 @@ async function list(
 	s: Pick<ReturnType<typeof stub>, 'context'>,
 	options: Partial<PageListOptions> = {},
 ): Promise<unknown[]> {
-	return await listPages.call(s.context, { path: PATH, maxParallel: 4, itemIndex: 0, ...options });
+	return await listPages.call(s.context, {
+		path: PATH,
+		itemsName: 'transactions',
+		maxParallel: 4,
+		itemIndex: 0,
+		...options,
+	});
 }
 
 describe('page 1 counts as read in every form a link may give it', () => {
@@ -378,9 +385,14 @@ describe('a stopped execution', () => {
 				return { statusCode: 200, body: { next: null, results: [1] } };
 			},
 		});
-		expect(await listPages.call(context, { path: PATH, maxParallel: 1, itemIndex: 0 })).toEqual([
-			1,
-		]);
+		expect(
+			await listPages.call(context, {
+				path: PATH,
+				itemsName: 'transactions',
+				maxParallel: 1,
+				itemIndex: 0,
+			}),
+		).toEqual([1]);
 		expect(asked).toHaveLength(1);
 	});
 });
@@ -453,11 +465,12 @@ describe('a page answer read as it arrives', () => {
 		const s = streamedList((page) => page === 3);
 		const error = await list(s, { itemIndex: 1 }).catch((e: unknown) => e);
 		expect(error).toMatchObject({
-			message: 'The connection broke while page 3 of the list was read',
-			description: expect.stringContaining('stopped before its end 3 times in a row (aborted)'),
+			message:
+				'The connection to the service broke while page 3 of the list was read after 4 attempts',
+			description: expect.stringContaining('dropped the connection'),
 			context: { itemIndex: 1 },
 		});
-		expect(s.asked.filter((p) => p === 'page 3')).toHaveLength(3);
+		expect(s.asked.filter((p) => p === 'page 3')).toHaveLength(4);
 	});
 
 	/** Page n of three as a stream that stops after 100 bytes, never ending, when `stalls` says so. */
@@ -500,12 +513,12 @@ describe('a page answer read as it arrives', () => {
 		const s = stallingList((page) => page === 3);
 		const error = await list(s, { ...quickly, itemIndex: 1 }).catch((e: unknown) => e);
 		expect(error).toMatchObject({
-			message: 'The answer for page 3 of the list timed out: nothing arrived for 100 ms',
-			description: expect.stringContaining('asked for 3 times and never arrived whole'),
+			message:
+				"The service's answer for page 3 of the list timed out after 4 attempts: nothing arrived for 100 ms",
 			context: { itemIndex: 1 },
 		});
 		expect((error as { description: string }).description).toMatch(/try again later/);
-		expect(s.asked.filter((p) => p === 'page 3')).toHaveLength(3);
+		expect(s.asked.filter((p) => p === 'page 3')).toHaveLength(4);
 	});
 
 	test('an answer that is not JSON is refused like any other text', async () => {

@@ -258,8 +258,10 @@ describe('Proof of Address: the echoed document in the answer', () => {
 				baseUrl: s.url,
 			});
 			expect(error).toMatchObject({
-				message: 'The connection broke while the answer to the check was read',
-				description: expect.stringContaining('Look for it in the service'),
+				message: 'The connection to the service broke while its answer was read',
+				description: expect.stringContaining(
+					'not repeated, because the service may already have processed it: check in the dashboard',
+				),
 			});
 		} finally {
 			await s.close();

@@ -8,7 +8,7 @@ import type { INodeParameters } from 'n8n-workflow';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { transactionsRange } from '../../sandbox/data.cjs';
-import { MAX_PAGES } from '../../../nodes/IdentityVerification/helpers/pagination';
+import { MAX_PAGES } from '../../../nodes/IdentityVerification/transport';
 import {
 	SCRIPTED_PATH as PATH,
 	binaryItem,

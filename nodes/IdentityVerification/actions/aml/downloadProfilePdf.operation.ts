@@ -1,16 +1,14 @@
 import type {
-	IBinaryData,
 	IExecuteFunctions,
 	INodeExecutionData,
 	INodeProperties,
 	INodePropertyOptions,
 } from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 import { z } from 'zod';
 
 import { amlProfilePdfParamsSchema } from '../../../shared/contract';
-import { apiRequest } from '../../transport';
-import { detectFileType } from '../../helpers/fileType';
+import { downloadFile } from '../../transport';
 import { segment } from '../../helpers/response';
 import { validateInput } from '../../helpers/validation';
 
@@ -77,42 +75,6 @@ export const outputSchema = z.object({
 	fileSize: z.number(),
 });
 
-/** Bytes a base64 text decodes to (without decoding it). */
-function base64Bytes(text: string): number {
-	const padding = text.endsWith('==') ? 2 : text.endsWith('=') ? 1 : 0;
-	return Math.floor((text.length * 3) / 4) - padding;
-}
-
-/**
- * The size in bytes of the file n8n stored. n8n 2.x reports it (`bytes`). n8n 1.x does not: its
- * stored binary data carries only a rounded text ("1.16 kB"), so there the size is read from what
- * it stored: the metadata of a file it stored by id (filesystem, S3, database), or the length of
- * data it keeps inline (base64, its default mode). Undefined when n8n tells neither.
- */
-async function storedSize(
-	this: IExecuteFunctions,
-	binaryData: IBinaryData,
-): Promise<number | undefined> {
-	if (typeof binaryData.bytes === 'number') return binaryData.bytes;
-	if (binaryData.id) {
-		if (typeof this.helpers.getBinaryMetadata !== 'function') return undefined;
-		const metadata = await this.helpers.getBinaryMetadata(binaryData.id);
-		return Number.isSafeInteger(metadata?.fileSize) ? metadata.fileSize : undefined;
-	}
-	return typeof binaryData.data === 'string' && binaryData.data !== ''
-		? base64Bytes(binaryData.data)
-		: undefined;
-}
-
-/** The answer's stream, as far as this operation reads it itself. */
-type PdfStream = Parameters<IExecuteFunctions['helpers']['prepareBinaryData']>[0] & {
-	read(size?: number): Buffer | null;
-	unshift(chunk: Buffer): void;
-	once(event: string, listener: (...args: unknown[]) => void): void;
-	removeListener(event: string, listener: (...args: unknown[]) => void): void;
-	destroy(): void;
-};
-
 const FIELD_LABELS = {
 	checkId: {
 		label: 'Check ID',
@@ -127,94 +89,6 @@ const FIELD_LABELS = {
 		fix: 'Enter a password of at least 1 character to protect the PDF.',
 	},
 };
-
-/**
- * The first bytes of the stream (at least 5 unless it ends sooner), left in it: what was read is
- * put back in the same turn as the last read, before the stream could end, so the whole file
- * still reads from its start. The stream may give its chunks as they came (the transport watches
- * it chunk by chunk), so a trickling service's signature may take several.
- */
-async function peekHead(stream: PdfStream): Promise<Buffer> {
-	return await new Promise<Buffer>((resolve, reject) => {
-		const chunks: Buffer[] = [];
-		let size = 0;
-		const tryRead = () => {
-			while (size < 5) {
-				const chunk = stream.read();
-				if (chunk === null) return void stream.once('readable', tryRead);
-				chunks.push(chunk);
-				size += chunk.length;
-			}
-			stream.unshift(Buffer.concat(chunks));
-			done();
-		};
-		// The stream ended before 5 bytes: nothing to put back, it is no PDF.
-		const onEnd = () => done();
-		const onError = (error: unknown) => {
-			stream.removeListener('end', onEnd);
-			stream.removeListener('readable', tryRead);
-			reject(error as Error);
-		};
-		const done = () => {
-			stream.removeListener('end', onEnd);
-			stream.removeListener('error', onError);
-			stream.removeListener('readable', tryRead);
-			resolve(Buffer.concat(chunks));
-		};
-		stream.once('end', onEnd);
-		stream.once('error', onError);
-		tryRead();
-	});
-}
-
-/** Refuses an answer that is not a PDF (e.g. an HTML page of a proxy), naming what it was. */
-function assertPdf(this: IExecuteFunctions, head: Buffer, stream: PdfStream, itemIndex: number) {
-	if (head.toString('latin1', 0, 5) === '%PDF-') return;
-	stream.destroy();
-	throw new NodeOperationError(
-		this.getNode(),
-		`The service did not return a PDF file (received a ${detectFileType(head).name})`,
-		{
-			itemIndex,
-			description:
-				'Check that the Check ID and Profile ID belong together and try again. If it keeps happening, report it to the service provider.',
-		},
-	);
-}
-
-/**
- * The stored file's size. A compliance report must never pass on as complete when it may not be:
- * no size, or fewer bytes than had arrived before the hand-over, fails the item.
- */
-async function checkedSize(
-	this: IExecuteFunctions,
-	binaryData: IBinaryData,
-	arrived: number,
-	itemIndex: number,
-): Promise<number> {
-	const n8nLine =
-		typeof binaryData.bytes === 'number'
-			? 'this n8n'
-			: 'n8n 1.x (it stores files without a byte count)';
-	const fileSize = await storedSize.call(this, binaryData);
-	if (fileSize === undefined) {
-		throw new NodeOperationError(this.getNode(), 'n8n stored the PDF but reported no size for it', {
-			itemIndex,
-			description: `Whether the file is complete cannot be checked on ${n8nLine}. Update n8n to 2.x (it reports the size of every file it stores) and run it again.`,
-		});
-	}
-	if (fileSize < arrived) {
-		throw new NodeOperationError(
-			this.getNode(),
-			`n8n stored an incomplete PDF (${fileSize} bytes)`,
-			{
-				itemIndex,
-				description: `At least ${arrived} bytes arrived from the service, but ${n8nLine} kept ${fileSize}. Update n8n to 2.x and run it again.`,
-			},
-		);
-	}
-	return fileSize;
-}
 
 export async function execute(
 	this: IExecuteFunctions,
@@ -234,32 +108,32 @@ export async function execute(
 	const binaryPropertyName =
 		(this.getNodeParameter('binaryPropertyName', itemIndex, 'data') as string).trim() || 'data';
 
-	const response = await apiRequest.call(this, 'apiKey', {
-		method: 'POST',
-		path: `/aml/checks/${segment(params.checkId)}/profiles/${segment(params.profileId)}/pdf/`,
-		body: { password: params.password },
-		// An error answer may echo it: no message, stored detail or error item may show it.
-		secrets: [params.password],
-		response: 'stream',
-		itemIndex,
-	});
-	const stream = response.body as PdfStream;
-	const head = await peekHead(stream);
-	assertPdf.call(this, head, stream, itemIndex);
-
-	const fileName = `aml-${params.checkId}-${params.profileId}.pdf`.replace(/[^\w.-]/g, '_');
-	const binaryData = await this.helpers.prepareBinaryData(stream, fileName, 'application/pdf');
-	const fileSize = await checkedSize.call(this, binaryData, head.length, itemIndex);
+	const fileName = `aml-${params.checkId}-${params.profileId}`;
+	const file = await downloadFile.call(
+		this,
+		'apiKey',
+		{
+			method: 'POST',
+			path: `/aml/checks/${segment(params.checkId)}/profiles/${segment(params.profileId)}/pdf/`,
+			body: { password: params.password },
+			// An error answer may echo it: no message, stored detail or error item may show it.
+			secrets: [params.password],
+			// Making the PDF changes nothing at the service: a failed answer is asked for again.
+			repeatable: true,
+			itemIndex,
+		},
+		{ name: fileName, accepts: ['pdf'], what: 'PDF file' },
+	);
 	return [
 		{
 			json: {
 				checkId: params.checkId,
 				profileId: params.profileId,
-				fileName,
-				mimeType: 'application/pdf',
-				fileSize,
+				fileName: file.fileName,
+				mimeType: file.mimeType,
+				fileSize: file.fileSize,
 			},
-			binary: { [binaryPropertyName]: binaryData },
+			binary: { [binaryPropertyName]: file.binary },
 		},
 	];
 }

@@ -229,6 +229,7 @@ export async function execute(
 	const filtered = range.from !== undefined || range.to !== undefined;
 	const transactions = await listPages.call(this, {
 		path: `/bank/verifications/${segment(params.verificationId)}/accounts/${segment(params.accountId)}/transactions/`,
+		itemsName: 'transactions',
 		perPage: params.perPage,
 		// The dates are applied here, not by the service: Limit counts what they leave, after all pages.
 		limit: filtered ? undefined : params.limit,

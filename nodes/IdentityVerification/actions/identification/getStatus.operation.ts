@@ -72,6 +72,8 @@ export async function execute(
 		method: 'POST',
 		path: '/api/v2/status',
 		body: { scanRef },
+		// Only reads: a failed answer is asked for again.
+		repeatable: true,
 		itemIndex,
 	});
 	if (isNonEmptyObject(response.body)) return [{ json: response.body }];

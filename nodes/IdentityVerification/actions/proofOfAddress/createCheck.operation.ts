@@ -6,11 +6,11 @@ import type {
 	INodeProperties,
 	INodePropertyOptions,
 } from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 import { z } from 'zod';
 
 import { poaCheckRequestSchema, poaCheckSchema } from '../../../shared/contract';
-import { apiRequest, stalledReadOf } from '../../transport';
+import { apiRequest, MAX_JSON_BYTES } from '../../transport';
 import type { StreamedBody } from '../../transport';
 import { ACCEPTED_FILE_TYPES_TEXT, detectFileType } from '../../helpers/fileType';
 import {
@@ -305,34 +305,11 @@ async function createdCheck(
 		path: '/api/v2/poa-checks/',
 		body,
 		itemIndex,
-		response: 'stream',
+		// The echoed document (base64) makes the answer larger than the upload by a third.
+		maxBytes: MAX_JSON_BYTES + Math.ceil((uploadedBytes * 4) / 3),
+		read: async (answer) => await withoutEcho(answer, 'file'),
 	});
-	let answer: unknown;
-	try {
-		answer = await withoutEcho(response.body, 'file');
-	} catch (error) {
-		throw brokenAnswer.call(this, itemIndex, error);
-	}
-	const check: IDataObject = isNonEmptyObject(answer) ? answer : {};
+	const check: IDataObject = isNonEmptyObject(response.body) ? response.body : {};
 	check.fileSizeBytes = uploadedBytes;
 	return check;
-}
-
-/** How the answer to the check ended before it was whole. */
-function brokenAnswerMessage(this: IExecuteFunctions, error: unknown): string {
-	if (this.getExecutionCancelSignal?.()?.aborted === true) {
-		return 'The execution was stopped while the answer to the check was read';
-	}
-	const stalled = stalledReadOf(error);
-	return stalled
-		? `The answer to the check timed out: ${stalled}`
-		: 'The connection broke while the answer to the check was read';
-}
-
-/** The answer broke off or timed out (or the execution was stopped) after the check was sent. */
-function brokenAnswer(this: IExecuteFunctions, itemIndex: number, error: unknown) {
-	return new NodeOperationError(this.getNode(), brokenAnswerMessage.call(this, error), {
-		itemIndex,
-		description: `The check was sent, so the service may have made it; its answer did not come whole (${(error as Error)?.message ?? String(error)}). Look for it in the service's dashboard before sending the document again.`,
-	});
 }
