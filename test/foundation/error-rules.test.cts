@@ -14,7 +14,9 @@ import {
 	serviceMessage,
 	unexpectedError,
 } from '../../nodes/IdentityVerification/transport/errors';
-import { makeRedactor } from '../../nodes/IdentityVerification/transport/redact';
+import fc from 'fast-check';
+
+import { base64Forms, makeRedactor } from '../../nodes/IdentityVerification/transport/redact';
 import { ACTION_NODE as NODE } from '../harness/fixtures/action-node.cjs';
 
 const SECRET = 'S3cr3t-Value';
@@ -87,6 +89,80 @@ describe('makeRedactor: a secret echoed encoded', () => {
 		const withBasic = makeRedactor(['key-1', SECRET_CHARS, basic]);
 		expect(withBasic(`Basic ${basic}`)).toBe('Basic [redacted]');
 		expect(withBasic(`auth=Basic%20${encodeURIComponent(basic)}`)).toBe('auth=Basic%20[redacted]');
+	});
+});
+
+describe('makeRedactor: what the service wrote (quote)', () => {
+	const r = makeRedactor([SECRET, 'pw1']);
+
+	test('a piece of a secret of 6 characters or more is taken out, ordinary words are not', () => {
+		expect(r.quote(`Invalid secret ${SECRET.slice(0, 8)}… for key`)).toBe(
+			'Invalid secret [redacted]… for key',
+		);
+		expect(r.quote(`ends with ${SECRET.slice(-6)}`)).toBe('ends with [redacted]');
+		expect(r.quote('The value is not valid')).toBe('The value is not valid');
+	});
+
+	test('a piece of a secret, URL- or HTML-encoded, is taken out too', () => {
+		const piece = `S3c&r<e>t`;
+		const special = makeRedactor([`${piece}"'+ä /x=%\\9`]);
+		expect(special.quote(`key=${encodeURIComponent(piece)}`)).toBe('key=[redacted]');
+		expect(
+			special.quote(
+				`<p>${piece.replace('&', '&amp;').replace('<', '&lt;').replace('>', '&gt;')}</p>`,
+			),
+		).toBe('<p>[redacted]</p>');
+	});
+
+	test('a text holding a secret too short to take out safely is left out whole', () => {
+		expect(r.quote('The password pw1 is not allowed')).toBeUndefined();
+		expect(r.quote('password=pw%31')).toBeUndefined();
+		expect(r.quote('Not found')).toBe('Not found');
+		// the node's own words with the value put in are redacted as before
+		expect(r('pw1')).toBe('[redacted]');
+	});
+
+	test('base64 of a secret inside other base64 is taken out, at every alignment (generated)', () => {
+		fc.assert(
+			fc.property(
+				fc.string({ minLength: 4, maxLength: 40 }),
+				fc.uint8Array({ maxLength: 20 }),
+				fc.uint8Array({ maxLength: 20 }),
+				fc.boolean(),
+				(secret, before, after, urlSafe) => {
+					const bytes = Buffer.concat([before, Buffer.from(secret), after]);
+					let encoded = bytes.toString('base64');
+					if (urlSafe) encoded = encoded.replace(/\+/g, '-').replace(/\//g, '_');
+					const quoted = makeRedactor([secret]).quote(`token ${encoded}`) ?? '';
+					// none of the secret's own base64 characters (those no neighbour byte touches) is left
+					for (const form of base64Forms(secret)) {
+						if (form.length >= 6) expect(quoted).not.toContain(form);
+					}
+				},
+			),
+			{ numRuns: 2000 },
+		);
+	});
+
+	test('the base64 forms are what Buffer makes of the secret wherever it sits (generated)', () => {
+		fc.assert(
+			fc.property(
+				fc.string({ minLength: 1, maxLength: 30 }),
+				fc.uint8Array({ maxLength: 5 }),
+				(secret, before) => {
+					const encoded = Buffer.concat([before, Buffer.from(secret)]).toString('base64');
+					const forms = base64Forms(secret);
+					expect(
+						forms.some(
+							(form) =>
+								encoded.includes(form) ||
+								encoded.replace(/\+/g, '-').replace(/\//g, '_').includes(form),
+						),
+					).toBe(true);
+				},
+			),
+			{ numRuns: 2000 },
+		);
 	});
 });
 

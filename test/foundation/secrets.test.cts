@@ -354,6 +354,61 @@ describe('secrets echoed encoded, and the PDF password', () => {
 	});
 });
 
+describe('what the service writes: pieces, base64 and short passwords', () => {
+	test('a piece of the API secret, its base64 and the Basic header cut short: none shown', async () => {
+		const secretB64 = Buffer.from(`{"secret":"${API_SECRET}"}`).toString('base64');
+		sb.faults.add({
+			method: 'POST',
+			path: '/bank/',
+			status: 400,
+			times: Infinity,
+			body: {
+				detail: `Invalid secret ${API_SECRET.slice(0, 9)}…`,
+				echo: secretB64,
+				header: `Basic ${b64(API_KEY, API_SECRET).slice(0, 16)}`,
+			},
+		});
+		const result = await probe({ method: 'POST', path: '/bank/tokens/', body: '{"country":"LT"}' });
+		expect(result.error?.httpCode).toBe('400');
+		for (const text of exposures(result)) {
+			expect(text).not.toContain(API_SECRET.slice(0, 9));
+			expect(text).not.toContain(secretB64.slice(8, 24));
+			expect(text).not.toContain(b64(API_KEY, API_SECRET).slice(0, 16));
+		}
+	});
+
+	test('an AML PDF password of 3 characters echoed by the service: the echoing text is left out', async () => {
+		const short = 'x7q';
+		sb.faults.add({
+			method: 'POST',
+			path: '/aml/',
+			status: 400,
+			times: Infinity,
+			body: { detail: `The password ${short} is too short`, password: [short], other: 'Keep this' },
+		});
+		const parameters = {
+			resource: 'aml',
+			operation: 'downloadProfilePdf',
+			checkId: SEED.aml.checkId,
+			profileId: SEED.aml.profileId,
+			password: short,
+		};
+		const failed = await runNode({ node: 'identityVerification', parameters, credentials: creds });
+		expect(failed.error?.httpCode).toBe('400');
+		const error = failed.error as unknown as Record<string, unknown>;
+		const texts = [String(error.message), String(error.description), JSON.stringify(error.context)];
+		for (const text of texts) expect(text).not.toContain(short);
+		expect(JSON.stringify(error.context)).toContain('Keep this');
+		const continued = await runNode({
+			node: 'identityVerification',
+			parameters,
+			credentials: creds,
+			continueOnFail: true,
+		});
+		expect(JSON.stringify(continued.items)).not.toContain(short);
+	});
+});
+
 describe('the credential test', () => {
 	test('redacts a secret before it cuts a long error, so no part of it shows', async () => {
 		const { serviceCredentialTests } = await import(

@@ -11,6 +11,7 @@ import { isPlainObject } from '../../shared/isPlainObject';
 import { DEFAULT_BASE_URL } from '../../shared/urlGuards';
 import { parseJsonBody, TOO_LONG } from './body';
 import type { ApiMethod, AuthMode, SentAs } from './types';
+import { makeRedactor } from './redact';
 import type { Redactor } from './redact';
 
 interface ErrorParts {
@@ -553,14 +554,22 @@ function headOf(raw: unknown): unknown {
 	return raw;
 }
 
+/** What stands in the place of a text of the service that may quote a secret too short to take out. */
+const LEFT_OUT = '[left out: it may quote a secret]';
+
+/** A text the service wrote, fit to quote (Redactor.quote), or LEFT_OUT. */
+function quotedText(redact: Redactor, text: string): string {
+	return redact.quote(text) ?? LEFT_OUT;
+}
+
 /**
  * An error body as JSON, or its text trimmed, redacted and cut at 300 characters (redacted first,
  * so a cut cannot leave part of a secret); undefined when empty. Only its first 64 KB are read.
  */
-export function parseErrorBody(raw: unknown, redact: Redactor = (text) => text): unknown {
+export function parseErrorBody(raw: unknown, redact: Redactor = makeRedactor([])): unknown {
 	const body = parseJsonBody(headOf(raw));
 	if (typeof body !== 'string') return body ?? undefined;
-	return cut(redact(body.trim()), 300);
+	return cut(quotedText(redact, body.trim()), 300);
 }
 
 /**
@@ -583,7 +592,7 @@ export function prunedErrorBody(value: unknown, redact: Redactor, depth = 0): un
 	if (typeof value === 'string') {
 		return value.length > LONG_TEXT
 			? `[long text left out: ${value.length} characters]`
-			: redact(value);
+			: quotedText(redact, value);
 	}
 	if (Array.isArray(value)) {
 		if (depth >= MAX_DEPTH) return '[…]';
@@ -594,7 +603,7 @@ export function prunedErrorBody(value: unknown, redact: Redactor, depth = 0): un
 	const result: Record<string, unknown> = {};
 	for (const [key, inner] of Object.entries(value).slice(0, MAX_ENTRIES)) {
 		if (key === 'file' && !isRuleText(inner)) continue;
-		result[redact(key)] = prunedErrorBody(inner, redact, depth + 1);
+		result[quotedText(redact, key)] = prunedErrorBody(inner, redact, depth + 1);
 	}
 	return result;
 }

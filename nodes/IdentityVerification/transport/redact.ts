@@ -1,10 +1,19 @@
 /**
  * Secrets out of every text an error carries: the service, or a proxy's error page, may echo a key
- * or a password back as it is, or encoded the way HTML, a URL or a JSON string writes it.
+ * or a password back as it is, or encoded the way HTML, a URL or a JSON string writes it. What the
+ * service wrote is held to more (`quote`): a piece of a secret, or a secret in base64, is taken out
+ * too, and a text holding a secret too short to take out safely is left out whole.
  */
 
-/** Replaces every secret in a text. */
-export type Redactor = (text: string) => string;
+/** Replaces every secret in a text (the node's own words with values put into them). */
+export interface Redactor {
+	(text: string): string;
+	/**
+	 * A text the service wrote, fit to quote: every secret, every piece of one (FRAGMENT characters or
+	 * more) and its base64 forms replaced; undefined when it holds a secret too short for that.
+	 */
+	quote(text: string): string | undefined;
+}
 
 const REDACTED = '[redacted]';
 /**
@@ -12,6 +21,11 @@ const REDACTED = '[redacted]';
  * replacing every `abc` in a message would mangle it, and show where the secret was.
  */
 const MIN_SECRET_LENGTH = 4;
+/**
+ * A run of this many characters of a secret in a text the service wrote is taken as a piece of it
+ * (an echo cut short, or of its start): long enough that ordinary words do not match a random key.
+ */
+const FRAGMENT = 6;
 
 /** One escape at a position of a text: the text it stands for, and its length. */
 type Unescaped = { value: string; length: number } | undefined;
@@ -169,13 +183,82 @@ function secretSpans(text: string, secrets: string[]): Array<[number, number]> {
 	return spans;
 }
 
+/** Where runs of FRAGMENT or more characters of the secrets are in the decoded text. */
+function fragmentSpans(decoded: Decoded, pieces: Set<string>): Array<[number, number]> {
+	const spans: Array<[number, number]> = [];
+	for (let at = 0; at + FRAGMENT <= decoded.text.length; at++) {
+		if (pieces.has(decoded.text.slice(at, at + FRAGMENT))) {
+			spans.push([decoded.from[at], decoded.to[at + FRAGMENT - 1]]);
+		}
+	}
+	return spans;
+}
+
+/** Every run of FRAGMENT characters of the secrets, in the forms an encoding compares them in. */
+function piecesOf(secrets: string[], form: (secret: string) => string): Set<string> {
+	const pieces = new Set<string>();
+	for (const secret of secrets.map(form)) {
+		for (let at = 0; at + FRAGMENT <= secret.length; at++)
+			pieces.add(secret.slice(at, at + FRAGMENT));
+	}
+	return pieces;
+}
+
+/** Where pieces of the secrets are in the text: as they are, and in every encoding it may hold. */
+function pieceSpans(text: string, secrets: string[]): Array<[number, number]> {
+	const spans = fragmentSpans(
+		asItIs(text),
+		piecesOf(secrets, (secret) => secret),
+	);
+	for (const encoding of ENCODINGS) {
+		if (encoding.mayHold(text)) {
+			spans.push(...fragmentSpans(decode(text, encoding), piecesOf(secrets, encoding.form)));
+		}
+	}
+	return spans;
+}
+
+/** Whether the text holds the secret, as it is or in an encoding. */
+function holds(text: string, secret: string): boolean {
+	if (text.includes(secret)) return true;
+	return ENCODINGS.some(
+		(encoding) =>
+			encoding.mayHold(text) && decode(text, encoding).text.includes(encoding.form(secret)),
+	);
+}
+
+/**
+ * The base64 of a secret wherever it sits in encoded bytes: for each of the three alignments, the
+ * characters that depend on the secret's bits alone, in the standard and the URL-safe alphabet.
+ */
+export function base64Forms(secret: string): string[] {
+	const bytes = Buffer.from(secret, 'utf8');
+	const forms: string[] = [];
+	for (let offset = 0; offset < 3; offset++) {
+		const encoded = Buffer.concat([Buffer.alloc(offset), bytes]).toString('base64');
+		const first = Math.ceil((8 * offset) / 6);
+		const end = Math.floor((8 * (offset + bytes.length)) / 6);
+		const core = encoded.slice(first, end);
+		forms.push(core, core.replace(/\+/g, '-').replace(/\//g, '_'));
+	}
+	return forms;
+}
+
 export function makeRedactor(secrets: string[]): Redactor {
 	const values = secrets.filter((s) => typeof s === 'string' && s !== '');
 	const long = values.filter((s) => s.length >= MIN_SECRET_LENGTH);
-	const whole = new Set(values.filter((s) => s.length < MIN_SECRET_LENGTH));
-	return (text: string) => {
+	const short = values.filter((s) => s.length < MIN_SECRET_LENGTH);
+	const whole = new Set(short);
+	const quotable = [...long, ...long.flatMap(base64Forms)].filter((s) => s.length >= FRAGMENT);
+	const redact = (text: string) => {
 		if (whole.has(text)) return REDACTED;
 		const spans = long.length ? secretSpans(text, long) : [];
 		return spans.length ? replaced(text, spans) : text;
 	};
+	const quote = (text: string) => {
+		if (short.some((secret) => holds(text, secret))) return undefined;
+		const spans = [...secretSpans(text, long), ...pieceSpans(text, quotable)];
+		return spans.length ? replaced(text, spans) : text;
+	};
+	return Object.assign(redact, { quote });
 }

@@ -411,7 +411,8 @@ function refuseRedirect(
 	discardStream(response.body);
 	return redirectError(state.node, state.redact, {
 		status: response.statusCode,
-		target: location && shownUrl(location, state.url),
+		// The service wrote it: shown only when it cannot quote a secret.
+		target: location && state.redact.quote(shownUrl(location, state.url)),
 		auth: state.target.auth,
 		credentialName: state.target.label,
 		itemIndex: state.req.itemIndex,
