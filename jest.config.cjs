@@ -17,4 +17,8 @@ module.exports = {
 	transformIgnorePatterns: ['/node_modules/(?!json-schema-faker/)'],
 	testTimeout: 60000,
 	maxWorkers: 2,
+	// A test file that runs n8n-core's engine leaves its whole vm context behind (10 to 25 MB: Node
+	// keeps an API function made in it from an eternal template), so a worker grows file by file and
+	// its exit outlasts jest's 500 ms; a worker past this size is replaced after its file.
+	workerIdleMemoryLimit: '300MB',
 };

@@ -14,10 +14,11 @@
 // non-zero if any run fails.
 //
 // Options: --headless, --fresh, --port N (n8n, default 5678 when free), --sandbox-port N (default 8787 when free).
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { CACHE_DIR, N8N_VERSION, execute, type ExecuteResult } from '../n8n/runtime.cjs';
+import { alreadyRunning, claimDemoFolder, DEMO_LOCK_FILE, type Claim } from './lock.cjs';
 import {
 	demoStackOptions,
 	demoWorkflows,
@@ -187,14 +188,20 @@ async function runHeadless(stack: Stack, workflows: DemoWorkflow[]): Promise<Row
 /**
  * The interactive demo keeps its n8n folder between runs (your own workflows stay; the examples and
  * sandbox credentials are re-imported each start); --fresh starts from an empty one. Headless runs
- * use a throw-away folder.
+ * use a throw-away folder. The folder is claimed first (lock.cts): a second demo on it is told where
+ * the first one runs, and --fresh never empties a folder another demo runs on.
  */
-function demoUserFolder(args: string[], headless: boolean): string | undefined {
-	if (headless) return undefined;
-	const userFolder = path.join(CACHE_DIR, 'demo-n8n');
-	if (args.includes('--fresh')) rmSync(userFolder, { recursive: true, force: true });
-	mkdirSync(userFolder, { recursive: true });
-	return userFolder;
+function claimUserFolder(args: string[]): { folder: string; claim: Claim } {
+	const folder = path.join(CACHE_DIR, 'demo-n8n');
+	mkdirSync(folder, { recursive: true });
+	const claim = claimDemoFolder(folder);
+	if (claim.ok && args.includes('--fresh')) {
+		for (const entry of readdirSync(folder)) {
+			if (entry !== DEMO_LOCK_FILE)
+				rmSync(path.join(folder, entry), { recursive: true, force: true });
+		}
+	}
+	return { folder, claim };
 }
 
 /** Waits for the published trigger and sign-up workflows and reports how long setting up took. */
@@ -327,8 +334,30 @@ async function main(): Promise<number> {
 	const headless = args.includes('--headless');
 	const workflows = demoWorkflows();
 	const started = Date.now();
+	const { folder: userFolder, claim } = headless
+		? { folder: undefined, claim: undefined }
+		: claimUserFolder(args);
+	if (userFolder && claim && !claim.ok) {
+		console.error(`[demo] ${alreadyRunning(userFolder, claim.running)}`);
+		return 1;
+	}
+	try {
+		return await runDemo(args, headless, workflows, started, userFolder, claim);
+	} finally {
+		if (claim?.ok) claim.release();
+	}
+}
+
+async function runDemo(
+	args: string[],
+	headless: boolean,
+	workflows: DemoWorkflow[],
+	started: number,
+	userFolder: string | undefined,
+	claim: Claim | undefined,
+): Promise<number> {
 	const stack = await startStack({
-		userFolder: demoUserFolder(args, headless),
+		userFolder,
 		n8nPort: flagValue(args, '--port') ?? 5678,
 		sandboxPort: flagValue(args, '--sandbox-port') ?? 8787,
 		...demoStackOptions(),
@@ -348,6 +377,7 @@ async function main(): Promise<number> {
 			await stop();
 			return code;
 		}
+		if (claim?.ok) claim.update(stack.n8n.url);
 		printGuide(stack, workflows);
 		const closeInput = await offerVerificationLinks(stack, workflows);
 		await untilStopped(stack, () => stopping);
