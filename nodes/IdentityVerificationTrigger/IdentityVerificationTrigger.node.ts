@@ -202,6 +202,10 @@ export class IdentityVerificationTrigger implements INodeType {
 			},
 		],
 		properties,
+		// webhook() evaluates no expression beyond reading its (static by default) parameters: the node
+		// feature proposed to n8n (docs/upstream/) that lets it skip n8n's expression isolate per
+		// delivery as n8n's Webhook node does. Not version 1: n8n parses a version-1 body through it.
+		features: { webhookEvaluatesNoExpressions: from11 },
 	};
 
 	methods = { credentialTest: signingKeyCredentialTest };

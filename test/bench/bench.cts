@@ -1,4 +1,4 @@
-// `npm run bench [-- --quick] [-- --json FILE] [-- --only verify,dedupe,memory,pagination,overhead,trigger,burst]`
+// `npm run bench [-- --quick] [-- --json FILE] [-- --only verify,dedupe,memory,pagination,overhead,trigger,burst,patched]`
 //
 // Measures this package against what a user would build instead, side by side in one run. Each
 // section is its own file; this one picks the sections, runs them and prints the table:
@@ -14,6 +14,8 @@
 //   trigger      deliveries per second through real n8n: the trigger against the null community
 //                trigger, Webhook + Crypto + If and the bare Webhook node (trigger.cts).
 //   burst        the largest burst answered entirely under 10 s (burst.cts).
+//   patched      the trigger against the Webhook node in a second n8n, patched as docs/upstream/
+//                proposes (patched-n8n.cts).
 //
 // Every figure is the median of several runs (5, the trigger's and the action node's 7; 3 with
 // --quick). Not a test: it asserts nothing, it prints a table with each target and PASS/MISS, the
@@ -33,11 +35,12 @@ import { createBasicAuthCredential, startBenchStack } from './n8n.cjs';
 import { benchOverhead } from './overhead.cjs';
 import { benchPagination } from './pagination.cjs';
 import { benchParts, benchVerify } from './parts.cjs';
+import { benchPatchedN8n } from './patched-n8n.cjs';
 import { machine, markdownTable, table } from './report.cjs';
 import { benchTriggerN8n, setUpTriggerVariants, type TriggerVariant } from './trigger.cjs';
 
 const USAGE =
-	'npm run bench [-- --quick] [-- --json FILE] [-- --markdown FILE] [-- --only verify,dedupe,memory,pagination,overhead,trigger,burst] [-- --n8n-env NAME=VALUE ...] [-- --package-tarball FILE]\n';
+	'npm run bench [-- --quick] [-- --json FILE] [-- --markdown FILE] [-- --only verify,dedupe,memory,pagination,overhead,trigger,burst,patched] [-- --n8n-env NAME=VALUE ...] [-- --package-tarball FILE]\n';
 
 function parseOnly(list: string): Set<Section> {
 	const wanted = list.split(',').map((s) => s.trim()) as Section[];
@@ -204,7 +207,13 @@ async function main(): Promise<number> {
 	const results: Results = {
 		pagination: null,
 		memory: null,
-		trigger: { verifyMicros: null, parts: null, n8n: null, maxBurstUnder10s: null },
+		trigger: {
+			verifyMicros: null,
+			parts: null,
+			n8n: null,
+			maxBurstUnder10s: null,
+			n8nPatched: null,
+		},
 		dedupe: null,
 		actionOverhead: null,
 	};
@@ -221,6 +230,10 @@ async function main(): Promise<number> {
 	await inProcessSections(opts, results, details, attempt);
 	if (['pagination', 'overhead', 'trigger', 'burst'].some((s) => opts.only.has(s as Section)))
 		await withN8n(opts, attempt, (s) => n8nSections(s, opts, results, details, attempt));
+	if (opts.only.has('patched'))
+		await attempt('trigger.n8nPatched', async () => {
+			results.trigger.n8nPatched = await benchPatchedN8n(opts, details);
+		});
 
 	const elapsed = Math.round((Date.now() - started) / 1000);
 	// Other work on the machine moves absolute figures (not much the side-by-side ratios): say how much.

@@ -2,6 +2,8 @@
 // log. Not a test; nothing here is shipped.
 import { loadavg } from 'node:os';
 
+import type { PatchedFigures } from './patched-n8n.cjs';
+
 export const SECTIONS = [
 	'verify',
 	'dedupe',
@@ -10,6 +12,7 @@ export const SECTIONS = [
 	'overhead',
 	'trigger',
 	'burst',
+	'patched',
 ] as const;
 export type Section = (typeof SECTIONS)[number];
 
@@ -115,6 +118,8 @@ export interface Results {
 		n8n: TriggerRates | null;
 		/** Largest burst of simultaneous deliveries whose slowest answer stays under 10 s. */
 		maxBurstUnder10s: { trigger: number; nullTrigger: number; webhookNode: number } | null;
+		/** The trigger in n8n with the change docs/upstream proposes (patched-n8n.cts). */
+		n8nPatched: PatchedFigures | null;
 	};
 	dedupe: DedupeFigures | null;
 	actionOverhead: { nodeMs: number; httpRequestNodeMs: number; ratio: number } | null;

@@ -4,6 +4,7 @@ import { cpus, freemem, totalmem } from 'node:os';
 
 import { N8N_VERSION } from '../n8n/runtime.cjs';
 import { MB, type MemoryFigures, type Results } from './common.cjs';
+import { PATCHED_REFERENCES, patchedRows } from './patched-n8n.cjs';
 
 interface Row {
 	key: string;
@@ -55,6 +56,7 @@ const REFERENCES: Record<string, string> = {
 	'trigger.n8n.maxBurstUnder10s.webhookNode': 'same, bare Webhook node',
 	'actionOverhead.httpRequestNodeMs': 'HTTP Request node, same call',
 	'actionOverhead.ratio': 'nodeMs / httpRequestNodeMs, median of the rounds',
+	...PATCHED_REFERENCES,
 };
 
 /** A figure of the table, with the target it must meet if it has one. */
@@ -150,6 +152,7 @@ function rows(r: Results): Row[] {
 		...memoryRows(r),
 		...deliveryRows(r),
 		...triggerRows(r),
+		...patchedRows(r),
 		row('actionOverhead.nodeMs', r.actionOverhead?.nodeMs, 'ms'),
 		row('actionOverhead.httpRequestNodeMs', r.actionOverhead?.httpRequestNodeMs, 'ms'),
 		row('actionOverhead.ratio', r.actionOverhead?.ratio, 'x', ['<=', 1.1]),

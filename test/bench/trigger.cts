@@ -227,7 +227,7 @@ interface Measured {
  * follows the same one (the trigger and the null trigger kept together); each waits for n8n to
  * finish the previous variant's executions.
  */
-async function measureRounds(
+export async function measureRounds(
 	stack: Stack,
 	measured: TriggerVariant[],
 	runs: number,
