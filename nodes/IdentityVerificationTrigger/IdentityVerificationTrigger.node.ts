@@ -9,8 +9,8 @@ import {
 
 import { EVENT_TYPES, type EventType } from '../shared/contract';
 import { claimInWorkflow } from '../shared/webhook/dedupe';
+import { answer } from '../shared/webhook/answer';
 import {
-	answer,
 	receiveDelivery,
 	signingKeyCredentialTest,
 	webhookLifecycle,

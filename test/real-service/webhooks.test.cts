@@ -202,6 +202,29 @@ describe('Wait for Result resumes on the provider’s identification bodies', ()
 	});
 });
 
+describe('a Webhook Signing credential left at its defaults (no Header Prefix)', () => {
+	let trigger: TriggerHost;
+	beforeAll(async () => {
+		trigger = await startTriggerHost({
+			credentials: { identityVerificationWebhookSigningApi: { signingSecret: KEY } },
+			parameters: { options: { ignoreDuplicates: false } },
+		});
+		hosts.push(trigger);
+	});
+
+	// Before, the default prefix was Service: every delivery of the real service was answered 401.
+	test.each(PUBLISHED.map((delivery) => [delivery.name, delivery] as const))(
+		'accepts the provider’s delivery as it sends it (Idenfy-Signature, Idenfy-Event-Type): %s',
+		async (_name, delivery) => {
+			const before = trigger.emitted.length;
+			const res = await deliver(trigger.url, delivery.kind, delivery.body);
+			expect(res.status).toBe(200);
+			expect(trigger.emitted.length).toBe(before + 1);
+			expect(trigger.emitted[before][0].json).toMatchObject(expectedEvent(delivery));
+		},
+	);
+});
+
 test('every known finding still occurs', () => {
 	expect(
 		EXPECTED_DIFFERENCES.filter((f) => !findingsSeen.has(f.finding)).map((f) => f.kind),

@@ -125,9 +125,11 @@ export const webhookBodySchemas = Object.fromEntries(
 
 /**
  * The delivery headers are `<prefix>-Event-Type` and `<prefix>-Signature`: the contract writes the
- * neutral prefix `Service`, the real service its own name (set in the Webhook Signing credential).
+ * neutral prefix `Service`, the real service its own name, `Idenfy` (iDenfy sends `Idenfy-Signature`
+ * and `Idenfy-Event-Type`).
  */
 export const DEFAULT_HEADER_PREFIX = 'Service';
+export const PROVIDER_HEADER_PREFIX = 'Idenfy';
 
 /** A header prefix as typed (spaces and a trailing `-` tolerated), or undefined when unusable. */
 export function cleanHeaderPrefix(prefix: unknown): string | undefined {
@@ -135,15 +137,15 @@ export function cleanHeaderPrefix(prefix: unknown): string | undefined {
 	return /^[A-Za-z0-9][A-Za-z0-9_-]*$/.test(cleaned) ? cleaned : undefined;
 }
 
-/**
- * The header names for a prefix (an unusable or empty one is the default): in lower case as Node
- * gives them, and the signature header as the dashboard writes it, for messages.
- */
-export function webhookHeaders(prefix?: unknown): {
+/** The header names of one prefix: in lower case as Node gives them, and as written, for messages. */
+export interface WebhookHeaderNames {
 	eventType: string;
 	signature: string;
 	signatureName: string;
-} {
+}
+
+/** The header names for a prefix (an unusable or empty one is the contract's). */
+export function webhookHeaders(prefix?: unknown): WebhookHeaderNames {
 	const usable = cleanHeaderPrefix(prefix) ?? DEFAULT_HEADER_PREFIX;
 	const lower = usable.toLowerCase();
 	return {
@@ -155,6 +157,20 @@ export function webhookHeaders(prefix?: unknown): {
 
 /** The contract's own header names. */
 export const WEBHOOK_HEADERS = webhookHeaders(DEFAULT_HEADER_PREFIX);
+
+/**
+ * The header sets a delivery may be read under, for the credential's Header Prefix. Empty (the
+ * default) reads the contract's and the provider's names, one set per delivery; a prefix narrows it
+ * to that one. `Service`, the default before, also reads both: n8n keeps no record of whether it was
+ * typed or only shown, and a credential saved with it must accept the real service's deliveries.
+ */
+export function acceptedHeaderSets(prefix: unknown): WebhookHeaderNames[] {
+	const usable = cleanHeaderPrefix(prefix);
+	if (usable === undefined || usable.toLowerCase() === DEFAULT_HEADER_PREFIX.toLowerCase()) {
+		return [WEBHOOK_HEADERS, webhookHeaders(PROVIDER_HEADER_PREFIX)];
+	}
+	return [webhookHeaders(usable)];
+}
 
 /**
  * The item the trigger emits for a delivery (Wait for Result continues with the same item). Defined

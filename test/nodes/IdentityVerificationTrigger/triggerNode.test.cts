@@ -41,7 +41,10 @@ describe('webhook()', () => {
 		const r = request(newWorkflowId(), {});
 		expect(await r.run()).toEqual({ noWebhookResponse: true });
 		expect(r.res.answered).toEqual([
-			{ status: 401, body: { received: false, error: 'Missing Service-Signature header' } },
+			{
+				status: 401,
+				body: { received: false, error: 'Missing Service-Signature or Idenfy-Signature header' },
+			},
 		]);
 	});
 
