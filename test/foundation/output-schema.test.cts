@@ -19,6 +19,7 @@ import {
 	eventItem,
 	type IdentityVerificationEvent,
 } from '../../nodes/shared/webhook/events';
+import { SAMPLE_BODIES, SAMPLE_NOTE } from '../../nodes/shared/webhook/sample';
 import { binaryItem, useSandbox } from '../nodes/IdentityVerification/util.cjs';
 import { BODIES } from '../nodes/IdentityVerificationTrigger/fixtures.cjs';
 import { SEED } from '../sandbox/index.cjs';
@@ -110,6 +111,13 @@ const EMITTED: Array<[string, IdentityVerificationEvent]> = [
 	[
 		'a bank verification whose body carries a final flag',
 		emit({ ...(BODIES.BANK_VERIFICATION as IDataObject), final: true }, 'BANK_VERIFICATION'),
+	],
+	[
+		'the sample event (the Test URL opened in a browser while listening)',
+		{
+			...emit(SAMPLE_BODIES.IDENTIFICATION_AUTO_FINISHED, 'IDENTIFICATION_AUTO_FINISHED'),
+			sample: SAMPLE_NOTE,
+		},
 	],
 ];
 

@@ -204,6 +204,8 @@ export const identityVerificationEventSchema = z.object({
 	body: z.record(z.unknown()),
 	/** Present when the body does not match the contract's schema for its kind (it is emitted anyway). */
 	validationIssues: z.array(contractIssueSchema).optional(),
+	/** Only in the sample event: what it does not show (its signature was not checked). */
+	sample: z.string().optional(),
 });
 
 /**
@@ -243,5 +245,7 @@ export const verificationEventItemSchema = z.object({
 		headerMatchesBody: z.boolean(),
 		headerEventType: z.string().optional(),
 		validationIssues: z.array(contractIssueSchema).optional(),
+		/** Only in the sample event: what it does not show (its signature was not checked). */
+		sample: z.string().optional(),
 	}),
 });

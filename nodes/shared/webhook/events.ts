@@ -47,100 +47,6 @@ import {
 } from '../contract';
 import { isPlainObject } from '../isPlainObject';
 
-/** Friendly names of the event kinds, for the Events option and the README. */
-export const EVENT_TYPE_NAMES: Record<EventType, { name: string; description: string }> = {
-	IDENTIFICATION_AUTO_FINISHED: {
-		name: 'Identification Auto-Finished',
-		description:
-			'Automated review finished. Final is true when no manual review follows, false when a manual decision will follow.',
-	},
-	IDENTIFICATION_MANUAL_FINISHED: {
-		name: 'Identification Manually Finished',
-		description: 'A reviewer decided on the verification (always final)',
-	},
-	IDENTIFICATION_RESUBMITTED: {
-		name: 'Identification Resubmitted',
-		description: 'The person completed a requested re-upload (final true or false)',
-	},
-	IDENTIFICATION_EXPIRED: {
-		name: 'Identification Expired',
-		description: 'The verification link or session expired before the person finished',
-	},
-	IDENTIFICATION_CANCELLED: {
-		name: 'Identification Cancelled',
-		description: 'The person abandoned the flow, or an API call cancelled it',
-	},
-	IDENTIFICATION: {
-		name: 'Identification (Legacy)',
-		description:
-			'One event for every verification outcome; the individual events above are recommended',
-	},
-	BANK_VERIFICATION: { name: 'Bank Verification', description: 'A bank verification completed' },
-	BANK_CARD_VERIFICATION_COMPLETED: {
-		name: 'Bank Card Verification Completed',
-		description: 'A standalone card check (without a verification session) completed',
-	},
-	ACCOUNT_CHECK: {
-		name: 'Account Check',
-		description: 'An account social-media check completed',
-	},
-	COMPANY_REVIEW: {
-		name: 'Company Reviewed (KYB)',
-		description: 'A company verification was reviewed and completed (the KYB review result)',
-	},
-	COMPANY_SUBMIT: {
-		name: 'Company Submitted (KYB)',
-		description: 'A company’s KYB form was submitted for review',
-	},
-	COMPANY_INFO_REQUEST: {
-		name: 'Company Information Requested (KYB)',
-		description: 'More company information was requested, or the company’s form link expired',
-	},
-	COMPANY_AML_REVIEW: {
-		name: 'Company AML Review (KYB)',
-		description: 'The AML status of a company or its beneficiaries was set by a reviewer',
-	},
-	COMPANY_EXPIRATION: {
-		name: 'Company Verification Expiring (KYB)',
-		description: 'A company verification is about to expire, or expired',
-	},
-	COMPANY_DELETE: { name: 'Company Deleted (KYB)', description: 'A company was deleted' },
-	GOV_ORDERED_DOCUMENT: {
-		name: 'Registry Document Delivered (KYB)',
-		description: 'A document ordered from a government registry was delivered',
-	},
-	SOS_REPORT: {
-		name: 'SOS Filing Report Delivered (KYB)',
-		description: 'A Secretary of State filing report was delivered',
-	},
-	AML_MONITORING: {
-		name: 'AML Monitoring Update',
-		description: 'A person under AML monitoring was checked, accepted or declined',
-	},
-	AML_MONITORING_EXPIRATION: {
-		name: 'AML Monitoring Expiring',
-		description: 'People under AML monitoring are about to expire, or expired',
-	},
-	DOCUMENT_EXPIRATION: {
-		name: 'Identity Document Expiring',
-		description: 'A verified identity document is about to expire, or expired',
-	},
-	FACIAL_AUTHENTICATION: {
-		name: 'Facial Authentication',
-		description: 'A facial authentication session ended (success, failure or expiry)',
-	},
-	AGE_ESTIMATION: {
-		name: 'Age Estimation Result',
-		description: 'An age estimation session reached its result',
-	},
-	VIDEO_CALL_FINISHED: { name: 'Video Call Finished', description: 'A video call ended' },
-	OTHER: {
-		name: 'Other (Not Recognised)',
-		description:
-			'A delivery whose kind this node does not know; its header value is in headerEventType',
-	},
-};
-
 /**
  * One output item of the trigger (the `json` of the item): the contract's event schema, which the
  * build also writes as the output schema, with the body typed as n8n's JSON object.
@@ -407,6 +313,7 @@ export function eventItem(
 			headerMatchesBody: event.headerMatchesBody,
 			headerEventType: event.headerEventType,
 			validationIssues: event.validationIssues,
+			sample: event.sample,
 		},
 	};
 	withoutEmpty(item.delivery);

@@ -7,6 +7,8 @@
 import type { INodeParameters } from 'n8n-workflow';
 import { request } from 'undici';
 
+import { SAMPLE_NOTE } from '../../../nodes/shared/webhook/sample';
+
 import { BODIES } from './fixtures.cjs';
 import { lastEvent, postSigned, useTriggerHosts } from './util.cjs';
 
@@ -124,17 +126,37 @@ describe('the sample event', () => {
 	};
 
 	test.each([[1], [1.1]])(
-		'version %s: opening the Test URL in a browser while listening starts the workflow with a sample approved verification',
+		'version %s: opening the Test URL in a browser while listening starts the workflow with a sample approved verification that says it checked nothing',
 		async (typeVersion) => {
 			const h = await host({ typeVersion, mode: 'manual' });
 			const res = await open(h.url);
-			expect(res).toEqual({ status: 200, json: { received: true, sample: true } });
+			expect(res).toEqual({
+				status: 200,
+				json: { received: true, sample: true, note: SAMPLE_NOTE },
+			});
+			expect(SAMPLE_NOTE).toMatch(/signature was not checked/);
 			expect(lastEvent(h)).toMatchObject({
 				eventType: 'IDENTIFICATION_AUTO_FINISHED',
 				overallStatus: 'APPROVED',
 				final: true,
 				clientId: 'sample-customer-42',
+				...(typeVersion === 1 ? { sample: SAMPLE_NOTE } : { delivery: { sample: SAMPLE_NOTE } }),
 			});
+		},
+	);
+
+	test.each([
+		[['BANK_VERIFICATION', 'BANK_CARD_VERIFICATION_COMPLETED'], 'BANK_VERIFICATION'],
+		[['COMPANY_AML_REVIEW'], 'COMPANY_AML_REVIEW'],
+		[['OTHER'], 'OTHER'],
+	])(
+		'listening for %j, the sample is a %s: a kind the Events option selects',
+		async (events, kind) => {
+			const h = await v11({ events }, 'manual');
+			await open(h.url);
+			expect(h.emitted).toHaveLength(1);
+			expect(lastEvent(h)).toMatchObject({ eventType: kind, delivery: { sample: SAMPLE_NOTE } });
+			expect(lastEvent(h)).not.toHaveProperty('overallStatus');
 		},
 	);
 
