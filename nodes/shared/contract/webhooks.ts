@@ -172,6 +172,34 @@ export function acceptedHeaderSets(prefix: unknown): WebhookHeaderNames[] {
 	return [webhookHeaders(usable)];
 }
 
+/** A decision field's value: a status, or a list of tags (never an object that could hold data). */
+const decisionValue = z
+	.union([
+		z.string(),
+		z.number(),
+		z.boolean(),
+		z.null(),
+		z.array(z.union([z.string(), z.number(), z.boolean(), z.null()])),
+	])
+	.optional();
+
+/**
+ * The decision fields of an identification's `status`: the provider's `IdentificationStatusWebhook`
+ * (kyc OpenAPI) and `suspicionReasons` of its published webhook examples. The only part of the
+ * status an item keeps apart from the body: statuses and tags, never the person's data.
+ */
+export const decisionSchema = z.object({
+	overall: decisionValue,
+	autoDocument: decisionValue,
+	autoFace: decisionValue,
+	manualDocument: decisionValue,
+	manualFace: decisionValue,
+	suspicionReasons: decisionValue,
+	mismatchTags: decisionValue,
+	fraudTags: decisionValue,
+	additionalSteps: decisionValue,
+});
+
 /**
  * The item the trigger emits for a delivery (Wait for Result continues with the same item). Defined
  * once: the TypeScript type (`IdentityVerificationEvent`, nodes/shared/webhook/events.ts, where the
@@ -210,8 +238,9 @@ export const identityVerificationEventSchema = z.object({
 
 /**
  * The item from version 1.1 of the trigger and of Wait for Result: what a workflow routes and
- * reports on first, dates readable beside the body's raw values, and how the delivery was read
- * grouped under `delivery`. With personal data left out, `body` is replaced by `statusDetails`.
+ * reports on first, the decision's reasons at one path whatever the Personal Data choice, dates
+ * readable beside the body's raw values, and how the delivery was read grouped under `delivery`.
+ * With personal data left out there is no `body`.
  */
 export const verificationEventItemSchema = z.object({
 	eventType: z.enum(EVENT_TYPES),
@@ -234,10 +263,10 @@ export const verificationEventItemSchema = z.object({
 	finishedAt: z.string().optional(),
 	/** When n8n received the delivery (ISO 8601). */
 	receivedAt: z.string(),
+	/** Identification events: the decision fields of the body's `status` (decisionSchema), in both modes. */
+	decision: decisionSchema.optional(),
 	/** The parsed JSON body, unchanged; left out with personal data. */
 	body: z.record(z.unknown()).optional(),
-	/** With personal data left out: the identification's `status` object (no personal data in it). */
-	statusDetails: z.record(z.unknown()).optional(),
 	delivery: z.object({
 		/** SHA-256 (hex) of the raw body: equal for retries and Resends of the same delivery. */
 		deliveryId: z.string(),

@@ -39,6 +39,7 @@ import {
 	COMPANY_EVENT_TYPES,
 	EVENT_TYPES,
 	IDENTIFICATION_EVENT_TYPES,
+	decisionSchema,
 	describeIssues,
 	type identityVerificationEventSchema,
 	type verificationEventItemSchema,
@@ -281,10 +282,31 @@ function companyIdOf(event: IdentityVerificationEvent): string | undefined {
 	return textOf(event.body, 'companyId') ?? textOf(event.body, 'id');
 }
 
+/** The decision fields of an identification's `status`, each of a decision's value types. */
+type Decision = NonNullable<VerificationEventItem['decision']>;
+
 /**
- * The item of version 1.1: the decision and the references first, readable dates, then the body
- * (or, with `personalData: false`, only the identification's status object) and the delivery's
- * technical fields. Keys that would be empty are left out, so the first screen is the decision.
+ * The decision of an identification event: only the fields decisionSchema names from its body's
+ * `status`, each kept when it is a status or a list of tags, so a field the service adds to the
+ * status (a name, an e-mail) never reaches the item. Undefined when there is none.
+ */
+function decisionOf(event: IdentityVerificationEvent): Decision | undefined {
+	const status = event.body.status;
+	if (!isIdentificationEvent(event.eventType) || !isPlainObject(status)) return undefined;
+	const decision: Record<string, unknown> = {};
+	for (const [field, schema] of Object.entries(decisionSchema.shape)) {
+		if (!hasKey(status, field)) continue;
+		const read = schema.safeParse(status[field]);
+		if (read.success) decision[field] = read.data;
+	}
+	return Object.keys(decision).length > 0 ? (decision as Decision) : undefined;
+}
+
+/**
+ * The item of version 1.1: the decision and the references first, readable dates, the decision's
+ * reasons (`decision`, the same path with or without personal data), the body (only with
+ * `personalData`) and the delivery's technical fields. Keys that would be empty are left out, so
+ * the first screen is the decision.
  */
 export function eventItem(
 	event: IdentityVerificationEvent,
@@ -305,8 +327,8 @@ export function eventItem(
 		startedAt: isoFromUnixSeconds(body.startTime),
 		finishedAt: isoFromUnixSeconds(body.finishTime),
 		receivedAt: event.receivedAt,
+		decision: decisionOf(event),
 		body: options.personalData ? body : undefined,
-		statusDetails: !options.personalData && isPlainObject(status) ? status : undefined,
 		delivery: {
 			deliveryId: event.deliveryId,
 			eventTypeSource: event.eventTypeSource,
@@ -363,12 +385,12 @@ export function personalDataProperty(what: 'Output' | 'Continue with'): INodePro
 			{
 				name: 'Include',
 				value: 'include',
-				description: `${what} the whole delivery, with the person’s document data`,
+				description: `${what} the whole delivery (body), with the person’s document data`,
 			},
 			{
 				name: 'Leave Out (Decision Only)',
 				value: 'leaveOut',
-				description: `${what} the decision only: kind, statuses, references, final flag and dates. Names, document numbers, birth dates, addresses and IP addresses are never stored in n8n.`,
+				description: `${what} the decision only: kind, statuses, references, final flag, dates and the decision’s reasons (under decision, as with Include). Names, document numbers, birth dates, addresses and IP addresses are never stored in n8n.`,
 			},
 		],
 		description:

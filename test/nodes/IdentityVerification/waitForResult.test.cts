@@ -232,6 +232,9 @@ describe('Wait for Result: the resume request', () => {
 		await postSigned(minimal.url, body, { key: KEY, eventType: 'IDENTIFICATION_MANUAL_FINISHED' });
 		expect(minimal.emitted[0][0].json).not.toHaveProperty('body');
 		expect(JSON.stringify(minimal.emitted[0][0].json)).not.toContain('ĄŽUOLAS');
+		// The decision's reasons at the same path in both.
+		expect(minimal.emitted[0][0].json.decision).toEqual({ overall: 'APPROVED' });
+		expect(full.emitted[0][0].json.decision).toEqual({ overall: 'APPROVED' });
 	});
 
 	test('in a manual run (the editor), a result signed with another key ends the wait with the reason for the editor; in production it is refused 401 and the wait goes on', async () => {

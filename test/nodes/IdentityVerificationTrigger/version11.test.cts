@@ -13,6 +13,7 @@ import { BODIES } from './fixtures.cjs';
 import { lastEvent, postSigned, useTriggerHosts } from './util.cjs';
 
 const KEY = 'whsec-version-11';
+
 const host = useTriggerHosts(KEY);
 const v11 = (parameters: INodeParameters = {}, mode?: 'manual' | 'webhook') =>
 	host({ typeVersion: 1.1, parameters, ...(mode ? { mode } : {}) });
@@ -21,7 +22,16 @@ const v11 = (parameters: INodeParameters = {}, mode?: 'manual' | 'webhook') =>
 const identification = {
 	final: true,
 	platform: 'PC',
-	status: { overall: 'DENIED', fraudTags: ['FACE_SUSPECTED'], autoDocument: 'DOC_VALIDATED' },
+	status: {
+		overall: 'DENIED',
+		fraudTags: ['FACE_SUSPECTED'],
+		autoDocument: 'DOC_VALIDATED',
+		suspicionReasons: ['FACE_SUSPECTED'],
+		// Fields the service might add to the status one day: personal data, not a decision.
+		reviewerNote: 'Documents of ŁUKASZ MÜLLER checked',
+		contactEmail: 'lukasz@example.com',
+		manualFace: { reviewer: 'Ona Reviewer' },
+	},
 	data: { docFirstName: 'ŁUKASZ', docLastName: 'MÜLLER', docDob: '1990-12-31', docNumber: 'X1' },
 	scanRef: 's-11',
 	clientId: 'customer-11',
@@ -44,6 +54,7 @@ describe('the item of version 1.1', () => {
 			'startedAt',
 			'finishedAt',
 			'receivedAt',
+			'decision',
 			'body',
 			'delivery',
 		]);
@@ -64,7 +75,7 @@ describe('the item of version 1.1', () => {
 		]);
 	});
 
-	test('with Personal Data left out, nothing of the person is in the item: the decision and its status details only', async () => {
+	test('with Personal Data left out, nothing of the person is in the item, not even a field the service adds to the status', async () => {
 		const h = await v11({ personalData: 'leaveOut' });
 		await postSigned(h.url, identification, {
 			key: KEY,
@@ -72,12 +83,39 @@ describe('the item of version 1.1', () => {
 		});
 		const item = lastEvent(h);
 		expect(item).not.toHaveProperty('body');
-		expect(item.statusDetails).toEqual(identification.status);
+		expect(item).not.toHaveProperty('statusDetails');
 		const text = JSON.stringify(item);
-		for (const personal of ['ŁUKASZ', 'MÜLLER', '1990-12-31', 'X1', '192.0.2.7']) {
+		for (const personal of [
+			'ŁUKASZ',
+			'MÜLLER',
+			'1990-12-31',
+			'X1',
+			'192.0.2.7',
+			'lukasz@example.com',
+			'Ona Reviewer',
+		]) {
 			expect(text).not.toContain(personal);
 		}
 		expect(item).toMatchObject({ overallStatus: 'DENIED', scanRef: 's-11', final: true });
+	});
+
+	test('the decision’s reasons are at one path, decision, with personal data included or left out', async () => {
+		const decision = {
+			overall: 'DENIED',
+			fraudTags: ['FACE_SUSPECTED'],
+			autoDocument: 'DOC_VALIDATED',
+			suspicionReasons: ['FACE_SUSPECTED'],
+		};
+		for (const personalData of ['include', 'leaveOut']) {
+			const h = await v11({ personalData });
+			await postSigned(h.url, identification, {
+				key: KEY,
+				eventType: 'IDENTIFICATION_MANUAL_FINISHED',
+			});
+			// Only the decision fields of the status, and of them only statuses and tags (manualFace
+			// is an object here: left out, as it could hold anything).
+			expect(lastEvent(h).decision).toEqual(decision);
+		}
 	});
 
 	test('a company review is COMPANY_REVIEW with its decision and company', async () => {
