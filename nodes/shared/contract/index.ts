@@ -5,7 +5,7 @@
  * add fields at any time). This index re-exports every area whole (a schema added to an area's
  * file needs no line here) and what the others use of common.ts.
  */
-export { LIMITS, describeIssues, uuidSchema, type ContractIssue } from './common';
+export { LIMITS, describeIssues, issueRule, uuidSchema, type ContractIssue } from './common';
 export * from './kyc';
 export * from './bank';
 export * from './poa';
