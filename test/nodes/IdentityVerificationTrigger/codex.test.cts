@@ -12,13 +12,20 @@ import { IdentityVerificationTrigger } from '../../../nodes/IdentityVerification
 // Tests run compiled from .build/test/nodes/IdentityVerificationTrigger/; the sources are at the root.
 const ROOT = path.resolve(__dirname, '..', '..', '..', '..');
 const read = (file: string) => readFileSync(path.join(ROOT, file), 'utf8');
-const codex = JSON.parse(
-	read('nodes/IdentityVerificationTrigger/IdentityVerificationTrigger.node.json'),
-) as { alias: string[]; resources: { primaryDocumentation: Array<{ url: string }> } };
+type Codex = { alias: string[]; resources: { primaryDocumentation: Array<{ url: string }> } };
+const codexOf = (node: string) => JSON.parse(read(`nodes/${node}/${node}.node.json`)) as Codex;
+const codex = codexOf('IdentityVerificationTrigger');
 
-test('the aliases hold the provider’s name and the products a user searches for', () => {
-	expect(codex.alias).toEqual(expect.arrayContaining(['iDenfy', 'Idenfy', 'KYC', 'KYB', 'AML']));
-});
+test.each([['IdentityVerificationTrigger'], ['IdentityVerification']])(
+	'%s: the aliases hold the provider’s name and the products a user searches for',
+	(node) => {
+		// n8n's panel merges the trigger into the action node's entry and searches that entry's
+		// aliases (editor-ui generateMergedNodesAndActions): both nodes need them.
+		expect(codexOf(node).alias).toEqual(
+			expect.arrayContaining(['iDenfy', 'Idenfy', 'KYC', 'KYB', 'AML']),
+		);
+	},
+);
 
 test('its description is its own, and its documentation link opens its README section', () => {
 	const trigger = new IdentityVerificationTrigger().description.description;
