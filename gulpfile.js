@@ -32,6 +32,8 @@ function toJsonSchema(schema) {
 			return { type: def.checks.some((c) => c.kind === 'int') ? 'integer' : 'number' };
 		case 'ZodBoolean':
 			return { type: 'boolean' };
+		case 'ZodNull':
+			return { type: 'null' };
 		case 'ZodEnum':
 			return { type: 'string', enum: [...def.values] };
 		case 'ZodLiteral':
@@ -98,7 +100,7 @@ function actionSchemas(resources) {
 /**
  * The item the trigger emits for one event kind: the contract's event schema of that version (defined
  * once, in nodes/shared/contract/webhooks.ts) with that kind and its body. Only identification kinds
- * carry an overall status (nodes/shared/webhook/events.ts).
+ * carry an overall status and a decision (nodes/shared/webhook/events.ts).
  */
 function triggerEventSchema(contract, z, eventType, itemSchema) {
 	const body = contract.webhookBodySchemas[eventType];
@@ -108,7 +110,7 @@ function triggerEventSchema(contract, z, eventType, itemSchema) {
 	});
 	return contract.IDENTIFICATION_EVENT_TYPES.includes(eventType)
 		? event
-		: event.omit({ overallStatus: true });
+		: event.omit({ overallStatus: true, decision: true });
 }
 
 /**

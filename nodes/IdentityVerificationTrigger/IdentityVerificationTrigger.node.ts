@@ -7,25 +7,28 @@ import {
 	type IWebhookResponseData,
 } from 'n8n-workflow';
 
-import { EVENT_TYPES, type EventType } from '../shared/contract';
 import { claimInWorkflow } from '../shared/webhook/dedupe';
+import { answer } from '../shared/webhook/answer';
 import {
-	answer,
 	receiveDelivery,
 	signingKeyCredentialTest,
 	webhookLifecycle,
 } from '../shared/webhook/delivery';
 import {
+	ANY_FINAL_IDENTIFICATION,
+	eventOptions,
+	isSelected,
+	optionNames,
+	sampleKind,
+} from '../shared/webhook/eventChoices';
+import {
 	buildEvent,
-	EVENT_TYPE_NAMES,
 	isNonFinal,
 	outputItem,
-	parseEventTypeName,
 	personalDataProperty,
-	V1_NAMES,
 	type IdentityVerificationEvent,
 } from '../shared/webhook/events';
-import { SAMPLE_BODY, SAMPLE_EVENT_TYPE } from '../shared/webhook/sample';
+import { SAMPLE_BODIES, SAMPLE_NOTE } from '../shared/webhook/sample';
 
 export type { IdentityVerificationEvent } from '../shared/webhook/events';
 
@@ -35,15 +38,13 @@ interface TriggerOptions {
 	verifySignature?: boolean;
 }
 
-function eventOptions(names: Partial<Record<EventType, string>>) {
-	return EVENT_TYPES.map((kind) => ({
-		name: EVENT_TYPE_NAMES[kind].name,
-		value: names[kind] ?? kind,
-		description: EVENT_TYPE_NAMES[kind].description,
-	})).sort((a, b) => a.name.localeCompare(b.name));
-}
+const V1_EVENT_OPTIONS = eventOptions(1);
 
-const V1_EVENT_OPTIONS = eventOptions(V1_NAMES);
+/**
+ * The canvas subtitle: "All events" (none selected, or version 1's default of every kind), the
+ * name of the one selected, or how many are.
+ */
+const SUBTITLE = `={{ (($parameter["events"] || []).length === 0 || ($parameter["events"].length === ${V1_EVENT_OPTIONS.length} && !$parameter["events"].includes("${ANY_FINAL_IDENTIFICATION}"))) ? "All events" : $parameter["events"].length === 1 ? (${JSON.stringify(optionNames())}[$parameter["events"][0]] || $parameter["events"][0]) : $parameter["events"].length + " kinds of event" }}`;
 
 const until11 = { '@version': [{ _cnd: { lt: 1.1 } }] };
 const from11 = { '@version': [{ _cnd: { gte: 1.1 } }] };
@@ -51,10 +52,21 @@ const from11 = { '@version': [{ _cnd: { gte: 1.1 } }] };
 const properties: INodeProperties[] = [
 	{
 		displayName:
-			'To receive results: 1. Copy the Production URL (under Webhook URLs above). 2. In the service’s dashboard (Settings → Notifications), create a notification for each kind of event you need, paste the URL as its receiver and set the same signing key on each; enter that key in this node’s credential. 3. Publish (activate) the workflow: the service only reaches a published workflow over HTTPS. To try it first: click "Execute step" (n8n 1.x: "Listen for test event"), then open the Test URL in your browser: a sample approved verification starts the workflow.',
+			'To receive results: 1. Copy the Production URL (under Webhook URLs above). 2. In the service’s dashboard (Settings → Notifications), create a notification for each kind of event you need, paste the URL as its receiver and set the same signing key on each; enter that key in this node’s credential. 3. Publish (activate) the workflow: the service only reaches a published workflow over HTTPS. To try it first: click "Execute step" (n8n 1.x: "Listen for test event"); a delivery to the Test URL that the node refuses (wrong signing key, no signature it can read) ends the test with the reason. Opening the Test URL in your browser starts the workflow with a made-up sample of a kind you selected: it checks neither the signing key nor the header prefix.',
 		name: 'notice',
 		type: 'notice',
 		default: '',
+	},
+	// 1.1 first: n8n's nodes panel lists the choices of the first property named Events.
+	{
+		displayName: 'Events',
+		name: 'events',
+		type: 'multiOptions',
+		options: eventOptions(1.1),
+		default: [],
+		description:
+			'Which deliveries start the workflow. Others are acknowledged (200) and ignored. Leave empty to receive every kind, also kinds the service adds later.',
+		displayOptions: { show: from11 },
 	},
 	{
 		displayName: 'Events',
@@ -65,16 +77,6 @@ const properties: INodeProperties[] = [
 		description:
 			'Which deliveries start the workflow. Others are acknowledged (200) and ignored. Leave empty to receive every kind.',
 		displayOptions: { show: until11 },
-	},
-	{
-		displayName: 'Events',
-		name: 'events',
-		type: 'multiOptions',
-		options: eventOptions({}),
-		default: [],
-		description:
-			'Which deliveries start the workflow. Others are acknowledged (200) and ignored. Leave empty to receive every kind, also kinds the service adds later.',
-		displayOptions: { show: from11 },
 	},
 	personalDataProperty('Output'),
 	{
@@ -112,20 +114,13 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-/** Whether the Events option lets the kind through (empty: every kind). */
-function isSelected(selected: string[], kind: EventType): boolean {
-	if (selected.length === 0 || selected.includes(kind)) return true;
-	// A saved value in another spelling (version 1's KYB_REVIEW_RESULT for the company review).
-	return selected.some((value) => parseEventTypeName(value) === kind);
-}
-
 /** Why a received delivery does not start the workflow (answered 200), or undefined. */
 function ignoredBecause(
 	context: IWebhookFunctions,
 	event: IdentityVerificationEvent,
 	options: TriggerOptions,
 ): string | undefined {
-	if (!isSelected(context.getNodeParameter('events', []) as string[], event.eventType)) {
+	if (!isSelected(context.getNodeParameter('events', []) as string[], event)) {
 		return `event kind ${event.eventType} is not selected`;
 	}
 	if (options.onlyFinal === true && isNonFinal(event)) return 'not a final result';
@@ -133,8 +128,9 @@ function ignoredBecause(
 }
 
 /**
- * A GET to the Test URL while the workflow listens for a test event: the sample delivery starts it.
- * Never in production, where only the service's signed POST deliveries start the workflow.
+ * A GET to the Test URL while the workflow listens for a test event: the sample delivery of a kind
+ * the Events option selects starts it, saying that nothing was checked. Never in production, where
+ * only the service's signed POST deliveries start the workflow.
  */
 function sampleDelivery(context: IWebhookFunctions): IWebhookResponseData {
 	if (context.getMode() !== 'manual') {
@@ -144,15 +140,18 @@ function sampleDelivery(context: IWebhookFunctions): IWebhookResponseData {
 				'Deliveries are POST requests. A sample event is sent only while the workflow listens for a test event.',
 		});
 	}
+	const kind = sampleKind(context.getNodeParameter('events', []) as string[]);
 	const event = buildEvent({
-		headerEventType: SAMPLE_EVENT_TYPE,
-		body: SAMPLE_BODY,
+		// OTHER stands for a header that names no kind: its sample has none.
+		headerEventType: kind === 'OTHER' ? undefined : kind,
+		body: SAMPLE_BODIES[kind],
 		deliveryId: 'sample',
 		receivedAt: new Date(),
 	});
+	event.sample = SAMPLE_NOTE;
 	return {
 		workflowData: [[{ json: outputItem(context, event) }]],
-		webhookResponse: { received: true, sample: true },
+		webhookResponse: { received: true, sample: true, note: SAMPLE_NOTE },
 	};
 }
 
@@ -164,7 +163,7 @@ export class IdentityVerificationTrigger implements INodeType {
 		group: ['trigger'],
 		// 1.1: the item leads with the decision (eventItem), the Personal Data choice, the provider's names.
 		version: [1, 1.1],
-		subtitle: `={{ [0, ${EVENT_TYPES.length}].includes(($parameter["events"] || []).length) ? "All events" : $parameter["events"].length === 1 ? $parameter["events"][0] : $parameter["events"].length + " kinds of event" }}`,
+		subtitle: SUBTITLE,
 		description:
 			'Starts the workflow when the identity verification service sends a webhook (KYC results, KYB reviews, AML, bank and account checks)',
 		defaults: {

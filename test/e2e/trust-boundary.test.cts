@@ -10,6 +10,7 @@ import {
 	type ServerResponse,
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { decisionSchema } from '../../nodes/shared/contract';
 import { identificationBody } from '../sandbox/bodies.cjs';
 import { SEED, sign } from '../sandbox/index.cjs';
 import { exampleWorkflow, withSandboxCredentials } from '../n8n/examples.cjs';
@@ -441,9 +442,14 @@ describe('Wait for Result is resumed only by its own verification’s result', (
 			overallStatus: 'APPROVED',
 			delivery: { deliveryId: expect.any(String) },
 		});
-		// Personal Data: Leave Out in the example: the signed body's status, not the body.
+		// Personal Data: Leave Out in the example: the decision fields of the signed body's status,
+		// not the body.
 		expect(result.body).toBeUndefined();
-		expect(result.statusDetails).toEqual(JSON.parse(delivery.payload).status);
+		const { status } = JSON.parse(delivery.payload);
+		expect(result.decision).toEqual(
+			Object.fromEntries(Object.entries(status).filter(([field]) => field in decisionSchema.shape)),
+		);
+		expect(result.decision.overall).toBe('APPROVED');
 	});
 });
 

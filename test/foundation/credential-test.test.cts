@@ -279,11 +279,40 @@ describe('credential definitions (what the user sees in n8n)', () => {
 
 	test('webhook signing key: the masked key and its header prefix, no request to the service', () => {
 		const type = getCredentialType('identityVerificationWebhookSigningApi');
-		expect(type.properties.map((p) => p.name)).toEqual(['signingSecret', 'headerPrefix']);
+		expect(type.properties.map((p) => p.name)).toEqual([
+			'testNotice',
+			'signingSecret',
+			'headerPrefix',
+		]);
 		expect(
 			field('identityVerificationWebhookSigningApi', 'signingSecret')?.typeOptions?.password,
 		).toBe(true);
 		expect(type.authenticate).toBeUndefined();
 		expect(type.test).toBeUndefined();
+	});
+});
+
+describe('the webhook signing credential tells the truth where n8n shows it', () => {
+	const type = () => getCredentialType('identityVerificationWebhookSigningApi');
+	const prefix = () => type().properties.find((p) => p.name === 'headerPrefix');
+
+	test('Header Prefix is empty by default (both the contract’s and the provider’s names) with a visible hint naming Idenfy', () => {
+		expect(prefix()?.default).toBe('');
+		expect(prefix()?.hint).toMatch(/Idenfy-Signature/);
+		expect(prefix()?.hint).toMatch(/e\.g\. Idenfy/);
+	});
+
+	test('no text holds <…>: n8n renders descriptions and hints as HTML, where "<prefix>" vanishes', () => {
+		for (const property of type().properties) {
+			for (const text of [property.displayName, property.description, property.hint]) {
+				expect(text ?? '').not.toMatch(/<[a-z]/i);
+			}
+		}
+	});
+
+	test('the form says what the Test button checks and what only a delivery shows (n8n shows no message for a passed test)', () => {
+		const notice = type().properties.find((p) => p.type === 'notice');
+		expect(notice?.displayName).toMatch(/checks only that a key is entered/);
+		expect(notice?.displayName).toMatch(/Only a delivery shows that it is the right key/);
 	});
 });

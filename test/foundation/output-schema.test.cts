@@ -3,6 +3,7 @@
  * item carries but its schema lacks is missing from n8n's schema preview, so it fails here. The
  * schemas are made by the gulpfile's own outputSchemas from the compiled contract: no build needed.
  */
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { IDataObject } from 'n8n-workflow';
 
@@ -19,6 +20,7 @@ import {
 	eventItem,
 	type IdentityVerificationEvent,
 } from '../../nodes/shared/webhook/events';
+import { SAMPLE_BODIES, SAMPLE_NOTE } from '../../nodes/shared/webhook/sample';
 import { binaryItem, useSandbox } from '../nodes/IdentityVerification/util.cjs';
 import { BODIES } from '../nodes/IdentityVerificationTrigger/fixtures.cjs';
 import { SEED } from '../sandbox/index.cjs';
@@ -31,7 +33,8 @@ interface JsonSchema {
 }
 
 // Tests run compiled from .build/test/foundation/; the gulpfile stays at the repository root.
-const GULPFILE = path.resolve(__dirname, '..', '..', '..', 'gulpfile.js');
+const ROOT = path.resolve(__dirname, '..', '..', '..');
+const GULPFILE = path.join(ROOT, 'gulpfile.js');
 const gulpfile = require(GULPFILE) as {
 	outputSchemas(source: typeof contract, list: typeof resources): Record<string, JsonSchema>;
 };
@@ -111,6 +114,13 @@ const EMITTED: Array<[string, IdentityVerificationEvent]> = [
 		'a bank verification whose body carries a final flag',
 		emit({ ...(BODIES.BANK_VERIFICATION as IDataObject), final: true }, 'BANK_VERIFICATION'),
 	],
+	[
+		'the sample event (the Test URL opened in a browser while listening)',
+		{
+			...emit(SAMPLE_BODIES.IDENTIFICATION_AUTO_FINISHED, 'IDENTIFICATION_AUTO_FINISHED'),
+			sample: SAMPLE_NOTE,
+		},
+	],
 ];
 
 describe('missingFields (the check below)', () => {
@@ -147,6 +157,19 @@ describe("the output schema of version 1.1's item (trigger and Wait for Result)"
 			expect(verificationEventItemSchema.strict().safeParse(item).success).toBe(true);
 		},
 	);
+
+	test('docs/sample-event.json (what the README says to pin) is the item of the sample event, as a delivery gives it', () => {
+		const [pinned] = JSON.parse(readFileSync(path.join(ROOT, 'docs', 'sample-event.json'), 'utf8'));
+		const sample = buildEvent({
+			headerEventType: 'IDENTIFICATION_AUTO_FINISHED',
+			body: SAMPLE_BODIES.IDENTIFICATION_AUTO_FINISHED,
+			deliveryId: pinned.delivery.deliveryId,
+			receivedAt: new Date(pinned.receivedAt),
+		});
+		expect(pinned).toEqual(eventItem(sample, { personalData: true }));
+		expect(pinned.decision).toEqual(expect.objectContaining({ overall: 'APPROVED' }));
+		expect(verificationEventItemSchema.strict().safeParse(pinned).success).toBe(true);
+	});
 
 	test('the action node has the same operation schemas at 1.1', () => {
 		for (const [file, schema] of Object.entries(SCHEMAS)) {

@@ -13,7 +13,9 @@
  *   description's `responseData` when set (n8n's default is the literal 'firstEntryJson'), else the
  *   node's `webhookResponse`, else `{"message":"Workflow was started"}`;
  * - no `workflowData`: the node's `webhookResponse`, else `{"message":"Webhook call received"}`;
- * - `webhook()` throws: 500 `{"code":0,"message":"Workflow Webhook Error: Workflow could not be started!"}`;
+ * - `webhook()` throws: 500 `{"code":0,"message":"Workflow Webhook Error: Workflow could not be started!"}`,
+ *   and the error is recorded with the answer (`webhookError`): n8n runs the workflow with it, and
+ *   its trigger node throws it, so a manual run ends with it in the editor;
  * - with `failStarts`, creating the execution fails after `webhook()` returned items: 500, and the
  *   static data is not saved (n8n saves it only in the success callback);
  * - workflow static data is loaded for each request from the host's "database" and saved after the

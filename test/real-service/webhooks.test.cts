@@ -10,12 +10,17 @@
  * deliberately reads the provider's bodies otherwise.
  */
 import { createHmac } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+
+import { parse as parseYaml } from 'yaml';
 
 import { IdentityVerification } from '../../nodes/IdentityVerification/IdentityVerification.node';
-import { IDENTIFICATION_EVENT_TYPES } from '../../nodes/shared/contract';
+import { IDENTIFICATION_EVENT_TYPES, decisionSchema } from '../../nodes/shared/contract';
 import { startTriggerHost, type TriggerHost } from '../harness/webhook.cjs';
 import { post } from '../nodes/IdentityVerificationTrigger/util.cjs';
 import {
+	CORPUS,
 	corpusJson,
 	fakeInstances,
 	schemaErrors,
@@ -200,6 +205,73 @@ describe('Wait for Result resumes on the provider’s identification bodies', ()
 			body,
 		});
 	});
+});
+
+describe('a Webhook Signing credential left at its defaults (no Header Prefix)', () => {
+	let trigger: TriggerHost;
+	beforeAll(async () => {
+		trigger = await startTriggerHost({
+			credentials: { identityVerificationWebhookSigningApi: { signingSecret: KEY } },
+			parameters: { options: { ignoreDuplicates: false } },
+		});
+		hosts.push(trigger);
+	});
+
+	// Before, the default prefix was Service: every delivery of the real service was answered 401.
+	test.each(PUBLISHED.map((delivery) => [delivery.name, delivery] as const))(
+		'accepts the provider’s delivery as it sends it (Idenfy-Signature, Idenfy-Event-Type): %s',
+		async (_name, delivery) => {
+			const before = trigger.emitted.length;
+			const res = await deliver(trigger.url, delivery.kind, delivery.body);
+			expect(res.status).toBe(200);
+			expect(trigger.emitted.length).toBe(before + 1);
+			expect(trigger.emitted[before][0].json).toMatchObject(expectedEvent(delivery));
+		},
+	);
+});
+
+describe('the decision of the provider’s identification bodies, with Personal Data left out', () => {
+	test('the decision fields are those of the provider’s IdentificationStatusWebhook, and the docs’ suspicionReasons', () => {
+		const kyc = parseYaml(readFileSync(path.join(CORPUS, 'openapi', 'kyc.yaml'), 'utf8'));
+		const status = kyc.components.schemas.IdentificationStatusWebhook.properties;
+		expect(Object.keys(decisionSchema.shape).sort()).toEqual(
+			[...Object.keys(status), 'suspicionReasons'].sort(),
+		);
+		// suspicionReasons is in the status of the provider's published examples (test/fixtures).
+		const published = PUBLISHED.filter((d) => d.kind === 'IDENTIFICATION').map(
+			(d) => d.body.status as Record<string, unknown>,
+		);
+		expect(published.length).toBeGreaterThan(0);
+		expect(published.every((status) => 'suspicionReasons' in status)).toBe(true);
+	});
+
+	const bodies = [
+		...PUBLISHED.filter((d) => IDENTIFICATION_EVENT_TYPES.includes(d.kind as never)),
+		...GENERATED.filter((d) => IDENTIFICATION_EVENT_TYPES.includes(d.kind as never)),
+	];
+
+	test.each(bodies.map((delivery) => [delivery.name, delivery] as const))(
+		'%s: decision holds the status’s decision fields, never anything else of the body',
+		async (_name, delivery) => {
+			const host = await startTriggerHost({
+				credentials: CREDENTIALS,
+				typeVersion: 1.1,
+				parameters: { personalData: 'leaveOut', options: { ignoreDuplicates: false } },
+			});
+			hosts.push(host);
+			// A field the service may add to the status one day, with a person's data in it.
+			const status = { ...(delivery.body.status as object), reviewer: 'Ona Reviewer' };
+			const res = await deliver(host.url, delivery.kind, { ...delivery.body, status });
+			expect(res.status).toBe(200);
+			const item = host.emitted[0][0].json as Record<string, any>;
+			expect(item.body).toBeUndefined();
+			const expected = Object.fromEntries(
+				Object.entries(status).filter(([field]) => field in decisionSchema.shape),
+			);
+			expect(item.decision).toEqual(Object.keys(expected).length ? expected : undefined);
+			expect(JSON.stringify(item)).not.toContain('Ona Reviewer');
+		},
+	);
 });
 
 test('every known finding still occurs', () => {

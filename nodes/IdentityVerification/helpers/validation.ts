@@ -2,6 +2,8 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 import type { z } from 'zod';
 
+import { issueRule } from '../../shared/contract';
+
 /** How a request field is shown to the user: its display name and how to fix a wrong value. */
 interface FieldLabel {
 	/** The field's display name in the node, e.g. `Lifetime (Seconds)`. */
@@ -20,13 +22,8 @@ function describeIssue(
 	const path = issue.path.join('.');
 	const field = fields[path] ?? fields[String(issue.path[0] ?? '')];
 	const label = field?.label ?? (path || 'Input');
-	let rule = issue.message;
-	// zod's own wording ("Required", "Expected number, received string") in the node's words;
-	// messages the contract chose itself are kept.
-	if (issue.code === 'invalid_type' && rule === 'Required') rule = 'is required';
-	else if (issue.code === 'invalid_type' && rule.startsWith('Expected ')) {
-		rule = `must be a ${issue.expected}, not a ${issue.received}`;
-	}
+	// The rule in the contract's words, never the value (issueRule).
+	let rule = issueRule(issue);
 	// The contract's own messages sometimes start with the field's name ("Client ID must not be empty").
 	if (rule.toLowerCase().startsWith(label.toLowerCase())) rule = rule.slice(label.length).trim();
 	const message = `${label}: ${rule}`;

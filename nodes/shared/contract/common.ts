@@ -72,9 +72,42 @@ export type ListPage = z.infer<typeof listPageSchema>;
 export const contractIssueSchema = z.object({ path: z.string(), message: z.string() });
 export type ContractIssue = z.infer<typeof contractIssueSchema>;
 
+/** A zod type name with its article: "a string", "an object", "null". */
+const aType = (type: string) =>
+	type === 'null' ? 'null' : `${/^[aeiou]/.test(type) ? 'an' : 'a'} ${type}`;
+
+/**
+ * The rule a value broke, in words, never the value itself: zod's own wording repeats what it was
+ * given (an enum's "received 'xyz'"), which may be a person's data or a secret. A message the
+ * contract wrote itself (not zod's default for the issue) is its rule and is kept.
+ */
+export function issueRule(issue: z.ZodIssue): string {
+	const zodWords = z.defaultErrorMap(issue, { defaultError: '', data: undefined }).message;
+	if (issue.message !== zodWords) return issue.message;
+	switch (issue.code) {
+		case 'invalid_type':
+			return issue.received === 'undefined'
+				? 'is required'
+				: `must be ${aType(issue.expected)}, not ${aType(issue.received)}`;
+		case 'invalid_enum_value':
+			return `must be one of ${issue.options.join(', ')}`;
+		case 'invalid_literal':
+			return `must be ${JSON.stringify(issue.expected)}`;
+		case 'unrecognized_keys':
+			return 'has fields that are not allowed';
+		case 'invalid_union':
+		case 'invalid_union_discriminator':
+			return 'is none of the allowed kinds of value';
+		default:
+			// The other codes' wording names limits and types only (too_small, too_big, invalid_string, …).
+			return zodWords;
+	}
+}
+
+/** The issues of a failed check: each field's path and `<path>: <rule>`. */
 export function describeIssues(error: z.ZodError): ContractIssue[] {
-	return error.issues.map((issue) => ({
-		path: issue.path.join('.'),
-		message: issue.message,
-	}));
+	return error.issues.map((issue) => {
+		const path = issue.path.join('.');
+		return { path, message: `${path || 'body'}: ${issueRule(issue)}` };
+	});
 }

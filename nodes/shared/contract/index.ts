@@ -8,6 +8,7 @@
 export {
 	LIMITS,
 	describeIssues,
+	issueRule,
 	listPageSchema,
 	uuidSchema,
 	type ContractIssue,

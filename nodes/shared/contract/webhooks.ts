@@ -125,9 +125,11 @@ export const webhookBodySchemas = Object.fromEntries(
 
 /**
  * The delivery headers are `<prefix>-Event-Type` and `<prefix>-Signature`: the contract writes the
- * neutral prefix `Service`, the real service its own name (set in the Webhook Signing credential).
+ * neutral prefix `Service`, the real service its own name, `Idenfy` (iDenfy sends `Idenfy-Signature`
+ * and `Idenfy-Event-Type`).
  */
 export const DEFAULT_HEADER_PREFIX = 'Service';
+export const PROVIDER_HEADER_PREFIX = 'Idenfy';
 
 /** A header prefix as typed (spaces and a trailing `-` tolerated), or undefined when unusable. */
 export function cleanHeaderPrefix(prefix: unknown): string | undefined {
@@ -135,15 +137,15 @@ export function cleanHeaderPrefix(prefix: unknown): string | undefined {
 	return /^[A-Za-z0-9][A-Za-z0-9_-]*$/.test(cleaned) ? cleaned : undefined;
 }
 
-/**
- * The header names for a prefix (an unusable or empty one is the default): in lower case as Node
- * gives them, and the signature header as the dashboard writes it, for messages.
- */
-export function webhookHeaders(prefix?: unknown): {
+/** The header names of one prefix: in lower case as Node gives them, and as written, for messages. */
+export interface WebhookHeaderNames {
 	eventType: string;
 	signature: string;
 	signatureName: string;
-} {
+}
+
+/** The header names for a prefix (an unusable or empty one is the contract's). */
+export function webhookHeaders(prefix?: unknown): WebhookHeaderNames {
 	const usable = cleanHeaderPrefix(prefix) ?? DEFAULT_HEADER_PREFIX;
 	const lower = usable.toLowerCase();
 	return {
@@ -155,6 +157,48 @@ export function webhookHeaders(prefix?: unknown): {
 
 /** The contract's own header names. */
 export const WEBHOOK_HEADERS = webhookHeaders(DEFAULT_HEADER_PREFIX);
+
+/**
+ * The header sets a delivery may be read under, for the credential's Header Prefix. Empty (the
+ * default) reads the contract's and the provider's names, one set per delivery; a prefix narrows it
+ * to that one. `Service`, the default before, also reads both: n8n keeps no record of whether it was
+ * typed or only shown, and a credential saved with it must accept the real service's deliveries.
+ */
+export function acceptedHeaderSets(prefix: unknown): WebhookHeaderNames[] {
+	const usable = cleanHeaderPrefix(prefix);
+	if (usable === undefined || usable.toLowerCase() === DEFAULT_HEADER_PREFIX.toLowerCase()) {
+		return [WEBHOOK_HEADERS, webhookHeaders(PROVIDER_HEADER_PREFIX)];
+	}
+	return [webhookHeaders(usable)];
+}
+
+/** A decision field's value: a status, or a list of tags (never an object that could hold data). */
+const decisionValue = z
+	.union([
+		z.string(),
+		z.number(),
+		z.boolean(),
+		z.null(),
+		z.array(z.union([z.string(), z.number(), z.boolean(), z.null()])),
+	])
+	.optional();
+
+/**
+ * The decision fields of an identification's `status`: the provider's `IdentificationStatusWebhook`
+ * (kyc OpenAPI) and `suspicionReasons` of its published webhook examples. The only part of the
+ * status an item keeps apart from the body: statuses and tags, never the person's data.
+ */
+export const decisionSchema = z.object({
+	overall: decisionValue,
+	autoDocument: decisionValue,
+	autoFace: decisionValue,
+	manualDocument: decisionValue,
+	manualFace: decisionValue,
+	suspicionReasons: decisionValue,
+	mismatchTags: decisionValue,
+	fraudTags: decisionValue,
+	additionalSteps: decisionValue,
+});
 
 /**
  * The item the trigger emits for a delivery (Wait for Result continues with the same item). Defined
@@ -188,12 +232,15 @@ export const identityVerificationEventSchema = z.object({
 	body: z.record(z.unknown()),
 	/** Present when the body does not match the contract's schema for its kind (it is emitted anyway). */
 	validationIssues: z.array(contractIssueSchema).optional(),
+	/** Only in the sample event: what it does not show (its signature was not checked). */
+	sample: z.string().optional(),
 });
 
 /**
  * The item from version 1.1 of the trigger and of Wait for Result: what a workflow routes and
- * reports on first, dates readable beside the body's raw values, and how the delivery was read
- * grouped under `delivery`. With personal data left out, `body` is replaced by `statusDetails`.
+ * reports on first, the decision's reasons at one path whatever the Personal Data choice, dates
+ * readable beside the body's raw values, and how the delivery was read grouped under `delivery`.
+ * With personal data left out there is no `body`.
  */
 export const verificationEventItemSchema = z.object({
 	eventType: z.enum(EVENT_TYPES),
@@ -216,10 +263,10 @@ export const verificationEventItemSchema = z.object({
 	finishedAt: z.string().optional(),
 	/** When n8n received the delivery (ISO 8601). */
 	receivedAt: z.string(),
+	/** Identification events: the decision fields of the body's `status` (decisionSchema), in both modes. */
+	decision: decisionSchema.optional(),
 	/** The parsed JSON body, unchanged; left out with personal data. */
 	body: z.record(z.unknown()).optional(),
-	/** With personal data left out: the identification's `status` object (no personal data in it). */
-	statusDetails: z.record(z.unknown()).optional(),
 	delivery: z.object({
 		/** SHA-256 (hex) of the raw body: equal for retries and Resends of the same delivery. */
 		deliveryId: z.string(),
@@ -227,5 +274,7 @@ export const verificationEventItemSchema = z.object({
 		headerMatchesBody: z.boolean(),
 		headerEventType: z.string().optional(),
 		validationIssues: z.array(contractIssueSchema).optional(),
+		/** Only in the sample event: what it does not show (its signature was not checked). */
+		sample: z.string().optional(),
 	}),
 });

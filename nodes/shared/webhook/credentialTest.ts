@@ -8,7 +8,7 @@
  */
 import type { ICredentialDataDecryptedObject, INodeCredentialTestResult } from 'n8n-workflow';
 
-import { cleanHeaderPrefix, webhookHeaders } from '../contract';
+import { acceptedHeaderSets, cleanHeaderPrefix } from '../contract';
 import { computeSignature } from './signature';
 
 export function checkSigningKey(
@@ -46,8 +46,9 @@ export function checkSigningKey(
 	// The key must be usable as an HMAC-SHA256 key (always true for a non-empty string; kept as the
 	// same code path the trigger uses, so a future key format change fails here first).
 	computeSignature(Buffer.from('{}', 'utf8'), key);
+	const headers = acceptedHeaderSets(prefix).map((set) => set.signatureName);
 	return {
 		status: 'OK',
-		message: `The signing key is set. It is checked against the ${webhookHeaders(prefix).signatureName} header of each delivery when one arrives (a wrong key or header prefix answers deliveries with 401).`,
+		message: `Checked: a signing key is entered, on one line without spaces around it, and deliveries are read under ${headers.join(' or ')}. Not checked: that it is the key the service signs with (the service cannot check it, and the key is never sent anywhere). Only a delivery shows that: a wrong key is refused (401), and while the workflow listens for a test event the editor shows why.`,
 	};
 }

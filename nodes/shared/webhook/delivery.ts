@@ -14,93 +14,134 @@ import type {
 	IWebhookResponseData,
 } from 'n8n-workflow';
 
-import { WEBHOOK_HEADERS } from '../contract';
+import { WEBHOOK_HEADERS, acceptedHeaderSets, type WebhookHeaderNames } from '../contract';
+import { refuse, type Refusal } from './answer';
 import { checkSigningKey } from './credentialTest';
 import { buildEvent, type IdentityVerificationEvent } from './events';
 import { bodyHash, signatureRefusal, verifySignature } from './signature';
-import { keyAfterMismatch, keyScope, signingKeyFor, type SigningCredential } from './signingKey';
-
-/** Answers the delivery without starting (or resuming) a workflow. */
-export function answer(
-	this: IWebhookFunctions,
-	status: number,
-	body: IDataObject,
-): IWebhookResponseData {
-	this.getResponseObject().status(status).json(body);
-	return { noWebhookResponse: true };
-}
+import { keyAfterMismatch, keyScope, signingKeyFor } from './signingKey';
 
 export type ReceivedDelivery =
 	| { ok: true; event: IdentityVerificationEvent; deliveryId: string }
 	| { ok: false; response: IWebhookResponseData };
 
-type DeliveryHeaders = SigningCredential['headers'];
+type HeaderRead = { names: WebhookHeaderNames } | { refused: 'missing' | 'conflict' };
 
-/** Why a delivery's signature check refused it, as answered and logged. */
-function refuseSignature(
-	context: IWebhookFunctions,
-	reason: 'missing' | 'malformed' | 'mismatch' | 'noKey',
-	headers: DeliveryHeaders,
-): IWebhookResponseData {
-	if (reason === 'noKey')
-		return noSigningKey(context, 'the webhook signing key credential is empty');
-	const error = signatureRefusal(reason, headers.signatureName);
-	context.logger.warn(`${context.getNode().name}: delivery refused (401): ${error}`);
-	return answer.call(context, 401, { received: false, error });
+/**
+ * The one header set a delivery is read under, of those the credential accepts: the set whose
+ * signature or event-type header it carries. Carrying two sets is accepted only when they say the
+ * same; two that disagree (a signature under one name, another under the other) are refused.
+ */
+function readHeaderSet(headers: IDataObject, sets: WebhookHeaderNames[]): HeaderRead {
+	const carried = sets.filter(
+		(set) => headers[set.signature] !== undefined || headers[set.eventType] !== undefined,
+	);
+	if (carried.length === 0) return { refused: 'missing' };
+	const said = (set: WebhookHeaderNames) =>
+		JSON.stringify([headers[set.signature], headers[set.eventType]]);
+	if (carried.some((set) => said(set) !== said(carried[0]))) return { refused: 'conflict' };
+	return { names: carried[0] };
+}
+
+const KEY_FIX =
+	'Copy the signing key again from the dashboard (Settings → Notifications → the notification’s Signing key) into the Webhook Signing credential: each notification has its own key, and it is not the API secret.';
+
+/**
+ * The refusal of a signature check (401), in words that name the headers it read: those of the set
+ * the delivery used, or every accepted set when it carried none.
+ */
+function signatureProblem(
+	reason: 'missing' | 'malformed' | 'mismatch' | 'conflict',
+	sets: WebhookHeaderNames[],
+	used?: WebhookHeaderNames,
+): Refusal {
+	const prefixes = sets.map((set) => set.signatureName.replace(/Signature$/, '…')).join(' and ');
+	if (reason === 'conflict') {
+		return {
+			status: 401,
+			level: 'warn',
+			error: `Both ${prefixes} headers, with different values: a delivery is read under one set of header names`,
+			fix: 'Send each delivery with one set of header names.',
+		};
+	}
+	if (reason === 'missing') {
+		return {
+			status: 401,
+			level: 'warn',
+			error: signatureRefusal(
+				'missing',
+				(used ? [used] : sets).map((set) => set.signatureName),
+			),
+			fix: 'If the service writes another word before "-Signature" (see a delivery’s details in the dashboard), enter that word as Header Prefix in the Webhook Signing credential.',
+		};
+	}
+	return {
+		status: 401,
+		level: 'warn',
+		error: signatureRefusal(reason, (used ?? sets[0]).signatureName),
+		fix: KEY_FIX,
+	};
 }
 
 /** Without a signing key nothing can be verified: 500, so the service keeps the delivery for later. */
-function noSigningKey(context: IWebhookFunctions, why: string): IWebhookResponseData {
-	context.logger.error(
-		`${context.getNode().name}: ${why}, so the delivery was refused (500). Select an "Identity Verification Webhook Signing API" credential on the node and enter the signing key.`,
-	);
-	return answer.call(context, 500, {
-		received: false,
+function noSigningKey(why: string): Refusal {
+	return {
+		status: 500,
+		level: 'error',
 		error: 'The receiver has no signing key configured',
-	});
+		detail: why,
+		fix: 'Select an "Identity Verification Webhook Signing API" credential on the node and enter the signing key.',
+	};
 }
 
 /**
  * Checks the delivery's signature with the signing key: the header names to read the delivery
- * with when it is valid, else the answer already given (401, or 500 without a usable signing key).
+ * with when it is valid, else the refusal (401, or 500 without a usable signing key).
  */
 async function checkSignature(
 	context: IWebhookFunctions,
 	rawBody: Buffer,
-): Promise<{ headers: DeliveryHeaders } | { response: IWebhookResponseData }> {
+): Promise<{ headers: WebhookHeaderNames } | { refusal: Refusal }> {
 	const now = Date.now();
 	const scope = keyScope(context);
 	const used = signingKeyFor(context, scope, now);
 	try {
 		const credential = await used.key;
-		const header = context.getRequestObject().headers[credential.headers.signature];
+		const read = readHeaderSet(context.getRequestObject().headers, credential.headers);
+		if (credential.key !== '' && 'refused' in read) {
+			return { refusal: signatureProblem(read.refused, credential.headers) };
+		}
+		const names = 'names' in read ? read.names : credential.headers[0];
+		const header = context.getRequestObject().headers[names.signature];
 		let check = verifySignature(rawBody, header, credential.key);
 		if (!check.valid && check.reason === 'mismatch') {
 			const again = keyAfterMismatch(context, scope, used, now);
 			if (again) check = verifySignature(rawBody, header, (await again).key);
 		}
-		if (check.valid) return { headers: credential.headers };
-		return { response: refuseSignature(context, check.reason, credential.headers) };
+		if (check.valid) return { headers: names };
+		if (check.reason === 'noKey') {
+			return { refusal: noSigningKey('the webhook signing key credential is empty') };
+		}
+		return { refusal: signatureProblem(check.reason, credential.headers, names) };
 	} catch (error) {
-		return {
-			response: noSigningKey(
-				context,
-				`no webhook signing key credential is set (${(error as Error).message})`,
-			),
-		};
+		const why = `no webhook signing key credential is set (${(error as Error).message})`;
+		return { refusal: noSigningKey(why) };
 	}
 }
 
 /**
- * The header names when the signature is not checked (local testing): the credential's prefix if it
- * can be read, else the contract's.
+ * The header names when the signature is not checked (local testing): the set the delivery carries
+ * of those the credential accepts (both when it cannot be read), else the contract's.
  */
-async function unverifiedHeaders(context: IWebhookFunctions): Promise<DeliveryHeaders> {
+async function unverifiedHeaders(context: IWebhookFunctions): Promise<WebhookHeaderNames> {
+	let sets: WebhookHeaderNames[];
 	try {
-		return (await signingKeyFor(context, keyScope(context), Date.now()).key).headers;
+		sets = (await signingKeyFor(context, keyScope(context), Date.now()).key).headers;
 	} catch {
-		return WEBHOOK_HEADERS;
+		sets = acceptedHeaderSets('');
 	}
+	const read = readHeaderSet(context.getRequestObject().headers, sets);
+	return 'names' in read ? read.names : WEBHOOK_HEADERS;
 }
 
 /** The raw body bytes, read if n8n has not yet; undefined when n8n does not have them. */
@@ -115,68 +156,73 @@ async function rawBodyOf(context: IWebhookFunctions): Promise<Buffer | undefined
 	return Buffer.isBuffer(req.rawBody) ? req.rawBody : undefined;
 }
 
-/** The body as a JSON object, or the answer already given (400). */
-function parseBody(
-	context: IWebhookFunctions,
-	rawBody: Buffer,
-): { body: IDataObject } | { response: IWebhookResponseData } {
-	const { name } = context.getNode();
+const NOT_AN_OBJECT_FIX =
+	'The service sends each delivery as a JSON object; check what sends to this address.';
+
+/** The body as a JSON object, or the refusal (400). */
+function parseBody(rawBody: Buffer): { body: IDataObject } | { refusal: Refusal } {
 	let body: unknown;
 	try {
 		const text = rawBody.toString('utf8');
 		body = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
 	} catch (error) {
-		context.logger.warn(
-			`${name}: delivery refused (400): the body is not JSON (${(error as Error).message})`,
-		);
 		return {
-			response: answer.call(context, 400, { received: false, error: 'The body is not valid JSON' }),
+			refusal: {
+				status: 400,
+				level: 'warn',
+				error: 'The body is not valid JSON',
+				detail: (error as Error).message,
+				fix: NOT_AN_OBJECT_FIX,
+			},
 		};
 	}
 	if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-		context.logger.warn(`${name}: delivery refused (400): the body is JSON but not an object`);
 		return {
-			response: answer.call(context, 400, {
-				received: false,
+			refusal: {
+				status: 400,
+				level: 'warn',
 				error: 'The body must be a JSON object',
-			}),
+				fix: NOT_AN_OBJECT_FIX,
+			},
 		};
 	}
 	return { body: body as IDataObject };
 }
 
+const NO_RAW_BODY: Refusal = {
+	status: 500,
+	level: 'error',
+	error: 'The receiver could not read the request body',
+	detail:
+		'n8n gave no raw request body, so the signature cannot be checked; the service will retry',
+	fix: 'Check that nothing in front of n8n changes the request (a proxy that re-encodes bodies).',
+};
+
 /**
- * Reads, verifies and parses the delivery. A refusal is already answered (500 without raw body or
- * signing key, 401 for a missing or wrong signature, 400 for a body that is not a JSON object).
- * The signature is checked on every delivery; only the key's read is shared (SIGNING_KEY_TTL_MS).
+ * Reads, verifies and parses the delivery. A refusal is already answered or thrown (answer.ts:
+ * 500 without raw body or signing key, 401 for a missing or wrong signature, 400 for a body that is
+ * not a JSON object). The signature is checked on every delivery; only the key's read is shared.
  */
 export async function receiveDelivery(
 	this: IWebhookFunctions,
 	opts: { verifySignature: boolean; receivedAt: Date },
 ): Promise<ReceivedDelivery> {
+	const refused = (refusal: Refusal): ReceivedDelivery => ({
+		ok: false,
+		response: refuse(this, refusal),
+	});
 	const rawBody = await rawBodyOf(this);
-	if (rawBody === undefined) {
-		this.logger.error(
-			`${this.getNode().name}: the raw request body is not available, so the webhook signature cannot be checked; the delivery was refused (500) and the service will retry it`,
-		);
-		return {
-			ok: false,
-			response: answer.call(this, 500, {
-				received: false,
-				error: 'The receiver could not read the request body',
-			}),
-		};
-	}
-	let headers: DeliveryHeaders;
+	if (rawBody === undefined) return refused(NO_RAW_BODY);
+	let headers: WebhookHeaderNames;
 	if (opts.verifySignature) {
 		const checked = await checkSignature(this, rawBody);
-		if ('response' in checked) return { ok: false, response: checked.response };
+		if ('refusal' in checked) return refused(checked.refusal);
 		headers = checked.headers;
 	} else {
 		headers = await unverifiedHeaders(this);
 	}
-	const parsed = parseBody(this, rawBody);
-	if ('response' in parsed) return { ok: false, response: parsed.response };
+	const parsed = parseBody(rawBody);
+	if ('refusal' in parsed) return refused(parsed.refusal);
 
 	const deliveryId = bodyHash(rawBody);
 	const event = buildEvent({

@@ -39,6 +39,7 @@ import {
 	COMPANY_EVENT_TYPES,
 	EVENT_TYPES,
 	IDENTIFICATION_EVENT_TYPES,
+	decisionSchema,
 	describeIssues,
 	type identityVerificationEventSchema,
 	type verificationEventItemSchema,
@@ -46,100 +47,6 @@ import {
 	type EventType,
 } from '../contract';
 import { isPlainObject } from '../isPlainObject';
-
-/** Friendly names of the event kinds, for the Events option and the README. */
-export const EVENT_TYPE_NAMES: Record<EventType, { name: string; description: string }> = {
-	IDENTIFICATION_AUTO_FINISHED: {
-		name: 'Identification Auto-Finished',
-		description:
-			'Automated review finished. Final is true when no manual review follows, false when a manual decision will follow.',
-	},
-	IDENTIFICATION_MANUAL_FINISHED: {
-		name: 'Identification Manually Finished',
-		description: 'A reviewer decided on the verification (always final)',
-	},
-	IDENTIFICATION_RESUBMITTED: {
-		name: 'Identification Resubmitted',
-		description: 'The person completed a requested re-upload (final true or false)',
-	},
-	IDENTIFICATION_EXPIRED: {
-		name: 'Identification Expired',
-		description: 'The verification link or session expired before the person finished',
-	},
-	IDENTIFICATION_CANCELLED: {
-		name: 'Identification Cancelled',
-		description: 'The person abandoned the flow, or an API call cancelled it',
-	},
-	IDENTIFICATION: {
-		name: 'Identification (Legacy)',
-		description:
-			'One event for every verification outcome; the individual events above are recommended',
-	},
-	BANK_VERIFICATION: { name: 'Bank Verification', description: 'A bank verification completed' },
-	BANK_CARD_VERIFICATION_COMPLETED: {
-		name: 'Bank Card Verification Completed',
-		description: 'A standalone card check (without a verification session) completed',
-	},
-	ACCOUNT_CHECK: {
-		name: 'Account Check',
-		description: 'An account social-media check completed',
-	},
-	COMPANY_REVIEW: {
-		name: 'Company Reviewed (KYB)',
-		description: 'A company verification was reviewed and completed (the KYB review result)',
-	},
-	COMPANY_SUBMIT: {
-		name: 'Company Submitted (KYB)',
-		description: 'A company’s KYB form was submitted for review',
-	},
-	COMPANY_INFO_REQUEST: {
-		name: 'Company Information Requested (KYB)',
-		description: 'More company information was requested, or the company’s form link expired',
-	},
-	COMPANY_AML_REVIEW: {
-		name: 'Company AML Review (KYB)',
-		description: 'The AML status of a company or its beneficiaries was set by a reviewer',
-	},
-	COMPANY_EXPIRATION: {
-		name: 'Company Verification Expiring (KYB)',
-		description: 'A company verification is about to expire, or expired',
-	},
-	COMPANY_DELETE: { name: 'Company Deleted (KYB)', description: 'A company was deleted' },
-	GOV_ORDERED_DOCUMENT: {
-		name: 'Registry Document Delivered (KYB)',
-		description: 'A document ordered from a government registry was delivered',
-	},
-	SOS_REPORT: {
-		name: 'SOS Filing Report Delivered (KYB)',
-		description: 'A Secretary of State filing report was delivered',
-	},
-	AML_MONITORING: {
-		name: 'AML Monitoring Update',
-		description: 'A person under AML monitoring was checked, accepted or declined',
-	},
-	AML_MONITORING_EXPIRATION: {
-		name: 'AML Monitoring Expiring',
-		description: 'People under AML monitoring are about to expire, or expired',
-	},
-	DOCUMENT_EXPIRATION: {
-		name: 'Identity Document Expiring',
-		description: 'A verified identity document is about to expire, or expired',
-	},
-	FACIAL_AUTHENTICATION: {
-		name: 'Facial Authentication',
-		description: 'A facial authentication session ended (success, failure or expiry)',
-	},
-	AGE_ESTIMATION: {
-		name: 'Age Estimation Result',
-		description: 'An age estimation session reached its result',
-	},
-	VIDEO_CALL_FINISHED: { name: 'Video Call Finished', description: 'A video call ended' },
-	OTHER: {
-		name: 'Other (Not Recognised)',
-		description:
-			'A delivery whose kind this node does not know; its header value is in headerEventType',
-	},
-};
 
 /**
  * One output item of the trigger (the `json` of the item): the contract's event schema, which the
@@ -375,10 +282,31 @@ function companyIdOf(event: IdentityVerificationEvent): string | undefined {
 	return textOf(event.body, 'companyId') ?? textOf(event.body, 'id');
 }
 
+/** The decision fields of an identification's `status`, each of a decision's value types. */
+type Decision = NonNullable<VerificationEventItem['decision']>;
+
 /**
- * The item of version 1.1: the decision and the references first, readable dates, then the body
- * (or, with `personalData: false`, only the identification's status object) and the delivery's
- * technical fields. Keys that would be empty are left out, so the first screen is the decision.
+ * The decision of an identification event: only the fields decisionSchema names from its body's
+ * `status`, each kept when it is a status or a list of tags, so a field the service adds to the
+ * status (a name, an e-mail) never reaches the item. Undefined when there is none.
+ */
+function decisionOf(event: IdentityVerificationEvent): Decision | undefined {
+	const status = event.body.status;
+	if (!isIdentificationEvent(event.eventType) || !isPlainObject(status)) return undefined;
+	const decision: Record<string, unknown> = {};
+	for (const [field, schema] of Object.entries(decisionSchema.shape)) {
+		if (!hasKey(status, field)) continue;
+		const read = schema.safeParse(status[field]);
+		if (read.success) decision[field] = read.data;
+	}
+	return Object.keys(decision).length > 0 ? (decision as Decision) : undefined;
+}
+
+/**
+ * The item of version 1.1: the decision and the references first, readable dates, the decision's
+ * reasons (`decision`, the same path with or without personal data), the body (only with
+ * `personalData`) and the delivery's technical fields. Keys that would be empty are left out, so
+ * the first screen is the decision.
  */
 export function eventItem(
 	event: IdentityVerificationEvent,
@@ -399,14 +327,15 @@ export function eventItem(
 		startedAt: isoFromUnixSeconds(body.startTime),
 		finishedAt: isoFromUnixSeconds(body.finishTime),
 		receivedAt: event.receivedAt,
+		decision: decisionOf(event),
 		body: options.personalData ? body : undefined,
-		statusDetails: !options.personalData && isPlainObject(status) ? status : undefined,
 		delivery: {
 			deliveryId: event.deliveryId,
 			eventTypeSource: event.eventTypeSource,
 			headerMatchesBody: event.headerMatchesBody,
 			headerEventType: event.headerEventType,
 			validationIssues: event.validationIssues,
+			sample: event.sample,
 		},
 	};
 	withoutEmpty(item.delivery);
@@ -456,12 +385,12 @@ export function personalDataProperty(what: 'Output' | 'Continue with'): INodePro
 			{
 				name: 'Include',
 				value: 'include',
-				description: `${what} the whole delivery, with the person’s document data`,
+				description: `${what} the whole delivery (body), with the person’s document data`,
 			},
 			{
 				name: 'Leave Out (Decision Only)',
 				value: 'leaveOut',
-				description: `${what} the decision only: kind, statuses, references, final flag and dates. Names, document numbers, birth dates, addresses and IP addresses are never stored in n8n.`,
+				description: `${what} the decision only: kind, statuses, references, final flag, dates and the decision’s reasons (under decision, as with Include). Names, document numbers, birth dates, addresses and IP addresses are never stored in n8n.`,
 			},
 		],
 		description:

@@ -61,14 +61,18 @@ export function decodeSignature(headerValue: unknown): Buffer | undefined {
 	return undefined;
 }
 
-/** The answer's `error` for a delivery refused 401 by the signature check. */
+/**
+ * The answer's `error` for a delivery refused 401 by the signature check: a missing signature names
+ * every header it was looked for under, a wrong one the header it was read from.
+ */
 export function signatureRefusal(
 	reason: 'missing' | 'malformed' | 'mismatch',
-	headerName = 'Service-Signature',
+	headerNames: string | string[] = 'Service-Signature',
 ): string {
+	const names = Array.isArray(headerNames) ? headerNames : [headerNames];
 	return reason === 'missing'
-		? `Missing ${headerName} header`
-		: `Invalid ${headerName}: it does not match the body and the signing key`;
+		? `Missing ${names.join(' or ')} header`
+		: `Invalid ${names[0]}: it does not match the body and the signing key`;
 }
 
 /**

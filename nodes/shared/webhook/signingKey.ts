@@ -1,11 +1,11 @@
 /**
- * The signing key a delivery is checked with, and the names of its headers: read from the Webhook
- * Signing credential, and kept in this n8n process for a few seconds per workflow and credential, so
- * that a burst of deliveries reads it once. Used by the signature check in delivery.ts.
+ * The signing key a delivery is checked with, and the header names it may be read under: read from
+ * the Webhook Signing credential, and kept in this n8n process for a few seconds per workflow and
+ * credential, so that a burst of deliveries reads it once. Used by the signature check in delivery.ts.
  */
 import type { IWebhookFunctions } from 'n8n-workflow';
 
-import { webhookHeaders } from '../contract';
+import { acceptedHeaderSets, type WebhookHeaderNames } from '../contract';
 
 const SIGNING_CREDENTIAL = 'identityVerificationWebhookSigningApi';
 
@@ -25,10 +25,13 @@ const SIGNING_KEY_REREAD_MS = 1_000;
 /** At most this many kept keys (workflow and credential pairs); the oldest is dropped first. */
 const MAX_KEPT_KEYS = 200;
 
-/** What a delivery is checked with: the key ('' when the credential has none) and header names. */
+/**
+ * What a delivery is checked with: the key ('' when the credential has none) and the header sets
+ * the credential's Header Prefix accepts (acceptedHeaderSets).
+ */
 export interface SigningCredential {
 	key: string;
-	headers: ReturnType<typeof webhookHeaders>;
+	headers: WebhookHeaderNames[];
 }
 
 interface KeptKey {
@@ -62,7 +65,7 @@ async function readSigningKey(context: IWebhookFunctions): Promise<SigningCreden
 	const key = credentials.signingSecret;
 	return {
 		key: typeof key === 'string' ? key : '',
-		headers: webhookHeaders(credentials.headerPrefix),
+		headers: acceptedHeaderSets(credentials.headerPrefix),
 	};
 }
 

@@ -98,9 +98,11 @@ export async function handleWebhookRequest(
 	let result: IWebhookResponseData;
 	try {
 		result = await host.call.nodeType.webhook!.call(context);
-	} catch {
+	} catch (error) {
+		// n8n answers 500 and runs the workflow with the error, which its trigger node then throws:
+		// a manual run ends with it in the editor (webhook-helpers.ts, `runExecutionDataMerge`).
 		answerWebhookError(res);
-		record(false, false);
+		record(false, false, error as Error);
 		return;
 	} finally {
 		await close();

@@ -11,6 +11,8 @@ export interface RecordedResponse {
 	writtenByNode: boolean;
 	/** Whether a workflow was started for this request. */
 	workflowStarted: boolean;
+	/** What `webhook()` threw: n8n shows it as the run's error (a manual run's, in the editor). */
+	webhookError?: Error;
 }
 
 /** Like express: `status()`, `json()`, `send()` on the raw ServerResponse. */
@@ -21,7 +23,11 @@ export type ExpressLikeResponse = ServerResponse & {
 };
 
 /** Adds a record of the answer to `responses`, once it is written. */
-export type RecordAnswer = (writtenByNode: boolean, workflowStarted: boolean) => void;
+export type RecordAnswer = (
+	writtenByNode: boolean,
+	workflowStarted: boolean,
+	webhookError?: Error,
+) => void;
 
 function expressLike(res: ServerResponse): ExpressLikeResponse {
 	const r = res as ExpressLikeResponse;
@@ -75,7 +81,7 @@ export function recordedResponse(
 ): { res: ExpressLikeResponse; record: RecordAnswer } {
 	const written = captureWrites(rawRes);
 	const res = expressLike(rawRes);
-	const record: RecordAnswer = (writtenByNode, workflowStarted) => {
+	const record: RecordAnswer = (writtenByNode, workflowStarted, webhookError) => {
 		const text = written();
 		let json: unknown;
 		try {
@@ -83,7 +89,14 @@ export function recordedResponse(
 		} catch {
 			json = undefined;
 		}
-		responses.push({ statusCode: res.statusCode, text, json, writtenByNode, workflowStarted });
+		responses.push({
+			statusCode: res.statusCode,
+			text,
+			json,
+			writtenByNode,
+			workflowStarted,
+			...(webhookError ? { webhookError } : {}),
+		});
 	};
 	return { res, record };
 }

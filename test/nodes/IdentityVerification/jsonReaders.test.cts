@@ -274,6 +274,7 @@ async function deliveryRead(rawBody: Buffer): Promise<unknown> {
 		getRequestObject: () => ({ headers: {}, rawBody }),
 		getResponseObject: () => response,
 		getNode: () => ({ name: 'Trigger' }),
+		getMode: () => 'webhook',
 		logger: { warn: () => undefined, error: () => undefined },
 	} as unknown as IWebhookFunctions;
 	const received = await receiveDelivery.call(context, {

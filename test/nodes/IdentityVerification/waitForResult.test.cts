@@ -34,9 +34,11 @@ async function host(
 	parameters: Record<string, unknown> = {},
 	waitingItems = waitingFor(SCAN_REF),
 	typeVersion = 1,
+	mode?: 'manual',
 ): Promise<TriggerHost> {
 	const h = await startTriggerHost({
 		typeVersion,
+		...(mode ? { mode } : {}),
 		nodeType: new IdentityVerification(),
 		parameters: {
 			resource: 'identification',
@@ -230,6 +232,35 @@ describe('Wait for Result: the resume request', () => {
 		await postSigned(minimal.url, body, { key: KEY, eventType: 'IDENTIFICATION_MANUAL_FINISHED' });
 		expect(minimal.emitted[0][0].json).not.toHaveProperty('body');
 		expect(JSON.stringify(minimal.emitted[0][0].json)).not.toContain('ĄŽUOLAS');
+		// The decision's reasons at the same path in both.
+		expect(minimal.emitted[0][0].json.decision).toEqual({ overall: 'APPROVED' });
+		expect(full.emitted[0][0].json.decision).toEqual({ overall: 'APPROVED' });
+	});
+
+	test('in a manual run (the editor), a result signed with another key ends the wait with the reason for the editor; in production it is refused 401 and the wait goes on', async () => {
+		const manual = await host({}, waitingFor(SCAN_REF), 1.1, 'manual');
+		const res = await postSigned(manual.url, identification(), { key: 'not-the-key' });
+		// n8n's answer when the node throws; it then ends the run with the node's error.
+		expect(res.status).toBe(500);
+		expect(manual.emitted).toHaveLength(0);
+		const { webhookError } = manual.responses[0];
+		expect(webhookError?.message).toBe(
+			'Delivery refused: Invalid Service-Signature: it does not match the body and the signing key',
+		);
+		expect((webhookError as { description?: string }).description).toMatch(
+			/^Copy the signing key again .*Header names the delivery carried: connection, content-length, content-type, host, service-signature\.$/,
+		);
+		const production = await host({}, waitingFor(SCAN_REF), 1.1);
+		const refused = await postSigned(production.url, identification(), { key: 'not-the-key' });
+		expect(refused.status).toBe(401);
+		expect(production.responses[0].webhookError).toBeUndefined();
+	});
+
+	test('in a manual run, a result for another verification does not end the wait', async () => {
+		const manual = await host({}, waitingFor(SCAN_REF), 1.1, 'manual');
+		const res = await postSigned(manual.url, identification({ scanRef: 'another' }), { key: KEY });
+		expect(res.status).toBe(200);
+		expect(manual.responses[0].webhookError).toBeUndefined();
 	});
 
 	test('a resume request to an execution that waits for no verification is acknowledged and ignored', async () => {

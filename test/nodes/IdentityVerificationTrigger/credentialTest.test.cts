@@ -2,6 +2,8 @@
  * The signing key credential test (credentialTest.ts) on inputs the editor form cannot produce but
  * a credential saved through the API or an older version can: no data at all, a key that is not text.
  */
+import type { IDataObject } from 'n8n-workflow';
+
 import { checkSigningKey } from '../../../nodes/shared/webhook/credentialTest';
 
 const ENTER_KEY =
@@ -21,6 +23,21 @@ describe('checkSigningKey', () => {
 	});
 });
 
+describe('a passed test says what it checked and what only a delivery shows', () => {
+	test('it names what it checked, what it did not, and what proves the key', () => {
+		const { status, message } = checkSigningKey({ signingSecret: 'whsec_any_key' });
+		expect(status).toBe('OK');
+		expect(message).toMatch(/^Checked: a signing key is entered, on one line without spaces/);
+		expect(message).toContain(
+			'Not checked: that it is the key the service signs with (the service cannot check it, and the key is never sent anywhere).',
+		);
+		expect(message).toContain(
+			'Only a delivery shows that: a wrong key is refused (401), and while the workflow listens for a test event the editor shows why.',
+		);
+		expect(message).not.toContain('whsec_any_key');
+	});
+});
+
 describe('the header prefix', () => {
 	test.each([['Service'], ['Idenfy'], [' idenfy- '], ['']])(
 		'%j is usable (empty: the default)',
@@ -29,11 +46,15 @@ describe('the header prefix', () => {
 		},
 	);
 
-	test('the test names the signature header the prefix gives', () => {
+	test('the test names the signature headers deliveries are read under: both by default, the one a prefix names', () => {
 		expect(checkSigningKey({ signingSecret: 'k', headerPrefix: 'Idenfy' }).message).toContain(
-			'Idenfy-Signature header',
+			'deliveries are read under Idenfy-Signature.',
 		);
-		expect(checkSigningKey({ signingSecret: 'k' }).message).toContain('Service-Signature header');
+		for (const data of [{}, { headerPrefix: '' }, { headerPrefix: 'Service' }] as IDataObject[]) {
+			expect(checkSigningKey({ signingSecret: 'k', ...data }).message).toContain(
+				'deliveries are read under Service-Signature or Idenfy-Signature.',
+			);
+		}
 	});
 
 	test.each([['Idenfy Signature'], ['X-Idenfy:'], ['-Service'], ['Ïdenfy']])(

@@ -3,9 +3,10 @@
  * answer and log line of every refusal, the raw-body rules and the body kinds that are refused. The
  * HTTP tests (trigger.test.cts) show the same end to end; these pin every branch cheaply.
  */
-import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
+import { NodeOperationError, type IDataObject, type IWebhookFunctions } from 'n8n-workflow';
 
-import { answer, receiveDelivery, webhookLifecycle } from '../../../nodes/shared/webhook/delivery';
+import { answer } from '../../../nodes/shared/webhook/answer';
+import { receiveDelivery, webhookLifecycle } from '../../../nodes/shared/webhook/delivery';
 import { FINAL_BODY, sign, StubResponse } from './util.cjs';
 
 const KEY = 'whsec_delivery_test';
@@ -29,6 +30,8 @@ function stub(opts: {
 	workflowId?: string;
 	/** Counts the key reads across stubs (one stub is one request). */
 	reads?: { count: number };
+	/** n8n's execution mode (default 'webhook', a published workflow; 'manual': listening for a test event). */
+	mode?: string;
 }): Stub {
 	const result: Stub = { context: undefined as never, answered: [], logs: [], keyReads: 0 };
 	const req: IDataObject = { headers: opts.headers ?? {}, rawBody: opts.rawBody };
@@ -55,6 +58,7 @@ function stub(opts: {
 					}),
 		}),
 		getWorkflow: () => ({ id: opts.workflowId }),
+		getMode: () => opts.mode ?? 'webhook',
 		logger: {
 			warn: (message: string) => result.logs.push({ level: 'warn', message }),
 			error: (message: string) => result.logs.push({ level: 'error', message }),
@@ -94,11 +98,23 @@ function expectRefused(
 	expect(r.log.message).toMatch(expected.why);
 }
 
-/** The whole refusal of a signature: 401, its answer and the warning that repeats it. */
-const refused401 = (error: string) => ({
+/** A matcher of text that starts with `start`. */
+const startingWith = (start: string) =>
+	expect.stringMatching(new RegExp(`^${start.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+
+/**
+ * The whole refusal of a signature: 401, its answer and the warning that repeats it with the
+ * header names the delivery carried (`carried`, sorted).
+ */
+const refused401 = (error: string, carried: string) => ({
 	status: 401,
 	body: { received: false, error },
-	log: { level: 'warn', message: `${NAME}: delivery refused (401): ${error}` },
+	log: {
+		level: 'warn',
+		message: startingWith(
+			`${NAME}: delivery refused (401): ${error}. Header names it carried: ${carried}. `,
+		),
+	},
 });
 
 describe('receiveDelivery', () => {
@@ -127,27 +143,30 @@ describe('receiveDelivery', () => {
 			status: 500,
 			error: 'The receiver could not read the request body',
 			level: 'error',
-			why: new RegExp(`^${NAME}: the raw request body is not available`),
+			why: new RegExp(
+				`^${NAME}: delivery refused \\(500\\): The receiver could not read the request body \\(n8n gave no raw request body`,
+			),
 		});
 		expect(s.keyReads).toBe(0);
 	});
 
 	test.each([
-		['missing', {}, 'Missing Service-Signature header'],
+		['missing', {}, 'Missing Service-Signature or Idenfy-Signature header', 'none'],
 		[
 			'malformed',
 			{ 'service-signature': 'abc' },
 			'Invalid Service-Signature: it does not match the body and the signing key',
+			'service-signature',
 		],
-	])('a %s signature is refused 401 with a warning', async (_what, headers, error) => {
+	])('a %s signature is refused 401 with a warning', async (_what, headers, error, carried) => {
 		const s = stub({ rawBody: BODY, headers });
-		expect(await refusal(s)).toEqual(refused401(error));
+		expect(await refusal(s)).toEqual(refused401(error, carried));
 	});
 
 	test('a signature made with another key is refused 401 after the key is read, with a warning', async () => {
 		const s = stub({ rawBody: BODY, headers: { 'service-signature': sign(BODY, 'other') } });
 		const error = 'Invalid Service-Signature: it does not match the body and the signing key';
-		expect(await refusal(s)).toEqual(refused401(error));
+		expect(await refusal(s)).toEqual(refused401(error, 'service-signature'));
 		expect(s.keyReads).toBe(1);
 	});
 
@@ -173,7 +192,7 @@ describe('receiveDelivery', () => {
 			status: 400,
 			error: 'The body is not valid JSON',
 			level: 'warn',
-			why: new RegExp(`^${NAME}: delivery refused \\(400\\): the body is not JSON`),
+			why: new RegExp(`^${NAME}: delivery refused \\(400\\): The body is not valid JSON \\(`),
 		});
 	});
 
@@ -187,7 +206,9 @@ describe('receiveDelivery', () => {
 				body: { received: false, error: 'The body must be a JSON object' },
 				log: {
 					level: 'warn',
-					message: `${NAME}: delivery refused (400): the body is JSON but not an object`,
+					message: startingWith(
+						`${NAME}: delivery refused (400): The body must be a JSON object. Header names it carried: service-signature. `,
+					),
 				},
 			});
 		},
@@ -206,38 +227,104 @@ describe('receiveDelivery', () => {
 });
 
 describe("the real service's header names (Header Prefix in the credential)", () => {
-	const idenfy = (raw: Buffer = BODY) => ({
-		'idenfy-signature': sign(raw, KEY),
+	const idenfy = (raw: Buffer = BODY, key = KEY) => ({
+		'idenfy-signature': sign(raw, key),
 		'idenfy-event-type': 'IDENTIFICATION_MANUAL_FINISHED',
+	});
+	const accepted = async (s: Stub) => {
+		const received = await receive(s);
+		expect(s.answered).toEqual([]);
+		expect(received.ok && received.event.eventType).toBe('IDENTIFICATION_MANUAL_FINISHED');
+		expect(received.ok && received.event.eventTypeSource).toBe('header');
+	};
+
+	test.each([
+		['no prefix (a credential saved without one)', { signingSecret: KEY }],
+		['the empty default', { signingSecret: KEY, headerPrefix: '' }],
+		['Service, the default before (stored)', { signingSecret: KEY, headerPrefix: 'Service' }],
+		['" service- " (stored)', { signingSecret: KEY, headerPrefix: ' service- ' }],
+	])(
+		'with %s, a delivery of the real service (Idenfy-Signature, Idenfy-Event-Type) is accepted with its kind',
+		async (_what, credential) => {
+			await accepted(stub({ rawBody: BODY, headers: idenfy(), credential }));
+		},
+	);
+
+	test('with the empty default, the contract’s names (Service-…) are read too', async () => {
+		await accepted(
+			stub({
+				rawBody: BODY,
+				headers: { ...signed(), 'service-event-type': 'IDENTIFICATION_MANUAL_FINISHED' },
+				credential: { signingSecret: KEY, headerPrefix: '' },
+			}),
+		);
 	});
 
 	test.each([['Idenfy'], [' idenfy- '], ['IDENFY']])(
 		'prefix %j: a delivery with Idenfy-Signature and Idenfy-Event-Type is accepted with its kind',
 		async (headerPrefix) => {
-			const s = stub({
-				rawBody: BODY,
-				headers: idenfy(),
-				credential: { signingSecret: KEY, headerPrefix },
-			});
-			const received = await receive(s);
-			expect(received.ok && received.event.eventType).toBe('IDENTIFICATION_MANUAL_FINISHED');
-			expect(received.ok && received.event.eventTypeSource).toBe('header');
+			const credential = { signingSecret: KEY, headerPrefix };
+			await accepted(stub({ rawBody: BODY, headers: idenfy(), credential }));
 		},
 	);
 
-	test('with the default prefix, a delivery signed under another prefix is refused 401', async () => {
-		const s = stub({ rawBody: BODY, headers: idenfy() });
-		expect(await refusal(s)).toEqual(refused401('Missing Service-Signature header'));
-	});
-
-	test('with the prefix Idenfy, the contract headers are not read: refused 401 naming Idenfy-Signature', async () => {
+	test('a prefix narrows to its names: with Idenfy, the contract headers are not read (401 naming Idenfy-Signature)', async () => {
 		const s = stub({
 			rawBody: BODY,
 			headers: signed(),
 			credential: { signingSecret: KEY, headerPrefix: 'Idenfy' },
 		});
-		expect(await refusal(s)).toEqual(refused401('Missing Idenfy-Signature header'));
+		expect(await refusal(s)).toEqual(
+			refused401('Missing Idenfy-Signature header', 'service-signature'),
+		);
 	});
+
+	test('a white-label prefix reads its own names only', async () => {
+		const credential = { signingSecret: KEY, headerPrefix: 'Acme' };
+		const own = stub({ rawBody: BODY, headers: { 'acme-signature': sign(BODY, KEY) }, credential });
+		expect((await receive(own)).ok).toBe(true);
+		const s = stub({ rawBody: BODY, headers: idenfy(), credential });
+		expect(await refusal(s)).toEqual(
+			refused401('Missing Acme-Signature header', 'idenfy-event-type, idenfy-signature'),
+		);
+	});
+
+	test('both sets saying the same (a proxy copying the headers) are read as one', async () => {
+		const headers = {
+			...idenfy(),
+			'service-signature': sign(BODY, KEY),
+			'service-event-type': 'IDENTIFICATION_MANUAL_FINISHED',
+		};
+		await accepted(stub({ rawBody: BODY, headers }));
+	});
+
+	test.each([
+		[
+			'two signatures, one of them wrong',
+			{ ...idenfy(), 'service-signature': sign(BODY, 'other') },
+		],
+		[
+			'the same signature, different kinds',
+			{
+				...idenfy(),
+				'service-signature': sign(BODY, KEY),
+				'service-event-type': 'BANK_VERIFICATION',
+			},
+		],
+		[
+			'the signature under one name, the kind under the other',
+			{ 'service-signature': sign(BODY, KEY), 'idenfy-event-type': 'IDENTIFICATION_EXPIRED' },
+		],
+	])(
+		'both sets present and disagreeing (%s): refused 401, one set per delivery',
+		async (_w, headers) => {
+			const r = await refusal(stub({ rawBody: BODY, headers }));
+			expect(r.status).toBe(401);
+			expect(r.body.error).toBe(
+				'Both Service-… and Idenfy-… headers, with different values: a delivery is read under one set of header names',
+			);
+		},
+	);
 
 	test('a signature under the prefix is checked as strictly: another key is refused 401', async () => {
 		const s = stub({
@@ -246,18 +333,65 @@ describe("the real service's header names (Header Prefix in the credential)", ()
 			credential: { signingSecret: KEY, headerPrefix: 'Idenfy' },
 		});
 		expect(await refusal(s)).toEqual(
-			refused401('Invalid Idenfy-Signature: it does not match the body and the signing key'),
+			refused401(
+				'Invalid Idenfy-Signature: it does not match the body and the signing key',
+				'idenfy-signature',
+			),
 		);
 	});
 
-	test('with Verify Signature off, the event kind is read under the prefix', async () => {
+	test('with the default, a wrong signature under Idenfy-Signature is named as such', async () => {
+		const s = stub({ rawBody: BODY, headers: idenfy(BODY, 'other') });
+		expect((await refusal(s)).body.error).toBe(
+			'Invalid Idenfy-Signature: it does not match the body and the signing key',
+		);
+	});
+
+	test.each([
+		['Idenfy', 'Idenfy'],
+		['the default', ''],
+	])(
+		'with Verify Signature off, the event kind is read under the names carried (%s)',
+		async (_w, headerPrefix) => {
+			const s = stub({
+				rawBody: BODY,
+				headers: { 'idenfy-event-type': 'IDENTIFICATION_MANUAL_FINISHED' },
+				credential: { signingSecret: KEY, headerPrefix },
+			});
+			const received = await receive(s, false);
+			expect(received.ok && received.event.eventType).toBe('IDENTIFICATION_MANUAL_FINISHED');
+		},
+	);
+});
+
+describe('the one log line of a refused delivery', () => {
+	const SECRET_BODY = Buffer.from('{"scanRef":"s-9","data":{"docFirstName":"ONA"},"final":true}');
+
+	test('says why and names the headers it carried, never their values, the body or the key', async () => {
+		const signature = sign(SECRET_BODY, 'a-wrong-key');
 		const s = stub({
-			rawBody: BODY,
-			headers: { 'idenfy-event-type': 'IDENTIFICATION_MANUAL_FINISHED' },
-			credential: { signingSecret: KEY, headerPrefix: 'Idenfy' },
+			rawBody: SECRET_BODY,
+			headers: {
+				'content-type': 'application/json',
+				'x-secret-header': 'a-value-nobody-may-read',
+				'idenfy-signature': signature,
+			},
 		});
-		const received = await receive(s, false);
-		expect(received.ok && received.event.eventType).toBe('IDENTIFICATION_MANUAL_FINISHED');
+		const { log } = await refusal(s);
+		expect(log.message).toBe(
+			`${NAME}: delivery refused (401): Invalid Idenfy-Signature: it does not match the body and the signing key. Header names it carried: content-type, idenfy-signature, x-secret-header. Copy the signing key again from the dashboard (Settings → Notifications → the notification’s Signing key) into the Webhook Signing credential: each notification has its own key, and it is not the API secret.`,
+		);
+		for (const hidden of [signature, KEY, 'a-value-nobody-may-read', 'ONA', 's-9']) {
+			expect(log.message).not.toContain(hidden);
+		}
+	});
+
+	test('a sender that sends hundreds of headers gets 30 names and a count into the line', async () => {
+		const headers: Record<string, string> = {};
+		for (let i = 0; i < 200; i++) headers[`x-h${String(i).padStart(3, '0')}`] = 'v';
+		const { log } = await refusal(stub({ rawBody: BODY, headers }));
+		expect(log.message).toContain('x-h029, and 170 more.');
+		expect(log.message).not.toContain('x-h030');
 	});
 });
 
@@ -317,5 +451,55 @@ describe('answer and the webhook lifecycle', () => {
 		await expect(hooks.checkExists.call(context)).resolves.toBe(true);
 		await expect(hooks.create.call(context)).resolves.toBe(true);
 		await expect(hooks.delete.call(context)).resolves.toBe(true);
+	});
+});
+
+describe('while the editor listens for a test event (manual mode), a refusal ends the test with its reason', () => {
+	const manual = (opts: Parameters<typeof stub>[0]) => stub({ ...opts, mode: 'manual' });
+
+	test.each([
+		[
+			'a wrong key',
+			{ rawBody: BODY, headers: { 'idenfy-signature': sign(BODY, 'other') } },
+			'Delivery refused: Invalid Idenfy-Signature: it does not match the body and the signing key',
+			/^Copy the signing key again .* Header names the delivery carried: idenfy-signature\.$/,
+		],
+		[
+			'no signature it can read',
+			{ rawBody: BODY, headers: { 'acme-signature': 'x', 'content-type': 'application/json' } },
+			'Delivery refused: Missing Service-Signature or Idenfy-Signature header',
+			/Header Prefix .* Header names the delivery carried: acme-signature, content-type\.$/,
+		],
+		[
+			'no signing key',
+			{ rawBody: BODY, headers: signed(), credential: { signingSecret: '' } },
+			'Delivery refused: The receiver has no signing key configured',
+			/^Select an "Identity Verification Webhook Signing API" credential/,
+		],
+		[
+			'a body that is not JSON',
+			{ rawBody: Buffer.from('nope'), headers: signed(Buffer.from('nope')) },
+			'Delivery refused: The body is not valid JSON',
+			/JSON object/,
+		],
+	])(
+		'%s: the node throws the reason for n8n to show, and answers nothing itself',
+		async (_w, opts, message, description) => {
+			const s = manual(opts);
+			const thrown = await receive(s).then(
+				() => undefined,
+				(error: unknown) => error,
+			);
+			expect(thrown).toBeInstanceOf(NodeOperationError);
+			expect((thrown as NodeOperationError).message).toBe(message);
+			expect((thrown as NodeOperationError).description).toMatch(description);
+			expect(s.answered).toEqual([]);
+			// The administrator's log line is written in every mode.
+			expect(s.logs).toHaveLength(1);
+		},
+	);
+
+	test('an accepted delivery is not affected', async () => {
+		expect((await receive(manual({ rawBody: BODY, headers: signed() }))).ok).toBe(true);
 	});
 });

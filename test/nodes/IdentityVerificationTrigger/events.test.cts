@@ -1,7 +1,7 @@
 /**
  * events.ts on its own: event names as the service and its dashboard write them, the body's product
  * one condition at a time, which header kinds the signed body overrules, isIdentificationResult,
- * which fields buildEvent lifts to the top of the item, and the Events option. The HTTP tests show
+ * which fields buildEvent lifts to the top of the item. The Events option is in eventChoices.test.cts. The HTTP tests show
  * the same kinds end to end with whole bodies; the real-service corpus tests run the provider's own
  * examples; these pin every condition.
  */
@@ -13,7 +13,6 @@ import {
 	isNonFinal,
 	parseEventTypeName,
 } from '../../../nodes/shared/webhook/events';
-import { IdentityVerificationTrigger } from '../../../nodes/IdentityVerificationTrigger/IdentityVerificationTrigger.node';
 import {
 	COMPANY_EVENT_TYPES,
 	EVENT_TYPES,
@@ -399,30 +398,5 @@ describe('buildEvent: the fields lifted to the top', () => {
 		const review = event({ formId: 'f-1', status: 'APPROVED' }, 'COMPANY_REVIEW');
 		expect(review.eventType).toBe('COMPANY_REVIEW');
 		expect(Object.keys(review)).not.toContain('overallStatus');
-	});
-});
-
-describe('the Events option', () => {
-	test('lists every kind once (the company review as KYB_REVIEW_RESULT in version 1), sorted by name', () => {
-		const property = new IdentityVerificationTrigger().description.properties.find(
-			(p) => p.name === 'events',
-		);
-		const options = (property?.options ?? []) as Array<{
-			name: string;
-			value: string;
-			description?: string;
-		}>;
-		const v1 = (kind: string) => (kind === 'COMPANY_REVIEW' ? 'KYB_REVIEW_RESULT' : kind);
-		expect(options.map((o) => o.value).sort()).toEqual(EVENT_TYPES.map(v1).sort());
-		const names = options.map((o) => o.name);
-		expect(names).toEqual([...names].sort((a, b) => a.localeCompare(b)));
-		expect(options.find((o) => o.value === 'IDENTIFICATION')).toMatchObject({
-			name: 'Identification (Legacy)',
-			description: expect.stringMatching(/every verification outcome/),
-		});
-		for (const option of options) {
-			expect(option.name).not.toBe('');
-			expect(option.description).toEqual(expect.any(String));
-		}
 	});
 });

@@ -88,6 +88,45 @@ describe('signature', () => {
 	});
 });
 
+describe('while the editor listens for a test event', () => {
+	test('a delivery signed with another key ends the test with the reason n8n shows in the editor', async () => {
+		const h = await host({ mode: 'manual' });
+		const res = await postSigned(h.url, BODIES.BANK_VERIFICATION, {
+			key: 'a-wrong-key',
+			eventType: 'BANK_VERIFICATION',
+		});
+		// n8n answers 500 itself when the node throws, then ends the test run with the error.
+		expect(res.status).toBe(500);
+		expect(h.emitted).toHaveLength(0);
+		expect(h.responses[0].webhookError?.message).toBe(
+			'Delivery refused: Invalid Service-Signature: it does not match the body and the signing key',
+		);
+	});
+
+	test('a delivery without a signature it can read names the header names it carried', async () => {
+		const h = await host({ mode: 'manual' });
+		await post(h.url, '{}', { 'x-acme-signature': 'abc' });
+		const error = h.responses[0].webhookError as Error & { description?: string };
+		expect(error.message).toBe(
+			'Delivery refused: Missing Service-Signature or Idenfy-Signature header',
+		);
+		expect(error.description).toContain(
+			'Header names the delivery carried: connection, content-length, content-type, host, x-acme-signature.',
+		);
+	});
+
+	test('a correctly signed delivery starts the test run as in production', async () => {
+		const h = await host({ mode: 'manual' });
+		const res = await postSigned(h.url, BODIES.BANK_VERIFICATION, {
+			key: KEY,
+			eventType: 'BANK_VERIFICATION',
+		});
+		expect(res.status).toBe(200);
+		expect(h.emitted).toHaveLength(1);
+		expect(h.responses[0].webhookError).toBeUndefined();
+	});
+});
+
 describe('typed events', () => {
 	let h: TriggerHost;
 
@@ -641,7 +680,7 @@ describe('fail closed', () => {
 			expect(res.status).toBe(500);
 			expect(h.emitted).toHaveLength(0);
 			expect(spy.mock.calls.map((c) => String(c[0])).join('\n')).toMatch(
-				/raw request body is not available/,
+				/no raw request body, so the signature cannot be checked/,
 			);
 		} finally {
 			spy.mockRestore();

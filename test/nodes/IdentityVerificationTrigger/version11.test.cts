@@ -7,10 +7,13 @@
 import type { INodeParameters } from 'n8n-workflow';
 import { request } from 'undici';
 
+import { SAMPLE_NOTE } from '../../../nodes/shared/webhook/sample';
+
 import { BODIES } from './fixtures.cjs';
 import { lastEvent, postSigned, useTriggerHosts } from './util.cjs';
 
 const KEY = 'whsec-version-11';
+
 const host = useTriggerHosts(KEY);
 const v11 = (parameters: INodeParameters = {}, mode?: 'manual' | 'webhook') =>
 	host({ typeVersion: 1.1, parameters, ...(mode ? { mode } : {}) });
@@ -19,7 +22,16 @@ const v11 = (parameters: INodeParameters = {}, mode?: 'manual' | 'webhook') =>
 const identification = {
 	final: true,
 	platform: 'PC',
-	status: { overall: 'DENIED', fraudTags: ['FACE_SUSPECTED'], autoDocument: 'DOC_VALIDATED' },
+	status: {
+		overall: 'DENIED',
+		fraudTags: ['FACE_SUSPECTED'],
+		autoDocument: 'DOC_VALIDATED',
+		suspicionReasons: ['FACE_SUSPECTED'],
+		// Fields the service might add to the status one day: personal data, not a decision.
+		reviewerNote: 'Documents of ŁUKASZ MÜLLER checked',
+		contactEmail: 'lukasz@example.com',
+		manualFace: { reviewer: 'Ona Reviewer' },
+	},
 	data: { docFirstName: 'ŁUKASZ', docLastName: 'MÜLLER', docDob: '1990-12-31', docNumber: 'X1' },
 	scanRef: 's-11',
 	clientId: 'customer-11',
@@ -42,6 +54,7 @@ describe('the item of version 1.1', () => {
 			'startedAt',
 			'finishedAt',
 			'receivedAt',
+			'decision',
 			'body',
 			'delivery',
 		]);
@@ -62,7 +75,7 @@ describe('the item of version 1.1', () => {
 		]);
 	});
 
-	test('with Personal Data left out, nothing of the person is in the item: the decision and its status details only', async () => {
+	test('with Personal Data left out, nothing of the person is in the item, not even a field the service adds to the status', async () => {
 		const h = await v11({ personalData: 'leaveOut' });
 		await postSigned(h.url, identification, {
 			key: KEY,
@@ -70,12 +83,39 @@ describe('the item of version 1.1', () => {
 		});
 		const item = lastEvent(h);
 		expect(item).not.toHaveProperty('body');
-		expect(item.statusDetails).toEqual(identification.status);
+		expect(item).not.toHaveProperty('statusDetails');
 		const text = JSON.stringify(item);
-		for (const personal of ['ŁUKASZ', 'MÜLLER', '1990-12-31', 'X1', '192.0.2.7']) {
+		for (const personal of [
+			'ŁUKASZ',
+			'MÜLLER',
+			'1990-12-31',
+			'X1',
+			'192.0.2.7',
+			'lukasz@example.com',
+			'Ona Reviewer',
+		]) {
 			expect(text).not.toContain(personal);
 		}
 		expect(item).toMatchObject({ overallStatus: 'DENIED', scanRef: 's-11', final: true });
+	});
+
+	test('the decision’s reasons are at one path, decision, with personal data included or left out', async () => {
+		const decision = {
+			overall: 'DENIED',
+			fraudTags: ['FACE_SUSPECTED'],
+			autoDocument: 'DOC_VALIDATED',
+			suspicionReasons: ['FACE_SUSPECTED'],
+		};
+		for (const personalData of ['include', 'leaveOut']) {
+			const h = await v11({ personalData });
+			await postSigned(h.url, identification, {
+				key: KEY,
+				eventType: 'IDENTIFICATION_MANUAL_FINISHED',
+			});
+			// Only the decision fields of the status, and of them only statuses and tags (manualFace
+			// is an object here: left out, as it could hold anything).
+			expect(lastEvent(h).decision).toEqual(decision);
+		}
 	});
 
 	test('a company review is COMPANY_REVIEW with its decision and company', async () => {
@@ -124,17 +164,37 @@ describe('the sample event', () => {
 	};
 
 	test.each([[1], [1.1]])(
-		'version %s: opening the Test URL in a browser while listening starts the workflow with a sample approved verification',
+		'version %s: opening the Test URL in a browser while listening starts the workflow with a sample approved verification that says it checked nothing',
 		async (typeVersion) => {
 			const h = await host({ typeVersion, mode: 'manual' });
 			const res = await open(h.url);
-			expect(res).toEqual({ status: 200, json: { received: true, sample: true } });
+			expect(res).toEqual({
+				status: 200,
+				json: { received: true, sample: true, note: SAMPLE_NOTE },
+			});
+			expect(SAMPLE_NOTE).toMatch(/signature was not checked/);
 			expect(lastEvent(h)).toMatchObject({
 				eventType: 'IDENTIFICATION_AUTO_FINISHED',
 				overallStatus: 'APPROVED',
 				final: true,
 				clientId: 'sample-customer-42',
+				...(typeVersion === 1 ? { sample: SAMPLE_NOTE } : { delivery: { sample: SAMPLE_NOTE } }),
 			});
+		},
+	);
+
+	test.each([
+		[['BANK_VERIFICATION', 'BANK_CARD_VERIFICATION_COMPLETED'], 'BANK_VERIFICATION'],
+		[['COMPANY_AML_REVIEW'], 'COMPANY_AML_REVIEW'],
+		[['OTHER'], 'OTHER'],
+	])(
+		'listening for %j, the sample is a %s: a kind the Events option selects',
+		async (events, kind) => {
+			const h = await v11({ events }, 'manual');
+			await open(h.url);
+			expect(h.emitted).toHaveLength(1);
+			expect(lastEvent(h)).toMatchObject({ eventType: kind, delivery: { sample: SAMPLE_NOTE } });
+			expect(lastEvent(h)).not.toHaveProperty('overallStatus');
 		},
 	);
 

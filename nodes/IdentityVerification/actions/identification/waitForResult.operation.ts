@@ -15,7 +15,8 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, WAIT_INDEFINITELY, updateDisplayOptions } from 'n8n-workflow';
 
-import { answer, receiveDelivery } from '../../../shared/webhook/delivery';
+import { answer } from '../../../shared/webhook/answer';
+import { receiveDelivery } from '../../../shared/webhook/delivery';
 import type { IdentityVerificationEvent } from '../../../shared/webhook/events';
 import {
 	isIdentificationResult,

@@ -1,0 +1,37 @@
+/**
+ * Finding the trigger: n8n's nodes panel searches a node's codex aliases (its .node.json), so a
+ * user who types the provider's name or the product finds it; its description and documentation
+ * link are its own, not the action node's.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+
+import { IdentityVerification } from '../../../nodes/IdentityVerification/IdentityVerification.node';
+import { IdentityVerificationTrigger } from '../../../nodes/IdentityVerificationTrigger/IdentityVerificationTrigger.node';
+
+// Tests run compiled from .build/test/nodes/IdentityVerificationTrigger/; the sources are at the root.
+const ROOT = path.resolve(__dirname, '..', '..', '..', '..');
+const read = (file: string) => readFileSync(path.join(ROOT, file), 'utf8');
+type Codex = { alias: string[]; resources: { primaryDocumentation: Array<{ url: string }> } };
+const codexOf = (node: string) => JSON.parse(read(`nodes/${node}/${node}.node.json`)) as Codex;
+const codex = codexOf('IdentityVerificationTrigger');
+
+test.each([['IdentityVerificationTrigger'], ['IdentityVerification']])(
+	'%s: the aliases hold the provider’s name and the products a user searches for',
+	(node) => {
+		// n8n's panel merges the trigger into the action node's entry and searches that entry's
+		// aliases (editor-ui generateMergedNodesAndActions): both nodes need them.
+		expect(codexOf(node).alias).toEqual(
+			expect.arrayContaining(['iDenfy', 'Idenfy', 'KYC', 'KYB', 'AML']),
+		);
+	},
+);
+
+test('its description is its own, and its documentation link opens its README section', () => {
+	const trigger = new IdentityVerificationTrigger().description.description;
+	expect(trigger).not.toBe(new IdentityVerification().description.description);
+	expect(trigger).toMatch(/^Starts the workflow when/);
+	const [{ url }] = codex.resources.primaryDocumentation;
+	expect(url).toMatch(/#identity-verification-trigger$/);
+	expect(read('README.md')).toMatch(/^## Identity Verification Trigger$/m);
+});
