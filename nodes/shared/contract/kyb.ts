@@ -16,6 +16,9 @@ export const kybQuestionnaireParamsSchema = z.object({
 
 export const kybFormParamsSchema = z.object({ formId: pathId('Form ID') });
 
+/** A company's form token given to the node (the Form Token field), sent as Bearer. */
+export const kybFormTokenSchema = z.object({ formToken: nonEmpty('Form Token') });
+
 /** Structure inside `sections` is not shown: anything is accepted. */
 export const questionnaireAnswersSchema = z
 	.object({ sections: z.record(z.unknown()).or(z.array(z.unknown())) })
@@ -107,6 +110,12 @@ export const kybSessionSchema = z
 		companyId: z.string().nullish(),
 		clientId: z.string().nullish(),
 		externalRef: z.string().nullish(),
+		locale: z.string().nullish(),
+		flow: z.string().nullish(),
+		theme: z.string().nullish(),
+		tags: z.array(z.string()).nullish(),
+		scanRefs: z.array(z.string()).nullish(),
+		isActive: z.boolean().nullish(),
 	})
 	.passthrough();
 
@@ -139,24 +148,40 @@ export const KYB_COMPANY_STATUSES = [
  * POST /kyb/companies/{id}/change-status/ (kyb.yaml's CompanyStatusRequest): COMPLETED takes the
  * review decision, "the same as a manual review through the dashboard"; the other statuses none.
  */
-export const kybCompanyStatusRequestSchema = z.discriminatedUnion('status', [
-	z.object({ status: z.enum(['NEED_TO_PROCESS', 'NEED_TO_REVIEW']) }),
-	z.object({
-		status: z.literal('COMPLETED'),
-		reviewInfo: z.discriminatedUnion('approvalStatus', [
-			z.object({ approvalStatus: z.literal('APPROVED') }),
-			z.object({
-				approvalStatus: z.literal('DENIED'),
-				denyReason: z
-					.string()
-					.max(KYB_LIMITS.denyReasonMaxLength, {
-						message: `must be at most ${KYB_LIMITS.denyReasonMaxLength} characters`,
-					})
-					.nullish(),
-			}),
-		]),
-	}),
-]);
+/** The message of a value a discriminated union does not know (never the value itself). */
+const oneOf =
+	(values: string[]): z.ZodErrorMap =>
+	(issue, ctx) =>
+		issue.code === 'invalid_union_discriminator'
+			? { message: `must be ${values.join(' or ')}` }
+			: { message: ctx.defaultError };
+
+export const kybCompanyStatusRequestSchema = z.discriminatedUnion(
+	'status',
+	[
+		z.object({ status: z.enum(['NEED_TO_PROCESS', 'NEED_TO_REVIEW']) }),
+		z.object({
+			status: z.literal('COMPLETED'),
+			reviewInfo: z.discriminatedUnion(
+				'approvalStatus',
+				[
+					z.object({ approvalStatus: z.literal('APPROVED') }),
+					z.object({
+						approvalStatus: z.literal('DENIED'),
+						denyReason: z
+							.string()
+							.max(KYB_LIMITS.denyReasonMaxLength, {
+								message: `must be at most ${KYB_LIMITS.denyReasonMaxLength} characters`,
+							})
+							.nullish(),
+					}),
+				],
+				{ errorMap: oneOf(['APPROVED', 'DENIED']) },
+			),
+		}),
+	],
+	{ errorMap: oneOf(['NEED_TO_PROCESS', 'NEED_TO_REVIEW', 'COMPLETED']) },
+);
 export type KybCompanyStatusRequest = z.infer<typeof kybCompanyStatusRequestSchema>;
 
 /** Its answer (kyb.yaml's CompanyStatus): the status, and with COMPLETED the decision. */
