@@ -187,7 +187,7 @@ export type KybCompanyStatusRequest = z.infer<typeof kybCompanyStatusRequestSche
 /** Its answer (kyb.yaml's CompanyStatus): the status, and with COMPLETED the decision. */
 export const kybCompanyStatusSchema = z
 	.object({
-		status: z.string(),
+		status: z.string().nullish(),
 		reviewInfo: z
 			.object({ approvalStatus: z.string().nullish(), denyReason: z.string().nullish() })
 			.passthrough()
