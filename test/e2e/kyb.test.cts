@@ -261,7 +261,8 @@ function standIn(original: WorkflowNode, recorderUrl: string): WorkflowNode {
 			value: formValue(value),
 		})),
 	];
-	if (original.parameters.binaryData === true)
+	// Slack's file upload: the file goes with the parameters.
+	if (original.parameters.operation === 'upload')
 		parameters.push({
 			parameterType: 'formBinaryData',
 			name: 'file',

@@ -5,9 +5,8 @@
 import type { BankTransaction, EventType } from '../../nodes/shared/contract';
 import type { CompanyInput, KybCompanyStore } from './routes/kybCompanies.cjs';
 
-export type { CompanyInput } from './routes/kybCompanies.cjs';
 /** A KYB company's state in the sandbox. */
-export type KybCompany = NonNullable<ReturnType<KybCompanyStore['company']>>;
+type KybCompany = NonNullable<ReturnType<KybCompanyStore['company']>>;
 
 export interface SandboxCredentials {
 	apiKey: string;

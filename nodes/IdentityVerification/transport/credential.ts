@@ -32,7 +32,7 @@ import { HEADERS_TIMEOUT_MS } from './limits';
 import type { ApiRequest, AuthMode, RequestContext } from './types';
 
 /** The n8n credential type of each way of authenticating. */
-export const CREDENTIAL_BY_AUTH: Record<AuthMode, string> = {
+const CREDENTIAL_BY_AUTH: Record<AuthMode, string> = {
 	apiKey: 'identityVerificationApi',
 	kybFormToken: 'identityVerificationKybFormTokenApi',
 };

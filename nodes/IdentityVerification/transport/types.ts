@@ -11,7 +11,7 @@ export type AuthMode = 'apiKey' | 'kybFormToken';
  * Session's tokenString): sent as the KYB form token credential sends it, to the API credential's
  * Base URL, so a company's form needs no credential of its own.
  */
-export interface GivenFormToken {
+interface GivenFormToken {
 	formToken: string;
 }
 

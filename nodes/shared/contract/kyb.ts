@@ -120,7 +120,7 @@ export const kybSessionSchema = z
 	.passthrough();
 
 /** The address of the provider's hosted KYB form (its guide `kyb/generate-token`). */
-export const KYB_FORM_URL = 'https://kyb.ui.idenfy.com/welcome';
+const KYB_FORM_URL = 'https://kyb.ui.idenfy.com/welcome';
 
 /** The link a company opens to fill its KYB form: the hosted form with the session's token. */
 export function kybFormLink(tokenString: string): string {
@@ -134,15 +134,6 @@ export const kybCompanyParamsSchema = z.object({ companyId: pathId('Company ID')
 export const kybCompanyListParamsSchema = z.object({
 	registrationNumber: z.string().optional(),
 });
-
-/** The review statuses of a company (kyb.yaml's KybStatusEnum). */
-export const KYB_COMPANY_STATUSES = [
-	'PENDING',
-	'PROCESSING',
-	'NEED_TO_PROCESS',
-	'NEED_TO_REVIEW',
-	'COMPLETED',
-] as const;
 
 /**
  * POST /kyb/companies/{id}/change-status/ (kyb.yaml's CompanyStatusRequest): COMPLETED takes the
@@ -304,15 +295,6 @@ export const kybAnswersDetailSchema = z
 			.nullish(),
 	})
 	.passthrough();
-
-/** The kinds of a company's beneficiary (kyb.yaml's BeneficiaryTypeEnum). */
-export const KYB_BENEFICIARY_TYPES = [
-	'CEO',
-	'REPRESENTATIVE',
-	'SHAREHOLDER',
-	'UBO',
-	'ABO',
-] as const;
 
 /** A beneficiary of GET /kyb/forms/{companyId}/beneficiaries/ (kyb.yaml's Beneficiary). */
 export const kybBeneficiarySchema = z

@@ -40,7 +40,7 @@ import type { SandboxCore } from '../core.cjs';
 type CompanyStatus = 'PENDING' | 'PROCESSING' | 'NEED_TO_PROCESS' | 'NEED_TO_REVIEW' | 'COMPLETED';
 
 /** A beneficial owner or representative as the company enters it in its form. */
-export interface BeneficiaryInput {
+interface BeneficiaryInput {
 	name: string;
 	surname: string;
 	dateOfBirth?: string | null;
