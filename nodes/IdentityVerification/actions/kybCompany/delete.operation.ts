@@ -23,6 +23,16 @@ export const description = updateDisplayOptions(displayOptions, [
 	},
 ]);
 
+/**
+ * A DELETE is repeated after a lost answer: the company may be gone by the repeat, so a 404 says
+ * it may have been deleted already.
+ */
+const NOT_FOUND = {
+	message:
+		'Not found (HTTP 404): the service has no company with this Company ID; it may have been deleted already',
+	advice: `${COMPANY_NOT_FOUND.advice} Get Many shows whether the company is still listed.`,
+};
+
 /** The item it outputs, for n8n's schema preview (gulpfile.js writes it as JSON Schema). */
 export const outputSchema = z.object({ deleted: z.boolean(), companyId: z.string() });
 
@@ -36,7 +46,7 @@ export async function execute(
 		path,
 		response: 'none',
 		itemIndex,
-		notFound: COMPANY_NOT_FOUND,
+		notFound: NOT_FOUND,
 	});
 	return [{ json: { deleted: true, companyId } }];
 }
