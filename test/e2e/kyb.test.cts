@@ -6,7 +6,9 @@
 //    which the company is gone.
 // 2. The provider's answers (generated from kyb.yaml, fixed seeds) pass through each operation as
 //    the node outputs them, in n8n.
-// 3. workflows/kyb-onboarding-with-slack-approval.json end to end: a HubSpot deal gets its link by
+// 3. The AI tool variant of each new operation behind n8n's MCP Server Trigger, called by a real
+//    MCP client: each tool is offered with its action sentence and is callable.
+// 4. workflows/kyb-onboarding-with-slack-approval.json end to end: a HubSpot deal gets its link by
 //    e-mail; the company submits (the sandbox sends COMPANY_SUBMIT to the published trigger); its
 //    PDF goes to Slack, its owners are screened, a reviewer answers n8n's own send-and-wait and the
 //    decision reaches the service and the deal. Outside services are stood in for as in
@@ -27,9 +29,10 @@ import {
 	withSandboxCredentials,
 	type ExampleWorkflow,
 } from '../n8n/examples.cjs';
-import { execute, nodeOutput } from '../n8n/runtime.cjs';
+import { execute, nodeOutput, requireFromN8n } from '../n8n/runtime.cjs';
 import {
 	connectTrigger,
+	credentialRef,
 	CREDENTIALS,
 	NODE_TYPES,
 	startStack,
@@ -569,7 +572,181 @@ test('the provider’s answers (kyb.yaml, generated) pass through each operation
 });
 
 // ---------------------------------------------------------------------------------------------
-// 3. The ready-made KYB onboarding workflow
+// 3. The AI tool variant behind n8n's MCP Server Trigger
+// ---------------------------------------------------------------------------------------------
+
+const fromAI = (key: string, description: string) =>
+	`={{ $fromAI('${key}', '${description}', 'string') }}`;
+const COMPANY_ID = fromAI('companyId', 'The company ID of a KYB event');
+
+/** One tool per new operation, with the action sentence the agent is offered. */
+const TOOLS: Array<{ name: string; action: string; parameters: Record<string, unknown> }> = [
+	{
+		name: 'Create KYB session',
+		action: 'Create a KYB session',
+		parameters: {
+			resource: 'kyb',
+			operation: 'createSession',
+			clientId: fromAI('clientId', 'Your own ID for the company'),
+		},
+	},
+	{
+		name: 'Get KYB company',
+		action: 'Get a KYB company',
+		parameters: { resource: 'kybCompany', operation: 'get', companyId: COMPANY_ID },
+	},
+	{
+		name: 'Find KYB companies',
+		action: 'Get many KYB companies',
+		parameters: {
+			resource: 'kybCompany',
+			operation: 'getAll',
+			limit: 5,
+			filters: { registrationNumber: fromAI('registrationNumber', 'The registration number') },
+		},
+	},
+	{
+		name: 'Get KYB beneficiaries',
+		action: 'Get many KYB beneficiaries',
+		parameters: { resource: 'kyb', operation: 'getBeneficiaries', companyId: COMPANY_ID },
+	},
+	{
+		name: 'Get all KYB answers',
+		action: 'Get all answers of a KYB form',
+		parameters: { resource: 'kyb', operation: 'getAllAnswers', companyId: COMPANY_ID },
+	},
+	{
+		name: 'Decide KYB company',
+		action: 'Set a KYB review decision',
+		parameters: {
+			resource: 'kybCompany',
+			operation: 'setReviewDecision',
+			companyId: COMPANY_ID,
+			decision: fromAI('decision', 'APPROVED or DENIED'),
+			denyReason: fromAI('denyReason', 'Why it is denied (empty when approved)'),
+		},
+	},
+	{
+		name: 'Download KYB company PDF',
+		action: 'Download a KYB company PDF',
+		parameters: { resource: 'kybCompany', operation: 'downloadPdf', companyId: COMPANY_ID },
+	},
+	{
+		name: 'Delete KYB company',
+		action: 'Delete a KYB company',
+		parameters: { resource: 'kybCompany', operation: 'delete', companyId: COMPANY_ID },
+	},
+];
+
+interface McpClient {
+	connect(transport: unknown): Promise<void>;
+	listTools(): Promise<{ tools: Array<{ name: string; description?: string; inputSchema: any }> }>;
+	callTool(request: {
+		name: string;
+		arguments: Record<string, unknown>;
+	}): Promise<{ content: Array<{ type: string; text?: string }>; isError?: boolean }>;
+	close(): Promise<void>;
+}
+
+describe('the KYB operations as AI tools behind n8n’s MCP Server Trigger, called by a real MCP client', () => {
+	const MCP_PATH = 'kyb-tools';
+	let client: McpClient;
+	const toolName = (nodeName: string) => nodeName.replace(/[^a-zA-Z0-9_-]+/g, '_');
+	const textOf = (result: { content: Array<{ type: string; text?: string }> }) =>
+		result.content.map((c) => c.text ?? '').join('\n');
+
+	beforeAll(async () => {
+		const trigger = node(
+			'MCP Server Trigger',
+			'@n8n/n8n-nodes-langchain.mcpTrigger',
+			2,
+			{ path: MCP_PATH, authentication: 'none' },
+			{ webhookId: randomUUID() },
+		);
+		const tools = TOOLS.map((tool, index) => ({
+			...node(tool.name, NODE_TYPES.tool, 1, tool.parameters, {
+				credentials: credentialRef('api'),
+			}),
+			position: [index * 200, 240] as [number, number],
+		}));
+		const connections = Object.fromEntries(
+			tools.map((tool) => [
+				tool.name,
+				{ ai_tool: [[{ node: trigger.name, type: 'ai_tool', index: 0 }]] },
+			]),
+		);
+		const id = await stack.rest.createWorkflow({
+			name: 'KYB tools for AI agents',
+			nodes: [trigger, ...tools],
+			connections,
+		});
+		await stack.rest.activate(id);
+		const { Client } = requireFromN8n<{ Client: new (info: object) => McpClient }>(
+			'@modelcontextprotocol/sdk/client/index.js',
+		);
+		const { StreamableHTTPClientTransport } = requireFromN8n<{
+			StreamableHTTPClientTransport: new (url: URL) => unknown;
+		}>('@modelcontextprotocol/sdk/client/streamableHttp.js');
+		const deadline = Date.now() + 60_000;
+		for (;;) {
+			client = new Client({ name: 'idv-e2e-kyb', version: '1.0.0' });
+			try {
+				await client.connect(
+					new StreamableHTTPClientTransport(new URL(`${stack.n8n.url}/mcp/${MCP_PATH}`)),
+				);
+				break;
+			} catch (error) {
+				// n8n registers a published trigger a moment later: 404 until then.
+				if (Date.now() > deadline) throw error;
+				await pause(500);
+			}
+		}
+	}, 120_000);
+
+	afterAll(async () => {
+		await client?.close();
+	});
+
+	test('offers each operation with its action sentence, and each is callable with what an agent fills in', async () => {
+		const { tools } = await client.listTools();
+		expect(Object.fromEntries(tools.map((tool) => [tool.name, tool.description]))).toEqual(
+			Object.fromEntries(
+				TOOLS.map((tool) => [toolName(tool.name), `${tool.action} in Identity Verification`]),
+			),
+		);
+		const call = async (name: string, args: Record<string, unknown>) => {
+			const result = await client.callTool({ name: toolName(name), arguments: args });
+			return { name, isError: Boolean(result.isError), text: textOf(result) };
+		};
+		const session = await call('Create KYB session', { clientId: 'agent-deal-1' });
+		expect(session).toMatchObject({ isError: false, text: expect.stringContaining('formUrl') });
+		const token = /"tokenString":\s*"([^"]+)"/.exec(session.text)?.[1];
+		expect(token).toBeDefined();
+		const { companyId } = await stack.sandbox.kyb.submitSession(token!);
+		const company = { companyId };
+		const calls: Array<[string, Record<string, unknown>, RegExp]> = [
+			['Get KYB company', company, /NEED_TO_REVIEW/],
+			['Find KYB companies', { registrationNumber: '305123456' }, new RegExp(companyId)],
+			['Get KYB beneficiaries', company, /Jonaitis/],
+			['Get all KYB answers', company, /beneficialOwners/],
+			['Decide KYB company', { ...company, decision: 'APPROVED', denyReason: '' }, /APPROVED/],
+			['Download KYB company PDF', company, /application\/pdf/],
+			['Delete KYB company', company, /"deleted":\s*true/],
+		];
+		for (const [name, args, expected] of calls)
+			expect(await call(name, args)).toMatchObject({
+				name,
+				isError: false,
+				text: expect.stringMatching(expected),
+			});
+		// A wrong decision: the field and the rule, in words a model can act on.
+		const wrong = await call('Decide KYB company', { ...company, decision: 'yes', denyReason: '' });
+		expect(wrong.text).toMatch(/Decision: must be APPROVED or DENIED/);
+	});
+});
+
+// ---------------------------------------------------------------------------------------------
+// 4. The ready-made KYB onboarding workflow
 // ---------------------------------------------------------------------------------------------
 
 describe('kyb-onboarding-with-slack-approval.json end to end', () => {
