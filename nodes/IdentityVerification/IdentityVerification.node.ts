@@ -27,7 +27,17 @@ const RESOURCE_OPTIONS = [
 		value: 'identification',
 		description: 'Identity verification of a person',
 	},
-	{ name: 'KYB', value: 'kyb', description: 'Business verification forms' },
+	{
+		name: 'KYB Company',
+		value: 'kybCompany',
+		description: 'Companies onboarding through KYB: their record, review decision, PDF report',
+	},
+	// `kyb` was this resource's value before KYB Company came: saved workflows keep it.
+	{
+		name: 'KYB Form',
+		value: 'kyb',
+		description: 'A company’s KYB session and the form it fills: link, answers, beneficiaries',
+	},
 	{
 		name: 'Proof of Address',
 		value: 'proofOfAddress',
@@ -69,7 +79,7 @@ function operationNames(properties: INodeProperties[]): Record<string, string> {
  */
 const SUBTITLE = `={{ ${JSON.stringify(operationNames(PROPERTIES))}[$parameter["resource"] + ":" + $parameter["operation"]] || $parameter["operation"] }}`;
 
-/** Every resource but KYB: only KYB accepts a form token. */
+/** Every resource but KYB Form: only its operations accept a form token. */
 const RESOURCES_WITHOUT_FORM_TOKEN = RESOURCE_OPTIONS.map((option) => option.value).filter(
 	(value) => value !== 'kyb',
 );
@@ -117,8 +127,13 @@ export class IdentityVerification implements INodeType {
 				name: 'identityVerificationKybFormTokenApi',
 				required: true,
 				testedBy: 'kybFormTokenTest',
+				// Only for Authentication → Form Token Credential: the Form Token field needs none.
 				displayOptions: {
-					hide: { resource: RESOURCES_WITHOUT_FORM_TOKEN, authentication: ['apiKey'] },
+					hide: {
+						resource: RESOURCES_WITHOUT_FORM_TOKEN,
+						authentication: ['apiKey', 'formToken'],
+						operation: ['createSession'],
+					},
 				},
 			},
 		],

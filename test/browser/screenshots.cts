@@ -83,6 +83,7 @@ const WORKFLOW_PICTURES: Record<string, string> = {
 	'proof-of-address-check-file.json': 'workflow-05-proof-of-address-check-file.png',
 	'kyb-answers-then-submit.json': 'workflow-06-kyb-answers-then-submit.png',
 	'onboarding-in-one-workflow.json': 'workflow-07-onboarding-in-one-workflow.png',
+	'kyb-onboarding-with-slack-approval.json': 'workflow-08-kyb-onboarding-with-slack-approval.png',
 };
 
 /**

@@ -15,6 +15,7 @@ import {
 	addActionFromPanel,
 	closeNode,
 	launchBrowser,
+	ndv,
 	newWorkflow,
 	openEditor,
 	openNode,
@@ -49,6 +50,14 @@ const ACTIONS: Array<[action: string, offered: string]> = [
 	['Get questionnaire answers', API],
 	['Delete questionnaire answers', API],
 	['Submit a KYB form', API],
+	['Create a KYB session', API],
+	['Get all answers of a KYB form', API],
+	['Get many KYB beneficiaries', API],
+	['Get a KYB company', API],
+	['Get many KYB companies', API],
+	['Set a KYB review decision', API],
+	['Download a KYB company PDF', API],
+	['Delete a KYB company', API],
 ];
 
 const TOOL_WORKFLOW = {
@@ -126,10 +135,10 @@ describe('credentials in the editor: each action offers the credential types its
 		180_000,
 	);
 
-	test('KYB with Authentication = KYB Form Token offers only the form token credential, API Key only the API key', async () => {
+	test('KYB with Authentication = Form Token Credential offers only the form token credential, API Key only the API key', async () => {
 		await newWorkflow(editor);
 		await addActionFromPanel(editor, 'Get questionnaire answers');
-		await setOption(editor, 'authentication', 'KYB Form Token');
+		await setOption(editor, 'authentication', 'Form Token Credential');
 		// n8n selects a credential by itself only when a node is added, not when its auth changes.
 		const [formToken, ...more] = await readCredentialSlots(editor);
 		expect(more).toEqual([]);
@@ -142,6 +151,16 @@ describe('credentials in the editor: each action offers the credential types its
 		const [apiKey, ...others] = await readCredentialSlots(editor);
 		expect(others).toEqual([]);
 		expect(apiKey.offered).toEqual([API]);
+	}, 180_000);
+
+	test('KYB with Authentication = Form Token shows the Form Token field and asks for no form token credential, only the API key (its Base URL)', async () => {
+		await newWorkflow(editor);
+		await addActionFromPanel(editor, 'Get many KYB beneficiaries');
+		await setOption(editor, 'authentication', 'Form Token');
+		await ndv(editor.page).getByTestId('parameter-input-formToken').waitFor();
+		const [slot, ...more] = await readCredentialSlots(editor);
+		expect(more).toEqual([]);
+		expect(slot.offered).toEqual([API]);
 	}, 180_000);
 
 	test('saved example workflows show their credential by name, not by id', async () => {
@@ -205,6 +224,7 @@ describe('what users see: the screenshots run against real n8n', () => {
 					'workflow-05-proof-of-address-check-file.png',
 					'workflow-06-kyb-answers-then-submit.png',
 					'workflow-07-onboarding-in-one-workflow.png',
+					'workflow-08-kyb-onboarding-with-slack-approval.png',
 				]);
 				expect(readdirSync(dir).sort()).toEqual(pictures.map((p) => p.file).sort());
 				expect(editor.brokenIcons).toEqual([]);

@@ -385,6 +385,12 @@ describe('httpError', () => {
 		);
 		expect(fail(403).description).toMatch(/recognised but is not allowed/);
 		expect(fail(403, { auth: 'kybFormToken' }).description).toMatch(/only works for the form/);
+		// A form token given in the Form Token field: no credential holds it, so none is named.
+		const given = fail(401, { auth: 'formToken', credentialName: 'Production keys' });
+		expect(given.message).toMatch(/token in the Form Token field/);
+		expect(given.description).toMatch(/Run Create Session again/);
+		expect(given.description).not.toMatch(/Production keys|credential/);
+		expect(fail(403, { auth: 'formToken' }).description).toMatch(/check the Company ID/);
 	});
 
 	test('404, 429 and other 4xx', () => {

@@ -65,7 +65,17 @@ const isWaitForResult = (node: Node) =>
 	node.type === ACTION && node.parameters.operation === 'waitForResult';
 
 /** Operations whose output is a person's data: transactions, a report, a document, KYB answers. */
-const PERSONAL_OUTPUT = ['listTransactions', 'downloadProfilePdf', 'createCheck', 'getAnswers'];
+const PERSONAL_OUTPUT = [
+	'listTransactions',
+	'downloadProfilePdf',
+	'createCheck',
+	'getAnswers',
+	// KYB: a company's record, its report, its owners and its answers.
+	'get',
+	'downloadPdf',
+	'getBeneficiaries',
+	'getAllAnswers',
+];
 
 /** Whether a run of the workflow holds a person's data (names, documents, amounts, answers). */
 function holdsPersonalData(workflow: Workflow): boolean {
@@ -99,6 +109,7 @@ test('workflows/ holds one example workflow per job', () => {
 	expect(FILES.sort()).toEqual([
 		'aml-profile-pdf-by-email.json',
 		'kyb-answers-then-submit.json',
+		'kyb-onboarding-with-slack-approval.json',
 		'nightly-bank-transactions-to-sheets.json',
 		'onboarding-in-one-workflow.json',
 		'proof-of-address-check-file.json',

@@ -216,6 +216,27 @@ describe('errors never carry a secret', () => {
 		expectNoSecrets(echoed);
 	});
 
+	test('a form token given to the node: wrong (401) and right but echoed (404)', async () => {
+		const api = { identityVerificationApi: creds.identityVerificationApi };
+		// Given by an expression, as a workflow gives it ({{ $json.tokenString }}): the node's saved
+		// parameter is the expression, which does not spell the token out.
+		const given = (token: string) =>
+			`={{ ${JSON.stringify(token.slice(0, 5))} + ${JSON.stringify(token.slice(5))} }}`;
+		const wrong = await probe({ formToken: given(WRONG_TOKEN), path: ANSWERS }, api);
+		expect(wrong.error?.httpCode).toBe('401');
+		expectNoSecrets(wrong);
+
+		sb.faults.add({
+			method: 'GET',
+			path: '/kyb/',
+			status: 404,
+			body: { detail: `No form for token ${FORM_TOKEN} (${encodeURIComponent(FORM_TOKEN)})` },
+		});
+		const echoed = await probe({ formToken: given(FORM_TOKEN), path: ANSWERS }, api);
+		expect(echoed.error?.httpCode).toBe('404');
+		expectNoSecrets(echoed);
+	});
+
 	test("with Continue On Fail the node's error items carry no secret either", async () => {
 		// The action node itself (its router makes the error items), not the transport fixture.
 		const result = await runNode({

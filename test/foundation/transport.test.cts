@@ -327,6 +327,27 @@ describe('encodings', () => {
 		expect(items[0].json.statusCode).toBe(200);
 		expect(sb.requests[0]).toMatchObject({ authScheme: 'bearer', authorized: true });
 	});
+
+	test('a form token given to the node is sent as Bearer to the API credential’s Base URL, with no form token credential', async () => {
+		sb.reset();
+		const { items, error } = await probe(
+			{ formToken: sb.credentials.kybFormToken, path: ANSWERS },
+			{ identityVerificationApi: creds.identityVerificationApi },
+		);
+		expect(error).toBeUndefined();
+		expect(items[0].json.statusCode).toBe(200);
+		expect(sb.requests).toHaveLength(1);
+		expect(sb.requests[0]).toMatchObject({ authScheme: 'bearer', authorized: true, path: ANSWERS });
+	});
+
+	test('a given form token goes only under the Base URL: a link elsewhere is refused unsent', async () => {
+		const { error } = await probe(
+			{ formToken: sb.credentials.kybFormToken, url: `http://localhost:1${ANSWERS}` },
+			{ identityVerificationApi: creds.identityVerificationApi },
+		);
+		expect(error?.message).toMatch(/Refused to follow a link/);
+		expect(sb.requests).toHaveLength(0);
+	});
 });
 
 describe('errors users see', () => {
@@ -368,6 +389,22 @@ describe('errors users see', () => {
 		expect(error?.message).toBe('The service did not accept the KYB form token (HTTP 401)');
 		expect(error?.description).toMatch(/The token in the credential "ACME form token" is wrong/);
 		expect(error?.description).toMatch(/generate a new KYB form token/);
+	});
+
+	test('401 with a given form token says to run Create Session again, and names no credential', async () => {
+		const { error } = await probe(
+			{ formToken: 'Expired-Form-Token-123', path: ANSWERS },
+			{ identityVerificationApi: creds.identityVerificationApi },
+			{ identityVerificationApi: 'Compliance – production keys' },
+		);
+		expect(error?.httpCode).toBe('401');
+		expect(error?.message).toBe(
+			'The service did not accept the token in the Form Token field (HTTP 401)',
+		);
+		expect(error?.description).toMatch(/Run Create Session again/);
+		expect(error?.description).toMatch(/set Authentication to API Key/);
+		expect(error?.description).not.toMatch(/in the credential|Open the credential/);
+		expect(`${error?.message} ${error?.description}`).not.toContain('Expired-Form-Token-123');
 	});
 
 	test('404 quotes the service and says to check the IDs', async () => {

@@ -31,6 +31,7 @@ test('the demo runs the examples that need only this package and n8n’s own nod
 		),
 	).toEqual({
 		'aml-profile-pdf-by-email.json': ['e-mail (SMTP)'],
+		'kyb-onboarding-with-slack-approval.json': ['HubSpot', 'e-mail (SMTP)', 'Slack'],
 		'nightly-bank-transactions-to-sheets.json': ['Google Sheets'],
 		'verification-link-by-email.json': ['e-mail (SMTP)'],
 		'verification-results-to-slack-and-hubspot.json': ['HubSpot', 'Slack'],

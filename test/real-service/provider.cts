@@ -149,6 +149,17 @@ export function responseSchema(
 	return schema === undefined ? undefined : convert(document, schema, 'response');
 }
 
+/**
+ * A schema of the documents' components by name, converted for `direction`: the branch a
+ * discriminator names, which the converted operation schemas no longer pick (their `oneOf` became
+ * `anyOf`, so a body may pass by matching a looser branch).
+ */
+export function componentSchema(name: string, direction: Direction = 'request'): JsonSchema {
+	const document = DOCUMENTS.find((d) => d.components.schemas[name] !== undefined);
+	if (!document) throw new Error(`The provider's documents define no schema ${name}`);
+	return convert(document, { $ref: `#/components/schemas/${name}` }, direction);
+}
+
 /** The path or query parameters of an operation as one object schema (nothing else allowed). */
 export function parametersSchema(apiPath: string, method: string, where: 'path' | 'query') {
 	const { document, operation } = operationOf(apiPath, method);

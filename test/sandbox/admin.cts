@@ -3,6 +3,7 @@ import type { SandboxCore } from './core.cjs';
 import { bodyObject, HttpError, json } from './http.cjs';
 import type { Reply, Req } from './http.cjs';
 import { redirectUrlOf } from './routes/kyc.cjs';
+import type { CompanyInput } from './routes/kybCompanies.cjs';
 import { ADMIN_PREFIX } from './server.cjs';
 import { SEED } from './seed.cjs';
 import { SANDBOX_EVENT_TYPES, sampleBody } from './bodies.cjs';
@@ -193,6 +194,21 @@ function reviewKybForm(core: SandboxCore, req: Req, [formId]: string[]): Promise
 	);
 }
 
+/**
+ * The company opens a KYB session's link, fills its form (the body's company and beneficiaries,
+ * else the sandbox's) and submits it: `{companyId, delivery}` (the COMPANY_SUBMIT delivery, when
+ * a webhook URL is configured).
+ */
+async function submitKybSession(core: SandboxCore, req: Req, [token]: string[]): Promise<Reply> {
+	const input = bodyObject(req) as CompanyInput;
+	try {
+		return json(200, await core.submitKybSession(decodeURIComponent(token), input));
+	} catch (error) {
+		if (error instanceof HttpError) throw error;
+		throw bad((error as Error).message);
+	}
+}
+
 // ------------------------------------------------------------------------------------------------
 // Webhooks
 // ------------------------------------------------------------------------------------------------
@@ -349,6 +365,7 @@ const PARAM_ROUTES: Array<[RegExp, AdminHandler]> = [
 	[/^GET \/webhooks\/deliveries\/([^/]+)$/, getDelivery],
 	[/^POST \/webhooks\/deliveries\/([^/]+)\/resend$/, resendDelivery],
 	[/^POST \/kyb\/forms\/([^/]+)\/review$/, reviewKybForm],
+	[/^POST \/kyb\/sessions\/([^/]+)\/submit$/, submitKybSession],
 	[/^GET \/kyc\/sessions\/([^/]+)$/, getKycSession],
 	[/^POST \/kyc\/sessions\/([^/]+)\/([a-z-]+)$/, kycStep],
 ];

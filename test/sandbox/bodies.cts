@@ -278,15 +278,17 @@ function beneficiary(at: string) {
  * company id is `id`; the decision is `approvalStatus` APPROVED or DENIED.
  */
 export function companyReviewBody(
-	ctx: CompanyContext & { approvalStatus?: 'APPROVED' | 'DENIED' } = {},
+	ctx: CompanyContext & { approvalStatus?: 'APPROVED' | 'DENIED'; denyReason?: string | null } = {},
 ): Record<string, unknown> {
 	const approvalStatus = ctx.approvalStatus ?? 'APPROVED';
 	const at = new Date().toISOString();
+	const denied =
+		ctx.denyReason === undefined ? 'Beneficial owner could not be verified' : ctx.denyReason;
 	return {
 		...companyOf(ctx),
 		registrationNumber: '305123456',
 		approvalStatus,
-		denyReason: approvalStatus === 'DENIED' ? 'Beneficial owner could not be verified' : null,
+		denyReason: approvalStatus === 'DENIED' ? denied : null,
 		statusChangedBy: MANAGER_OLD,
 		soleProprietor: false,
 		amlCheck: amlCheckData(at),
@@ -304,7 +306,7 @@ export function companyReviewBody(
 
 /** COMPANY_SUBMIT (`CompanySubmitWebhook`), sent when the KYB form is submitted. */
 export function companySubmitBody(
-	ctx: CompanyContext & { submissionTime?: string } = {},
+	ctx: CompanyContext & { submissionTime?: string; externalRef?: string | null } = {},
 ): Record<string, unknown> {
 	const { id, clientId } = companyOf(ctx);
 	return {
@@ -312,7 +314,7 @@ export function companySubmitBody(
 		submissionTime: ctx.submissionTime ?? new Date().toISOString(),
 		soleProprietor: false,
 		clientId,
-		externalRef: null,
+		externalRef: ctx.externalRef ?? null,
 	};
 }
 

@@ -5,10 +5,14 @@ import {
 	companySubmitBody,
 	sampleBody,
 } from './bodies.cjs';
+import type { KybCompanyStatusRequest } from '../../nodes/shared/contract';
+import { SEED } from './seed.cjs';
 import { KycDriver } from './kyc.cjs';
 import { AmlStore } from './routes/aml.cjs';
 import { BankStore } from './routes/bank.cjs';
 import { KybStore } from './routes/kyb.cjs';
+import { KybCompanyStore } from './routes/kybCompanies.cjs';
+import type { CompanyInput } from './routes/kybCompanies.cjs';
 import type {
 	Delivery,
 	FaultRule,
@@ -30,6 +34,7 @@ export class SandboxCore {
 	readonly bank = new BankStore();
 	readonly aml = new AmlStore();
 	readonly kyb = new KybStore();
+	readonly kybCompanies = new KybCompanyStore();
 	readonly webhooks: WebhookSender;
 	readonly kyc: KycDriver;
 
@@ -55,6 +60,12 @@ export class SandboxCore {
 		if (decision === 'ADDITIONAL_INFO_REQUESTED')
 			return this.webhooks.send('COMPANY_INFO_REQUEST', companyInfoRequestBody(company));
 		const approvalStatus = decision === 'APPROVED' ? 'APPROVED' : 'DENIED';
+		// The company (when it still exists) shows the decision, as after Set Review Decision.
+		if (this.kybCompanies.company(form.companyId))
+			this.kybCompanies.changeStatus(form.companyId, {
+				status: 'COMPLETED',
+				reviewInfo: { approvalStatus },
+			});
 		return this.webhooks.send('COMPANY_REVIEW', companyReviewBody({ ...company, approvalStatus }));
 	}
 
@@ -64,6 +75,7 @@ export class SandboxCore {
 	 */
 	submitKyb(formId: string): void {
 		const form = this.kyb.submit(formId);
+		this.kybCompanies.submitForm(form.companyId);
 		if (!this.webhooks.configured) return;
 		const body = companySubmitBody({
 			companyId: form.companyId,
@@ -71,6 +83,56 @@ export class SandboxCore {
 			submissionTime: form.submittedAt ?? undefined,
 		});
 		this.webhooks.send('COMPANY_SUBMIT', body).catch(() => undefined);
+	}
+
+	/**
+	 * The company opens the session's link, fills its form and submits it: the company is made with
+	 * its form (the form's ID is the company's, as the service's), and COMPANY_SUBMIT is sent when a
+	 * webhook URL is configured (resolving with its delivery).
+	 */
+	async submitKybSession(
+		tokenString: string,
+		input: CompanyInput = {},
+	): Promise<{ companyId: string; delivery?: Delivery }> {
+		const company = this.kybCompanies.submitSession(tokenString, input);
+		const ids = { formId: company.id, companyId: company.id, clientId: company.clientId };
+		this.kyb.seedForm({ ...ids, questionnaireId: SEED.kyb.questionnaireId });
+		this.kyb.submit(company.id);
+		if (!this.webhooks.configured) return { companyId: company.id };
+		const body = companySubmitBody({
+			companyId: company.id,
+			clientId: company.clientId,
+			submissionTime: company.submissionTime ?? undefined,
+			externalRef: company.externalRef,
+		});
+		return { companyId: company.id, delivery: await this.webhooks.send('COMPANY_SUBMIT', body) };
+	}
+
+	/**
+	 * POST change-status: with COMPLETED the decision is the manual review's, and COMPANY_REVIEW is
+	 * sent in the background when a webhook URL is configured ("the KYB review webhook is sent").
+	 */
+	decideKybCompany(id: string, request: KybCompanyStatusRequest) {
+		const company = this.kybCompanies.changeStatus(id, request);
+		if (company.status === 'COMPLETED' && this.webhooks.configured) {
+			const body = companyReviewBody({
+				companyId: company.id,
+				companyName: company.info.companyName,
+				clientId: company.clientId,
+				approvalStatus: company.approvalStatus ?? undefined,
+				denyReason: company.denyReason,
+			});
+			this.webhooks.send('COMPANY_REVIEW', body).catch(() => undefined);
+		}
+		return company;
+	}
+
+	/** DELETE: the company is gone, and COMPANY_DELETE is sent in the background when configured. */
+	deleteKybCompany(id: string): void {
+		const company = this.kybCompanies.delete(id);
+		if (!this.webhooks.configured) return;
+		const body = { date: new Date().toISOString(), manager: null, companyId: company.id };
+		this.webhooks.send('COMPANY_DELETE', body).catch(() => undefined);
 	}
 
 	addFault(rule: FaultRule): void {
@@ -128,6 +190,7 @@ export class SandboxCore {
 		this.bank.reset();
 		this.aml.reset();
 		this.kyb.reset();
+		this.kybCompanies.reset();
 		this.kyc.reset();
 		this.webhooks.reset();
 	}

@@ -70,6 +70,9 @@ function sandboxFacade(core: SandboxCore, server: Server): Sandbox {
 				return status !== undefined && status !== 'DRAFT';
 			},
 			review: (formId, decision) => core.reviewKyb(formId, decision),
+			submitSession: (tokenString, input) => core.submitKybSession(tokenString, input),
+			addCompany: (o) => core.kybCompanies.addCompany(o).id,
+			company: (id) => core.kybCompanies.company(id),
 		},
 		webhooks: {
 			configure: (o) => core.webhooks.configure(o),

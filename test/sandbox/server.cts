@@ -34,7 +34,11 @@ function authOf(header: string | undefined, core: SandboxCore): Auth {
 		return { scheme: 'basic', basicOk: ok, bearerOk: false };
 	}
 	if (/^bearer$/i.test(scheme)) {
-		return { scheme: 'bearer', basicOk: false, bearerOk: value === core.credentials.kybFormToken };
+		// The sandbox's own form token, or a session's (POST /kyb/tokens/) while it is valid.
+		const bearerOk =
+			value === core.credentials.kybFormToken ||
+			core.kybCompanies.validSession(value) !== undefined;
+		return { scheme: 'bearer', basicOk: false, bearerOk };
 	}
 	return { scheme: 'other', basicOk: false, bearerOk: false };
 }

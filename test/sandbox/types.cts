@@ -3,6 +3,10 @@
  * is re-exported from `index.cts`; import from there.
  */
 import type { BankTransaction, EventType } from '../../nodes/shared/contract';
+import type { CompanyInput, KybCompanyStore } from './routes/kybCompanies.cjs';
+
+/** A KYB company's state in the sandbox. */
+type KybCompany = NonNullable<ReturnType<KybCompanyStore['company']>>;
 
 export interface SandboxCredentials {
 	apiKey: string;
@@ -179,6 +183,18 @@ export interface Sandbox {
 		 * COMPANY_INFO_REQUEST when more information is requested.
 		 */
 		review(formId: string, decision?: KybDecision): Promise<Delivery>;
+		/**
+		 * The company opens a session's link (Create Session), fills its form and submits it:
+		 * COMPANY_SUBMIT is sent when a webhook URL is configured.
+		 */
+		submitSession(
+			tokenString: string,
+			input?: CompanyInput,
+		): Promise<{ companyId: string; delivery?: Delivery }>;
+		/** A company still filling its form (no webhook); its ID. */
+		addCompany(opts?: CompanyInput & { id?: string; clientId?: string }): string;
+		/** A company's state (undefined once deleted). */
+		company(id: string): KybCompany | undefined;
 	};
 	webhooks: {
 		configure(opts: WebhookConfig): void;

@@ -12,6 +12,7 @@ import * as aml from './aml';
 import * as bank from './bank';
 import * as identification from './identification';
 import * as kyb from './kyb';
+import * as kybCompany from './kybCompany';
 import * as proofOfAddress from './proofOfAddress';
 
 /** What an operation module exports (CONTRIBUTING.md, "Adding an operation"). */
@@ -43,6 +44,7 @@ export const resources: Record<string, Resource> = {
 	proofOfAddress,
 	aml,
 	kyb,
+	kybCompany,
 };
 
 /** A NodeApiError/NodeOperationError that knows which item failed. */

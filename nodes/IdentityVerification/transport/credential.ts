@@ -32,7 +32,7 @@ import { HEADERS_TIMEOUT_MS } from './limits';
 import type { ApiRequest, AuthMode, RequestContext } from './types';
 
 /** The n8n credential type of each way of authenticating. */
-export const CREDENTIAL_BY_AUTH: Record<AuthMode, string> = {
+const CREDENTIAL_BY_AUTH: Record<AuthMode, string> = {
 	apiKey: 'identityVerificationApi',
 	kybFormToken: 'identityVerificationKybFormTokenApi',
 };
@@ -76,6 +76,28 @@ export async function resolveCredential(
 		resolved.catch(() => perContext.delete(key));
 	}
 	return await resolved;
+}
+
+/**
+ * A KYB form token the node was given (its Form Token field), as a credential: sent as the KYB form
+ * token credential sends it (`authenticate`: Bearer, only under the Base URL, no redirect), to the
+ * API credential's Base URL, and taken out of every error as that credential's secrets are.
+ */
+export async function givenFormToken(
+	this: RequestContext,
+	formToken: string,
+	itemIndex?: number,
+): Promise<ResolvedCredential> {
+	const api = await resolveCredential.call(this, 'apiKey', itemIndex);
+	const secrets = [...api.secrets, formToken];
+	const type = CREDENTIAL_BY_AUTH.kybFormToken;
+	const data = { formToken, baseUrl: api.baseUrl };
+	return {
+		...api,
+		secrets,
+		redact: makeRedactor(secrets),
+		decrypted: { id: '', name: '', type, data },
+	};
 }
 
 /** The credential's base URL without trailing slashes. */

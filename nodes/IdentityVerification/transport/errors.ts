@@ -10,7 +10,7 @@ import type { INode, JsonObject } from 'n8n-workflow';
 import { isPlainObject } from '../../shared/isPlainObject';
 import { DEFAULT_BASE_URL } from '../../shared/urlGuards';
 import { parseJsonBody, TOO_LONG } from './body';
-import type { ApiMethod, AuthMode, SentAs } from './types';
+import type { ApiMethod, SentAs } from './types';
 import { makeRedactor } from './redact';
 import type { Redactor } from './redact';
 
@@ -195,7 +195,10 @@ const rejectedFields: HintRule = ({ status, body }) => {
 	};
 };
 
-const UNAUTHORISED: Record<AuthMode, HintRule> = {
+/** The ways a request authenticates with the service (a file link has its own hints). */
+type ServiceAuth = Exclude<SentAs, 'link'>;
+
+const UNAUTHORISED: Record<ServiceAuth, HintRule> = {
 	apiKey: (input) => ({
 		message: `The service did not accept the API key and API secret (HTTP 401)`,
 		advice: `Open the credential ${credentialName(input)} and paste the API Key and API Secret again from ${DASHBOARD_KEYS_HINT}. Sandbox and production keys are different; check the key has not been deleted.`,
@@ -204,12 +207,19 @@ const UNAUTHORISED: Record<AuthMode, HintRule> = {
 		message: `The service did not accept the KYB form token (HTTP 401)`,
 		advice: `The token in the credential ${credentialName(input)} is wrong or has expired: generate a new KYB form token and paste its tokenString, or use the Identity Verification API credential instead.`,
 	}),
+	formToken: () => ({
+		message: `The service did not accept the token in the Form Token field (HTTP 401)`,
+		advice:
+			'The form token is wrong or has expired (it lasts as long as the Lifetime of the Create Session that made it: 1 hour unless set). Run Create Session again and use its new tokenString, or set Authentication to API Key.',
+	}),
 };
 
-const FORBIDDEN_ADVICE: Record<AuthMode, string> = {
+const FORBIDDEN_ADVICE: Record<ServiceAuth, string> = {
 	apiKey: `The API key was recognised but is not allowed to do this. Check the key's permissions in ${DASHBOARD_KEYS_HINT}, or ask the provider's support to enable this product for your account.`,
 	kybFormToken:
 		'A KYB form token only works for the form it was generated for: check the Company ID / Form ID, or use the Identity Verification API credential.',
+	formToken:
+		'A form token only works for the company whose session made it: check the Company ID, or set Authentication to API Key.',
 };
 
 /** 5xx: a request that may have been processed is not repeated; the others were retried. */
@@ -233,10 +243,10 @@ const otherStatus: HintRule = ({ status }) => ({
 
 const STATUS_HINTS: Partial<Record<number, HintRule>> = {
 	400: rejectedFields,
-	401: (input) => UNAUTHORISED[input.auth as AuthMode](input),
+	401: (input) => UNAUTHORISED[input.auth as ServiceAuth](input),
 	403: ({ auth }) => ({
 		message: `The service refused access to this resource (HTTP 403)`,
-		advice: FORBIDDEN_ADVICE[auth as AuthMode],
+		advice: FORBIDDEN_ADVICE[auth as ServiceAuth],
 	}),
 	404: ({ notFound }) =>
 		notFound ?? {
@@ -685,6 +695,8 @@ const CREDENTIAL_DISPLAY_NAME: Record<SentAs, string> = {
 	link: 'the file link',
 	apiKey: 'Identity Verification API',
 	kybFormToken: 'Identity Verification KYB Form Token API',
+	// A given form token goes to the API credential's Base URL: messages about it name that credential.
+	formToken: 'Identity Verification API',
 };
 
 /**

@@ -22,4 +22,4 @@ export { assertUnderBaseUrl, getBaseUrl, joinUrl, serviceCredentialTests } from 
 export { isChunkStream, readJsonBody } from './body';
 export { MAX_JSON_BYTES, MAX_PAGES, requestOptionsProperty } from './limits';
 export { backoffDelay, parseRetryAfter } from './retry';
-export type { ApiRequest, AuthMode, StreamedBody } from './types';
+export type { ApiRequest, Auth, AuthMode, StreamedBody } from './types';

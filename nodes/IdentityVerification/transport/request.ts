@@ -18,7 +18,7 @@ import type {
 import { shownUrl } from '../../shared/urlGuards';
 import { discardStream, normaliseHeaders, readErrorBody, readWholeBody, watchedBody } from './body';
 import type { Stalled } from './body';
-import { CREDENTIAL_BY_AUTH, requestUrl, resolveCredential } from './credential';
+import { givenFormToken, requestUrl, resolveCredential } from './credential';
 import type { ResolvedCredential } from './credential';
 import {
 	cancelledError,
@@ -48,9 +48,10 @@ import type {
 	AnswerStream,
 	ApiRequest,
 	ApiResponse,
-	AuthMode,
+	Auth,
 	RequestContext,
 	ResponseKind,
+	SentAs,
 	StreamedBody,
 } from './types';
 
@@ -59,8 +60,8 @@ import type {
  * a link the service gave (a file at its storage), with no credential at all.
  */
 interface Target {
-	/** Which credential the status hints speak of, or `link`. */
-	auth: AuthMode | 'link';
+	/** Which credential the status hints speak of, a given form token, or `link`. */
+	auth: SentAs;
 	/** How messages name the credential. */
 	label: string;
 	/** `https://host[:port]`: where path-only links go, and what network errors name. */
@@ -100,15 +101,19 @@ const rateLimitWaits = new WeakMap<object, number>();
  */
 export async function apiRequest<T = unknown>(
 	this: RequestContext,
-	auth: AuthMode,
+	auth: Auth,
 	req: ApiRequest,
 ): Promise<ApiResponse<T>> {
-	const credential = await resolveCredential.call(this, auth, req.itemIndex);
+	const credential =
+		typeof auth === 'string'
+			? await resolveCredential.call(this, auth, req.itemIndex)
+			: await givenFormToken.call(this, auth.formToken, req.itemIndex);
 	const url = requestUrl.call(this, req, credential);
 	const redact = req.secrets?.length
 		? makeRedactor([...credential.secrets, ...req.secrets])
 		: credential.redact;
-	return await attempts<T>(stateOf(this, req, url, withCredential(auth, credential), redact));
+	const sentAs = typeof auth === 'string' ? auth : 'formToken';
+	return await attempts<T>(stateOf(this, req, url, withCredential(sentAs, credential), redact));
 }
 
 /**
@@ -132,7 +137,7 @@ export async function linkRequest<T = unknown>(
 }
 
 /** Sends as the credential says; n8n does not read and decrypt it a second time. */
-function withCredential(auth: AuthMode, credential: ResolvedCredential): Target {
+function withCredential(auth: Exclude<SentAs, 'link'>, credential: ResolvedCredential): Target {
 	return {
 		auth,
 		label: credential.label,
@@ -140,7 +145,7 @@ function withCredential(auth: AuthMode, credential: ResolvedCredential): Target 
 		send: async (context, options) =>
 			(await context.helpers.httpRequestWithAuthentication.call(
 				context,
-				CREDENTIAL_BY_AUTH[auth],
+				credential.decrypted.type,
 				options,
 				{ credentialsDecrypted: credential.decrypted },
 			)) as IN8nHttpFullResponse,

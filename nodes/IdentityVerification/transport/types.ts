@@ -6,8 +6,23 @@ import type { IDataObject, IExecuteFunctions, ILoadOptionsFunctions } from 'n8n-
 
 export type AuthMode = 'apiKey' | 'kybFormToken';
 
-/** As whom a request goes: with one of the credentials, or (`link`) to a file link with none. */
-export type SentAs = AuthMode | 'link';
+/**
+ * A KYB form token the node was given instead of a credential (the Form Token field, e.g. Create
+ * Session's tokenString): sent as the KYB form token credential sends it, to the API credential's
+ * Base URL, so a company's form needs no credential of its own.
+ */
+interface GivenFormToken {
+	formToken: string;
+}
+
+/** How a request authenticates: with one of the credentials, or with a form token given to the node. */
+export type Auth = AuthMode | GivenFormToken;
+
+/**
+ * As whom a request goes: with one of the credentials, with a given form token (`formToken`), or
+ * (`link`) to a file link with none.
+ */
+export type SentAs = AuthMode | 'formToken' | 'link';
 
 export type ApiMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 

@@ -1,7 +1,13 @@
-/** KYB: questionnaire answers and forms of a company. */
+/**
+ * KYB: a company's onboarding session (its form link), the form it fills (questionnaire answers,
+ * beneficiaries, submission) and the company as the reviewer sees it (details, list, review
+ * decision, PDF, deletion). The contract names only the questionnaire and submit endpoints; the
+ * others follow the provider's KYB OpenAPI document (test/fixtures/real-service/openapi/kyb.yaml),
+ * as docs/service-interface.md says.
+ */
 import { z } from 'zod';
 
-import { pathId } from './common';
+import { nonEmpty, pathId, uuidSchema, wholeSeconds } from './common';
 
 export const kybQuestionnaireParamsSchema = z.object({
 	companyId: pathId('Company ID'),
@@ -10,7 +16,306 @@ export const kybQuestionnaireParamsSchema = z.object({
 
 export const kybFormParamsSchema = z.object({ formId: pathId('Form ID') });
 
+/** A company's form token given to the node (the Form Token field), sent as Bearer. */
+export const kybFormTokenSchema = z.object({ formToken: nonEmpty('Form Token') });
+
 /** Structure inside `sections` is not shown: anything is accepted. */
 export const questionnaireAnswersSchema = z
 	.object({ sections: z.record(z.unknown()).or(z.array(z.unknown())) })
+	.passthrough();
+
+/** The limits of kyb.yaml's KybFormTokenRequest, CompanyStatusRequest and KybPdfRequest. */
+export const KYB_LIMITS = {
+	sessionLifetime: { min: 0, max: 2592000, default: 3600 },
+	clientIdMaxLength: 100,
+	externalRefMaxLength: 40,
+	tagsMaxItems: 5,
+	tagMaxLength: 32,
+	scanRefMaxLength: 40,
+	denyReasonMaxLength: 64,
+} as const;
+
+/** The languages of the hosted KYB form (kyb.yaml's KybLocaleEnum). */
+export const KYB_LOCALES = [
+	'en',
+	'es',
+	'fr',
+	'ru',
+	'de',
+	'it',
+	'pl',
+	'lt',
+	'lv',
+	'et',
+	'cs',
+	'ro',
+	'hu',
+	'ja',
+	'bg',
+	'nl',
+	'pt',
+] as const;
+
+/** A list value of the session: no comma (the service keeps lists as comma-separated text). */
+const listEntry = (max: number) =>
+	z
+		.string()
+		.min(1, { message: 'must not have an empty entry' })
+		.max(max, { message: `must have entries of at most ${max} characters each` })
+		.regex(/^[^,]+$/, { message: 'must not have a comma inside an entry' });
+
+/** POST /kyb/tokens/ (the FORM token of kyb.yaml's KybFormTokenRequest): a session for one company. */
+export const kybSessionRequestSchema = z.object({
+	tokenType: z.literal('FORM'),
+	clientId: nonEmpty('Client ID').pipe(
+		z.string().max(KYB_LIMITS.clientIdMaxLength, {
+			message: `must be at most ${KYB_LIMITS.clientIdMaxLength} characters`,
+		}),
+	),
+	lifetime: wholeSeconds(
+		KYB_LIMITS.sessionLifetime.min,
+		KYB_LIMITS.sessionLifetime.max,
+		'30 days',
+	).optional(),
+	externalRef: z
+		.string()
+		.max(KYB_LIMITS.externalRefMaxLength, {
+			message: `must be at most ${KYB_LIMITS.externalRefMaxLength} characters`,
+		})
+		.optional(),
+	locale: z
+		.enum(KYB_LOCALES, {
+			errorMap: () => ({ message: `must be one of ${KYB_LOCALES.join(', ')}` }),
+		})
+		.optional(),
+	flow: uuidSchema.optional(),
+	theme: uuidSchema.optional(),
+	questionnaire: z.string().min(1, { message: 'must not be empty' }).optional(),
+	questionnaireRequired: z.boolean().optional(),
+	tags: z
+		.array(listEntry(KYB_LIMITS.tagMaxLength))
+		.max(KYB_LIMITS.tagsMaxItems, { message: `must have at most ${KYB_LIMITS.tagsMaxItems} tags` })
+		.optional(),
+	scanRefs: z.array(listEntry(KYB_LIMITS.scanRefMaxLength)).optional(),
+});
+export type KybSessionRequest = z.infer<typeof kybSessionRequestSchema>;
+
+/** The session (kyb.yaml's KybFormToken): `tokenString` opens the company's form. */
+export const kybSessionSchema = z
+	.object({
+		tokenType: z.string().nullish(),
+		tokenString: z.string(),
+		expiration: z.string().nullish(),
+		isValid: z.boolean().nullish(),
+		companyId: z.string().nullish(),
+		clientId: z.string().nullish(),
+		externalRef: z.string().nullish(),
+		locale: z.string().nullish(),
+		flow: z.string().nullish(),
+		theme: z.string().nullish(),
+		tags: z.array(z.string()).nullish(),
+		scanRefs: z.array(z.string()).nullish(),
+		isActive: z.boolean().nullish(),
+	})
+	.passthrough();
+
+/** The address of the provider's hosted KYB form (its guide `kyb/generate-token`). */
+const KYB_FORM_URL = 'https://kyb.ui.idenfy.com/welcome';
+
+/** The link a company opens to fill its KYB form: the hosted form with the session's token. */
+export function kybFormLink(tokenString: string): string {
+	return `${KYB_FORM_URL}?authToken=${encodeURIComponent(tokenString)}`;
+}
+
+/** A company's form, by its company ID (`/kyb/forms/{companyId}/…`, `/kyb/companies/{id}/…`). */
+export const kybCompanyParamsSchema = z.object({ companyId: pathId('Company ID') });
+
+/** GET /kyb/companies/: the filter the node offers (kyb.yaml also has `created`). */
+export const kybCompanyListParamsSchema = z.object({
+	registrationNumber: z.string().optional(),
+});
+
+/**
+ * POST /kyb/companies/{id}/change-status/ (kyb.yaml's CompanyStatusRequest): COMPLETED takes the
+ * review decision, "the same as a manual review through the dashboard"; the other statuses none.
+ */
+/** The message of a value a discriminated union does not know (never the value itself). */
+const oneOf =
+	(values: string[]): z.ZodErrorMap =>
+	(issue, ctx) =>
+		issue.code === 'invalid_union_discriminator'
+			? { message: `must be ${values.join(' or ')}` }
+			: { message: ctx.defaultError };
+
+export const kybCompanyStatusRequestSchema = z.discriminatedUnion(
+	'status',
+	[
+		z.object({ status: z.enum(['NEED_TO_PROCESS', 'NEED_TO_REVIEW']) }),
+		z.object({
+			status: z.literal('COMPLETED'),
+			reviewInfo: z.discriminatedUnion(
+				'approvalStatus',
+				[
+					z.object({ approvalStatus: z.literal('APPROVED') }),
+					z.object({
+						approvalStatus: z.literal('DENIED'),
+						denyReason: z
+							.string()
+							.max(KYB_LIMITS.denyReasonMaxLength, {
+								message: `must be at most ${KYB_LIMITS.denyReasonMaxLength} characters`,
+							})
+							.nullish(),
+					}),
+				],
+				{ errorMap: oneOf(['APPROVED', 'DENIED']) },
+			),
+		}),
+	],
+	{ errorMap: oneOf(['NEED_TO_PROCESS', 'NEED_TO_REVIEW', 'COMPLETED']) },
+);
+export type KybCompanyStatusRequest = z.infer<typeof kybCompanyStatusRequestSchema>;
+
+/** Its answer (kyb.yaml's CompanyStatus): the status, and with COMPLETED the decision. */
+export const kybCompanyStatusSchema = z
+	.object({
+		status: z.string().nullish(),
+		reviewInfo: z
+			.object({ approvalStatus: z.string().nullish(), denyReason: z.string().nullish() })
+			.passthrough()
+			.nullish(),
+	})
+	.passthrough();
+
+/** The sections a company PDF may hold (kyb.yaml's CompanyPdfContentEnum; all by default). */
+export const KYB_PDF_SECTIONS = [
+	'SUBMITTED_COMPANY_INFO',
+	'COMPANY_META',
+	'RELATED_SUBJECTS',
+	'OWNERSHIP_STRUCTURE',
+	'QUESTIONNAIRE_ANSWERS',
+	'COMPANY_NAME_AUDIT',
+	'BANK_VERIFICATION',
+	'WEBSITE_AUDIT',
+	'ADDRESS_AUDIT',
+	'GOV_CHECKS',
+	'KYB_DATA_MATCHING',
+	'KYB_DOCUMENTS',
+	'AUDIT_LOGS',
+	'VAT_VERIFICATION',
+	'TAGS',
+	'SHAREHOLDERS_CHECK',
+	'AML_MONITORING_USERS',
+	'LINKED_COMPANIES',
+	'COMMENTS',
+	'COMPANY_AML_CHECK',
+	'COMPANY_ADVERSE_MEDIA_CHECK',
+	'BENEFICIARY_AML_CHECKS',
+	'BENEFICIARY_ADVERSE_MEDIA_CHECKS',
+] as const;
+
+/** POST /kyb/companies/{id}/pdf/ (kyb.yaml's KybPdfRequest): both fields optional. */
+export const kybCompanyPdfRequestSchema = z.object({
+	password: z.string().min(1, { message: 'must be at least 1 character' }).optional(),
+	content: z
+		.array(
+			z.enum(KYB_PDF_SECTIONS, {
+				errorMap: () => ({ message: `must be sections among ${KYB_PDF_SECTIONS.join(', ')}` }),
+			}),
+		)
+		.optional(),
+});
+
+/** The company as lists and details show it: its registry data (kyb.yaml's CompanyDetailInfo). */
+const companyInfoSchema = z
+	.object({
+		companyName: z.string().nullish(),
+		registrationNumber: z.string().nullish(),
+		country: z.string().nullish(),
+	})
+	.passthrough();
+
+/** Where its review is (kyb.yaml's KybFormMeta, and CompanyMeta in the details). */
+const companyMetaSchema = z
+	.object({
+		status: z.string().nullish(),
+		approvalStatus: z.string().nullish(),
+		denyReason: z.string().nullish(),
+		submissionTime: z.string().nullish(),
+		soleProprietor: z.boolean().nullish(),
+	})
+	.passthrough();
+
+/** A company of GET /kyb/companies/ (kyb.yaml's CompanyList). */
+export const kybCompanyListItemSchema = z
+	.object({
+		id: z.string(),
+		company: companyInfoSchema.nullish(),
+		meta: companyMetaSchema.nullish(),
+	})
+	.passthrough();
+
+/** GET /kyb/companies/{id}/ (kyb.yaml's CompanyDetail): everything the reviewer sees. */
+export const kybCompanyDetailSchema = z
+	.object({
+		id: z.string(),
+		company: companyInfoSchema.nullish(),
+		meta: companyMetaSchema.nullish(),
+		beneficiaries: z.array(z.unknown()).nullish(),
+		questionnaires: z.array(z.unknown()).nullish(),
+		documents: z.array(z.unknown()).nullish(),
+	})
+	.passthrough();
+
+/** One questionnaire with its answers (kyb.yaml's KybAnswersDisplay). */
+export const kybAnswersDetailSchema = z
+	.object({
+		id: z.string(),
+		name: z.string().nullish(),
+		title: z.string().nullish(),
+		sections: z
+			.array(
+				z
+					.object({
+						title: z.string().nullish(),
+						questions: z
+							.array(
+								z
+									.object({
+										key: z.string(),
+										title: z.string().nullish(),
+										type: z.string().nullish(),
+										value: z.unknown(),
+									})
+									.passthrough(),
+							)
+							.nullish(),
+					})
+					.passthrough(),
+			)
+			.nullish(),
+	})
+	.passthrough();
+
+/** A beneficiary of GET /kyb/forms/{companyId}/beneficiaries/ (kyb.yaml's Beneficiary). */
+export const kybBeneficiarySchema = z
+	.object({
+		id: z.string(),
+		info: z
+			.object({
+				infoType: z.string().nullish(),
+				name: z.string().nullish(),
+				surname: z.string().nullish(),
+				companyName: z.string().nullish(),
+				dateOfBirth: z.string().nullish(),
+				nationality: z.string().nullish(),
+			})
+			.passthrough()
+			.nullish(),
+		parent: z.string().nullish(),
+		beneficiaryType: z.string().nullish(),
+		beneficiaryTypes: z.array(z.string()).nullish(),
+		positions: z.array(z.string()).nullish(),
+		formFiller: z.boolean().nullish(),
+		ownershipPercentage: z.number().nullish(),
+	})
 	.passthrough();

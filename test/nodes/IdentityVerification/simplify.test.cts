@@ -1,6 +1,6 @@
 /**
  * "Simplify" on the operations whose answer has more than ten fields (POA check, verification
- * token): off by default on the canvas, on by default in the AI tool variant (n8n's `@tool`). List
+ * token, a KYB company and the list of them): off by default on the canvas, on by default in the AI tool variant (n8n's `@tool`). List
  * Transactions has one too, off everywhere (bank-transactions.test.cts).
  */
 import { NodeHelpers, type INode, type INodeProperties } from 'n8n-workflow';
@@ -43,6 +43,8 @@ describe('Simplify', () => {
 	test.each([
 		['proofOfAddress', 'createCheck'],
 		['identification', 'createVerificationToken'],
+		['kybCompany', 'get'],
+		['kybCompany', 'getAll'],
 	])('%s / %s: default off on the canvas, on in the AI tool variant', (resource, operation) => {
 		const { description } = new IdentityVerification();
 		const defaultsFor = (name: string) => {
@@ -88,7 +90,7 @@ describe('the Simplify switch', () => {
 
 	test('every operation that has it from the start declares it twice: off on the canvas, on in the AI tool', () => {
 		const groups = byOperation();
-		for (const operation of ['createCheck', 'createVerificationToken']) {
+		for (const operation of ['createCheck', 'createVerificationToken', 'get', 'getAll']) {
 			const declarations = groups.get(operation) ?? [];
 			expect(declarations).toHaveLength(2);
 			const [canvas, tool] = declarations;
@@ -108,6 +110,8 @@ describe('the Simplify switch', () => {
 		expect([...groups.keys()].sort()).toEqual([
 			'createCheck',
 			'createVerificationToken',
+			'get',
+			'getAll',
 			'listTransactions',
 		]);
 		const declarations = groups.get('listTransactions') ?? [];

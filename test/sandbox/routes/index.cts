@@ -3,6 +3,7 @@ import type { Route } from '../router.cjs';
 import { amlRoutes } from './aml.cjs';
 import { bankRoutes } from './bank.cjs';
 import { kybRoutes } from './kyb.cjs';
+import { kybCompanyRoutes } from './kybCompanies.cjs';
 import { kycRoutes } from './kyc.cjs';
 import { poaRoutes } from './poa.cjs';
 import { verificationPageRoutes } from './verificationPage.cjs';
@@ -13,5 +14,6 @@ export const serviceRoutes: Route[] = [
 	...poaRoutes,
 	...amlRoutes,
 	...kybRoutes,
+	...kybCompanyRoutes,
 	...verificationPageRoutes,
 ];

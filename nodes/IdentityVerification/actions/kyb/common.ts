@@ -1,10 +1,15 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { kybQuestionnaireParamsSchema } from '../../../shared/contract';
-import type { AuthMode } from '../../transport';
+import {
+	kybCompanyParamsSchema,
+	kybFormTokenSchema,
+	kybQuestionnaireParamsSchema,
+} from '../../../shared/contract';
+import type { Auth } from '../../transport';
 import { segment } from '../../helpers/response';
 import { validateInput } from '../../helpers/validation';
 
+/** How a KYB form operation signs in; Create Session always uses the API key. */
 export const authenticationProperty: INodeProperties = {
 	displayName: 'Authentication',
 	name: 'authentication',
@@ -13,22 +18,62 @@ export const authenticationProperty: INodeProperties = {
 		{
 			name: 'API Key',
 			value: 'apiKey',
-			description: 'Your API key and secret from the dashboard (Settings, API Keys)',
+			description:
+				'Your API key and secret (the Identity Verification API credential): works for every company',
 		},
 		{
-			name: 'KYB Form Token',
+			name: 'Form Token',
+			value: 'formToken',
+			description:
+				'One company’s form token, such as the tokenString of Create Session: no credential per company',
+		},
+		{
+			// The value of the saved workflows that chose the form token credential.
+			name: 'Form Token Credential',
 			value: 'kybFormToken',
-			description: 'A token for one KYB form (the tokenString from KYB form token generation)',
+			description:
+				'A saved Identity Verification KYB Form Token API credential with one company’s token',
 		},
 	],
 	default: 'apiKey',
-	displayOptions: { show: { resource: ['kyb'] } },
-	description: 'How to sign in to the service for this form',
+	displayOptions: { show: { resource: ['kyb'] }, hide: { operation: ['createSession'] } },
+	description: 'How to sign in to the service for this company’s form',
 };
 
-export function authModeOf(this: IExecuteFunctions, itemIndex: number): AuthMode {
+/** The Form Token field: a company's token given by the workflow, sent instead of the API key. */
+export const formTokenProperty: INodeProperties = {
+	displayName: 'Form Token',
+	name: 'formToken',
+	type: 'string',
+	typeOptions: { password: true },
+	required: true,
+	default: '',
+	hint: 'The tokenString that Create Session outputs, as an expression such as {{ $json.tokenString }}',
+	description:
+		'The company’s form token. It is sent instead of your API key, to the Base URL of the Identity Verification API credential, and works for that company only and until its session ends.',
+	displayOptions: {
+		show: { resource: ['kyb'], authentication: ['formToken'] },
+		hide: { operation: ['createSession'] },
+	},
+};
+
+/** As whom an item's form request goes: the API key, the form token credential, or the given token. */
+export function authModeOf(this: IExecuteFunctions, itemIndex: number): Auth {
 	const value = this.getNodeParameter('authentication', itemIndex, 'apiKey') as string;
-	return value === 'kybFormToken' ? 'kybFormToken' : 'apiKey';
+	if (value === 'kybFormToken') return 'kybFormToken';
+	if (value !== 'formToken') return 'apiKey';
+	return validateInput.call(
+		this,
+		kybFormTokenSchema,
+		{ formToken: this.getNodeParameter('formToken', itemIndex, '') },
+		{
+			formToken: {
+				label: 'Form Token',
+				fix: 'Map the tokenString of Create Session into the field, or set Authentication to API Key.',
+			},
+		},
+		itemIndex,
+	);
 }
 
 export const companyFields: INodeProperties[] = [
@@ -80,4 +125,43 @@ export function questionnaireOf(
 		...params,
 		path: `/kyb/forms/${segment(params.companyId)}/questionnaires/${segment(params.questionnaireId)}/answers/`,
 	};
+}
+
+/** The Company ID of the form operations added with Create Session, and of KYB Company. */
+export const formCompanyField: INodeProperties = {
+	displayName: 'Company ID',
+	name: 'companyId',
+	type: 'string',
+	required: true,
+	default: '',
+	placeholder: 'The companyId of a KYB event',
+	description:
+		'The company’s ID: the companyId of the trigger’s KYB events (Company Submitted, …), or the ID that KYB Company → Get Many lists',
+};
+
+/** What a 404 for a company means. */
+export const COMPANY_NOT_FOUND = {
+	message: 'Not found (HTTP 404): the service has no company with this Company ID',
+	advice:
+		'Use the companyId of a KYB event (Company Submitted, …) or the ID that KYB Company → Get Many lists. A deleted company is gone for good; sandbox and production keys see different companies.',
+};
+
+/** The company an item names (checked before any request): its ID and its form's path. */
+export function formCompanyOf(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): { companyId: string; path: string; notFound: typeof COMPANY_NOT_FOUND } {
+	const { companyId } = validateInput.call(
+		this,
+		kybCompanyParamsSchema,
+		{ companyId: this.getNodeParameter('companyId', itemIndex, '') },
+		{
+			companyId: {
+				label: 'Company ID',
+				fix: 'Map the companyId of a KYB event, or the ID that KYB Company → Get Many lists.',
+			},
+		},
+		itemIndex,
+	);
+	return { companyId, path: `/kyb/forms/${segment(companyId)}/`, notFound: COMPANY_NOT_FOUND };
 }

@@ -1,0 +1,32 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import * as deleteCompany from './delete.operation';
+import * as downloadPdf from './downloadPdf.operation';
+import * as get from './get.operation';
+import * as getAll from './getAll.operation';
+import * as setReviewDecision from './setReviewDecision.operation';
+
+/**
+ * The operations of KYB Company (the reviewer's side: the companies that onboard, their review
+ * and their records; the API key only), by their value, in the order of their names.
+ */
+export const operations = {
+	delete: deleteCompany,
+	downloadPdf,
+	get,
+	getAll,
+	setReviewDecision,
+};
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['kybCompany'] } },
+		options: Object.values(operations).map((operation) => operation.option),
+		default: 'get',
+	},
+	...Object.values(operations).flatMap((operation) => operation.description),
+];

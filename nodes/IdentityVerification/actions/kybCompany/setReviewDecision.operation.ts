@@ -1,0 +1,102 @@
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+	INodePropertyOptions,
+} from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+import { z } from 'zod';
+
+import { kybCompanyStatusRequestSchema, kybCompanyStatusSchema } from '../../../shared/contract';
+import { isPlainObject } from '../../../shared/isPlainObject';
+import { apiRequest } from '../../transport';
+import { validateInput } from '../../helpers/validation';
+import { COMPANY_NOT_FOUND, companyIdField, companyOf } from './common';
+
+const properties: INodeProperties[] = [
+	companyIdField,
+	{
+		displayName: 'Decision',
+		name: 'decision',
+		type: 'options',
+		options: [
+			{
+				name: 'Approve',
+				value: 'APPROVED',
+				description:
+					'The company passes KYB. The service refuses it while AML statuses are still unreviewed.',
+			},
+			{ name: 'Deny', value: 'DENIED', description: 'The company does not pass KYB' },
+		],
+		default: 'APPROVED',
+		description:
+			'The review’s result, as a reviewer would set it in the dashboard. Can be an expression giving APPROVED or DENIED.',
+	},
+	{
+		displayName: 'Deny Reason',
+		name: 'denyReason',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. Beneficial owner could not be verified',
+		hint: 'At most 64 characters; sent only when the decision is Deny',
+		description: 'Why the company is denied: shown in the dashboard and sent with the review event',
+	},
+];
+
+/** Its entry in the Operation selector. */
+export const option: INodePropertyOptions = {
+	name: 'Set Review Decision',
+	value: 'setReviewDecision',
+	description:
+		'Approve or deny a submitted company, the same as a manual review in the dashboard; the service then sends Company Reviewed',
+	action: 'Set a KYB review decision',
+};
+
+const displayOptions = { show: { resource: ['kybCompany'], operation: ['setReviewDecision'] } };
+
+export const description = updateDisplayOptions(displayOptions, properties);
+
+/** The item it outputs, for n8n's schema preview (gulpfile.js writes it as JSON Schema). */
+export const outputSchema = kybCompanyStatusSchema.extend({ companyId: z.string() });
+
+const FIELD_LABELS = {
+	'reviewInfo.approvalStatus': {
+		label: 'Decision',
+		fix: 'Choose Approve or Deny (in an expression: APPROVED or DENIED).',
+	},
+	'reviewInfo.denyReason': { label: 'Deny Reason', fix: 'Shorten it to at most 64 characters.' },
+};
+
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
+	const { companyId, path } = companyOf.call(this, itemIndex);
+	const decision = this.getNodeParameter('decision', itemIndex, '');
+	const reason = String(this.getNodeParameter('denyReason', itemIndex, '') ?? '').trim();
+	const request = validateInput.call(
+		this,
+		kybCompanyStatusRequestSchema,
+		{
+			// COMPLETED is the status that takes a decision ("the same as a manual review").
+			status: 'COMPLETED',
+			reviewInfo:
+				decision === 'DENIED' && reason !== ''
+					? { approvalStatus: decision, denyReason: reason }
+					: { approvalStatus: decision },
+		},
+		FIELD_LABELS,
+		itemIndex,
+	);
+	// Not repeated after a failure that may have reached the service: the review is recorded once.
+	const response = await apiRequest.call(this, 'apiKey', {
+		method: 'POST',
+		path: `${path}change-status/`,
+		body: request as IDataObject,
+		itemIndex,
+		notFound: COMPANY_NOT_FOUND,
+	});
+	const answer = isPlainObject(response.body) ? (response.body as IDataObject) : {};
+	return [{ json: { companyId, ...answer } }];
+}

@@ -1,0 +1,593 @@
+/**
+ * KYB sessions and companies, as the provider's KYB OpenAPI document (kyb.yaml) describes them:
+ * `POST /kyb/tokens/` makes a session (a form token with its lifetime); the company opens the
+ * link, fills its form and submits it (the admin API's `submitSession`, or Submit Form of the seeded
+ * form), which makes the company and sends COMPANY_SUBMIT; the reviewer then reads it
+ * (`/kyb/companies/`, its PDF, its beneficiaries and every questionnaire's answers) and decides
+ * (`change-status` COMPLETED: COMPANY_REVIEW is sent) or deletes it (COMPANY_DELETE).
+ *
+ * With state: a decided company shows its decision, a deleted one is gone (404, not listed) and its
+ * session's token stops working. A session's token is accepted as Bearer for its own company's form
+ * only (403 for another company's), until its lifetime ends (401).
+ *
+ * Where the provider publishes no error answer (a decision on a company still being filled, a
+ * second deletion), the sandbox answers as its other routes do: 409 VALIDATION_ERROR, 404.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+
+import {
+	kybCompanyPdfRequestSchema,
+	kybCompanyStatusRequestSchema,
+	kybSessionRequestSchema,
+	type KybCompanyStatusRequest,
+	type KybSessionRequest,
+} from '../../../nodes/shared/contract';
+import {
+	bodyObject,
+	conflict,
+	errorBody,
+	HttpError,
+	json,
+	notFound,
+	parseOr400,
+} from '../http.cjs';
+import type { Req } from '../http.cjs';
+import { buildPdf } from '../pdf.cjs';
+import type { Route } from '../router.cjs';
+import { SEED } from '../seed.cjs';
+import type { SandboxCore } from '../core.cjs';
+
+type CompanyStatus = 'PENDING' | 'PROCESSING' | 'NEED_TO_PROCESS' | 'NEED_TO_REVIEW' | 'COMPLETED';
+
+/** A beneficial owner or representative as the company enters it in its form. */
+interface BeneficiaryInput {
+	name: string;
+	surname: string;
+	dateOfBirth?: string | null;
+	nationality?: string | null;
+	ownershipPercentage?: number | null;
+	/** Default: UBO (a beneficial owner). */
+	types?: Array<'CEO' | 'REPRESENTATIVE' | 'SHAREHOLDER' | 'UBO' | 'ABO'>;
+	formFiller?: boolean;
+}
+
+/** What the company enters in its form (every field has a default). */
+export interface CompanyInput {
+	companyName?: string;
+	registrationNumber?: string;
+	country?: string;
+	beneficiaries?: BeneficiaryInput[];
+}
+
+interface SessionRecord {
+	request: KybSessionRequest;
+	tokenString: string;
+	expiresAt: number;
+	companyId: string | null;
+}
+
+interface CompanyRecord {
+	id: string;
+	clientId: string;
+	externalRef: string | null;
+	info: Required<Omit<CompanyInput, 'beneficiaries'>>;
+	beneficiaries: Array<BeneficiaryInput & { id: string }>;
+	status: CompanyStatus;
+	approvalStatus: 'APPROVED' | 'DENIED' | null;
+	denyReason: string | null;
+	created: string;
+	submissionTime: string | null;
+	statusChangedAt: string | null;
+	tokenString: string | null;
+}
+
+const SANDBOX_OWNERS: BeneficiaryInput[] = [
+	{
+		name: 'Jonas',
+		surname: 'Jonaitis',
+		dateOfBirth: '1985-04-12',
+		nationality: 'LT',
+		ownershipPercentage: 60,
+		types: ['UBO', 'CEO'],
+		formFiller: true,
+	},
+	{
+		name: 'Ona',
+		surname: 'Onaitė',
+		dateOfBirth: '1990-09-01',
+		nationality: 'LT',
+		ownershipPercentage: 40,
+	},
+];
+
+/** What a company enters unless told otherwise. */
+const DEFAULT_COMPANY: Required<Omit<CompanyInput, 'beneficiaries'>> = {
+	companyName: 'UAB Baltic Widgets',
+	registrationNumber: '305123456',
+	country: 'LT',
+};
+
+export class KybCompanyStore {
+	private sessions = new Map<string, SessionRecord>();
+	private companies = new Map<string, CompanyRecord>();
+
+	constructor() {
+		this.reset();
+	}
+
+	/** Back to the seeded state: the seeded form's company, still being filled. */
+	reset(): void {
+		this.sessions.clear();
+		this.companies.clear();
+		this.addCompany({ id: SEED.kyb.companyId, clientId: SEED.kyb.clientId });
+	}
+
+	/** POST /kyb/tokens/: a session whose token opens a new company's form. */
+	createSession(request: KybSessionRequest): SessionRecord {
+		const lifetime = request.lifetime ?? 3600;
+		const session: SessionRecord = {
+			request,
+			tokenString: randomBytes(30).toString('base64url'),
+			expiresAt: Date.now() + lifetime * 1000,
+			companyId: null,
+		};
+		this.sessions.set(session.tokenString, session);
+		return session;
+	}
+
+	/** The session of a token, while it is valid (not expired, its company not deleted). */
+	validSession(tokenString: string): SessionRecord | undefined {
+		const session = this.sessions.get(tokenString);
+		return session && session.expiresAt > Date.now() ? session : undefined;
+	}
+
+	/**
+	 * The company fills its form from the session's link and submits it: the company is made and
+	 * waits for the review. A session's form is submitted once.
+	 */
+	submitSession(tokenString: string, input: CompanyInput = {}): CompanyRecord {
+		const session = this.validSession(tokenString);
+		if (!session) throw notFound('No valid KYB session with this token.');
+		if (session.companyId) throw conflict('Form is already submitted and can no longer be edited');
+		const company = this.addCompany({
+			clientId: session.request.clientId,
+			externalRef: session.request.externalRef ?? null,
+			tokenString,
+			...input,
+		});
+		session.companyId = company.id;
+		this.submitForm(company.id);
+		return company;
+	}
+
+	/** A form was submitted (again, after more information was asked for): its company waits for the review. */
+	submitForm(companyId: string): void {
+		const company = this.companies.get(companyId);
+		if (!company) return;
+		company.status = 'NEED_TO_REVIEW';
+		company.submissionTime = new Date().toISOString();
+	}
+
+	/** A company (tests and the admin API): still being filled unless submitted later. */
+	addCompany(
+		opts: CompanyInput & {
+			id?: string;
+			clientId?: string;
+			externalRef?: string | null;
+			tokenString?: string | null;
+		} = {},
+	): CompanyRecord {
+		const record: CompanyRecord = {
+			id: opts.id ?? randomUUID(),
+			clientId: opts.clientId ?? SEED.kyb.clientId,
+			externalRef: opts.externalRef ?? null,
+			info: {
+				companyName: opts.companyName ?? DEFAULT_COMPANY.companyName,
+				registrationNumber: opts.registrationNumber ?? DEFAULT_COMPANY.registrationNumber,
+				country: opts.country ?? DEFAULT_COMPANY.country,
+			},
+			beneficiaries: (opts.beneficiaries ?? SANDBOX_OWNERS).map((b) => ({
+				...b,
+				id: randomUUID(),
+			})),
+			status: 'PENDING',
+			approvalStatus: null,
+			denyReason: null,
+			created: new Date().toISOString(),
+			submissionTime: null,
+			statusChangedAt: null,
+			tokenString: opts.tokenString ?? null,
+		};
+		this.companies.set(record.id, record);
+		return record;
+	}
+
+	company(id: string): CompanyRecord | undefined {
+		return this.companies.get(id);
+	}
+
+	/** A company that exists, else the service's 404. */
+	found(id: string): CompanyRecord {
+		const company = this.companies.get(id);
+		if (!company) throw notFound();
+		return company;
+	}
+
+	/** GET /kyb/companies/: newest first, by registration number when asked. */
+	list(registrationNumber: string | null): CompanyRecord[] {
+		return [...this.companies.values()]
+			.filter(
+				(c) => registrationNumber === null || c.info.registrationNumber === registrationNumber,
+			)
+			.reverse();
+	}
+
+	/**
+	 * POST change-status: "the status cannot be changed from PENDING and PROCESSING"; COMPLETED
+	 * records the decision (a deny reason only with DENIED).
+	 */
+	changeStatus(id: string, request: KybCompanyStatusRequest): CompanyRecord {
+		const company = this.found(id);
+		if (company.status === 'PENDING' || company.status === 'PROCESSING')
+			throw conflict(`The status cannot be changed from ${company.status}.`);
+		company.status = request.status;
+		company.statusChangedAt = new Date().toISOString();
+		if (request.status === 'COMPLETED') {
+			const { reviewInfo } = request;
+			company.approvalStatus = reviewInfo.approvalStatus;
+			company.denyReason =
+				reviewInfo.approvalStatus === 'DENIED' ? (reviewInfo.denyReason ?? null) : null;
+		} else {
+			company.approvalStatus = null;
+			company.denyReason = null;
+		}
+		return company;
+	}
+
+	/** DELETE: the company and its session are removed. */
+	delete(id: string): CompanyRecord {
+		const company = this.found(id);
+		this.companies.delete(id);
+		if (company.tokenString) this.sessions.delete(company.tokenString);
+		return company;
+	}
+}
+
+// What the service answers, in kyb.yaml's shapes (test/sandbox/kyb-companies.test.cts checks each
+// against the provider's response schema).
+
+const MANAGER = {
+	id: 7,
+	name: 'Rūta',
+	surname: 'Kazlauskienė',
+	email: 'ruta.kazlauskiene@example.com',
+};
+
+function sessionBody(session: SessionRecord): Record<string, unknown> {
+	const { request } = session;
+	return {
+		tokenType: 'FORM',
+		tokenString: session.tokenString,
+		expiration: new Date(session.expiresAt).toISOString().replace(/\.\d+Z$/, 'Z'),
+		isActive: true,
+		isValid: session.expiresAt > Date.now(),
+		companyId: session.companyId,
+		clientId: request.clientId,
+		externalRef: request.externalRef ?? null,
+		locale: request.locale ?? null,
+		flow: request.flow ?? null,
+		theme: request.theme ?? null,
+		tags: request.tags ?? [],
+		scanRefs: request.scanRefs ?? null,
+	};
+}
+
+function companyInfoBody(company: CompanyRecord): Record<string, unknown> {
+	return { ...company.info, additionalInfo: {} };
+}
+
+function listMetaBody(company: CompanyRecord): Record<string, unknown> {
+	return {
+		status: company.status,
+		approvalStatus: company.approvalStatus,
+		submissionTime: company.submissionTime,
+		soleProprietor: false,
+	};
+}
+
+function beneficiaryBody(b: CompanyRecord['beneficiaries'][number]): Record<string, unknown> {
+	const types = b.types ?? ['UBO'];
+	return {
+		id: b.id,
+		info: {
+			infoType: 'INDIVIDUAL',
+			name: b.name,
+			surname: b.surname,
+			email: null,
+			phone: null,
+			dateOfBirth: b.dateOfBirth ?? null,
+			country: null,
+			nationality: b.nationality ?? null,
+			additionalInfo: {},
+		},
+		parent: null,
+		beneficiaryType: types[0],
+		beneficiaryTypes: types,
+		positions: types.includes('CEO') ? ['director'] : ['shareholder'],
+		formFiller: b.formFiller ?? false,
+		ownershipPercentage: b.ownershipPercentage ?? null,
+	};
+}
+
+/** The detail of a beneficiary: its form entry with the review's meta (kyb.yaml's BeneficiaryDetail). */
+function beneficiaryDetailBody(b: CompanyRecord['beneficiaries'][number]): Record<string, unknown> {
+	return {
+		...beneficiaryBody(b),
+		meta: {
+			identifier: null,
+			clientId: null,
+			finalStatus: null,
+			sessionExpiration: null,
+			identificationHistory: [],
+			pepsCheckStatus: 'NOT_CHECKED',
+			pepsStatusSetBy: null,
+			sanctionsCheckStatus: 'NOT_CHECKED',
+			sanctionsStatusSetBy: null,
+			negativeNewsStatus: 'NOT_CHECKED',
+			newsStatusSetBy: null,
+		},
+		documents: [],
+		amlCheck: null,
+		amlMonitoringUser: { monitoringId: '', alertStatus: 'PENDING' },
+	};
+}
+
+/** Every questionnaire's answers, with question titles (kyb.yaml's KybAnswersDisplay). */
+function answersDetailBody(company: CompanyRecord): Array<Record<string, unknown>> {
+	const owners = company.beneficiaries.map((b) => `${b.name} ${b.surname}`);
+	const question = (key: string, title: string, type: string, value: unknown) => ({
+		key,
+		title,
+		type,
+		value,
+	});
+	return [
+		{
+			id: SEED.kyb.questionnaireId,
+			name: 'kyb-onboarding',
+			title: 'Company onboarding',
+			sections: [
+				{
+					title: 'Business activity',
+					questions: [
+						question('industry', 'Industry', 'TEXT', 'Wholesale of electronic equipment'),
+						question('countriesOfOperation', 'Countries of operation', 'COUNTRY_MULTI', [
+							'LT',
+							'LV',
+							'EE',
+						]),
+						question(
+							'expectedMonthlyVolume',
+							'Expected monthly volume (EUR)',
+							'TEXT',
+							'50000-100000',
+						),
+					],
+				},
+				{
+					title: 'Declarations',
+					questions: [
+						question('beneficialOwners', 'Beneficial owners', 'TEXT', owners.join(', ')),
+						question('sanctionsExposure', 'Exposure to sanctioned countries', 'CHECKBOX', false),
+					],
+				},
+			],
+		},
+	];
+}
+
+function companyMetaBody(company: CompanyRecord): Record<string, unknown> {
+	return {
+		created: company.created,
+		status: company.status,
+		statusChangedAt: company.statusChangedAt,
+		statusChangedBy: company.statusChangedAt ? MANAGER : null,
+		expirationStatus: null,
+		assignedTo: null,
+		initialSubmissionTime: company.submissionTime,
+		submissionTime: company.submissionTime,
+		matchedBlacklists: null,
+		blacklistStatuses: null,
+		sanctionsStatusSetBy: null,
+		newsStatusSetBy: null,
+		approvalStatus: company.approvalStatus,
+		approvalStatusChangedAt: company.approvalStatus ? company.statusChangedAt : null,
+		denyReason: company.denyReason,
+		informationRequested: false,
+		reviewLevel: null,
+		soleProprietor: false,
+	};
+}
+
+/** The reviewer's whole view of the company (kyb.yaml's CompanyDetail). */
+function companyDetailBody(company: CompanyRecord): Record<string, unknown> {
+	const audited = { id: randomUUID(), created: company.created };
+	return {
+		id: company.id,
+		company: companyInfoBody(company),
+		meta: companyMetaBody(company),
+		documents: [],
+		beneficiaries: company.beneficiaries.map(beneficiaryDetailBody),
+		questionnaires: answersDetailBody(company),
+		comments: [],
+		auditLogs: { logs: [], logsCount: 0 },
+		addressAudit: {
+			...audited,
+			googleMapsUrl: null,
+			dataId: null,
+			type: {},
+			address: null,
+			associatedBodies: {},
+			latitude: null,
+			longitude: null,
+			riskLevel: 'NOT_CHECKED',
+			addressAuditImages: [],
+		},
+		websiteAudit: { ...audited, url: 'https://baltic-widgets.example', riskLevel: 'NOT_CHECKED' },
+		companyNameAudit: { ...audited, socialMediaProfiles: [] },
+		dataMatchings: [],
+		einVerification: {
+			result: null,
+			checkedEin: '',
+			checkedCompanyName: company.info.companyName,
+			created: company.created,
+		},
+		govChecks: {
+			creditBureauDocuments: [],
+			govRegistersDocuments: [],
+			govOrderedDocuments: [],
+			sosFilingDocuments: [],
+		},
+		amlCheck: null,
+		amlChecks: [],
+		amlMonitoringUsers: null,
+		riskAssessment: null,
+	};
+}
+
+function companyPdf(company: CompanyRecord, content: string[] | undefined) {
+	return buildPdf({
+		title: 'KYB company report',
+		lines: [
+			`Company: ${company.info.companyName} (${company.info.registrationNumber}, ${company.info.country})`,
+			`Company ID: ${company.id}`,
+			`Status: ${company.status}${company.approvalStatus ? `, ${company.approvalStatus}` : ''}`,
+			`Beneficiaries: ${company.beneficiaries.map((b) => `${b.name} ${b.surname}`).join(', ')}`,
+			`Sections: ${(content ?? ['all']).join(', ')}`,
+			'Generated by the identity verification sandbox (test data).',
+		],
+	});
+}
+
+/**
+ * A session's token opens only its own company's form (403 for another's); the sandbox's
+ * long-lived form token and the API key open every form.
+ */
+function assertFormAccess(req: Req, core: SandboxCore, companyId: string): void {
+	const [scheme, token] = (req.headers.authorization ?? '').trim().split(/\s+/);
+	if (!/^bearer$/i.test(scheme ?? '') || token === core.credentials.kybFormToken) return;
+	const session = core.kybCompanies.validSession(token ?? '');
+	if (session && session.companyId !== companyId)
+		throw new HttpError(403, errorBody('PERMISSIONS_ERROR', 'This token is for another company.'));
+}
+
+/** The company a form route names, after the caller's access to it is checked. */
+function formCompany(req: Req, core: SandboxCore): CompanyRecord {
+	assertFormAccess(req, core, req.params.companyId);
+	return core.kybCompanies.found(req.params.companyId);
+}
+
+/** A page of the companies list (DRF page-number pagination, as the other lists). */
+function companyPage(req: Req, core: SandboxCore): Record<string, unknown> {
+	const all = core.kybCompanies.list(req.query.get('registrationNumber'));
+	const perPage = Math.min(Math.max(Number(req.query.get('perPage')) || 10, 1), 100);
+	const page = Math.max(Number(req.query.get('page')) || 1, 1);
+	if (page > 1 && (page - 1) * perPage >= all.length) throw notFound('Invalid page.');
+	const link = (n: number) => {
+		const url = new URL(`${req.origin}${req.path}`);
+		req.query.forEach((value, name) => url.searchParams.set(name, value));
+		url.searchParams.set('page', String(n));
+		return url.toString();
+	};
+	return {
+		count: all.length,
+		next: page * perPage < all.length ? link(page + 1) : null,
+		previous: page > 1 ? link(page - 1) : null,
+		results: all.slice((page - 1) * perPage, page * perPage).map((c) => ({
+			id: c.id,
+			company: companyInfoBody(c),
+			meta: listMetaBody(c),
+		})),
+	};
+}
+
+export const kybCompanyRoutes: Route[] = [
+	{
+		method: 'POST',
+		pattern: '/kyb/tokens/',
+		auth: 'basic',
+		handler: (req, core) => {
+			const request = parseOr400(kybSessionRequestSchema, bodyObject(req));
+			return json(201, sessionBody(core.kybCompanies.createSession(request)));
+		},
+	},
+	{
+		method: 'GET',
+		pattern: '/kyb/companies/',
+		auth: 'basic',
+		handler: (req, core) => json(200, companyPage(req, core)),
+	},
+	{
+		method: 'GET',
+		pattern: '/kyb/companies/:id/',
+		auth: 'basic',
+		handler: (req, core) => json(200, companyDetailBody(core.kybCompanies.found(req.params.id))),
+	},
+	{
+		method: 'DELETE',
+		pattern: '/kyb/companies/:id/',
+		auth: 'basic',
+		handler: (req, core) => {
+			core.deleteKybCompany(req.params.id);
+			return { status: 204 };
+		},
+	},
+	{
+		method: 'POST',
+		pattern: '/kyb/companies/:id/change-status/',
+		auth: 'basic',
+		handler: (req, core) => {
+			const request = parseOr400(kybCompanyStatusRequestSchema, bodyObject(req));
+			const company = core.decideKybCompany(req.params.id, request);
+			const answer: Record<string, unknown> = { status: company.status };
+			if (company.status === 'COMPLETED')
+				answer.reviewInfo = {
+					approvalStatus: company.approvalStatus,
+					denyReason: company.denyReason,
+				};
+			return json(200, answer);
+		},
+	},
+	{
+		method: 'POST',
+		pattern: '/kyb/companies/:id/pdf/',
+		auth: 'basic',
+		handler: (req, core) => {
+			const { content } = parseOr400(kybCompanyPdfRequestSchema, bodyObject(req));
+			const company = core.kybCompanies.found(req.params.id);
+			// The password protects the service's file; the sandbox's PDF is not encrypted (README).
+			const pdf = companyPdf(company, content);
+			return {
+				status: 200,
+				headers: {
+					'Content-Type': 'application/pdf',
+					'Content-Length': String(pdf.size),
+					'Content-Disposition': `attachment; filename="company-${company.id}.pdf"`,
+				},
+				stream: pdf.stream(),
+			};
+		},
+	},
+	{
+		method: 'GET',
+		pattern: '/kyb/forms/:companyId/beneficiaries/',
+		auth: 'basicOrBearer',
+		handler: (req, core) => json(200, formCompany(req, core).beneficiaries.map(beneficiaryBody)),
+	},
+	{
+		method: 'GET',
+		pattern: '/kyb/forms/:companyId/questionnaires/answers/detail/',
+		auth: 'basicOrBearer',
+		handler: (req, core) => json(200, answersDetailBody(formCompany(req, core))),
+	},
+];
