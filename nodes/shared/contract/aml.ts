@@ -238,6 +238,7 @@ export const amlProfilePdfParamsSchema = z.object({
 
 const texts = z.array(z.string()).nullish();
 const anyObject = z.record(z.unknown());
+const entries = z.array(anyObject).nullish();
 
 /** A profile an AML check matched (`IndividualSearchResult` / `BusinessSearchResult`). */
 export const amlHitSchema = z
@@ -296,23 +297,41 @@ export const amlProfileSchema = z
 	.object({
 		resourceId: z.string(),
 		version: z.number().nullish(),
+		/** A company's name; a person's is firstName, middleName, lastName. */
 		name: z.string().nullish(),
 		firstName: z.string().nullish(),
 		middleName: z.string().nullish(),
 		lastName: z.string().nullish(),
 		gender: z.string().nullish(),
-		isDeceased: z.boolean().nullish(),
 		isDeleted: z.boolean().nullish(),
+		deletionReason: anyObject.nullish(),
+		isDeceased: z.boolean().nullish(),
 		datasets: texts,
-		nationalities: texts,
+		aliases: entries,
 		datesOfBirth: texts,
-		aliases: z.array(anyObject).nullish(),
-		addresses: z.array(anyObject).nullish(),
+		datesOfDeath: texts,
+		nationalities: texts,
+		addresses: entries,
 		profileImages: texts,
+		notes: entries,
+		contactEntries: entries,
+		identifiers: entries,
+		evidences: entries,
+		businessTypes: texts,
+		activities: texts,
+		/** Sanctions (`current`, `former`) and PEP roles (`pepTier`, `current`, `former`). */
 		sanEntries: anyObject.nullish(),
 		pepEntries: anyObject.nullish(),
-		businessTypes: texts,
-		evidences: z.array(anyObject).nullish(),
+		pepByAssociationEntries: entries,
+		relEntries: entries,
+		rreEntries: entries,
+		poiEntries: entries,
+		insEntries: entries,
+		ddEntries: entries,
+		griEntries: entries,
+		soeEntry: anyObject.nullish(),
+		individualLinks: entries,
+		businessLinks: entries,
 	})
 	.passthrough();
 
