@@ -21,6 +21,7 @@ import { checkPdfLines, pdfReply, runCheck, wholeListCheck, type AmlCheck } from
 import { bodyObject, conflict, json, notFound, parseOr400 } from '../http.cjs';
 import type { Req } from '../http.cjs';
 import type { Route } from '../router.cjs';
+import { SEED } from '../seed.cjs';
 import { pageLink, pageOf, perPageOf } from './bank.cjs';
 
 type Json = Record<string, unknown>;
@@ -59,13 +60,22 @@ export class MonitoringStore {
 
 	reset(): void {
 		this.records.clear();
+		const amlCheck = {
+			clientId: 'sandbox-aml-client',
+			userType: 'PERSON' as const,
+			input: { fullName: 'Jonas Jonaitis' },
+		};
+		this.create({ isSubscribed: false, amlCheck }, { id: SEED.aml.monitoringId });
 	}
 
 	/** POST /aml/monitorings/: the first screening runs at once. */
-	create(request: AmlMonitoringRequest, opts: { expiration?: string } = {}): MonitoringRecord {
+	create(
+		request: AmlMonitoringRequest,
+		opts: { expiration?: string; id?: string } = {},
+	): MonitoringRecord {
 		const now = Date.now();
 		const record: MonitoringRecord = {
-			id: randomUUID(),
+			id: opts.id ?? randomUUID(),
 			isSubscribed: request.isSubscribed,
 			status: 'PENDING',
 			expiration: opts.expiration ?? new Date(now + YEAR_MS).toISOString(),
