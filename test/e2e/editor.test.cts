@@ -201,10 +201,11 @@ describe('what users see: the screenshots run against real n8n', () => {
 					'workflow-01-onboarding-create-verification-token.png',
 					'workflow-02-onboarding-route-verification-results.png',
 					'workflow-03-bank-scheduled-transaction-pull.png',
-					'workflow-04-aml-download-profile-pdf.png',
+					'workflow-04-aml-screening-on-entry-and-monthly.png',
 					'workflow-05-proof-of-address-check-file.png',
 					'workflow-06-kyb-answers-then-submit.png',
 					'workflow-07-onboarding-in-one-workflow.png',
+					'workflow-08-aml-monitoring-alert-triage.png',
 				]);
 				expect(readdirSync(dir).sort()).toEqual(pictures.map((p) => p.file).sort());
 				expect(editor.brokenIcons).toEqual([]);

@@ -64,8 +64,21 @@ const isTrigger = (node: Node) => /trigger$|\.webhook$/i.test(node.type);
 const isWaitForResult = (node: Node) =>
 	node.type === ACTION && node.parameters.operation === 'waitForResult';
 
-/** Operations whose output is a person's data: transactions, a report, a document, KYB answers. */
-const PERSONAL_OUTPUT = ['listTransactions', 'downloadProfilePdf', 'createCheck', 'getAnswers'];
+/**
+ * Operations whose output is a person's data: transactions, a report, a document, KYB answers, an
+ * AML check, profile or monitoring (names, dates of birth, list entries).
+ */
+const PERSONAL_OUTPUT = [
+	'listTransactions',
+	'downloadProfilePdf',
+	'createCheck',
+	'getAnswers',
+	'create',
+	'getProfile',
+	'downloadPdf',
+	'get',
+	'getAll',
+];
 
 /** Whether a run of the workflow holds a person's data (names, documents, amounts, answers). */
 function holdsPersonalData(workflow: Workflow): boolean {
@@ -97,7 +110,8 @@ const LATEST: Record<string, number> = {
 
 test('workflows/ holds one example workflow per job', () => {
 	expect(FILES.sort()).toEqual([
-		'aml-profile-pdf-by-email.json',
+		'aml-monitoring-alert-triage.json',
+		'aml-screening-on-entry-and-monthly.json',
 		'kyb-answers-then-submit.json',
 		'nightly-bank-transactions-to-sheets.json',
 		'onboarding-in-one-workflow.json',
