@@ -12,9 +12,24 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { INodeParameters } from 'n8n-workflow';
 
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { parse as parseYaml } from 'yaml';
+
+import {
+	AML_COMPANY_DATASETS,
+	AML_COUNTRIES,
+	AML_DATE_OF_BIRTH_MATCHING,
+	AML_MONITORING_ORDER,
+	AML_MONITORING_STATUSES,
+	AML_PEP_TIERS,
+	AML_PERSON_DATASETS,
+	AML_SEXES,
+} from '../../nodes/shared/contract';
 import { runNode } from '../harness/index.cjs';
 import {
 	authSchemes,
+	CORPUS,
 	corpusJson,
 	fakeInstances,
 	parametersSchema,
@@ -478,5 +493,32 @@ describe('the provider’s answers, as the node outputs them', () => {
 		server.nextReply = { status: 200, body: example };
 		const refused = await run(monitoring('getAll', { limit: 1 }));
 		expect(refused.error?.message).toMatch(/link/i);
+	});
+});
+
+describe('the lists the node offers and checks are the provider’s', () => {
+	const document = parseYaml(readFileSync(path.join(CORPUS, 'openapi', 'aml.yaml'), 'utf8')) as {
+		components: { schemas: Record<string, { enum?: string[] }> };
+		paths: Record<string, { get: { parameters: Array<{ name: string; schema: any }> } }>;
+	};
+	const enumOf = (name: string) => document.components.schemas[name].enum;
+	const query = (name: string) =>
+		document.paths['/aml/monitorings/'].get.parameters.find((p) => p.name === name)!.schema;
+
+	test.each([
+		['CountryEnum', AML_COUNTRIES],
+		['PersonAmlCheckFilterDatasetsEnum', AML_PERSON_DATASETS],
+		['CompanyAmlCheckFilterDatasetsEnum', AML_COMPANY_DATASETS],
+		['DateOfBirthMatchingEnum', AML_DATE_OF_BIRTH_MATCHING],
+		['PepTierEnum', AML_PEP_TIERS],
+		['MainSexEnum', AML_SEXES],
+		['MonitoringStatusEnum', AML_MONITORING_STATUSES],
+	])('%s', (name, values) => {
+		expect([...values].sort()).toEqual([...(enumOf(name) ?? [])].sort());
+	});
+
+	test('the list’s status filter and sort order', () => {
+		expect([...AML_MONITORING_STATUSES].sort()).toEqual([...query('status').enum].sort());
+		expect([...AML_MONITORING_ORDER].sort()).toEqual([...query('orderBy').items.enum].sort());
 	});
 });

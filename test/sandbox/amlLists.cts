@@ -105,7 +105,7 @@ const EU_SANCTION = {
 };
 
 /** The profiles of the sandbox's lists. `prof-001` is the seeded check's hit (SEED.aml). */
-export const LISTED: ListedProfile[] = [
+const LISTED: ListedProfile[] = [
 	person({
 		resourceId: 'prof-001',
 		firstName: 'Aleksandr',
@@ -185,7 +185,7 @@ function wordsOf(name: string): string[] {
 }
 
 /** 100 for the same words in any order, less for fewer words in common (Dice's coefficient). */
-export function nameScore(a: string, b: string): number {
+function nameScore(a: string, b: string): number {
 	const left = wordsOf(a);
 	const right = new Set(wordsOf(b));
 	if (left.length === 0 || right.size === 0) return 0;
@@ -244,7 +244,7 @@ function hitOf(listed: ListedProfile, match: string, score: number, datasets: st
 }
 
 /** What a check of the lists finds: the hits (best first) and the adverse media of their names. */
-export function screen(request: AmlCheckRequest): { hits: Json[]; adverseMedia: Json[] } {
+function screen(request: AmlCheckRequest): { hits: Json[]; adverseMedia: Json[] } {
 	const name = request.userType === 'PERSON' ? request.input.fullName : request.input.companyName;
 	const threshold = request.filter.threshold ?? 85;
 	const dateOfBirth = request.userType === 'PERSON' ? request.input.dateOfBirth : undefined;

@@ -92,7 +92,8 @@ const properties: INodeProperties[] = [
 				],
 				default: 'EXACT',
 				description:
-					'Persons only, with a Date of Birth: how close a profile’s date of birth must be (the service’s default is the exact day)',
+					'With a Date of Birth: how close a profile’s date of birth must be (the service’s default is the exact day)',
+				displayOptions: { show: { '/userType': ['PERSON'] } },
 			},
 			{
 				displayName: 'PEP Tiers',
@@ -104,7 +105,8 @@ const properties: INodeProperties[] = [
 					description: ['Senior roles', 'Middle-ranking roles', 'Junior officials'][index],
 				})),
 				default: [],
-				description: 'Persons only: the PEP tiers to search (all unless you choose some)',
+				description: 'The PEP tiers to search (all unless you choose some)',
+				displayOptions: { show: { '/userType': ['PERSON'] } },
 			},
 			{
 				displayName: 'Sanction Bodies',
