@@ -16,7 +16,17 @@ import { resources, router } from './actions/router';
 import { requestOptionsProperty, serviceCredentialTests } from './transport';
 
 const RESOURCE_OPTIONS = [
-	{ name: 'AML', value: 'aml', description: 'Anti-money-laundering screening reports' },
+	// `aml` was this resource's value before AML Monitoring came: saved workflows keep it.
+	{
+		name: 'AML Check',
+		value: 'aml',
+		description: 'Screen a person or company against sanctions, PEP and adverse media lists',
+	},
+	{
+		name: 'AML Monitoring',
+		value: 'amlMonitoring',
+		description: 'Screen a person or company again every day and act on new matches',
+	},
 	{
 		name: 'Bank',
 		value: 'bank',
@@ -95,7 +105,7 @@ export class IdentityVerification implements INodeType {
 		version: [1, 1.1],
 		subtitle: SUBTITLE,
 		description:
-			'Verify people and companies: identity checks (KYC), business forms (KYB), AML reports, bank account data and proof of address',
+			'Verify people and companies: identity checks (KYC), business forms (KYB), AML screening and monitoring, bank account data and proof of address',
 		defaults: {
 			name: 'Identity Verification',
 		},

@@ -60,6 +60,18 @@ const ACTION_NAMES = [
 	'List bank transactions',
 	'Create a proof of address check',
 	'Download an AML profile PDF',
+	'Create an AML check',
+	'Get an AML check profile',
+	'Download an AML check PDF',
+	'Create an AML monitoring',
+	'Get an AML monitoring',
+	'Get many AML monitorings',
+	'Update an AML monitoring',
+	'Delete an AML monitoring',
+	'Start an AML monitoring',
+	'Stop an AML monitoring',
+	'Download an AML monitoring PDF',
+	'Remove a profile from an AML monitoring',
 	'Get questionnaire answers',
 	'Delete questionnaire answers',
 	'Submit a KYB form',
@@ -79,11 +91,12 @@ const WORKFLOW_PICTURES: Record<string, string> = {
 	'verification-results-to-slack-and-hubspot.json':
 		'workflow-02-onboarding-route-verification-results.png',
 	'nightly-bank-transactions-to-sheets.json': 'workflow-03-bank-scheduled-transaction-pull.png',
-	'aml-profile-pdf-by-email.json': 'workflow-04-aml-download-profile-pdf.png',
+	'aml-screening-on-entry-and-monthly.json': 'workflow-04-aml-screening-on-entry-and-monthly.png',
 	'proof-of-address-check-file.json': 'workflow-05-proof-of-address-check-file.png',
 	'kyb-answers-then-submit.json': 'workflow-06-kyb-answers-then-submit.png',
 	'onboarding-in-one-workflow.json': 'workflow-07-onboarding-in-one-workflow.png',
-	'kyb-onboarding-with-slack-approval.json': 'workflow-08-kyb-onboarding-with-slack-approval.png',
+	'aml-monitoring-alert-triage.json': 'workflow-08-aml-monitoring-alert-triage.png',
+	'kyb-onboarding-with-slack-approval.json': 'workflow-09-kyb-onboarding-with-slack-approval.png',
 };
 
 /**
@@ -102,7 +115,9 @@ export function screenshotStackOptions(): ReturnType<typeof demoStackOptions> {
 }
 
 /** The example workflow started by this package's trigger (its node shows the trigger's URL). */
-const triggerExample = () => demoWorkflows().find(isTriggerWorkflow)!;
+// The identification results' workflow: its trigger is the one the sample event and the README show.
+const triggerExample = () =>
+	demoWorkflows().find((w) => w.file === 'verification-results-to-slack-and-hubspot.json')!;
 
 function check(condition: boolean, message: string): void {
 	if (!condition) throw new Error(message);

@@ -10,9 +10,13 @@
 //    only the nodes of outside services (Slack, HubSpot, Google Sheets, Send Email) replaced by HTTP
 //    Request nodes of the same name and connections that
 //    post the original node's parameters, expressions resolved by n8n, to a recorder here (the
-//    e-mail's attachments as files). The tests read what reached it. The recorder keeps the Google
-//    Sheets stand-ins' sheets as Google would: an append adds its rows, a read returns the rows its
-//    filters match, so a workflow that reads what it appended earlier sees it.
+//    e-mail's attachments and Slack's uploads as files). The tests read what reached it. The
+//    recorder keeps the Google Sheets stand-ins' sheets as Google would: an append adds its rows, a
+//    read returns the rows its filters match, so a workflow that reads what it appended earlier
+//    sees it. A send-and-wait message (Slack's approval) becomes its stand-in, which also posts the
+//    execution's resume address, then n8n's Wait node and a Set node of the original's name that
+//    outputs what the original does (`data.approved`): a test answers as the reviewer would, by
+//    posting `{ approved }` to that address.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -36,6 +40,7 @@ import {
 import { OUTSIDE_SERVICES, withSandboxCredentials } from '../n8n/examples.cjs';
 import {
 	NODE_TYPES,
+	nodeId,
 	productionWebhookUrl,
 	startStack,
 	type Stack,
@@ -54,7 +59,8 @@ const FILES = {
 	link: 'verification-link-by-email.json',
 	results: 'verification-results-to-slack-and-hubspot.json',
 	bank: 'nightly-bank-transactions-to-sheets.json',
-	aml: 'aml-profile-pdf-by-email.json',
+	amlScreening: 'aml-screening-on-entry-and-monthly.json',
+	amlTriage: 'aml-monitoring-alert-triage.json',
 	proofOfAddress: 'proof-of-address-check-file.json',
 	kyb: 'kyb-answers-then-submit.json',
 } as const;
@@ -466,15 +472,19 @@ function standIn(node: WorkflowNode & { alwaysOutputData?: boolean }, recorderUr
 			value: formValue(value),
 		})),
 	];
-	const options = node.parameters.options as { attachments?: string } | undefined;
-	if (node.type === 'n8n-nodes-base.emailSend' && options?.attachments) {
-		for (const property of options.attachments.split(',').map((p) => p.trim()))
-			parameters.push({
-				parameterType: 'formBinaryData',
-				name: `attachment/${property}`,
-				inputDataFieldName: property,
-			});
-	}
+	for (const property of filesOf(node))
+		parameters.push({
+			parameterType: 'formBinaryData',
+			name: `attachment/${property}`,
+			inputDataFieldName: property,
+		});
+	// A send-and-wait message carries the links that resume the execution: its address.
+	if (isSendAndWait(node))
+		parameters.push({
+			parameterType: 'formData',
+			name: 'parameters/resumeUrl',
+			value: '={{ $execution.resumeUrl }}',
+		});
 	return {
 		id: node.id,
 		name: node.name,
@@ -493,15 +503,87 @@ function standIn(node: WorkflowNode & { alwaysOutputData?: boolean }, recorderUr
 	};
 }
 
+/** The binary fields a node sends as files: an e-mail's attachments, a Slack upload's file. */
+function filesOf(node: WorkflowNode): string[] {
+	const options = node.parameters.options as { attachments?: string } | undefined;
+	if (node.type === 'n8n-nodes-base.emailSend' && options?.attachments)
+		return options.attachments.split(',').map((p) => p.trim());
+	if (node.type === 'n8n-nodes-base.slack' && node.parameters.resource === 'file')
+		return [String(node.parameters.binaryPropertyName ?? 'data')];
+	return [];
+}
+
+const isSendAndWait = (node: WorkflowNode) =>
+	node.type in OUTSIDE_SERVICES && node.parameters.operation === 'sendAndWait';
+
+/** The stand-in of a send-and-wait message's node, and the name its message is recorded under. */
+const messageOf = (name: string) => `${name} (message)`;
+
+/**
+ * A send-and-wait node as three: its message's stand-in, n8n's Wait node for the answer posted to
+ * the execution's resume address, and a Set node of its name giving what it outputs.
+ */
+function sendAndWaitStandIns(node: WorkflowNode, recorderUrl: string): WorkflowNode[] {
+	const [x, y] = node.position;
+	const message = standIn({ ...node, id: nodeId(), name: messageOf(node.name) }, recorderUrl);
+	const wait = {
+		id: nodeId(),
+		name: `${node.name} (waiting)`,
+		type: 'n8n-nodes-base.wait',
+		typeVersion: 1.1,
+		position: [x, y + 120] as [number, number],
+		webhookId: nodeId(),
+		parameters: { resume: 'webhook', httpMethod: 'POST', options: {} },
+	};
+	const answer = {
+		id: node.id,
+		name: node.name,
+		type: 'n8n-nodes-base.set',
+		typeVersion: 3.4,
+		position: [x, y + 240] as [number, number],
+		parameters: {
+			assignments: {
+				assignments: [
+					{
+						id: nodeId(),
+						name: 'data.approved',
+						value: '={{ $json.body.approved }}',
+						type: 'boolean',
+					},
+				],
+			},
+			options: {},
+		},
+	};
+	return [message as WorkflowNode, wait, answer];
+}
+
+/** Connections into a send-and-wait node go to its message; message → wait → the node. */
+function rewired(connections: Record<string, unknown>, name: string): Record<string, unknown> {
+	const text = JSON.stringify(connections).replaceAll(
+		JSON.stringify({ node: name, type: 'main', index: 0 }),
+		JSON.stringify({ node: messageOf(name), type: 'main', index: 0 }),
+	);
+	const link = (to: string) => ({ main: [[{ node: to, type: 'main', index: 0 }]] });
+	return {
+		...JSON.parse(text),
+		[messageOf(name)]: link(`${name} (waiting)`),
+		[`${name} (waiting)`]: link(name),
+	};
+}
+
 /**
  * The workflow as a test runs it: outside services' nodes replaced by stand-ins, and this
  * package's nodes given the sandbox credentials (the files carry none).
  */
 function runnable(workflow: Workflow, recorderUrl: string): Workflow {
 	const copy = withSandboxCredentials(workflow);
-	copy.nodes = copy.nodes.map((node) =>
-		node.type in OUTSIDE_SERVICES ? standIn(node, recorderUrl) : node,
-	);
+	for (const node of copy.nodes.filter(isSendAndWait))
+		copy.connections = rewired(copy.connections, node.name);
+	copy.nodes = copy.nodes.flatMap((node) => {
+		if (isSendAndWait(node)) return sendAndWaitStandIns(node, recorderUrl);
+		return [node.type in OUTSIDE_SERVICES ? (standIn(node, recorderUrl) as WorkflowNode) : node];
+	});
 	return copy;
 }
 
@@ -516,7 +598,8 @@ const WORKFLOWS = {
 	link: read(FILES.link),
 	results: read(FILES.results),
 	bank: read(FILES.bank),
-	aml: read(FILES.aml),
+	amlScreening: read(FILES.amlScreening),
+	amlTriage: read(FILES.amlTriage),
 	proofOfAddress: read(FILES.proofOfAddress),
 	kyb: read(FILES.kyb),
 };
@@ -558,10 +641,23 @@ beforeAll(async () => {
 	recorder = await startRecorder();
 	tarball = packPackage({ log: () => {} });
 	const workflows = Object.values(WORKFLOWS).map((w) => runnable(w, recorder.url));
+	// The AML tests read their runs: the copies keep successful ones (the files keep none).
+	for (const w of workflows.filter((w) =>
+		[WORKFLOWS.amlScreening.id, WORKFLOWS.amlTriage.id].includes(w.id),
+	))
+		(w as Workflow & { settings?: object }).settings = {
+			...(w as Workflow & { settings?: object }).settings,
+			saveDataSuccessExecution: 'all',
+		};
 	stack = await startStack({
 		tarball,
 		workflows,
-		publish: [WORKFLOWS.results.id, WORKFLOWS.link.id],
+		publish: [
+			WORKFLOWS.results.id,
+			WORKFLOWS.link.id,
+			WORKFLOWS.amlScreening.id,
+			WORKFLOWS.amlTriage.id,
+		],
 		log: (m) => process.stderr.write(`[e2e ready-made] ${m}\n`),
 	});
 }, 20 * 60_000);
@@ -1010,29 +1106,237 @@ describe(`${FILES.bank}: several accounts, read from the sheet Accounts`, () => 
 	});
 });
 
-describe(`${FILES.aml}: AML profile report by e-mail`, () => {
-	test('the e-mail to compliance carries the PDF as an attachment', async () => {
+// ---------------------------------------------------------------------------------------------
+// AML: screening new contacts and every month; monitoring alerts triaged in Slack, renewals
+// ---------------------------------------------------------------------------------------------
+
+/** Waits (a minute at most) for the stand-in of `name` to have recorded something since `mark`. */
+async function recorded(name: string, mark: number): Promise<Recorded> {
+	const deadline = Date.now() + 60_000;
+	for (;;) {
+		const [entry] = sentBy(name, mark);
+		if (entry) return entry;
+		if (Date.now() > deadline) throw new Error(`nothing from "${name}" within 60 s`);
+		await pause(250);
+	}
+}
+
+/** The hit lines the workflows post: `• name (datasets, score n)`. */
+const hitLine = (name: string, datasets: string, score: number) =>
+	`• ${name} (${datasets}, score ${score})`;
+
+describe(`${FILES.amlScreening}: AML screening of new contacts and every month`, () => {
+	const AUDIT = 'AML screening log';
+	const SLACK = 'Send the hits to compliance on Slack';
+	const webhook = WORKFLOWS.amlScreening.nodes.find((n) => n.type === 'n8n-nodes-base.webhook')!;
+	const contactUrl = () => `${stack.n8n.url}/webhook/${webhook.parameters.path as string}`;
+
+	beforeEach(() => {
+		recorder.sheets.clear();
+		recorder.failing.clear();
+	});
+
+	/** Posts a new contact as a CRM does; resolves with its execution once it ended. */
+	async function newContact(contact: object): Promise<any> {
+		const before = await executionIds(WORKFLOWS.amlScreening.id);
+		expect(await post(contactUrl(), JSON.stringify(contact))).toBe(200);
+		return await nextFinished(WORKFLOWS.amlScreening.id, before);
+	}
+
+	test('a new contact on a sanctions list: a row in the audit sheet, and the hits with the check report on Slack', async () => {
 		const mark = recorder.received.length;
-		const result = await execute(stack.userFolder, WORKFLOWS.aml.id);
-		expectSuccess(result);
-		const [downloaded] = nodeOutput(result, 'Download Profile PDF');
-		const [mail, ...more] = sentBy('E-mail the report to compliance', mark);
-		expect(more).toEqual([]);
-		expect(mail.parameters).toMatchObject({
-			toEmail: 'compliance@example.com',
-			subject: `AML profile report ${SEED.aml.profileId} (check ${SEED.aml.checkId})`,
-			options: { attachments: 'data' },
+		const exec = await newContact({
+			customerId: 'crm-1001',
+			fullName: 'Aleksandr Volkov',
+			dateOfBirth: '1968-02-11',
+			nationality: 'RU',
 		});
-		expect(mail.files).toEqual([
+		expect(exec.status).toBe('success');
+		const [row, ...more] = recorder.sheets.get(AUDIT) ?? [];
+		expect(more).toEqual([]);
+		expect(row).toMatchObject({
+			'Client ID': 'crm-1001',
+			Name: 'Aleksandr Volkov',
+			Result: 'FLAGS_FOUND',
+			Hits: '1',
+			'Adverse media': '0',
+		});
+		const fileName = `aml-check-${row['Check ID']}.pdf`;
+		const [slack, ...again] = sentBy(SLACK, mark);
+		expect(again).toEqual([]);
+		expect(slack.parameters).toMatchObject({
+			resource: 'file',
+			operation: 'upload',
+			options: { fileName, title: 'AML check of Aleksandr Volkov' },
+		});
+		expect(slack.parameters.options.initialComment).toContain(
+			'*Aleksandr Volkov* (Client ID crm-1001): *FLAGS_FOUND*, 1 hit(s)',
+		);
+		expect(slack.parameters.options.initialComment).toContain(
+			hitLine('Aleksandr Volkov', 'SAN_CURRENT, PEP_FORMER', 100),
+		);
+		expect(slack.files).toEqual([
 			{
 				field: 'attachment/data',
-				name: downloaded.json.fileName,
+				name: fileName,
 				type: 'application/pdf',
-				size: downloaded.json.fileSize,
+				size: expect.any(Number),
 				head: '%PDF-',
 			},
 		]);
-		expect(mail.files[0].size).toBeGreaterThan(100);
+	});
+
+	test('a contact on no list: the audit row says NO_FLAGS, and nothing goes to Slack', async () => {
+		const mark = recorder.received.length;
+		const exec = await newContact({ customerId: 'crm-1002', fullName: 'Ona Petraitė' });
+		expect(exec.status).toBe('success');
+		expect(recorder.sheets.get(AUDIT)).toEqual([
+			expect.objectContaining({ 'Client ID': 'crm-1002', Result: 'NO_FLAGS', Hits: '0' }),
+		]);
+		expect(sentBy(SLACK, mark)).toEqual([]);
+	});
+
+	test('every month (and Execute workflow): every customer of the sheet screened and recorded; only the one with a hit goes to Slack', async () => {
+		recorder.sheets.set('Customers', [
+			{ clientId: 'c-1', fullName: 'Ona Petraitė', dateOfBirth: '', nationality: 'LT' },
+			{
+				clientId: 'c-2',
+				fullName: 'Łukasz Müller-Wiśniewski',
+				dateOfBirth: '1990-03-17',
+				nationality: 'PL',
+			},
+		]);
+		const mark = recorder.received.length;
+		const result = await execute(stack.userFolder, WORKFLOWS.amlScreening.id);
+		expectSuccess(result);
+		expect(
+			Object.fromEntries((recorder.sheets.get(AUDIT) ?? []).map((r) => [r['Client ID'], r.Result])),
+		).toEqual({ 'c-1': 'NO_FLAGS', 'c-2': 'FLAGS_FOUND' });
+		const slack = sentBy(SLACK, mark);
+		expect(slack).toHaveLength(1);
+		expect(slack[0].parameters.options.initialComment).toContain(
+			hitLine('Łukasz Müller-Wiśniewski', 'PEP_CURRENT', 100),
+		);
+	});
+});
+
+describe(`${FILES.amlTriage}: AML monitoring alerts triaged in Slack, renewed on expiry`, () => {
+	const ASK = 'Ask the reviewer: stop or keep?';
+	const REPORT = 'Post the report to compliance';
+	const id = () => WORKFLOWS.amlTriage.id;
+
+	beforeAll(() => {
+		const trigger = WORKFLOWS.amlTriage.nodes.find((n) => n.type === NODE_TYPES.trigger)!;
+		const url = productionWebhookUrl(stack.n8n.url, trigger as { webhookId: string });
+		stack.sandbox.webhooks.configure({ url, retryDelaysMs: [] });
+	});
+
+	/** A monitoring of `fullName` seeded, then screened: the service sends AML Monitoring Update. */
+	async function screened(fullName: string) {
+		const { monitoringId } = stack.sandbox.aml.seedMonitoring({
+			isSubscribed: false,
+			amlCheck: { clientId: 'crm-2002', userType: 'PERSON', input: { fullName } },
+		});
+		const before = await executionIds(id());
+		const mark = recorder.received.length;
+		const delivery = await stack.sandbox.aml.screenMonitoring(monitoringId);
+		expect(delivery.status).toBe('delivered');
+		return { monitoringId, before, mark };
+	}
+
+	/** The reviewer answers the Slack message: posts `{ approved }` to the execution's resume address. */
+	async function reviewerAnswers(message: Recorded, approved: boolean): Promise<void> {
+		const res = await fetch(message.parameters.resumeUrl, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({ approved }),
+		});
+		await res.arrayBuffer();
+		expect(res.status).toBe(200);
+	}
+
+	test('a new match: the report goes to Slack, the execution waits for the reviewer, who answers Stop: the monitoring lists as STOPPED', async () => {
+		const { monitoringId, before, mark } = await screened('Łukasz Müller-Wiśniewski');
+		const message = await recorded(messageOf(ASK), mark);
+		expect(message.parameters).toMatchObject({
+			operation: 'sendAndWait',
+			channelId: { mode: 'name', value: '#compliance' },
+			approvalOptions: {
+				values: {
+					approvalType: 'double',
+					approveLabel: 'Stop monitoring',
+					disapproveLabel: 'Keep monitoring',
+				},
+			},
+		});
+		expect(message.parameters.message).toContain(
+			`*Łukasz Müller-Wiśniewski* (monitoring ${monitoringId}) is on ALERT`,
+		);
+		const [report] = sentBy(REPORT, mark);
+		expect(report.parameters.options.initialComment).toContain(
+			hitLine('Łukasz Müller-Wiśniewski', 'PEP_CURRENT', 100),
+		);
+		expect(report.files).toEqual([
+			expect.objectContaining({
+				name: `aml-monitoring-${monitoringId}.pdf`,
+				type: 'application/pdf',
+				head: '%PDF-',
+			}),
+		]);
+		// Waiting for the reviewer, as long as it takes.
+		const waiting = (await stack.rest.listExecutions(id())).filter((e) => !before.has(e.id));
+		expect(waiting.map((e) => e.status)).toEqual(['waiting']);
+		expect(stack.sandbox.aml.monitoring(monitoringId)).toMatchObject({ status: 'ALERT' });
+
+		await reviewerAnswers(message, true);
+		expect((await nextFinished(id(), before)).status).toBe('success');
+		expect(stack.sandbox.aml.monitoring(monitoringId)).toMatchObject({ status: 'STOPPED' });
+	});
+
+	test('the reviewer answers Keep: the monitoring stays on ALERT', async () => {
+		const { monitoringId, before, mark } = await screened('Łukasz Müller-Wiśniewski');
+		await reviewerAnswers(await recorded(messageOf(ASK), mark), false);
+		expect((await nextFinished(id(), before)).status).toBe('success');
+		expect(stack.sandbox.aml.monitoring(monitoringId)).toMatchObject({ status: 'ALERT' });
+	});
+
+	test('a screening that found nothing new asks nobody', async () => {
+		const { before, mark } = await screened('Ona Petraitė');
+		expect((await nextFinished(id(), before)).status).toBe('success');
+		expect(recorder.received.slice(mark)).toEqual([]);
+	});
+
+	test('expiring: those that do not renew themselves and expire within 30 days are renewed for a year; the others stay as they are', async () => {
+		const in5Days = new Date(Date.now() + 5 * 86_400_000).toISOString();
+		const seed = (isSubscribed: boolean, expiration?: string) =>
+			stack.sandbox.aml.seedMonitoring(
+				{
+					isSubscribed,
+					amlCheck: {
+						clientId: 'crm-3003',
+						userType: 'COMPANY',
+						input: { companyName: 'Baltic Widgets UAB' },
+					},
+				},
+				{ expiration },
+			).monitoringId;
+		const expiring = seed(false, in5Days);
+		const renewing = seed(true, in5Days);
+		const later = seed(false);
+		const before = await executionIds(id());
+		const delivery = await stack.sandbox.aml.sendExpiration();
+		expect(delivery.status).toBe('delivered');
+		expect((await nextFinished(id(), before)).status).toBe('success');
+		const renewed = stack.sandbox.aml.monitoring(expiring)!;
+		expect(renewed.isSubscribed).toBe(true);
+		expect(Date.parse(String(renewed.expiration))).toBeGreaterThan(
+			Date.parse(in5Days) + 360 * 86_400_000,
+		);
+		expect(stack.sandbox.aml.monitoring(renewing)).toMatchObject({
+			isSubscribed: true,
+			expiration: in5Days,
+		});
+		expect(stack.sandbox.aml.monitoring(later)).toMatchObject({ isSubscribed: false });
 	});
 });
 

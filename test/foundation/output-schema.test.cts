@@ -248,6 +248,47 @@ describe("the action node's output schemas", () => {
 		},
 	);
 
+	test('AML Check and AML Monitoring: every field of each output is in its schema', async () => {
+		const monitoringId = ctx.sb.aml.seedMonitoring({
+			isSubscribed: false,
+			amlCheck: {
+				clientId: 'c-1',
+				userType: 'PERSON',
+				input: { fullName: 'Łukasz Müller-Wiśniewski' },
+			},
+		}).monitoringId;
+		const { checkId, profileId } = SEED.aml;
+		const cases: Array<[string, string, Record<string, unknown>]> = [
+			['aml', 'create', { clientId: 'c-1', fullName: 'Aleksandr Volkov' }],
+			[
+				'aml',
+				'create',
+				{ clientId: 'c-1', userType: 'COMPANY', companyName: 'Baltic Shadow Trading' },
+			],
+			['aml', 'getProfile', { checkId, profileId }],
+			['aml', 'downloadPdf', { checkId }],
+			['amlMonitoring', 'create', { clientId: 'c-2', fullName: 'Ona Petraitė', tags: 'vip' }],
+			['amlMonitoring', 'get', { monitoringId }],
+			['amlMonitoring', 'getAll', { returnAll: true }],
+			['amlMonitoring', 'update', { monitoringId, updateFields: { isSubscribed: true } }],
+			['amlMonitoring', 'stop', { monitoringId, comment: 'Reviewed' }],
+			['amlMonitoring', 'start', { monitoringId }],
+			['amlMonitoring', 'downloadPdf', { monitoringId }],
+			['amlMonitoring', 'removeProfile', { monitoringId, profileId: 'prof-pep-002' }],
+			['amlMonitoring', 'delete', { monitoringId }],
+		];
+		for (const [resource, operation, extra] of cases) {
+			const { items, error } = await ctx.run({ resource, operation, ...extra });
+			expect([operation, error]).toEqual([operation, undefined]);
+			expect(items.length).toBeGreaterThan(0);
+			for (const item of items) {
+				const schema = actionSchema(resource, operation);
+				expect([operation, missingFields(item.json, schema)]).toEqual([operation, []]);
+				expect([operation, absentRequired(item.json, schema)]).toEqual([operation, []]);
+			}
+		}
+	});
+
 	test('identification / getStatus: every field of the output is in its schema', async () => {
 		const { scanRef } = ctx.sb.kyc.createSession('customer-42');
 		const { items, error } = await ctx.run({

@@ -64,13 +64,20 @@ const isTrigger = (node: Node) => /trigger$|\.webhook$/i.test(node.type);
 const isWaitForResult = (node: Node) =>
 	node.type === ACTION && node.parameters.operation === 'waitForResult';
 
-/** Operations whose output is a person's data: transactions, a report, a document, KYB answers. */
+/**
+ * Operations whose output is a person's data: transactions, a report, a document, KYB answers and
+ * owners, an AML check, profile or monitoring (names, dates of birth, list entries).
+ */
 const PERSONAL_OUTPUT = [
 	'listTransactions',
 	'downloadProfilePdf',
 	'createCheck',
 	'getAnswers',
-	// KYB: a company's record, its report, its owners and its answers.
+	// AML: a check, a profile, a monitoring and their reports (names, dates of birth, list entries).
+	'create',
+	'getProfile',
+	'getAll',
+	// KYB and AML: a record, its report; KYB: a company's owners and its answers.
 	'get',
 	'downloadPdf',
 	'getBeneficiaries',
@@ -107,7 +114,8 @@ const LATEST: Record<string, number> = {
 
 test('workflows/ holds one example workflow per job', () => {
 	expect(FILES.sort()).toEqual([
-		'aml-profile-pdf-by-email.json',
+		'aml-monitoring-alert-triage.json',
+		'aml-screening-on-entry-and-monthly.json',
 		'kyb-answers-then-submit.json',
 		'kyb-onboarding-with-slack-approval.json',
 		'nightly-bank-transactions-to-sheets.json',

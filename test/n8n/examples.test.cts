@@ -30,7 +30,8 @@ test('the demo runs the examples that need only this package and n8n’s own nod
 				.map((w) => [w.file, w.needs]),
 		),
 	).toEqual({
-		'aml-profile-pdf-by-email.json': ['e-mail (SMTP)'],
+		'aml-monitoring-alert-triage.json': ['Slack'],
+		'aml-screening-on-entry-and-monthly.json': ['Google Sheets', 'Slack'],
 		'kyb-onboarding-with-slack-approval.json': ['HubSpot', 'e-mail (SMTP)', 'Slack'],
 		'nightly-bank-transactions-to-sheets.json': ['Google Sheets'],
 		'verification-link-by-email.json': ['e-mail (SMTP)'],

@@ -7,6 +7,7 @@ import type { CompanyInput } from './routes/kybCompanies.cjs';
 import { ADMIN_PREFIX } from './server.cjs';
 import { SEED } from './seed.cjs';
 import { SANDBOX_EVENT_TYPES, sampleBody } from './bodies.cjs';
+import { amlMonitoringRequestSchema } from '../../nodes/shared/contract';
 import type { BankTransaction, EventType } from '../../nodes/shared/contract';
 import type { Delivery, FaultRule, KybDecision, PageLinkMode, WebhookConfig } from './types.cjs';
 
@@ -168,6 +169,17 @@ function seedAmlProfile(core: SandboxCore, req: Req): Reply {
 		}),
 	);
 	return json(201, ids);
+}
+
+/** A monitoring as POST /aml/monitorings/ makes it; `expiration` optional. */
+function seedAmlMonitoring(core: SandboxCore, req: Req): Reply {
+	const { expiration, ...request } = bodyObject(req);
+	const record = guard(() =>
+		core.aml.monitorings.create(amlMonitoringRequestSchema.parse(request), {
+			expiration: expiration as string | undefined,
+		}),
+	);
+	return json(201, core.aml.monitorings.answer(record));
 }
 
 function seedKybForm(core: SandboxCore, req: Req): Reply {
@@ -341,6 +353,11 @@ const ROUTES = new Map<string, AdminHandler>([
 	['POST /bank/accounts', seedBankAccount],
 	['POST /bank/page-links', setPageLinks],
 	['POST /aml/profiles', seedAmlProfile],
+	['POST /aml/monitorings', seedAmlMonitoring],
+	[
+		'POST /aml/monitorings/expiration',
+		(core, req) => deliveryReply(core, () => core.sendAmlExpiration(), bodyObject(req).wait),
+	],
 	['POST /kyb/forms', seedKybForm],
 	['GET /webhooks/config', (core) => json(200, core.webhooks.describe())],
 	['POST /webhooks/config', configureWebhooks],
@@ -366,6 +383,11 @@ const PARAM_ROUTES: Array<[RegExp, AdminHandler]> = [
 	[/^POST \/webhooks\/deliveries\/([^/]+)\/resend$/, resendDelivery],
 	[/^POST \/kyb\/forms\/([^/]+)\/review$/, reviewKybForm],
 	[/^POST \/kyb\/sessions\/([^/]+)\/submit$/, submitKybSession],
+	[
+		/^POST \/aml\/monitorings\/([^/]+)\/screen$/,
+		(core, req, [id]) =>
+			deliveryReply(core, () => core.screenAmlMonitoring(id), bodyObject(req).wait),
+	],
 	[/^GET \/kyc\/sessions\/([^/]+)$/, getKycSession],
 	[/^POST \/kyc\/sessions\/([^/]+)\/([a-z-]+)$/, kycStep],
 ];

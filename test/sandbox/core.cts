@@ -135,6 +135,18 @@ export class SandboxCore {
 		this.webhooks.send('COMPANY_DELETE', body).catch(() => undefined);
 	}
 
+	/** The daily screening of an AML monitoring, reported with AML_MONITORING. */
+	async screenAmlMonitoring(monitoringId: string): Promise<Delivery> {
+		const monitorings = this.aml.monitorings;
+		const record = monitorings.screen(monitoringId);
+		return this.webhooks.send('AML_MONITORING', monitorings.webhookBody(record));
+	}
+
+	/** AML_MONITORING_EXPIRATION: how many monitorings expire within 30 days, renewed or not. */
+	async sendAmlExpiration(): Promise<Delivery> {
+		return this.webhooks.send('AML_MONITORING_EXPIRATION', this.aml.monitorings.expiringCounts());
+	}
+
 	addFault(rule: FaultRule): void {
 		const times = rule.times === undefined || rule.times === null ? 1 : Number(rule.times);
 		if (!(times > 0)) throw new Error('times must be > 0 (Infinity for always)');

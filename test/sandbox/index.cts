@@ -4,6 +4,7 @@
  */
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { amlMonitoringRequestSchema } from '../../nodes/shared/contract';
 import { handleAdmin } from './admin.cjs';
 import { SandboxCore } from './core.cjs';
 import { Router } from './router.cjs';
@@ -62,7 +63,20 @@ function sandboxFacade(core: SandboxCore, server: Server): Sandbox {
 			seedAccount: (o) => core.bank.seedAccount(o),
 			setPageLinks: (mode, crossHostUrl) => core.bank.setPageLinks(mode, crossHostUrl),
 		},
-		aml: { seedProfile: (o) => core.aml.seedProfile(o) },
+		aml: {
+			seedProfile: (o) => core.aml.seedProfile(o),
+			seedMonitoring: (request, o) => {
+				const store = core.aml.monitorings;
+				const record = store.create(amlMonitoringRequestSchema.parse(request), o);
+				return { monitoringId: record.id, checkId: record.check.id, status: record.status };
+			},
+			monitoring: (id) => {
+				const record = core.aml.monitorings.get(id);
+				return record && core.aml.monitorings.answer(record);
+			},
+			screenMonitoring: (id) => core.screenAmlMonitoring(id),
+			sendExpiration: () => core.sendAmlExpiration(),
+		},
 		kyb: {
 			seedForm: (o) => core.kyb.seedForm(o),
 			isSubmitted: (formId) => {

@@ -6,7 +6,7 @@ import type { SandboxCore } from './core.cjs';
 type AuthKind = 'basic' | 'basicOrBearer' | 'public';
 
 export interface Route {
-	method: 'GET' | 'POST' | 'DELETE';
+	method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
 	pattern: string;
 	auth: AuthKind;
 	handler: (req: Req, core: SandboxCore) => Reply | Promise<Reply>;

@@ -18,6 +18,8 @@ export const SEED = {
 		checkId: '3b1f8c2e-6d4a-4f0b-8e21-7a9c5d3e1f42',
 		profileId: 'prof-001',
 		password: 'report-password',
+		/** A monitoring of a person on no list (ACTIVE), expiring in a year. */
+		monitoringId: '7c9e6679-7425-40de-944b-e07fc1f90ae7',
 	},
 	kyb: {
 		companyId: 'company-001',

@@ -2,7 +2,7 @@
  * Public types of the sandbox, what tests, the demo and the bench program against. Everything here
  * is re-exported from `index.cts`; import from there.
  */
-import type { BankTransaction, EventType } from '../../nodes/shared/contract';
+import type { AmlMonitoringRequest, BankTransaction, EventType } from '../../nodes/shared/contract';
 import type { CompanyInput, KybCompanyStore } from './routes/kybCompanies.cjs';
 
 /** A KYB company's state in the sandbox. */
@@ -165,6 +165,20 @@ export interface Sandbox {
 			profileId: string;
 			password: string;
 		};
+		/**
+		 * A monitoring as POST /aml/monitorings/ makes it (the request checked with the contract;
+		 * its first screening run), expiring at `expiration` (default: in a year).
+		 */
+		seedMonitoring(
+			request: AmlMonitoringRequest,
+			opts?: { expiration?: string },
+		): { monitoringId: string; checkId: string; status: string };
+		/** The monitoring as GET /aml/monitorings/{id}/ answers it; undefined once deleted. */
+		monitoring(monitoringId: string): Record<string, unknown> | undefined;
+		/** Its daily screening (ALERT when a profile is found), sent as AML_MONITORING. */
+		screenMonitoring(monitoringId: string): Promise<Delivery>;
+		/** AML_MONITORING_EXPIRATION with the counts of monitorings expiring within 30 days. */
+		sendExpiration(): Promise<Delivery>;
 	};
 	kyb: {
 		seedForm(opts?: {

@@ -9,6 +9,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { ZodTypeAny } from 'zod';
 
 import * as aml from './aml';
+import * as amlMonitoring from './amlMonitoring';
 import * as bank from './bank';
 import * as identification from './identification';
 import * as kyb from './kyb';
@@ -43,6 +44,7 @@ export const resources: Record<string, Resource> = {
 	bank,
 	proofOfAddress,
 	aml,
+	amlMonitoring,
 	kyb,
 	kybCompany,
 };

@@ -1,6 +1,7 @@
 /** Every service route of the sandbox. */
 import type { Route } from '../router.cjs';
 import { amlRoutes } from './aml.cjs';
+import { amlMonitoringRoutes } from './amlMonitorings.cjs';
 import { bankRoutes } from './bank.cjs';
 import { kybRoutes } from './kyb.cjs';
 import { kybCompanyRoutes } from './kybCompanies.cjs';
@@ -13,6 +14,7 @@ export const serviceRoutes: Route[] = [
 	...bankRoutes,
 	...poaRoutes,
 	...amlRoutes,
+	...amlMonitoringRoutes,
 	...kybRoutes,
 	...kybCompanyRoutes,
 	...verificationPageRoutes,

@@ -8,31 +8,14 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { z } from 'zod';
 
 import { amlProfilePdfParamsSchema } from '../../../shared/contract';
-import { downloadFile } from '../../transport';
 import { segment } from '../../helpers/response';
 import { validateInput } from '../../helpers/validation';
+import { CHECK_ID_LABEL, checkIdField, PROFILE_ID_LABEL, profileIdField } from './common';
+import { outputFileFields, pdfItem } from './pdf';
 
 const properties: INodeProperties[] = [
-	{
-		displayName: 'Check ID',
-		name: 'checkId',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: 'e.g. 3b1f8c2e-6d4a-4f0b-8e21-7a9c5d3e1f42',
-		description:
-			'The ID of the AML check (a UUID), shown in the dashboard and in the AML check response',
-	},
-	{
-		displayName: 'Profile ID',
-		name: 'profileId',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: 'e.g. prof-001',
-		description:
-			'The ID of the matched profile in the check, from the search results of the AML check (resourceId)',
-	},
+	checkIdField,
+	profileIdField,
 	{
 		displayName: 'Password',
 		name: 'password',
@@ -42,16 +25,7 @@ const properties: INodeProperties[] = [
 		default: '',
 		description: 'Password that protects the PDF report; you will need it to open the file',
 	},
-	{
-		displayName: 'Put Output File in Field',
-		name: 'binaryPropertyName',
-		type: 'string',
-		required: true,
-		default: 'data',
-		hint: 'The name of the output binary field to put the PDF in',
-		description:
-			'Later nodes (for example Send Email or Write File to Disk) read the file from this field',
-	},
+	...outputFileFields,
 ];
 
 /** Its entry in the Operation selector. */
@@ -76,14 +50,8 @@ export const outputSchema = z.object({
 });
 
 const FIELD_LABELS = {
-	checkId: {
-		label: 'Check ID',
-		fix: 'Enter the AML check ID, a UUID such as 3b1f8c2e-6d4a-4f0b-8e21-7a9c5d3e1f42.',
-	},
-	profileId: {
-		label: 'Profile ID',
-		fix: 'Enter the profile ID (resourceId) from the AML check results.',
-	},
+	checkId: CHECK_ID_LABEL,
+	profileId: PROFILE_ID_LABEL,
 	password: {
 		label: 'Password',
 		fix: 'Enter a password of at least 1 character to protect the PDF.',
@@ -105,35 +73,12 @@ export async function execute(
 		FIELD_LABELS,
 		itemIndex,
 	);
-	const binaryPropertyName =
-		(this.getNodeParameter('binaryPropertyName', itemIndex, 'data') as string).trim() || 'data';
-
-	const fileName = `aml-${params.checkId}-${params.profileId}`;
-	const file = await downloadFile.call(
-		this,
-		'apiKey',
-		{
-			method: 'POST',
-			path: `/aml/checks/${segment(params.checkId)}/profiles/${segment(params.profileId)}/pdf/`,
-			body: { password: params.password },
-			// An error answer may echo it: no message, stored detail or error item may show it.
-			secrets: [params.password],
-			// Making the PDF changes nothing at the service: a failed answer is asked for again.
-			repeatable: true,
-			itemIndex,
-		},
-		{ name: fileName, accepts: ['pdf'], what: 'PDF file' },
-	);
-	return [
-		{
-			json: {
-				checkId: params.checkId,
-				profileId: params.profileId,
-				fileName: file.fileName,
-				mimeType: file.mimeType,
-				fileSize: file.fileSize,
-			},
-			binary: { [binaryPropertyName]: file.binary },
-		},
-	];
+	const { checkId, profileId, password } = params;
+	const request = {
+		path: `/aml/checks/${segment(checkId)}/profiles/${segment(profileId)}/pdf/`,
+		body: { password },
+		fileName: `aml-${checkId}-${profileId}`,
+		secrets: [password],
+	};
+	return [await pdfItem.call(this, itemIndex, request, { checkId, profileId })];
 }

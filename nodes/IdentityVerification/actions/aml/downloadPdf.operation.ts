@@ -1,0 +1,61 @@
+import type { IExecuteFunctions, INodeExecutionData, INodePropertyOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+import { z } from 'zod';
+
+import { amlCheckIdSchema, amlPdfRequestSchema } from '../../../shared/contract';
+import { segment } from '../../helpers/response';
+import { validateInput } from '../../helpers/validation';
+import { CHECK_ID_LABEL, CHECK_NOT_FOUND, checkIdField } from './common';
+import { optionalPasswordField, outputFileFields, pdfItem } from './pdf';
+
+/** Its entry in the Operation selector. */
+export const option: INodePropertyOptions = {
+	name: 'Download PDF',
+	value: 'downloadPdf',
+	description: 'Download the PDF report of a whole AML check: the person or company and every hit',
+	action: 'Download an AML check PDF',
+};
+
+const displayOptions = { show: { resource: ['aml'], operation: ['downloadPdf'] } };
+
+export const description = updateDisplayOptions(displayOptions, [
+	checkIdField,
+	optionalPasswordField,
+	...outputFileFields,
+]);
+
+/** The item it outputs, for n8n's schema preview (gulpfile.js writes it as JSON Schema). */
+export const outputSchema = z.object({
+	checkId: z.string(),
+	fileName: z.string(),
+	mimeType: z.string(),
+	fileSize: z.number(),
+});
+
+const paramsSchema = amlCheckIdSchema.merge(amlPdfRequestSchema);
+
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
+	const password = this.getNodeParameter('password', itemIndex, '') as string;
+	const { checkId, ...body } = validateInput.call(
+		this,
+		paramsSchema,
+		{
+			checkId: this.getNodeParameter('checkId', itemIndex, ''),
+			// Empty is no password: the provider's schema makes it optional.
+			password: password === '' ? undefined : password,
+		},
+		{ checkId: CHECK_ID_LABEL },
+		itemIndex,
+	);
+	const request = {
+		path: `/aml/checks/${segment(checkId)}/pdf/`,
+		body,
+		fileName: `aml-check-${checkId}`,
+		secrets: [password],
+		notFound: CHECK_NOT_FOUND,
+	};
+	return [await pdfItem.call(this, itemIndex, request, { checkId })];
+}

@@ -1,0 +1,57 @@
+import type { IExecuteFunctions, INodeExecutionData, INodePropertyOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+import { z } from 'zod';
+
+import { amlPdfRequestSchema } from '../../../shared/contract';
+import { validateInput } from '../../helpers/validation';
+import { optionalPasswordField, outputFileFields, pdfItem } from '../aml/pdf';
+import { MONITORING_NOT_FOUND, monitoringIdField, monitoringOf } from './common';
+
+/** Its entry in the Operation selector. */
+export const option: INodePropertyOptions = {
+	name: 'Download PDF',
+	value: 'downloadPdf',
+	description:
+		'Download the PDF report of an AML monitoring: the full history of its screening results',
+	action: 'Download an AML monitoring PDF',
+};
+
+const displayOptions = { show: { resource: ['amlMonitoring'], operation: ['downloadPdf'] } };
+
+export const description = updateDisplayOptions(displayOptions, [
+	monitoringIdField,
+	optionalPasswordField,
+	...outputFileFields,
+]);
+
+/** The item it outputs, for n8n's schema preview (gulpfile.js writes it as JSON Schema). */
+export const outputSchema = z.object({
+	monitoringId: z.string(),
+	fileName: z.string(),
+	mimeType: z.string(),
+	fileSize: z.number(),
+});
+
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
+	const { monitoringId, path } = monitoringOf.call(this, itemIndex);
+	const password = this.getNodeParameter('password', itemIndex, '') as string;
+	// Empty is no password: the provider's schema makes it optional.
+	const body = validateInput.call(
+		this,
+		amlPdfRequestSchema,
+		{ password: password === '' ? undefined : password },
+		{},
+		itemIndex,
+	);
+	const request = {
+		path: `${path}pdf/`,
+		body,
+		fileName: `aml-monitoring-${monitoringId}`,
+		secrets: [password],
+		notFound: MONITORING_NOT_FOUND,
+	};
+	return [await pdfItem.call(this, itemIndex, request, { monitoringId })];
+}

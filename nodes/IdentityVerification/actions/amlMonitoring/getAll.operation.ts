@@ -1,0 +1,196 @@
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+	INodePropertyOptions,
+} from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+import { z } from 'zod';
+
+import {
+	amlMonitoringListItemSchema,
+	amlMonitoringListQuerySchema,
+} from '../../../shared/contract';
+import { listPages } from '../../helpers/pagination';
+import { numberFromText, validateInput } from '../../helpers/validation';
+import { monitoringItem, TAGS_LABEL, tagsOf } from './common';
+
+/** Pages read at the same time (as List Transactions' default). */
+const MAX_PARALLEL = 4;
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Return All',
+		name: 'returnAll',
+		type: 'boolean',
+		default: false,
+		description: 'Whether to return all results or only up to a given limit',
+	},
+	{
+		displayName: 'Limit',
+		name: 'limit',
+		type: 'number',
+		default: 50,
+		typeOptions: { minValue: 1 },
+		displayOptions: { show: { returnAll: [false] } },
+		description: 'Max number of results to return',
+	},
+	{
+		displayName: 'Filters',
+		name: 'filters',
+		type: 'collection',
+		placeholder: 'Add Filter',
+		default: {},
+		options: [
+			{
+				displayName: 'Country',
+				name: 'country',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. LT',
+				description: 'Only monitorings of this country: a two-letter code',
+			},
+			{
+				displayName: 'Expired',
+				name: 'isExpired',
+				type: 'boolean',
+				default: true,
+				description:
+					'Whether to list only expired monitorings (on) or only those not expired yet (off)',
+			},
+			{
+				displayName: 'Name',
+				name: 'name',
+				type: 'string',
+				default: '',
+				description: 'Only monitorings of a person or company with this name',
+			},
+			{
+				displayName: 'Status',
+				name: 'status',
+				type: 'options',
+				options: [
+					{ name: 'Active', value: 'ACTIVE', description: 'Screened every day, nothing new found' },
+					{ name: 'Alert', value: 'ALERT', description: 'A new match waits for a review' },
+					{ name: 'Pending', value: 'PENDING', description: 'The first screening is not done yet' },
+					{ name: 'Stopped', value: 'STOPPED', description: 'Not screened until started again' },
+				],
+				default: 'ALERT',
+				description: 'Only monitorings with this status',
+			},
+			{
+				displayName: 'Tags',
+				name: 'tags',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. vip',
+				description: 'Only monitorings with these tags, separated by commas',
+			},
+			{
+				displayName: 'Type',
+				name: 'userType',
+				type: 'options',
+				options: [
+					{ name: 'Company', value: 'COMPANY' },
+					{ name: 'Person', value: 'PERSON' },
+				],
+				default: 'PERSON',
+				description: 'Only monitorings of persons, or only of companies',
+			},
+		],
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add option',
+		default: {},
+		options: [
+			{
+				displayName: 'Sort By',
+				name: 'orderBy',
+				type: 'options',
+				options: [
+					{ name: 'Created, Newest First', value: '-created' },
+					{ name: 'Created, Oldest First', value: 'created' },
+					{ name: 'Expiry, Latest First', value: '-expiration' },
+					{ name: 'Expiry, Soonest First', value: 'expiration' },
+				],
+				default: 'expiration',
+				description: 'The order of the monitorings (the service’s own order unless set)',
+			},
+		],
+	},
+];
+
+/** Its entry in the Operation selector. */
+export const option: INodePropertyOptions = {
+	name: 'Get Many',
+	value: 'getAll',
+	description:
+		'Get many AML monitorings, filtered by status (for example ALERT), type, name, country, tags or expiry',
+	action: 'Get many AML monitorings',
+};
+
+const displayOptions = { show: { resource: ['amlMonitoring'], operation: ['getAll'] } };
+
+export const description = updateDisplayOptions(displayOptions, properties);
+
+/** The item it outputs, for n8n's schema preview (gulpfile.js writes it as JSON Schema). */
+export const outputSchema = amlMonitoringListItemSchema;
+
+const paramsSchema = amlMonitoringListQuerySchema.extend({
+	limit: z
+		.number({ invalid_type_error: 'must be a whole number' })
+		.int({ message: 'must be a whole number' })
+		.min(1, { message: 'must be at least 1' })
+		.optional(),
+});
+
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
+	const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
+	const { limit, ...query } = validateInput.call(
+		this,
+		paramsSchema,
+		{
+			...queryOf.call(this, itemIndex),
+			limit: returnAll ? undefined : numberFromText(this.getNodeParameter('limit', itemIndex, 50)),
+		},
+		{
+			limit: { label: 'Limit', fix: 'Enter a whole number of 1 or more, or turn on Return All.' },
+			country: { label: 'Country', fix: 'Enter a two-letter country code such as LT.' },
+			tags: TAGS_LABEL,
+		},
+		itemIndex,
+	);
+	const qs: IDataObject = { ...query };
+	if (query.tags) qs.tags = query.tags.join(',');
+	if (query.isExpired !== undefined) qs.isExpired = String(query.isExpired);
+	const monitorings = await listPages.call(this, {
+		path: '/aml/monitorings/',
+		itemsName: 'monitorings',
+		qs,
+		limit,
+		maxParallel: MAX_PARALLEL,
+		itemIndex,
+	});
+	return monitorings.map((monitoring) => ({ json: monitoringItem(monitoring) }));
+}
+
+/** The filters and sort order of an item, as the list's query carries them; empty ones left out. */
+function queryOf(this: IExecuteFunctions, itemIndex: number): Record<string, unknown> {
+	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
+	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const query: Record<string, unknown> = { ...filters, orderBy: options.orderBy };
+	if (typeof filters.country === 'string') query.country = filters.country.trim().toUpperCase();
+	if (filters.tags !== undefined) query.tags = tagsOf(filters.tags);
+	for (const [name, value] of Object.entries(query)) {
+		const empty = Array.isArray(value) ? value.length === 0 : value === '' || value === undefined;
+		if (empty) delete query[name];
+	}
+	return query;
+}

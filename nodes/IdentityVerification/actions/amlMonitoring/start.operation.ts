@@ -1,0 +1,30 @@
+import type { IExecuteFunctions, INodeExecutionData, INodePropertyOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { amlMonitoringItemSchema } from '../../../shared/contract';
+import { startOrStop, startStopFields } from './startStop';
+
+/** Its entry in the Operation selector. */
+export const option: INodePropertyOptions = {
+	name: 'Start',
+	value: 'start',
+	description: 'Start a stopped AML monitoring again: daily screening resumes',
+	action: 'Start an AML monitoring',
+};
+
+const displayOptions = { show: { resource: ['amlMonitoring'], operation: ['start'] } };
+
+export const description = updateDisplayOptions(
+	displayOptions,
+	startStopFields('Customer relationship resumed'),
+);
+
+/** The item it outputs, for n8n's schema preview (gulpfile.js writes it as JSON Schema). */
+export const outputSchema = amlMonitoringItemSchema;
+
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
+	return await startOrStop.call(this, itemIndex, 'start');
+}

@@ -1,0 +1,31 @@
+import type { IExecuteFunctions, INodeExecutionData, INodePropertyOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { amlMonitoringItemSchema } from '../../../shared/contract';
+import { startOrStop, startStopFields } from './startStop';
+
+/** Its entry in the Operation selector. */
+export const option: INodePropertyOptions = {
+	name: 'Stop',
+	value: 'stop',
+	description:
+		'Stop an AML monitoring: no more daily screening or alerts until it is started again',
+	action: 'Stop an AML monitoring',
+};
+
+const displayOptions = { show: { resource: ['amlMonitoring'], operation: ['stop'] } };
+
+export const description = updateDisplayOptions(
+	displayOptions,
+	startStopFields('Reviewed: customer offboarded'),
+);
+
+/** The item it outputs, for n8n's schema preview (gulpfile.js writes it as JSON Schema). */
+export const outputSchema = amlMonitoringItemSchema;
+
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
+	return await startOrStop.call(this, itemIndex, 'stop');
+}

@@ -1,0 +1,81 @@
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodePropertyOptions,
+} from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { amlMonitoringItemSchema, amlMonitoringUpdateSchema } from '../../../shared/contract';
+import { apiRequest } from '../../transport';
+import { validateInput } from '../../helpers/validation';
+import {
+	MONITORING_NOT_FOUND,
+	monitoringIdField,
+	monitoringItem,
+	monitoringOf,
+	TAGS_LABEL,
+	tagsOf,
+} from './common';
+import { renewField, tagsField } from './create.operation';
+
+/** Its entry in the Operation selector. */
+export const option: INodePropertyOptions = {
+	name: 'Update',
+	value: 'update',
+	description:
+		'Change whether an AML monitoring renews itself for another year when it expires, or replace its tags',
+	action: 'Update an AML monitoring',
+};
+
+const displayOptions = { show: { resource: ['amlMonitoring'], operation: ['update'] } };
+
+export const description = updateDisplayOptions(displayOptions, [
+	monitoringIdField,
+	{
+		displayName: 'Update Fields',
+		name: 'updateFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		description: 'Only the fields added here are changed',
+		options: [
+			{ ...renewField, description: `${renewField.description}. Turn it on to renew.` },
+			{ ...tagsField, hint: 'Replaces every tag; empty removes them all' },
+		],
+	},
+]);
+
+/** The item it outputs, for n8n's schema preview (gulpfile.js writes it as JSON Schema). */
+export const outputSchema = amlMonitoringItemSchema;
+
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
+	const { path } = monitoringOf.call(this, itemIndex);
+	const fields = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
+	const body = validateInput.call(
+		this,
+		amlMonitoringUpdateSchema,
+		{
+			isSubscribed: fields.isSubscribed,
+			tags: fields.tags === undefined ? undefined : tagsOf(fields.tags),
+		},
+		{
+			isSubscribed: { label: 'Renew Automatically', fix: 'Set it to true or false.' },
+			tags: TAGS_LABEL,
+		},
+		itemIndex,
+	);
+	// Setting the same fields twice changes nothing more: a failed answer is asked for again.
+	const response = await apiRequest.call(this, 'apiKey', {
+		method: 'PATCH',
+		path,
+		body,
+		repeatable: true,
+		itemIndex,
+		notFound: MONITORING_NOT_FOUND,
+	});
+	return [{ json: monitoringItem(response.body) }];
+}
