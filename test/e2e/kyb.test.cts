@@ -15,8 +15,7 @@
 //    ready-made-workflows.test.cts (HTTP Request nodes of the same name posting their parameters to
 //    a recorder here), except the Slack approval: it becomes n8n's Send Email send-and-wait to an
 //    SMTP server here, so that n8n's own signed approve and deny links are what the test clicks.
-//    AML Check → Create is another engineer's operation: until this package has it, it is stood in
-//    for too (the recorder answers a clear screening), and the test says so.
+//    Each owner is screened by AML Check → Create against the sandbox.
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createTcpServer, type AddressInfo, type Socket } from 'node:net';
@@ -86,17 +85,10 @@ interface Recorder {
 	close(): Promise<void>;
 }
 
-/** What a stand-in gets back: HubSpot's deals, a clear AML screening, else `{ ok: true }`. */
+/** What a stand-in gets back: HubSpot's deals, else `{ ok: true }`. */
 function recorderAnswer(entry: Recorded, deals: object[]): unknown {
 	if (entry.type === 'n8n-nodes-base.hubspot' && entry.parameters.operation === 'search')
 		return deals;
-	if (entry.type === NODE_TYPES.action)
-		return {
-			overallStatus: 'NO_FLAGS',
-			hitCount: 0,
-			checkId: randomUUID(),
-			input: { fullName: entry.parameters.fullName },
-		};
 	return { ok: true };
 }
 
@@ -315,9 +307,6 @@ function approvalByMail(original: WorkflowNode, smtp: { id: string; name: string
 	};
 }
 
-/** Whether this package has AML Check → Create (another engineer adds it). */
-const HAS_AML_CREATE = 'create' in resources.aml.operations;
-
 /** The workflow as the test runs it: sandbox credentials, outside services stood in for. */
 function runnable(
 	workflow: ExampleWorkflow,
@@ -328,8 +317,7 @@ function runnable(
 	copy.nodes = copy.nodes.map((original) => {
 		if (original.parameters.operation === 'sendAndWait') return approvalByMail(original, smtp);
 		if (original.type in OUTSIDE_SERVICES) return standIn(original, recorderUrl);
-		const aml = original.type === NODE_TYPES.action && original.parameters.resource === 'aml';
-		return aml && !HAS_AML_CREATE ? standIn(original, recorderUrl) : original;
+		return original;
 	});
 	return copy;
 }
@@ -771,10 +759,6 @@ describe('kyb-onboarding-with-slack-approval.json end to end', () => {
 			id: body.id,
 			name: 'Test SMTP',
 		});
-		if (!HAS_AML_CREATE)
-			log(
-				'AML Check → Create is not in this package yet: "Screen each owner (AML)" is stood in for',
-			);
 		workflowId = await stack.rest.createWorkflow({
 			name: workflow.name,
 			nodes: workflow.nodes,
@@ -879,9 +863,6 @@ describe('kyb-onboarding-with-slack-approval.json end to end', () => {
 		expect(upload.files).toEqual([
 			expect.objectContaining({ name: `kyb-company-${companyId}.pdf`, head: '%PDF-' }),
 		]);
-		const screened = sentBy('Screen each owner (AML)', mark);
-		if (!HAS_AML_CREATE)
-			expect(screened.map((s) => s.parameters.fullName)).toEqual(['Jonas Jonaitis', 'Ona Onaitė']);
 		expect(stack.sandbox.kyb.company(companyId)?.status).toBe('NEED_TO_REVIEW');
 
 		await click(mail, true);

@@ -179,21 +179,6 @@ function invalidOptionValues(helpers: NodeHelpers, description: NodeTypeDescript
 
 const RUNTIME = path.join(__dirname, '..', 'n8n', 'runtime.cjs');
 
-/**
- * Operations other engineers are adding to this package now, which an example already uses (the
- * KYB onboarding screens owners with AML Check → Create): until this package has one, its nodes
- * are not checked here (test/e2e/kyb.test.cts stands them in for); once it has it, they are.
- */
-const COMING_OPERATIONS = ['aml:create'];
-const notHereYet = (node: { type: string; parameters: Record<string, unknown> }) => {
-	if (node.type !== NODE_TYPES.action) return false;
-	const { resource, operation } = node.parameters as { resource: string; operation: string };
-	return (
-		COMING_OPERATIONS.includes(`${resource}:${operation}`) &&
-		resources[resource]?.operations[operation] === undefined
-	);
-};
-
 /** The n8n version the driver runs for IDV_N8N_VERSION=`line` (`2`: the pin, `1`: its 1.x release). */
 function versionOfLine(line: '1' | '2'): string {
 	const res = spawnSync(
@@ -692,12 +677,6 @@ describe('each installed n8n line imports them and knows every node, version and
 				if (!stored) problems.push(`${file}: not stored by the import`);
 				for (const node of workflow.nodes) {
 					const where = `${file} › ${node.name} (${node.type} ${node.typeVersion})`;
-					if (notHereYet(node)) {
-						process.stderr.write(
-							`[e2e ready-made] ${where}: not in this package yet, not checked\n`,
-						);
-						continue;
-					}
 					const description = report.types.find(
 						(t) => t.name === node.type && [t.version].flat().includes(node.typeVersion),
 					);
