@@ -20,7 +20,6 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createTcpServer, type AddressInfo, type Socket } from 'node:net';
 
-import { resources } from '../../nodes/IdentityVerification/actions/router';
 import { kybFormLink } from '../../nodes/shared/contract';
 import {
 	exampleWorkflow,
