@@ -43,8 +43,10 @@ import {
 	setOption,
 	type Editor,
 } from './editor.cjs';
+import { takeFirstHourPictures } from './firstHour.cjs';
 
 const IMAGES_DIR = path.join(ROOT, 'docs', 'images');
+const FIRST_HOUR_DIR = path.join(IMAGES_DIR, 'first-hour');
 /** The trigger's documented sample event, as n8n's mock data editor takes it (a list of items). */
 const SAMPLE_EVENT_FILE = path.join(ROOT, 'docs', 'sample-event.json');
 
@@ -454,7 +456,19 @@ export async function connectDemoWorkflows(stack: Stack): Promise<void> {
 	}
 }
 
-async function main(): Promise<number> {
+/**
+ * `--first-hour [<folder>]`: the first-hour pictures (test/browser/firstHour.cts) into the folder,
+ * docs/images/first-hour by default; otherwise the README's pictures into docs/images.
+ */
+function firstHourFolder(args: string[]): string | undefined {
+	const at = args.indexOf('--first-hour');
+	if (at < 0) return undefined;
+	const folder = args[at + 1];
+	return path.resolve(ROOT, folder && !folder.startsWith('--') ? folder : FIRST_HOUR_DIR);
+}
+
+async function main(args: string[]): Promise<number> {
+	const firstHour = firstHourFolder(args);
 	const browser = await launchBrowser();
 	const stack = await startStack({
 		...screenshotStackOptions(),
@@ -463,6 +477,13 @@ async function main(): Promise<number> {
 	try {
 		await connectDemoWorkflows(stack);
 		const editor = await openEditor(browser, stack.n8n.url, stack.owner);
+		if (firstHour !== undefined) {
+			mkdirSync(firstHour, { recursive: true });
+			const pictures = await takeFirstHourPictures(stack, editor, firstHour);
+			for (const p of pictures)
+				console.log(`  ${path.relative(ROOT, path.join(firstHour, p.file))}: ${p.shows}`);
+			return 0;
+		}
 		const pictures = await takeScreenshots(stack, editor, IMAGES_DIR);
 		for (const p of pictures) console.log(`  docs/images/${p.file}: ${p.shows}`);
 		return 0;
@@ -473,7 +494,7 @@ async function main(): Promise<number> {
 }
 
 if (require.main === module) {
-	main().then(
+	main(process.argv.slice(2)).then(
 		(code) => process.exit(code),
 		(error) => {
 			console.error(`[screenshots] ${error instanceof Error ? error.message : error}`);
