@@ -8,6 +8,7 @@ import {
 } from 'n8n-workflow';
 
 import { EVENT_TYPES, type EventType } from '../shared/contract';
+import { NODE_DESCRIPTION } from '../shared/nodeDescription';
 import { claimInWorkflow } from '../shared/webhook/dedupe';
 import {
 	answer,
@@ -165,8 +166,7 @@ export class IdentityVerificationTrigger implements INodeType {
 		// 1.1: the item leads with the decision (eventItem), the Personal Data choice, the provider's names.
 		version: [1, 1.1],
 		subtitle: `={{ [0, ${EVENT_TYPES.length}].includes(($parameter["events"] || []).length) ? "All events" : $parameter["events"].length === 1 ? $parameter["events"][0] : $parameter["events"].length + " kinds of event" }}`,
-		description:
-			'Starts the workflow when the identity verification service sends a webhook (KYC results, KYB reviews, AML, bank and account checks)',
+		description: NODE_DESCRIPTION,
 		defaults: {
 			name: 'Identity Verification Trigger',
 		},

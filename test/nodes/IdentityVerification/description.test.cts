@@ -1,7 +1,10 @@
 /** What a user sees in n8n's node panel and parameter pane, read from the node class itself. */
 import type { INode, INodeParameters, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { NodeHelpers, Workflow } from 'n8n-workflow';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { IdentityVerification } from '../../../nodes/IdentityVerification/IdentityVerification.node';
+import { IdentityVerificationTrigger } from '../../../nodes/IdentityVerificationTrigger/IdentityVerificationTrigger.node';
 import { resources } from '../../../nodes/IdentityVerification/actions/router';
 import { BANK_COUNTRIES, KYC_DOCUMENT_TYPES } from '../../../nodes/shared/contract';
 
@@ -41,7 +44,34 @@ const operationsOf = (resource: string) =>
 		(p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes(resource),
 	)!;
 
+/** The action node's codex (its .node.json), whose `alias` n8n's nodes panel searches. */
+const codex = JSON.parse(
+	readFileSync(
+		path.join(__dirname, '../../../../nodes/IdentityVerification/IdentityVerification.node.json'),
+		'utf8',
+	),
+) as { alias: string[] };
+
 describe('Identity Verification node description', () => {
+	// n8n's nodes panel lists the two nodes as one entry with the action node's codex: its search
+	// reads the display name and that entry's aliases (the editor's e2e test searches the real panel).
+	test.each(['idenfy', 'KYC', 'KYB', 'AML', 'wait for verification result', 'verification result'])(
+		'is found in the nodes panel by "%s": an alias holds those words',
+		(words) => {
+			const aliases = codex.alias.map((alias) => alias.toLowerCase());
+			expect(aliases.some((alias) => alias.includes(words.toLowerCase()))).toBe(true);
+		},
+	);
+
+	test('the nodes panel\'s one entry for both nodes shows what the action node does, also under "What happens next?"', () => {
+		// The editor gives that entry the trigger's description (useActionsGeneration: "default to
+		// trigger description"), so both nodes share one that says what each does.
+		const trigger = new IdentityVerificationTrigger().description;
+		expect(trigger.description).toBe(description.description);
+		expect(description.description).toMatch(/KYC.*KYB.*AML/);
+		expect(description.description).toMatch(/start workflows on their results/);
+	});
+
 	test('is an action node usable as an AI tool, with the agreed name and credentials', () => {
 		expect(description.name).toBe('identityVerification');
 		expect(description.displayName).toBe('Identity Verification');
