@@ -31,8 +31,8 @@ import {
 } from '../browser/screenshots.cjs';
 import { exampleWorkflow } from '../n8n/examples.cjs';
 
-const API = `${CREDENTIALS.api.name} (Identity Verification API)`;
-const FORM_TOKEN = `${CREDENTIALS.kybFormToken.name} (Identity Verification KYB Form Token API)`;
+const API = `${CREDENTIALS.api.name} (Identity Verification API (iDenfy-compatible))`;
+const FORM_TOKEN = `${CREDENTIALS.kybFormToken.name} (Identity Verification KYB Form Token API (iDenfy-compatible))`;
 const SIGNING = `${CREDENTIALS.webhookSigning.name} (Identity Verification Webhook Signing API)`;
 
 /** The actions as the nodes panel names them, and the credential each offers by default. */
@@ -120,7 +120,10 @@ describe('credentials in the editor: each action offers the credential types its
 			await newWorkflow(editor);
 			await addActionFromPanel(editor, action);
 			expect(await readCredentialSlots(editor)).toEqual([
-				{ selected: credential.replace(/ \([^()]*\)$/, ''), offered: [credential] },
+				{
+					selected: credential.slice(0, credential.indexOf(' (Identity Verification ')),
+					offered: [credential],
+				},
 			]);
 		},
 		180_000,
