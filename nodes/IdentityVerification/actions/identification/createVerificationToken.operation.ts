@@ -423,12 +423,20 @@ function assertOnePerson(this: IExecuteFunctions, itemIndex: number): void {
 	);
 }
 
-/** The checks of "Send the Result to This Workflow", then the callback URL it sets. */
+/** Shown after a manual run of this step while no Wait for Result follows it. */
+const NO_WAIT_STEP_YET =
+	'Send the Result to This Workflow: this test run made the token without sending its result to this workflow, because no Identity Verification step with Wait for Result follows this one yet. Add it after the step that sends the link: a run of the whole workflow then waits there for the result.';
+
+/**
+ * The checks of "Send the Result to This Workflow", then the callback URL it sets. Without a later
+ * Wait for Result the result would go to an execution that has ended: a production run is refused,
+ * a manual run (building the workflow step by step) makes the token without it and says why.
+ */
 async function resultCallbackUrl(
 	this: IExecuteFunctions,
 	body: IDataObject,
 	itemIndex: number,
-): Promise<string> {
+): Promise<string | undefined> {
 	assertOnePerson.call(this, itemIndex);
 	if (body.callbackUrl !== undefined) {
 		throw invalidInput.call(
@@ -440,6 +448,10 @@ async function resultCallbackUrl(
 		);
 	}
 	if (!hasLaterWaitStep.call(this)) {
+		if (this.getMode() === 'manual') {
+			this.addExecutionHints({ message: NO_WAIT_STEP_YET, location: 'outputPane' });
+			return undefined;
+		}
 		throw invalidInput.call(
 			this,
 			'Send the Result to This Workflow',
@@ -495,7 +507,8 @@ export async function execute(
 		clientId: this.getNodeParameter('clientId', itemIndex, '') as string,
 	};
 	const sendResult = this.getNodeParameter('sendResultToWorkflow', itemIndex, false) === true;
-	if (sendResult) body.callbackUrl = await resultCallbackUrl.call(this, body, itemIndex);
+	const callbackUrl = sendResult ? await resultCallbackUrl.call(this, body, itemIndex) : undefined;
+	if (callbackUrl !== undefined) body.callbackUrl = callbackUrl;
 
 	const request = validateInput.call(
 		this,
@@ -518,7 +531,7 @@ export async function execute(
 	}));
 	// Wait for Result is bound to this verification (a missing scanRef is reported there).
 	const scanRef = items[0]?.json.scanRef;
-	if (sendResult && typeof scanRef === 'string' && scanRef !== '') {
+	if (callbackUrl !== undefined && typeof scanRef === 'string' && scanRef !== '') {
 		recordPendingVerification.call(this, scanRef);
 	}
 	if (this.getNodeParameter('simplify', itemIndex, false) === true) {
