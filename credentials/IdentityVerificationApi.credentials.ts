@@ -8,7 +8,7 @@ export class IdentityVerificationApi implements ICredentialType {
 
 	// The provider's name is in the display name because n8n's "Add new credential" dialog searches
 	// nothing else (the display name, as a substring): "idenfy" finds it there.
-	displayName = 'Identity Verification API (iDenfy-compatible)';
+	displayName = 'Identity Verification (iDenfy) API';
 
 	icon: Icon = {
 		light: 'file:identityVerification.svg',

@@ -31,8 +31,8 @@ import {
 } from '../browser/screenshots.cjs';
 import { exampleWorkflow } from '../n8n/examples.cjs';
 
-const API = `${CREDENTIALS.api.name} (Identity Verification API (iDenfy-compatible))`;
-const FORM_TOKEN = `${CREDENTIALS.kybFormToken.name} (Identity Verification KYB Form Token API (iDenfy-compatible))`;
+const API = `${CREDENTIALS.api.name} (Identity Verification (iDenfy) API)`;
+const FORM_TOKEN = `${CREDENTIALS.kybFormToken.name} (Identity Verification (iDenfy) KYB Form Token API)`;
 const SIGNING = `${CREDENTIALS.webhookSigning.name} (Identity Verification Webhook Signing API)`;
 
 /** The actions as the nodes panel names them, and the credential each offers by default. */

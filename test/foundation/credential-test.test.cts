@@ -202,7 +202,7 @@ describe('credential definitions (what the user sees in n8n)', () => {
 
 	test('API key pair: masked key and secret, Base URL with the service default, HTTP Basic', async () => {
 		const type = getCredentialType('identityVerificationApi');
-		expect(type.displayName).toBe('Identity Verification API (iDenfy-compatible)');
+		expect(type.displayName).toBe('Identity Verification (iDenfy) API');
 		expect(type.properties.map((p) => p.name)).toEqual(['apiKey', 'apiSecret', 'baseUrl']);
 		expect(field('identityVerificationApi', 'apiSecret')?.typeOptions?.password).toBe(true);
 		expect(field('identityVerificationApi', 'apiKey')?.description).toMatch(/Settings → API Keys/);
