@@ -21,7 +21,7 @@ const properties: INodeProperties[] = [
 		type: 'string',
 		required: true,
 		default: '',
-		placeholder: 'e.g. 3b1f8c2e-6d4a-4f0b-8e21-7a9c5d3e1f42',
+		placeholder: 'The ID of your AML check (a UUID)',
 		description:
 			'The ID of the AML check (a UUID), shown in the dashboard and in the AML check response',
 	},
@@ -31,7 +31,7 @@ const properties: INodeProperties[] = [
 		type: 'string',
 		required: true,
 		default: '',
-		placeholder: 'e.g. prof-001',
+		placeholder: 'The resourceId of a profile the check found',
 		description:
 			'The ID of the matched profile in the check, from the search results of the AML check (resourceId)',
 	},
@@ -42,7 +42,9 @@ const properties: INodeProperties[] = [
 		typeOptions: { password: true },
 		required: true,
 		default: '',
-		description: 'Password that protects the PDF report; you will need it to open the file',
+		hint: 'A password you choose: the service locks the PDF with it, and anyone who opens the file needs it',
+		description:
+			'Make one up (at least 1 character). The PDF report comes locked with this password; keep it with the file, for example in your password manager.',
 	},
 	{
 		displayName: 'Put Output File in Field',
@@ -116,7 +118,7 @@ type PdfStream = Parameters<IExecuteFunctions['helpers']['prepareBinaryData']>[0
 const FIELD_LABELS = {
 	checkId: {
 		label: 'Check ID',
-		fix: 'Enter the AML check ID, a UUID such as 3b1f8c2e-6d4a-4f0b-8e21-7a9c5d3e1f42.',
+		fix: 'Enter the AML check ID, the UUID the dashboard and the AML check answer show.',
 	},
 	profileId: {
 		label: 'Profile ID',
@@ -124,7 +126,7 @@ const FIELD_LABELS = {
 	},
 	password: {
 		label: 'Password',
-		fix: 'Enter a password of at least 1 character to protect the PDF.',
+		fix: 'Choose a password (at least 1 character): the service locks the PDF with it.',
 	},
 };
 

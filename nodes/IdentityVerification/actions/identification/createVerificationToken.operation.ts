@@ -142,8 +142,9 @@ const TYPED_FIELDS: INodeProperties[] = [
 		name: 'expiryTime',
 		type: 'number',
 		default: 3600,
+		hint: 'The link stops working this many seconds after this step: 3600 = 1 hour. For a link sent by e-mail allow days, e.g. 604800 (7 days); at most 2592000 (30 days).',
 		description:
-			'How long the link stays valid, from 0 to 2,592,000 seconds (30 days). When it runs out the verification ends as expired.',
+			'How long the link stays valid, from 0 to 2,592,000 seconds (30 days), counted from when the token is made. When it runs out the verification ends as expired. Without this field the account’s default applies (1 hour unless changed in the dashboard).',
 	},
 	{
 		displayName: 'External Reference',
@@ -182,8 +183,9 @@ const TYPED_FIELDS: INodeProperties[] = [
 		name: 'sessionLength',
 		type: 'number',
 		default: 600,
+		hint: 'Counted from when the person opens the link: 600 = 10 minutes to finish (60 to 3600)',
 		description:
-			'How long the person has to finish once they start, from 60 to 3,600 seconds (1 hour)',
+			'How long the person has to finish once they open the link, from 60 to 3,600 seconds (1 hour). It does not make the link last longer: that is Expiry Time.',
 	},
 	{
 		displayName: 'Success URL',
@@ -204,6 +206,13 @@ const TYPED_FIELDS: INodeProperties[] = [
 ];
 
 const properties: INodeProperties[] = [
+	{
+		displayName:
+			'Send the person the link in verificationUrl of this step’s output, e.g. {{ $json.verificationUrl }} in an e-mail. It works for the Expiry Time (1 hour unless set). redirectUrl is the service’s page for the same token: the same link unless you set Own Verification Page under Options.',
+		name: 'linkNotice',
+		type: 'notice',
+		default: '',
+	},
 	{
 		displayName: 'Client ID',
 		name: 'clientId',
