@@ -7,7 +7,7 @@
 import path from 'node:path';
 import type { Locator } from 'playwright-core';
 
-import { NODE_TYPES, credentialRef, type Stack } from '../n8n/stack.cjs';
+import { CREDENTIALS, NODE_TYPES, credentialRef, type Stack } from '../n8n/stack.cjs';
 import { lineUp, node } from '../n8n/workflow.cjs';
 import { SEED } from '../sandbox/index.cjs';
 import { ndv, openNode, openWorkflow, type Editor } from './editor.cjs';
@@ -35,8 +35,11 @@ async function manualWorkflow(
 	return await stack.rest.createWorkflow({ name, nodes: all, connections: lineUp(all) });
 }
 
-const action = (name: string, parameters: Record<string, unknown>, credential = 'api' as const) =>
-	node(name, NODE_TYPES.action, 1.1, parameters, { credentials: credentialRef(credential) });
+const action = (
+	name: string,
+	parameters: Record<string, unknown>,
+	credential: keyof typeof CREDENTIALS = 'api',
+) => node(name, NODE_TYPES.action, 1.1, parameters, { credentials: credentialRef(credential) });
 
 async function shoot(editor: Editor, dir: string, file: string, only?: Locator): Promise<void> {
 	// No hover effect (a field's Fixed/Expression switch) in the picture.
@@ -91,31 +94,28 @@ export async function searchCredentialTypes(
 	return { offered: (await options.allInnerTexts()).map((o) => o.trim()) };
 }
 
-/** The hint n8n shows under a parameter of the open node (empty when none). */
+/**
+ * The hint n8n shows under a text or number parameter of the open node (empty when none): the
+ * text of the parameter's input container, which holds the input (no text of its own) and the hint.
+ */
 export async function parameterHint(editor: Editor, parameter: string): Promise<string> {
-	const field = ndv(editor.page).getByTestId(`parameter-input-${parameter}`);
-	await field.first().waitFor();
-	const hint = ndv(editor.page)
-		.locator(`[data-test-id="parameter-item"]`)
-		.filter({ has: field })
-		.getByTestId('parameter-input-hint');
-	return (await hint.allInnerTexts()).join(' ').trim();
-}
-
-/** The placeholder of a text parameter of the open node. */
-export async function parameterPlaceholder(editor: Editor, parameter: string): Promise<string> {
-	const input = ndv(editor.page)
-		.getByTestId(`parameter-input-${parameter}`)
-		.locator('input, textarea')
-		.first();
-	return (await input.getAttribute('placeholder')) ?? '';
+	const field = editor.page.getByTestId(`parameter-input-${parameter}`);
+	await ndv(editor.page).locator(field).first().waitFor();
+	// `has` matches inside each container: the field's own locator, not one rooted at the panel.
+	const container = ndv(editor.page)
+		.locator('[data-test-id="parameter-input"]')
+		.filter({ has: field });
+	return (await container.first().innerText()).trim();
 }
 
 /**
  * Runs the open node's step alone (Execute step), waits for its output or its error and shows the
- * output as JSON (every field readable in one picture, unlike the table).
+ * output as JSON (every field of one item readable) or as the table (rows, as in a spreadsheet).
  */
-async function executeOpenStep(editor: Editor): Promise<void> {
+export async function executeOpenStep(
+	editor: Editor,
+	view: 'json' | 'table' = 'json',
+): Promise<void> {
 	const output = ndv(editor.page).getByTestId('output-panel');
 	await ndv(editor.page).getByTestId('node-execute-button').first().click();
 	await output
@@ -123,14 +123,18 @@ async function executeOpenStep(editor: Editor): Promise<void> {
 		.or(output.getByTestId('node-error-message'))
 		.first()
 		.waitFor();
-	const json = output.getByTestId('radio-button-json');
-	if (await json.isVisible()) await json.click();
+	const button = output.getByTestId(`radio-button-${view}`);
+	if (await button.isVisible()) await button.click();
 }
 
 /** Workflows whose nodes the pictures open, each created once per call. */
 export const FIRST_HOUR_NODES = {
 	waitForResult: () =>
-		action('Wait for Result', { resource: 'identification', operation: 'waitForResult' }),
+		action(
+			'Wait for Result',
+			{ resource: 'identification', operation: 'waitForResult' },
+			'webhookSigning',
+		),
 	token: (parameters: Record<string, unknown> = {}) =>
 		action('Create Verification Token', {
 			resource: 'identification',
@@ -210,7 +214,7 @@ export async function takeFirstHourPictures(
 	// Simplify on (a package without the option ignores it and shows the whole answer).
 	const answers = FIRST_HOUR_NODES.kybAnswers({ simplify: true });
 	await openOneNode(stack, editor, 'KYB answers', answers);
-	await executeOpenStep(editor);
+	await executeOpenStep(editor, 'table');
 	await shoot(editor, dir, 'fh-09-kyb-answers-output.png');
 	add('fh-09-kyb-answers-output.png', 'Get Questionnaire Answers after a run: its output');
 
