@@ -7,6 +7,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import type { Locator } from 'playwright-core';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { IdentityVerificationApi } from '../../credentials/IdentityVerificationApi.credentials';
 import { EVENT_TYPES } from '../../nodes/shared/contract';
 import { ROOT } from '../n8n/runtime.cjs';
 import {
@@ -46,6 +47,8 @@ import {
 import { takeFirstHourPictures } from './firstHour.cjs';
 
 const IMAGES_DIR = path.join(ROOT, 'docs', 'images');
+/** The API credential's name as n8n shows it. */
+const API_CREDENTIAL = new IdentityVerificationApi().displayName;
 const FIRST_HOUR_DIR = path.join(IMAGES_DIR, 'first-hour');
 /** The trigger's documented sample event, as n8n's mock data editor takes it (a list of items). */
 const SAMPLE_EVENT_FILE = path.join(ROOT, 'docs', 'sample-event.json');
@@ -204,7 +207,9 @@ function listTransactionsWorkflow() {
 async function actionNode(stack: Stack, editor: Editor, dir: string): Promise<Picture> {
 	await runInEditor(stack, editor, await stack.rest.createWorkflow(listTransactionsWorkflow()));
 	await openNode(editor, 'List Transactions');
-	// The output table of the run (its first column).
+	// The output table of the run (its first column); the editor keeps the view last chosen (the
+	// first-hour pictures choose JSON), so the table is chosen here.
+	await ndv(editor.page).getByTestId('output-panel').getByTestId('radio-button-table').click();
 	await ndv(editor.page).getByText('creditor', { exact: true }).first().waitFor();
 	return await save(
 		editor,
@@ -244,7 +249,7 @@ async function credentialDialog(editor: Editor, dir: string): Promise<Picture> {
 		editor,
 		dir,
 		'credential-api-tested.png',
-		'The "Identity Verification API" credential dialog: n8n tested it against the service ("Connection tested successfully")',
+		`The "${API_CREDENTIAL}" credential dialog: n8n tested it against the service ("Connection tested successfully")`,
 	);
 	await page.keyboard.press('Escape');
 	return picture;
@@ -316,13 +321,13 @@ async function httpRequestCredential(editor: Editor, dir: string): Promise<Pictu
 	await page.keyboard.type('Identity Verification');
 	const offered = page
 		.locator('.el-select-dropdown__item:visible')
-		.filter({ hasText: 'Identity Verification API' });
+		.filter({ hasText: API_CREDENTIAL });
 	await offered.first().waitFor();
 	return await save(
 		editor,
 		dir,
 		'http-request-credential.png',
-		'n8n’s HTTP Request node, Authentication: Predefined Credential Type, offering the Identity Verification API credential for the service’s other endpoints',
+		`n8n’s HTTP Request node, Authentication: Predefined Credential Type, offering the ${API_CREDENTIAL} credential for the service’s other endpoints`,
 	);
 }
 
