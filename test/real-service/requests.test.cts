@@ -601,6 +601,21 @@ describe('the provider’s answers, as the node outputs them', () => {
 		expect(items.map((item) => item.pairedItem)).toEqual(items.map(() => ({ item: 0 })));
 	});
 
+	test('Get Questionnaire Answers with Simplify keeps a section that is not an object of questions (outside the schema) as one row without a question', async () => {
+		server.nextReply = {
+			status: 200,
+			body: { sections: { notes: 'Checked by phone', a: { b: { value: 1 } } } },
+		};
+		const { items, error } = await run({
+			parameters: kyb('getAnswers', { ...answers, simplify: true }),
+		});
+		expect(error).toBeUndefined();
+		expect(items.map((item) => item.json)).toEqual([
+			{ ...answers, section: 'notes', question: '', value: 'Checked by phone' },
+			{ ...answers, section: 'a', question: 'b', value: 1 },
+		]);
+	});
+
 	test('Get Questionnaire Answers when the provider answers 204 without a body', async () => {
 		server.nextReply = { status: 204 };
 		const { items, error } = await run({ parameters: kyb('getAnswers', answers) });
