@@ -332,6 +332,18 @@ describe('Identification (KYC)', () => {
 		expect(serviceRequests(ctx.sb)).toBe(0);
 	});
 
+	test('a token made without "Send the Result to This Workflow" binds no later Wait for Result: the wait says it has nothing to wait for', async () => {
+		const { items, error, run } = await createToken(
+			{ clientId: 'customer-57' },
+			{ after: [WAIT_STEP] },
+		);
+		expect(run.status).not.toBe('waiting');
+		expect(items[0].json.scanRef).toEqual(expect.any(String));
+		// The execution's error is the wait's (the token step succeeded).
+		expect(error?.message).toBe('Wait for Result: no verification to wait for');
+		expect(run.data.resultData.lastNodeExecuted).toBe(WAIT_STEP.name);
+	});
+
 	test('a manual run of the token step alone (no Wait for Result yet) makes the token without a callback and says what the wait needs', async () => {
 		const { items, error, run } = await createToken({
 			clientId: 'customer-56',
