@@ -6,7 +6,9 @@ import { baseUrlProperty } from './common';
 export class IdentityVerificationApi implements ICredentialType {
 	name = 'identityVerificationApi';
 
-	displayName = 'Identity Verification API';
+	// The provider's name is in the display name because n8n's "Add new credential" dialog searches
+	// nothing else (the display name, as a substring): "idenfy" finds it there.
+	displayName = 'Identity Verification (iDenfy) API';
 
 	icon: Icon = {
 		light: 'file:identityVerification.svg',

@@ -6,7 +6,8 @@ import { baseUrlProperty } from './common';
 export class IdentityVerificationKybFormTokenApi implements ICredentialType {
 	name = 'identityVerificationKybFormTokenApi';
 
-	displayName = 'Identity Verification KYB Form Token API';
+	// With the provider's name for the same reason as the API credential's.
+	displayName = 'Identity Verification (iDenfy) KYB Form Token API';
 
 	icon: Icon = {
 		light: 'file:identityVerification.svg',

@@ -10,6 +10,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
+import { NODE_DESCRIPTION } from '../shared/nodeDescription';
 import { signingKeyCredentialTest, webhookLifecycle } from '../shared/webhook/delivery';
 import * as waitForResult from './actions/identification/waitForResult.operation';
 import { resources, router } from './actions/router';
@@ -104,8 +105,7 @@ export class IdentityVerification implements INodeType {
 		// (Create Verification Token) is a list of the service's document types.
 		version: [1, 1.1],
 		subtitle: SUBTITLE,
-		description:
-			'Verify people and companies: identity checks (KYC), business forms (KYB), AML screening and monitoring, bank account data and proof of address',
+		description: NODE_DESCRIPTION,
 		defaults: {
 			name: 'Identity Verification',
 		},

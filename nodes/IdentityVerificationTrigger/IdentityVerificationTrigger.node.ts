@@ -7,6 +7,7 @@ import {
 	type IWebhookResponseData,
 } from 'n8n-workflow';
 
+import { NODE_DESCRIPTION } from '../shared/nodeDescription';
 import { claimInWorkflow } from '../shared/webhook/dedupe';
 import { answer } from '../shared/webhook/answer';
 import {
@@ -164,8 +165,7 @@ export class IdentityVerificationTrigger implements INodeType {
 		// 1.1: the item leads with the decision (eventItem), the Personal Data choice, the provider's names.
 		version: [1, 1.1],
 		subtitle: SUBTITLE,
-		description:
-			'Starts the workflow when the identity verification service sends a webhook (KYC results, KYB reviews, AML, bank and account checks)',
+		description: NODE_DESCRIPTION,
 		defaults: {
 			name: 'Identity Verification Trigger',
 		},

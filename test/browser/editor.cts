@@ -167,6 +167,27 @@ export interface CredentialSlot {
 	offered: string[];
 }
 
+/**
+ * Opens a credential picker's dropdown. It is teleported to the page, and its footer ("Create new
+ * credential") always shows. After a change of Authentication, n8n 2.41.1's picker sometimes opens
+ * nothing on the first click (seen in two of three editor runs): then it clicks again.
+ */
+async function openDropdown(combobox: Locator): Promise<void> {
+	const footer = combobox
+		.page()
+		.getByTestId('node-credentials-select-item-new')
+		.locator('visible=true');
+	for (let attempt = 1; ; attempt++) {
+		await combobox.click();
+		try {
+			await footer.waitFor({ timeout: 5_000 });
+			return;
+		} catch (error) {
+			if (attempt >= 3) throw error;
+		}
+	}
+}
+
 /** The open node's credential pickers: what each shows and what its dropdown offers. */
 export async function readCredentialSlots(editor: Editor): Promise<CredentialSlot[]> {
 	const { page } = editor;
@@ -176,9 +197,7 @@ export async function readCredentialSlots(editor: Editor): Promise<CredentialSlo
 	for (let i = 0; i < (await slots.count()); i++) {
 		const combobox = slots.nth(i).getByRole('combobox');
 		const selected = await combobox.inputValue();
-		await combobox.click();
-		// The dropdown is teleported to the page; its footer ("Create new credential") always shows.
-		await page.getByTestId('node-credentials-select-item-new').locator('visible=true').waitFor();
+		await openDropdown(combobox);
 		const options = page.locator('li[data-test-id^="node-credentials-select-item-"]:visible');
 		// The options render a moment after the footer; none at all is a finding, not a hang.
 		await options

@@ -7,6 +7,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import type { Locator } from 'playwright-core';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { IdentityVerificationApi } from '../../credentials/IdentityVerificationApi.credentials';
 import { EVENT_TYPES } from '../../nodes/shared/contract';
 import { ROOT } from '../n8n/runtime.cjs';
 import {
@@ -43,11 +44,15 @@ import {
 	setOption,
 	type Editor,
 } from './editor.cjs';
+import { takeFirstHourPictures } from './firstHour.cjs';
 
 /** The trigger's Events choices: every kind, and any final identification result. */
 const EVENT_TYPE_CHOICES = EVENT_TYPES.length + 1;
 
 const IMAGES_DIR = path.join(ROOT, 'docs', 'images');
+/** The API credential's name as n8n shows it. */
+const API_CREDENTIAL = new IdentityVerificationApi().displayName;
+const FIRST_HOUR_DIR = path.join(IMAGES_DIR, 'first-hour');
 /** The trigger's documented sample event, as n8n's mock data editor takes it (a list of items). */
 const SAMPLE_EVENT_FILE = path.join(ROOT, 'docs', 'sample-event.json');
 
@@ -221,7 +226,9 @@ function listTransactionsWorkflow() {
 async function actionNode(stack: Stack, editor: Editor, dir: string): Promise<Picture> {
 	await runInEditor(stack, editor, await stack.rest.createWorkflow(listTransactionsWorkflow()));
 	await openNode(editor, 'List Transactions');
-	// The output table of the run (its first column).
+	// The output table of the run (its first column); the editor keeps the view last chosen (the
+	// first-hour pictures choose JSON), so the table is chosen here.
+	await ndv(editor.page).getByTestId('output-panel').getByTestId('radio-button-table').click();
 	await ndv(editor.page).getByText('creditor', { exact: true }).first().waitFor();
 	return await save(
 		editor,
@@ -261,7 +268,7 @@ async function credentialDialog(editor: Editor, dir: string): Promise<Picture> {
 		editor,
 		dir,
 		'credential-api-tested.png',
-		'The "Identity Verification API" credential dialog: n8n tested it against the service ("Connection tested successfully")',
+		`The "${API_CREDENTIAL}" credential dialog: n8n tested it against the service ("Connection tested successfully")`,
 	);
 	await page.keyboard.press('Escape');
 	return picture;
@@ -333,13 +340,13 @@ async function httpRequestCredential(editor: Editor, dir: string): Promise<Pictu
 	await page.keyboard.type('Identity Verification');
 	const offered = page
 		.locator('.el-select-dropdown__item:visible')
-		.filter({ hasText: 'Identity Verification API' });
+		.filter({ hasText: API_CREDENTIAL });
 	await offered.first().waitFor();
 	return await save(
 		editor,
 		dir,
 		'http-request-credential.png',
-		'n8n’s HTTP Request node, Authentication: Predefined Credential Type, offering the Identity Verification API credential for the service’s other endpoints',
+		`n8n’s HTTP Request node, Authentication: Predefined Credential Type, offering the ${API_CREDENTIAL} credential for the service’s other endpoints`,
 	);
 }
 
@@ -473,7 +480,19 @@ export async function connectDemoWorkflows(stack: Stack): Promise<void> {
 	}
 }
 
-async function main(): Promise<number> {
+/**
+ * `--first-hour [<folder>]`: the first-hour pictures (test/browser/firstHour.cts) into the folder,
+ * docs/images/first-hour by default; otherwise the README's pictures into docs/images.
+ */
+function firstHourFolder(args: string[]): string | undefined {
+	const at = args.indexOf('--first-hour');
+	if (at < 0) return undefined;
+	const folder = args[at + 1];
+	return path.resolve(ROOT, folder && !folder.startsWith('--') ? folder : FIRST_HOUR_DIR);
+}
+
+async function main(args: string[]): Promise<number> {
+	const firstHour = firstHourFolder(args);
 	const browser = await launchBrowser();
 	const stack = await startStack({
 		...screenshotStackOptions(),
@@ -482,6 +501,13 @@ async function main(): Promise<number> {
 	try {
 		await connectDemoWorkflows(stack);
 		const editor = await openEditor(browser, stack.n8n.url, stack.owner);
+		if (firstHour !== undefined) {
+			mkdirSync(firstHour, { recursive: true });
+			const pictures = await takeFirstHourPictures(stack, editor, firstHour);
+			for (const p of pictures)
+				console.log(`  ${path.relative(ROOT, path.join(firstHour, p.file))}: ${p.shows}`);
+			return 0;
+		}
 		const pictures = await takeScreenshots(stack, editor, IMAGES_DIR);
 		for (const p of pictures) console.log(`  docs/images/${p.file}: ${p.shows}`);
 		return 0;
@@ -492,7 +518,7 @@ async function main(): Promise<number> {
 }
 
 if (require.main === module) {
-	main().then(
+	main(process.argv.slice(2)).then(
 		(code) => process.exit(code),
 		(error) => {
 			console.error(`[screenshots] ${error instanceof Error ? error.message : error}`);

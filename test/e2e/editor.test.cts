@@ -30,10 +30,22 @@ import {
 	screenshotStackOptions,
 	takeScreenshots,
 } from '../browser/screenshots.cjs';
+import {
+	FIRST_HOUR_NODES,
+	executeOpenStep,
+	parameterHint,
+	searchCredentialTypes,
+	searchWhatHappensNext,
+	takeFirstHourPictures,
+} from '../browser/firstHour.cjs';
 import { exampleWorkflow } from '../n8n/examples.cjs';
+import { lineUp, node } from '../n8n/workflow.cjs';
+import { IdentityVerificationApi } from '../../credentials/IdentityVerificationApi.credentials';
+import { IdentityVerificationKybFormTokenApi } from '../../credentials/IdentityVerificationKybFormTokenApi.credentials';
+import { NODE_DESCRIPTION } from '../../nodes/shared/nodeDescription';
 
-const API = `${CREDENTIALS.api.name} (Identity Verification API)`;
-const FORM_TOKEN = `${CREDENTIALS.kybFormToken.name} (Identity Verification KYB Form Token API)`;
+const API = `${CREDENTIALS.api.name} (Identity Verification (iDenfy) API)`;
+const FORM_TOKEN = `${CREDENTIALS.kybFormToken.name} (Identity Verification (iDenfy) KYB Form Token API)`;
 const SIGNING = `${CREDENTIALS.webhookSigning.name} (Identity Verification Webhook Signing API)`;
 
 /** The actions as the nodes panel names them, and the credential each offers by default. */
@@ -141,7 +153,10 @@ describe('credentials in the editor: each action offers the credential types its
 			await newWorkflow(editor);
 			await addActionFromPanel(editor, action);
 			expect(await readCredentialSlots(editor)).toEqual([
-				{ selected: credential.replace(/ \([^()]*\)$/, ''), offered: [credential] },
+				{
+					selected: credential.slice(0, credential.indexOf(' (Identity Verification ')),
+					offered: [credential],
+				},
 			]);
 		},
 		180_000,
@@ -198,6 +213,104 @@ describe('credentials in the editor: each action offers the credential types its
 	}, 180_000);
 });
 
+/** A saved workflow (manual trigger, then the step) opened on the step. */
+async function openStep(step: ReturnType<typeof node>): Promise<void> {
+	const nodes = [node('Start', 'n8n-nodes-base.manualTrigger', 1, {}), step];
+	const id = await stack.rest.createWorkflow({
+		name: `Editor test: ${step.name}`,
+		nodes,
+		connections: lineUp(nodes),
+	});
+	await openWorkflow(editor, id);
+	await openNode(editor, step.name);
+}
+
+describe('the first hour: finding the nodes and the credentials', () => {
+	test.each([
+		'idenfy',
+		'KYC',
+		'KYB',
+		'AML',
+		'wait for',
+		'wait for verification result',
+		'verification result',
+	])(
+		'"What happens next?" searched for "%s" lists the package, described by what the action node does',
+		async (words) => {
+			const { entries } = await searchWhatHappensNext(stack, editor, words);
+			expect(entries).toContainEqual({
+				name: 'Identity Verification',
+				description: NODE_DESCRIPTION,
+			});
+		},
+		180_000,
+	);
+
+	test('the "Add new credential" dialog searched for "idenfy" offers the API and the KYB form token credentials', async () => {
+		const { offered } = await searchCredentialTypes(editor, 'idenfy');
+		expect(offered).toEqual(
+			expect.arrayContaining([
+				new IdentityVerificationApi().displayName,
+				new IdentityVerificationKybFormTokenApi().displayName,
+			]),
+		);
+		await editor.page.keyboard.press('Escape');
+	}, 180_000);
+});
+
+describe('the first hour: what the fields say', () => {
+	test('Wait for Result shows under Scan Reference to leave it empty after the token step', async () => {
+		await openStep(FIRST_HOUR_NODES.waitForResult());
+		expect(await parameterHint(editor, 'scanRef')).toMatch(
+			/^Leave empty when a Create Verification Token step with "Send the Result to This Workflow" on runs before this one/,
+		);
+		await closeNode(editor);
+	}, 180_000);
+
+	test('Create Verification Token shows which output is the link, and the unit of Expiry Time and Session Length', async () => {
+		await openStep(
+			FIRST_HOUR_NODES.token({ tokenFields: { expiryTime: 3600, sessionLength: 600 } }),
+		);
+		const panel = editor.page.getByTestId('ndv');
+		await panel.getByText(/^Send the person the link in verificationUrl/).waitFor();
+		expect(await parameterHint(editor, 'expiryTime')).toMatch(
+			/^The link stops working .* 3600 = 1 hour/,
+		);
+		expect(await parameterHint(editor, 'sessionLength')).toMatch(
+			/opens the link: 600 = 10 minutes/,
+		);
+		await closeNode(editor);
+	}, 180_000);
+
+	test('AML Download Profile PDF says the password is one the user chooses', async () => {
+		await openStep(FIRST_HOUR_NODES.amlPdf());
+		expect(await parameterHint(editor, 'password')).toMatch(/^A password you choose/);
+		await closeNode(editor);
+	}, 180_000);
+
+	test('KYB Get Questionnaire Answers with Simplify shows one row per answer with the company ID', async () => {
+		await openStep(FIRST_HOUR_NODES.kybAnswers({ simplify: true }));
+		await executeOpenStep(editor, 'table');
+		const output = editor.page.getByTestId('ndv').getByTestId('output-panel');
+		expect(await output.getByTestId('ndv-items-count').innerText()).toMatch(/^1\d items$/);
+		await output.getByText('companyId', { exact: true }).first().waitFor();
+		await output.getByText('legalName', { exact: true }).first().waitFor();
+		await closeNode(editor);
+	}, 180_000);
+
+	test('Create Verification Token with "Send the Result to This Workflow" runs alone before a Wait for Result exists, and says what the wait needs', async () => {
+		await openStep(FIRST_HOUR_NODES.token({ sendResultToWorkflow: true }));
+		await executeOpenStep(editor);
+		const output = editor.page.getByTestId('ndv').getByTestId('output-panel');
+		await output
+			.getByText(/^Send the Result to This Workflow: this test run made the token/)
+			.waitFor();
+		expect(await output.getByTestId('node-error-message').count()).toBe(0);
+		await output.getByText('verificationUrl').first().waitFor();
+		await closeNode(editor);
+	}, 180_000);
+});
+
 describe('numbers as the user types them', () => {
 	test('Lifetime keeps 99999999 as typed: no editor bound changes it, so the run names the range', async () => {
 		await newWorkflow(editor);
@@ -241,6 +354,21 @@ describe('what users see: the screenshots run against real n8n', () => {
 				]);
 				expect(readdirSync(dir).sort()).toEqual(pictures.map((p) => p.file).sort());
 				expect(editor.brokenIcons).toEqual([]);
+			} finally {
+				rmSync(dir, { recursive: true, force: true });
+			}
+		},
+		15 * 60_000,
+	);
+
+	test(
+		'npm run screenshots -- --first-hour: every first-hour picture',
+		async () => {
+			const dir = mkdtempSync(path.join(tmpdir(), 'idv-first-hour-'));
+			try {
+				const pictures = await takeFirstHourPictures(stack, editor, dir);
+				expect(readdirSync(dir).sort()).toEqual(pictures.map((p) => p.file).sort());
+				expect(pictures).toHaveLength(10);
 			} finally {
 				rmSync(dir, { recursive: true, force: true });
 			}

@@ -11,6 +11,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { INodeTypeDescription } from 'n8n-workflow';
 
+import { IdentityVerificationApi } from '../../credentials/IdentityVerificationApi.credentials';
+import { IdentityVerificationKybFormTokenApi } from '../../credentials/IdentityVerificationKybFormTokenApi.credentials';
 import { IdentityVerification } from '../../nodes/IdentityVerification/IdentityVerification.node';
 import { IdentityVerificationTrigger } from '../../nodes/IdentityVerificationTrigger/IdentityVerificationTrigger.node';
 
@@ -49,8 +51,8 @@ function credentialOf(node: Node): string | undefined {
 	if (node.type === ACTION) {
 		if (node.parameters.operation === 'waitForResult') return SIGNING;
 		return node.parameters.authentication === 'kybFormToken'
-			? 'Identity Verification KYB Form Token API'
-			: 'Identity Verification API';
+			? new IdentityVerificationKybFormTokenApi().displayName
+			: new IdentityVerificationApi().displayName;
 	}
 	return {
 		'n8n-nodes-base.slack': 'Slack API',

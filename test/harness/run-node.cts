@@ -13,6 +13,7 @@ import type {
 	INodeTypes,
 	IRun,
 	IWorkflowBase,
+	WorkflowExecuteMode,
 } from 'n8n-workflow';
 import { createRunExecutionData, NodeHelpers, VersionedNodeType, Workflow } from 'n8n-workflow';
 import { ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
@@ -41,6 +42,8 @@ export interface RunNodeOptions {
 	nodeName?: string;
 	/** Nodes of the same type chained after the node (they run too), e.g. a later Wait for Result. */
 	after?: Array<{ name: string; parameters: INodeParameters }>;
+	/** n8n's execution mode (default `manual`, the editor's runs); e.g. `trigger` for a production run. */
+	mode?: WorkflowExecuteMode;
 }
 
 export interface RunNodeResult {
@@ -193,7 +196,8 @@ async function executeManually(
 	opts: RunNodeOptions,
 ): Promise<IRun> {
 	const executionId = `harness-${++executionCounter}`;
-	const hooks = new ExecutionLifecycleHooks('manual', executionId, workflowData);
+	const mode = opts.mode ?? 'manual';
+	const hooks = new ExecutionLifecycleHooks(mode, executionId, workflowData);
 	let resolveFinished!: (run: IRun) => void;
 	const finished = new Promise<IRun>((resolve) => (resolveFinished = resolve));
 	hooks.addHandler('workflowExecuteAfter', (fullRunData) => resolveFinished(fullRunData));
@@ -207,7 +211,7 @@ async function executeManually(
 			],
 		},
 	});
-	const workflowExecute = new WorkflowExecute(additionalData, 'manual', runExecutionData);
+	const workflowExecute = new WorkflowExecute(additionalData, mode, runExecutionData);
 	await workflowExecute.processRunExecutionData(workflow);
 	return await finished;
 }

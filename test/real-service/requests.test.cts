@@ -560,11 +560,71 @@ describe('the provider’s answers, as the node outputs them', () => {
 		expect(items.map((item) => item.json)).toEqual([server.answers[0]]);
 	});
 
+	test('Get Questionnaire Answers with Simplify: one row per question of the provider’s sections › question › {value}, naming the company and questionnaire', async () => {
+		// The provider's shape (KybFormAnswers), written out: its generated instances have no sections.
+		const body = {
+			sections: {
+				companyDetails: {
+					legalName: { value: 'UAB Baltic Widgets' },
+					registrationCountry: { value: 'LT' },
+				},
+				ownership: {
+					ultimateBeneficialOwners: { value: [{ fullName: 'Jonas Jonaitis', share: 60 }] },
+				},
+				declarations: { sanctionsExposure: { value: false }, signedBy: { value: null } },
+			},
+		};
+		const schema = responseSchema(
+			'/kyb/forms/{companyId}/questionnaires/{id}/answers/',
+			'GET',
+			200,
+		);
+		expect(schemaErrors(schema!, body)).toEqual([]);
+		server.nextReply = { status: 200, body };
+		const { items, error } = await run({
+			parameters: kyb('getAnswers', { ...answers, simplify: true }),
+		});
+		expect(error).toBeUndefined();
+		const row = (section: string, question: string, value: unknown) => ({
+			...answers,
+			section,
+			question,
+			value,
+		});
+		expect(items.map((item) => item.json)).toEqual([
+			row('companyDetails', 'legalName', 'UAB Baltic Widgets'),
+			row('companyDetails', 'registrationCountry', 'LT'),
+			row('ownership', 'ultimateBeneficialOwners', [{ fullName: 'Jonas Jonaitis', share: 60 }]),
+			row('declarations', 'sanctionsExposure', false),
+			row('declarations', 'signedBy', null),
+		]);
+		expect(items.map((item) => item.pairedItem)).toEqual(items.map(() => ({ item: 0 })));
+	});
+
+	test('Get Questionnaire Answers with Simplify keeps a section that is not an object of questions (outside the schema) as one row without a question', async () => {
+		server.nextReply = {
+			status: 200,
+			body: { sections: { notes: 'Checked by phone', a: { b: { value: 1 } } } },
+		};
+		const { items, error } = await run({
+			parameters: kyb('getAnswers', { ...answers, simplify: true }),
+		});
+		expect(error).toBeUndefined();
+		expect(items.map((item) => item.json)).toEqual([
+			{ ...answers, section: 'notes', question: '', value: 'Checked by phone' },
+			{ ...answers, section: 'a', question: 'b', value: 1 },
+		]);
+	});
+
 	test('Get Questionnaire Answers when the provider answers 204 without a body', async () => {
 		server.nextReply = { status: 204 };
 		const { items, error } = await run({ parameters: kyb('getAnswers', answers) });
 		expect(error).toBeUndefined();
 		expect(items.map((item) => item.json)).toEqual([{}]);
+		server.nextReply = { status: 204 };
+		const simplified = await run({ parameters: kyb('getAnswers', { ...answers, simplify: true }) });
+		expect(simplified.error).toBeUndefined();
+		expect(simplified.items).toEqual([]);
 	});
 });
 

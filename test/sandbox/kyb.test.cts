@@ -1,4 +1,5 @@
 import { questionnaireAnswersSchema } from '../../nodes/shared/contract';
+import { responseSchema, schemaErrors } from '../real-service/provider.cjs';
 import { SEED, startSandbox } from './index.cjs';
 import type { Sandbox } from './index.cjs';
 import { call, useSandbox } from './test-helpers.cjs';
@@ -20,7 +21,14 @@ describe('sandbox KYB forms', () => {
 		expect(Object.keys(res.json.sections)).toEqual(
 			expect.arrayContaining(['companyDetails', 'ownership', 'sourceOfFunds']),
 		);
-		expect(res.json.sections.companyDetails.answers.legalName).toBe('UAB Baltic Widgets');
+		expect(res.json.sections.companyDetails.legalName).toEqual({ value: 'UAB Baltic Widgets' });
+		// In the provider's shape: section › question › { value }.
+		const schema = responseSchema(
+			'/kyb/forms/{companyId}/questionnaires/{id}/answers/',
+			'GET',
+			200,
+		);
+		expect(schemaErrors(schema!, res.json)).toEqual([]);
 	});
 
 	test('deletes the answers with 204 and no body; a later GET answers 204 with no body, as the service does for a questionnaire without answers', async () => {

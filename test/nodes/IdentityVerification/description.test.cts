@@ -1,9 +1,13 @@
 /** What a user sees in n8n's node panel and parameter pane, read from the node class itself. */
 import type { INode, INodeParameters, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { NodeHelpers, Workflow } from 'n8n-workflow';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { IdentityVerification } from '../../../nodes/IdentityVerification/IdentityVerification.node';
+import { IdentityVerificationTrigger } from '../../../nodes/IdentityVerificationTrigger/IdentityVerificationTrigger.node';
 import { resources } from '../../../nodes/IdentityVerification/actions/router';
 import { BANK_COUNTRIES, KYC_DOCUMENT_TYPES } from '../../../nodes/shared/contract';
+import { SEED } from '../../sandbox/index.cjs';
 
 const node = new IdentityVerification();
 const { description } = node;
@@ -41,7 +45,34 @@ const operationsOf = (resource: string) =>
 		(p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes(resource),
 	)!;
 
+/** The action node's codex (its .node.json), whose `alias` n8n's nodes panel searches. */
+const codex = JSON.parse(
+	readFileSync(
+		path.join(__dirname, '../../../../nodes/IdentityVerification/IdentityVerification.node.json'),
+		'utf8',
+	),
+) as { alias: string[] };
+
 describe('Identity Verification node description', () => {
+	// n8n's nodes panel lists the two nodes as one entry with the action node's codex: its search
+	// reads the display name and that entry's aliases (the editor's e2e test searches the real panel).
+	test.each(['idenfy', 'KYC', 'KYB', 'AML', 'wait for verification result', 'verification result'])(
+		'is found in the nodes panel by "%s": an alias holds those words',
+		(words) => {
+			const aliases = codex.alias.map((alias) => alias.toLowerCase());
+			expect(aliases.some((alias) => alias.includes(words.toLowerCase()))).toBe(true);
+		},
+	);
+
+	test('the nodes panel\'s one entry for both nodes shows what the action node does, also under "What happens next?"', () => {
+		// The editor gives that entry the trigger's description (useActionsGeneration: "default to
+		// trigger description"), so both nodes share one that says what each does.
+		const trigger = new IdentityVerificationTrigger().description;
+		expect(trigger.description).toBe(description.description);
+		expect(description.description).toMatch(/KYC.*KYB.*AML/);
+		expect(description.description).toMatch(/start workflows on their results/);
+	});
+
 	test('is an action node usable as an AI tool, with the agreed name and credentials', () => {
 		expect(description.name).toBe('identityVerification');
 		expect(description.displayName).toBe('Identity Verification');
@@ -205,5 +236,57 @@ describe('Identity Verification node description', () => {
 		};
 		walk(description.properties);
 		expect(bounded).toEqual([]);
+	});
+});
+
+/** Every property of the node, also inside collections, with the operation each shows for. */
+function allFields(props = description.properties): INodeProperties[] {
+	return props.flatMap((p) =>
+		p.type === 'collection' ? [p, ...allFields(p.options as INodeProperties[])] : [p],
+	);
+}
+const fieldOf = (name: string, operation?: string) =>
+	allFields().find(
+		(p) =>
+			p.name === name &&
+			(operation === undefined || p.displayOptions?.show?.operation?.includes(operation)),
+	)!;
+
+describe('hints where a new user hesitates (visible under the field, not only in its tooltip)', () => {
+	test('no placeholder is one of the sandbox’s IDs: an example must not look like a value to keep', () => {
+		// The seeded IDs (verificationId, checkId, companyId, …), not its sample name and address.
+		const seeded = new Set(
+			Object.values(SEED).flatMap((area) =>
+				Object.entries(area)
+					.filter(([key]) => key.endsWith('Id'))
+					.map(([, id]) => String(id)),
+			),
+		);
+		const looksSeeded = allFields().filter((p) =>
+			[...seeded].some((id) => (p.placeholder ?? '').includes(id)),
+		);
+		expect(looksSeeded.map((p) => `${p.name}: ${p.placeholder}`)).toEqual([]);
+	});
+
+	test('Wait for Result › Scan Reference says to leave it empty after the token step, and suggests no expression for a node name', () => {
+		const scanRef = fieldOf('scanRef', 'waitForResult');
+		expect(scanRef.hint).toMatch(/^Leave empty when a Create Verification Token step/);
+		expect(scanRef.hint).toContain('Send the Result to This Workflow');
+		expect(scanRef.placeholder).not.toMatch(/\$\(/);
+	});
+
+	test('Create Verification Token says which output is the link, how long it works, and what each time counts', () => {
+		const notice = fieldOf('linkNotice', 'createVerificationToken');
+		expect(notice.type).toBe('notice');
+		expect(notice.displayName).toMatch(/verificationUrl.*Expiry Time.*redirectUrl/s);
+		expect(fieldOf('expiryTime').hint).toMatch(/3600 = 1 hour.*2592000 \(30 days\)/);
+		expect(fieldOf('expiryTime').hint).toMatch(/e-mail/);
+		expect(fieldOf('sessionLength').hint).toMatch(/opens the link: 600 = 10 minutes/);
+	});
+
+	test('AML › Password says the user chooses it and needs it to open the file', () => {
+		const password = fieldOf('password', 'downloadProfilePdf');
+		expect(password.hint).toMatch(/^A password you choose/);
+		expect(password.hint).toMatch(/opens the file needs it/);
 	});
 });

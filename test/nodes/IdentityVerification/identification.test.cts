@@ -323,10 +323,43 @@ describe('Identification (KYC)', () => {
 		expect(serviceRequests(ctx.sb)).toBe(0);
 	});
 
-	test('refuses "Send the Result to This Workflow" when no later step waits for the result', async () => {
-		const result = await createToken({ clientId: 'customer-52', sendResultToWorkflow: true });
+	test('refuses "Send the Result to This Workflow" in a production run when no later step waits for the result', async () => {
+		const result = await createToken(
+			{ clientId: 'customer-52', sendResultToWorkflow: true },
+			{ mode: 'trigger' },
+		);
 		expectError(result, 'Send the Result to This Workflow', 'Wait for Result');
 		expect(serviceRequests(ctx.sb)).toBe(0);
+	});
+
+	test('a token made without "Send the Result to This Workflow" binds no later Wait for Result: the wait says it has nothing to wait for', async () => {
+		const { items, error, run } = await createToken(
+			{ clientId: 'customer-57' },
+			{ after: [WAIT_STEP] },
+		);
+		expect(run.status).not.toBe('waiting');
+		expect(items[0].json.scanRef).toEqual(expect.any(String));
+		// The execution's error is the wait's (the token step succeeded).
+		expect(error?.message).toBe('Wait for Result: no verification to wait for');
+		expect(run.data.resultData.lastNodeExecuted).toBe(WAIT_STEP.name);
+	});
+
+	test('a manual run of the token step alone (no Wait for Result yet) makes the token without a callback and says what the wait needs', async () => {
+		const { items, error, run } = await createToken({
+			clientId: 'customer-56',
+			sendResultToWorkflow: true,
+		});
+		expect(error).toBeUndefined();
+		expect(run.status).toBe('success');
+		const scanRef = String(items[0].json.scanRef);
+		expect(ctx.sb.kyc.get(scanRef)?.request.callbackUrl).toBeUndefined();
+		const [task] = run.data.resultData.runData['Identity Verification'];
+		expect(task.hints).toEqual([
+			{ message: expect.stringContaining('Wait for Result'), location: 'outputPane' },
+		]);
+		expect(task.hints?.[0].message).toMatch(/^Send the Result to This Workflow: this test run/);
+		// Nothing is bound: no execution waits for this verification.
+		expect(run.data.resultData.runData['Wait for the result']).toBeUndefined();
 	});
 
 	test('Simplify returns the fields a workflow routes on; off returns the whole answer', async () => {

@@ -28,6 +28,34 @@ describe('KYB', () => {
 		},
 	);
 
+	test('Simplify: one row per answer with the company and questionnaire IDs, for a spreadsheet', async () => {
+		const { items, error } = await ctx.run({
+			resource: 'kyb',
+			operation: 'getAnswers',
+			companyId,
+			questionnaireId,
+			simplify: true,
+		});
+		expect(error).toBeUndefined();
+		expect(items[0].json).toEqual({
+			companyId,
+			questionnaireId,
+			section: 'companyDetails',
+			question: 'legalName',
+			value: 'UAB Baltic Widgets',
+		});
+		expect(items.length).toBeGreaterThan(10);
+		for (const item of items)
+			expect(Object.keys(item.json)).toEqual([
+				'companyId',
+				'questionnaireId',
+				'section',
+				'question',
+				'value',
+			]);
+		expectPaired(items);
+	});
+
 	test('deletes questionnaire answers and says so', async () => {
 		const { items, error } = await ctx.run({
 			resource: 'kyb',

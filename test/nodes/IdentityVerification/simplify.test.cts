@@ -105,22 +105,25 @@ describe('the Simplify switch', () => {
 		}
 	});
 
-	test('List Transactions, which gained it later, declares it once: off everywhere, so saved nodes keep their output', () => {
+	test('List Transactions and Get Questionnaire Answers, which gained it later, declare it once: off everywhere, so saved nodes keep their output', () => {
 		const groups = byOperation();
 		expect([...groups.keys()].sort()).toEqual([
 			'createCheck',
 			'createVerificationToken',
 			'get',
 			'getAll',
+			'getAnswers',
 			'listTransactions',
 		]);
-		const declarations = groups.get('listTransactions') ?? [];
-		expect(declarations).toHaveLength(1);
-		expect(declarations[0]).toMatchObject({
-			displayName: 'Simplify',
-			type: 'boolean',
-			default: false,
-		});
-		expect(declarations[0].displayOptions?.show?.['@tool']).toBeUndefined();
+		for (const operation of ['getAnswers', 'listTransactions']) {
+			const declarations = groups.get(operation) ?? [];
+			expect(declarations).toHaveLength(1);
+			expect(declarations[0]).toMatchObject({
+				displayName: 'Simplify',
+				type: 'boolean',
+				default: false,
+			});
+			expect(declarations[0].displayOptions?.show?.['@tool']).toBeUndefined();
+		}
 	});
 });

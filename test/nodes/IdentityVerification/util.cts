@@ -20,6 +20,8 @@ export interface RunOpts {
 	formToken?: string;
 	/** Steps of the node chained after it (see runNode's `after`). */
 	after?: RunNodeOptions['after'];
+	/** n8n's execution mode (see runNode's `mode`; default `manual`). */
+	mode?: RunNodeOptions['mode'];
 }
 
 export interface Ctx {
@@ -58,6 +60,7 @@ export function useSandbox(): Ctx {
 				input: opts.input,
 				continueOnFail: opts.continueOnFail,
 				after: opts.after,
+				mode: opts.mode,
 			});
 		};
 	});

@@ -22,66 +22,56 @@ interface FormRecord {
 
 const ALREADY_SUBMITTED = 'Form is already submitted and can no longer be edited';
 
-/** A filled questionnaire, as a compliance officer would see it. */
+/**
+ * A filled questionnaire in the provider's shape (KybFormAnswers in
+ * test/fixtures/real-service/openapi/kyb.yaml): section › question › { value }.
+ */
 function sampleSections(): Record<string, unknown> {
+	const answered = (answers: Record<string, unknown>) =>
+		Object.fromEntries(Object.entries(answers).map(([question, value]) => [question, { value }]));
 	return {
-		companyDetails: {
-			title: 'Company details',
-			answers: {
-				legalName: 'UAB Baltic Widgets',
-				registrationNumber: '305123456',
-				registrationCountry: 'LT',
-				registeredAddress: 'Konstitucijos pr. 7, 09308 Vilnius, Lithuania',
-				incorporationDate: '2019-03-14',
-				website: 'https://baltic-widgets.example',
-			},
-		},
-		businessActivity: {
-			title: 'Business activity',
-			answers: {
-				industry: 'Wholesale of electronic equipment',
-				naceCode: '46.52',
-				countriesOfOperation: ['LT', 'LV', 'EE', 'PL'],
-				expectedMonthlyVolumeEur: '50000-100000',
-			},
-		},
-		ownership: {
-			title: 'Ownership and control',
-			answers: {
-				ultimateBeneficialOwners: [
-					{
-						fullName: 'Jonas Jonaitis',
-						dateOfBirth: '1985-04-12',
-						nationality: 'LT',
-						ownershipPercent: 60,
-						isPep: false,
-					},
-					{
-						fullName: 'Ona Onaitė',
-						dateOfBirth: '1990-09-01',
-						nationality: 'LT',
-						ownershipPercent: 40,
-						isPep: false,
-					},
-				],
-				directors: [{ fullName: 'Jonas Jonaitis', role: 'CEO' }],
-			},
-		},
-		sourceOfFunds: {
-			title: 'Source of funds',
-			answers: {
-				sourceOfFunds: 'Revenue from trading activity',
-				sourceOfWealth: 'Retained earnings',
-			},
-		},
-		declarations: {
-			title: 'Declarations',
-			answers: {
-				sanctionsExposure: false,
-				informationIsAccurate: true,
-				signedBy: 'Jonas Jonaitis',
-			},
-		},
+		companyDetails: answered({
+			legalName: 'UAB Baltic Widgets',
+			registrationNumber: '305123456',
+			registrationCountry: 'LT',
+			registeredAddress: 'Konstitucijos pr. 7, 09308 Vilnius, Lithuania',
+			incorporationDate: '2019-03-14',
+			website: 'https://baltic-widgets.example',
+		}),
+		businessActivity: answered({
+			industry: 'Wholesale of electronic equipment',
+			naceCode: '46.52',
+			countriesOfOperation: ['LT', 'LV', 'EE', 'PL'],
+			expectedMonthlyVolumeEur: '50000-100000',
+		}),
+		ownership: answered({
+			ultimateBeneficialOwners: [
+				{
+					fullName: 'Jonas Jonaitis',
+					dateOfBirth: '1985-04-12',
+					nationality: 'LT',
+					ownershipPercent: 60,
+					isPep: false,
+				},
+				{
+					fullName: 'Ona Onaitė',
+					dateOfBirth: '1990-09-01',
+					nationality: 'LT',
+					ownershipPercent: 40,
+					isPep: false,
+				},
+			],
+			directors: [{ fullName: 'Jonas Jonaitis', role: 'CEO' }],
+		}),
+		sourceOfFunds: answered({
+			sourceOfFunds: 'Revenue from trading activity',
+			sourceOfWealth: 'Retained earnings',
+		}),
+		declarations: answered({
+			sanctionsExposure: false,
+			informationIsAccurate: true,
+			signedBy: 'Jonas Jonaitis',
+		}),
 	};
 }
 

@@ -23,7 +23,9 @@ const properties: INodeProperties[] = [
 		typeOptions: { password: true },
 		required: true,
 		default: '',
-		description: 'Password that protects the PDF report; you will need it to open the file',
+		hint: 'A password you choose: the service locks the PDF with it, and anyone who opens the file needs it',
+		description:
+			'Make one up (at least 1 character). The PDF report comes locked with this password; keep it with the file, for example in your password manager.',
 	},
 	...outputFileFields,
 ];
@@ -54,7 +56,7 @@ const FIELD_LABELS = {
 	profileId: PROFILE_ID_LABEL,
 	password: {
 		label: 'Password',
-		fix: 'Enter a password of at least 1 character to protect the PDF.',
+		fix: 'Choose a password (at least 1 character): the service locks the PDF with it.',
 	},
 };
 

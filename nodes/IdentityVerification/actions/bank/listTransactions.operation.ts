@@ -30,7 +30,7 @@ const properties: INodeProperties[] = [
 		type: 'string',
 		required: true,
 		default: '',
-		placeholder: 'e.g. 5f0b6f5e-8f4a-4b8e-9a51-2f1f1f9c2a10',
+		placeholder: 'The ID of the bank verification (a UUID)',
 		description: 'The ID of the bank verification, from the Bank Verification webhook (field "ID")',
 	},
 	{
@@ -39,7 +39,7 @@ const properties: INodeProperties[] = [
 		type: 'string',
 		required: true,
 		default: '',
-		placeholder: 'e.g. 9d3c2a51-0f7e-4c4b-9a8e-1b2c3d4e5f60',
+		placeholder: 'The ID of an account in that verification (a UUID)',
 		description:
 			'The ID of one bank account, from the "accounts" list of the Bank Verification webhook',
 	},

@@ -142,8 +142,9 @@ const TYPED_FIELDS: INodeProperties[] = [
 		name: 'expiryTime',
 		type: 'number',
 		default: 3600,
+		hint: 'The link stops working this many seconds after this step: 3600 = 1 hour. For a link sent by e-mail allow days, e.g. 604800 (7 days); at most 2592000 (30 days).',
 		description:
-			'How long the link stays valid, from 0 to 2,592,000 seconds (30 days). When it runs out the verification ends as expired.',
+			'How long the link stays valid, from 0 to 2,592,000 seconds (30 days), counted from when the token is made. When it runs out the verification ends as expired. Without this field the account’s default applies (1 hour unless changed in the dashboard).',
 	},
 	{
 		displayName: 'External Reference',
@@ -182,8 +183,9 @@ const TYPED_FIELDS: INodeProperties[] = [
 		name: 'sessionLength',
 		type: 'number',
 		default: 600,
+		hint: 'Counted from when the person opens the link: 600 = 10 minutes to finish (60 to 3600)',
 		description:
-			'How long the person has to finish once they start, from 60 to 3,600 seconds (1 hour)',
+			'How long the person has to finish once they open the link, from 60 to 3,600 seconds (1 hour). It does not make the link last longer: that is Expiry Time.',
 	},
 	{
 		displayName: 'Success URL',
@@ -204,6 +206,13 @@ const TYPED_FIELDS: INodeProperties[] = [
 ];
 
 const properties: INodeProperties[] = [
+	{
+		displayName:
+			'Send the person the link in verificationUrl of this step’s output, e.g. {{ $json.verificationUrl }} in an e-mail. It works for the Expiry Time (1 hour unless set). redirectUrl is the service’s page for the same token: the same link unless you set Own Verification Page under Options.',
+		name: 'linkNotice',
+		type: 'notice',
+		default: '',
+	},
 	{
 		displayName: 'Client ID',
 		name: 'clientId',
@@ -423,12 +432,20 @@ function assertOnePerson(this: IExecuteFunctions, itemIndex: number): void {
 	);
 }
 
-/** The checks of "Send the Result to This Workflow", then the callback URL it sets. */
+/** Shown after a manual run of this step while no Wait for Result follows it. */
+const NO_WAIT_STEP_YET =
+	'Send the Result to This Workflow: this test run made the token without sending its result to this workflow, because no Identity Verification step with Wait for Result follows this one yet. Add it after the step that sends the link: a run of the whole workflow then waits there for the result.';
+
+/**
+ * The checks of "Send the Result to This Workflow", then the callback URL it sets. Without a later
+ * Wait for Result the result would go to an execution that has ended: a production run is refused,
+ * a manual run (building the workflow step by step) makes the token without it and says why.
+ */
 async function resultCallbackUrl(
 	this: IExecuteFunctions,
 	body: IDataObject,
 	itemIndex: number,
-): Promise<string> {
+): Promise<string | undefined> {
 	assertOnePerson.call(this, itemIndex);
 	if (body.callbackUrl !== undefined) {
 		throw invalidInput.call(
@@ -440,6 +457,10 @@ async function resultCallbackUrl(
 		);
 	}
 	if (!hasLaterWaitStep.call(this)) {
+		if (this.getMode() === 'manual') {
+			this.addExecutionHints({ message: NO_WAIT_STEP_YET, location: 'outputPane' });
+			return undefined;
+		}
 		throw invalidInput.call(
 			this,
 			'Send the Result to This Workflow',
@@ -495,7 +516,8 @@ export async function execute(
 		clientId: this.getNodeParameter('clientId', itemIndex, '') as string,
 	};
 	const sendResult = this.getNodeParameter('sendResultToWorkflow', itemIndex, false) === true;
-	if (sendResult) body.callbackUrl = await resultCallbackUrl.call(this, body, itemIndex);
+	const callbackUrl = sendResult ? await resultCallbackUrl.call(this, body, itemIndex) : undefined;
+	if (callbackUrl !== undefined) body.callbackUrl = callbackUrl;
 
 	const request = validateInput.call(
 		this,
@@ -518,7 +540,7 @@ export async function execute(
 	}));
 	// Wait for Result is bound to this verification (a missing scanRef is reported there).
 	const scanRef = items[0]?.json.scanRef;
-	if (sendResult && typeof scanRef === 'string' && scanRef !== '') {
+	if (callbackUrl !== undefined && typeof scanRef === 'string' && scanRef !== '') {
 		recordPendingVerification.call(this, scanRef);
 	}
 	if (this.getNodeParameter('simplify', itemIndex, false) === true) {

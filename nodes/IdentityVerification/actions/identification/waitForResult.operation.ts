@@ -47,9 +47,10 @@ const properties: INodeProperties[] = [
 		name: 'scanRef',
 		type: 'string',
 		default: '',
-		placeholder: "e.g. {{ $('Create Verification Token').item.json.scanRef }}",
+		placeholder: 'Empty: the verification created earlier in this workflow',
+		hint: 'Leave empty when a Create Verification Token step with "Send the Result to This Workflow" on runs before this one: this step waits for that verification',
 		description:
-			'Leave empty to wait for the verification created with "Send the Result to This Workflow" earlier in this execution. Otherwise the scanRef to wait for, read once when the wait starts. Results of any other verification are acknowledged and ignored.',
+			'Only to wait for another verification: its scanRef, read once when the wait starts (for example an expression that reads scanRef from the token step). Results of any other verification are acknowledged and ignored.',
 	},
 	personalDataProperty('Continue with'),
 	{

@@ -83,7 +83,7 @@ export const companyFields: INodeProperties[] = [
 		type: 'string',
 		required: true,
 		default: '',
-		placeholder: 'e.g. company-001',
+		placeholder: 'The company’s ID from the dashboard',
 		description:
 			'The ID of the company whose KYB form it is, shown in the dashboard under the company',
 	},
@@ -93,7 +93,7 @@ export const companyFields: INodeProperties[] = [
 		type: 'string',
 		required: true,
 		default: '',
-		placeholder: 'e.g. questionnaire-001',
+		placeholder: 'The questionnaire’s ID in the company’s KYB form',
 		description: 'The ID of the questionnaire in the KYB form',
 	},
 ];

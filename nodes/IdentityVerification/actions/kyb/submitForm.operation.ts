@@ -20,7 +20,7 @@ const properties: INodeProperties[] = [
 		type: 'string',
 		required: true,
 		default: '',
-		placeholder: 'e.g. form-001',
+		placeholder: 'The ID of the company’s KYB form',
 		description:
 			'The ID of the filled KYB form to submit for review. After submitting, the form can no longer be edited unless the reviewer asks for more information.',
 	},
