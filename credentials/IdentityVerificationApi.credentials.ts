@@ -6,9 +6,8 @@ import { baseUrlProperty } from './common';
 export class IdentityVerificationApi implements ICredentialType {
 	name = 'identityVerificationApi';
 
-	// The provider's name is in the display name because n8n's "Add new credential" dialog searches
-	// nothing else (the display name, as a substring): "idenfy" finds it there.
-	displayName = 'Identity Verification (iDenfy) API';
+	// Neutral, as the product's names are: the README names the provider whose API it follows.
+	displayName = 'Identity Verification API';
 
 	icon: Icon = {
 		light: 'file:identityVerification.svg',

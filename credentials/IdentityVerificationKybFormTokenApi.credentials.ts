@@ -6,8 +6,7 @@ import { baseUrlProperty } from './common';
 export class IdentityVerificationKybFormTokenApi implements ICredentialType {
 	name = 'identityVerificationKybFormTokenApi';
 
-	// With the provider's name for the same reason as the API credential's.
-	displayName = 'Identity Verification (iDenfy) KYB Form Token API';
+	displayName = 'Identity Verification KYB Form Token API';
 
 	icon: Icon = {
 		light: 'file:identityVerification.svg',

@@ -186,11 +186,11 @@ export async function takeFirstHourPictures(
 		add(file, `"What happens next?" searched for "${text}": ${JSON.stringify(entries)}`);
 	}
 
-	const { offered } = await searchCredentialTypes(editor, 'idenfy');
-	await shoot(editor, dir, 'fh-04-credential-search-idenfy.png');
+	const { offered } = await searchCredentialTypes(editor, 'identity verification');
+	await shoot(editor, dir, 'fh-04-credential-search.png');
 	add(
-		'fh-04-credential-search-idenfy.png',
-		`"Add new credential" searched for "idenfy": ${JSON.stringify(offered)}`,
+		'fh-04-credential-search.png',
+		`"Add new credential" searched for "identity verification": ${JSON.stringify(offered)}`,
 	);
 	await page.keyboard.press('Escape');
 

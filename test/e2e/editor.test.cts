@@ -44,8 +44,8 @@ import { IdentityVerificationApi } from '../../credentials/IdentityVerificationA
 import { IdentityVerificationKybFormTokenApi } from '../../credentials/IdentityVerificationKybFormTokenApi.credentials';
 import { NODE_DESCRIPTION } from '../../nodes/shared/nodeDescription';
 
-const API = `${CREDENTIALS.api.name} (Identity Verification (iDenfy) API)`;
-const FORM_TOKEN = `${CREDENTIALS.kybFormToken.name} (Identity Verification (iDenfy) KYB Form Token API)`;
+const API = `${CREDENTIALS.api.name} (Identity Verification API)`;
+const FORM_TOKEN = `${CREDENTIALS.kybFormToken.name} (Identity Verification KYB Form Token API)`;
 const SIGNING = `${CREDENTIALS.webhookSigning.name} (Identity Verification Webhook Signing API)`;
 
 /** The actions as the nodes panel names them, and the credential each offers by default. */
@@ -246,8 +246,9 @@ describe('the first hour: finding the nodes and the credentials', () => {
 		180_000,
 	);
 
-	test('the "Add new credential" dialog searched for "idenfy" offers the API and the KYB form token credentials', async () => {
-		const { offered } = await searchCredentialTypes(editor, 'idenfy');
+	// The credentials keep the product's neutral names (n8n's dialog searches display names only).
+	test('the "Add new credential" dialog searched for "identity verification" offers the API and the KYB form token credentials', async () => {
+		const { offered } = await searchCredentialTypes(editor, 'identity verification');
 		expect(offered).toEqual(
 			expect.arrayContaining([
 				new IdentityVerificationApi().displayName,

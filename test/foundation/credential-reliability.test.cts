@@ -87,7 +87,7 @@ describe('the node refuses a plain http:// Base URL on another machine before an
 			credentials: { identityVerificationApi: { ...creds.identityVerificationApi, baseUrl } },
 		});
 		expect(error?.message).toMatch(
-			/Base URL in the credential "Identity Verification \(iDenfy\) API account" starts with http:\/\//,
+			/Base URL in the credential "Identity Verification API account" starts with http:\/\//,
 		);
 		expect(error?.description).toMatch(/unencrypted/);
 	});

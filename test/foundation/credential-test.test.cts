@@ -203,7 +203,7 @@ describe('credential definitions (what the user sees in n8n)', () => {
 
 	test('API key pair: masked key and secret, Base URL with the service default, HTTP Basic', async () => {
 		const type = getCredentialType('identityVerificationApi');
-		expect(type.displayName).toBe('Identity Verification (iDenfy) API');
+		expect(type.displayName).toBe('Identity Verification API');
 		expect(type.properties.map((p) => p.name)).toEqual(['apiKey', 'apiSecret', 'baseUrl']);
 		expect(field('identityVerificationApi', 'apiSecret')?.typeOptions?.password).toBe(true);
 		expect(field('identityVerificationApi', 'apiKey')?.description).toMatch(/Settings → API Keys/);
@@ -227,11 +227,12 @@ describe('credential definitions (what the user sees in n8n)', () => {
 	// n8n's "Add new credential" dialog filters the credential types by their display name only
 	// (CredentialsSelectModal: displayName.toLowerCase().includes(query)); the editor's e2e test
 	// searches the real dialog.
+	// The product's names stay neutral: the README names the provider whose API the package follows.
 	test.each(['identityVerificationApi', 'identityVerificationKybFormTokenApi'])(
-		'%s is found by the provider’s name in the "Add new credential" dialog, named as the product first',
+		'%s has the product’s neutral name',
 		(type) => {
 			const { displayName } = getCredentialType(type);
-			expect(displayName.toLowerCase()).toContain('idenfy');
+			expect(displayName.toLowerCase()).not.toContain('idenfy');
 			expect(displayName).toMatch(/^Identity Verification /);
 		},
 	);

@@ -151,7 +151,7 @@ describe.each(TARGETS)('a redirect to %s', (_target, targetUrl) => {
 				expect(elsewhere).toEqual([]);
 				expect(error?.message).toBe(redirectMessage(status, `${targetUrl()}/steal`));
 				expect(error?.description).toMatch(
-					/^Check the Base URL in the credential "Identity Verification \(iDenfy\) API account"/,
+					/^Check the Base URL in the credential "Identity Verification API account"/,
 				);
 				expect(error?.httpCode).toBe(String(status));
 				// not retried either, though the probe allows 3 retries

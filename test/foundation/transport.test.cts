@@ -463,7 +463,7 @@ describe('errors users see', () => {
 			{ identityVerificationApi: { ...creds.identityVerificationApi, baseUrl: 'ivs.example.com' } },
 		);
 		expect(error?.message).toMatch(
-			/Base URL in the credential "Identity Verification \(iDenfy\) API account" is not a web address/,
+			/Base URL in the credential "Identity Verification API account" is not a web address/,
 		);
 	});
 });

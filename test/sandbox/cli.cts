@@ -59,7 +59,7 @@ async function main(): Promise<void> {
 	const lines = [
 		`Identity verification sandbox listening on ${sandbox.url}`,
 		'',
-		'Credentials (n8n "Identity Verification (iDenfy) API"):',
+		'Credentials (n8n "Identity Verification API"):',
 		`  Base URL:    ${sandbox.url}`,
 		`  API Key:     ${c.apiKey}`,
 		`  API Secret:  ${c.apiSecret}`,

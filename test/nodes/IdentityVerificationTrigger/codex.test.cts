@@ -1,7 +1,9 @@
 /**
  * Finding the trigger: n8n's nodes panel searches a node's codex aliases (its .node.json), so a
- * user who types the provider's name or the product finds it; its description and documentation
- * link are its own, not the action node's.
+ * user who types the provider's name or the product finds it. The panel shows both nodes as one
+ * entry with the trigger's description (also under "What happens next?", where a user adds an
+ * action), so both share one description that says what both do; the trigger's documentation link
+ * opens its own README section.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -27,11 +29,10 @@ test.each([['IdentityVerificationTrigger'], ['IdentityVerification']])(
 	},
 );
 
-test('its description is its own, and its documentation link opens its README section', () => {
+test('both nodes say what both do (the panel shows the trigger’s description for their entry), and its documentation link opens its README section', () => {
 	const trigger = new IdentityVerificationTrigger().description.description;
-	expect(trigger).not.toBe(new IdentityVerification().description.description);
-	expect(trigger).toMatch(/^Starts the workflow when/);
+	expect(trigger).toBe(new IdentityVerification().description.description);
+	expect(trigger).toMatch(/^Verify people and companies .* and start workflows on their results$/);
 	const [{ url }] = codex.resources.primaryDocumentation;
 	expect(url).toMatch(/#identity-verification-trigger$/);
-	expect(read('README.md')).toMatch(/^## Identity Verification Trigger$/m);
 });
