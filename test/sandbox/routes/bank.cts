@@ -78,7 +78,7 @@ export class BankStore {
 }
 
 /** DRF's `_positive_int(strict=True, cutoff=max)`: anything not a positive whole number falls back to the default. */
-function perPageOf(raw: string | null): number {
+export function perPageOf(raw: string | null): number {
 	if (raw === null || !/^\s*\+?\d+\s*$/.test(raw)) return DEFAULT_PER_PAGE;
 	const value = Number(raw);
 	if (value <= 0) return DEFAULT_PER_PAGE;
@@ -87,7 +87,7 @@ function perPageOf(raw: string | null): number {
 
 const invalidPage = () => notFound('Invalid page.');
 
-function pageOf(raw: string | null, lastPage: number): number {
+export function pageOf(raw: string | null, lastPage: number): number {
 	if (raw === null) return 1;
 	if (raw === 'last') return lastPage;
 	if (!/^\s*\+?\d+\s*$/.test(raw)) throw invalidPage();
@@ -96,7 +96,7 @@ function pageOf(raw: string | null, lastPage: number): number {
 	return page;
 }
 
-function pageLink(req: Req, page: number, origin = req.origin): string {
+export function pageLink(req: Req, page: number, origin = req.origin): string {
 	const query = new URLSearchParams(req.query);
 	if (page === 1)
 		query.delete('page'); // as DRF does for the link to the first page
