@@ -206,24 +206,54 @@ const documentText = z.string().nullish();
 
 /**
  * The answer of POST /api/v2/data: what the service read from the document (former docs,
- * IdentificationDataRetrieval.md; the data retrieval page). Every field may be null.
+ * IdentificationDataRetrieval.md; the data retrieval page), the fields of the webhook's `data`
+ * (kyc.yaml `IdentificationDataWebhook`). Every field may be null.
  */
 export const verificationDataSchema = z
 	.object({
 		scanRef: z.string().nullish(),
 		clientId: z.union([z.string(), z.number()]).nullish(),
-		docFirstName: documentText,
-		docLastName: documentText,
-		docNumber: documentText,
-		docPersonalCode: documentText,
-		docExpiry: documentText,
-		docDob: documentText,
-		docDateOfIssue: documentText,
-		docType: documentText,
-		docSex: documentText,
-		docNationality: documentText,
-		docIssuingCountry: documentText,
+		...Object.fromEntries(
+			[
+				'docFirstName',
+				'docLastName',
+				'docNumber',
+				'docPersonalCode',
+				'docExpiry',
+				'docDob',
+				'docDateOfIssue',
+				'docType',
+				'docSex',
+				'docNationality',
+				'docIssuingCountry',
+				'birthPlace',
+				'authority',
+				'address',
+				'docTemporaryAddress',
+				'mothersMaidenName',
+				'docBirthName',
+				'docPatronymic',
+				'driverLicenseCategory',
+				'fullName',
+				'selectedCountry',
+				'orgFirstName',
+				'orgLastName',
+				'orgNationality',
+				'orgBirthPlace',
+				'orgAuthority',
+				'orgAddress',
+				'orgTemporaryAddress',
+				'orgMothersMaidenName',
+				'orgPatronymic',
+				'orgBirthName',
+				'ageEstimate',
+				'clientIpProxyRiskLevel',
+			].map((field) => [field, documentText]),
+		),
 		manuallyDataChanged: z.boolean().nullish(),
+		duplicateFaces: z.array(z.unknown()).nullish(),
+		duplicateDocFaces: z.array(z.unknown()).nullish(),
+		additionalData: z.record(z.unknown()).nullish(),
 	})
 	.passthrough();
 
@@ -268,6 +298,12 @@ export const blocklistEntrySchema = z
 		id: z.union([z.string(), z.number()]).nullish(),
 		reason: z.string().nullish(),
 		created: z.string().nullish(),
+		faceImageUrl: z.string().nullish(),
+		fullName: z.string().nullish(),
+		dateOfBirth: z.string().nullish(),
+		personalNumber: z.string().nullish(),
+		documentNumber: z.string().nullish(),
+		nationality: z.string().nullish(),
 	})
 	.passthrough();
 

@@ -88,7 +88,7 @@ describe('the Simplify switch', () => {
 
 	test('every operation that has it from the start declares it twice: off on the canvas, on in the AI tool', () => {
 		const groups = byOperation();
-		for (const operation of ['createCheck', 'createVerificationToken']) {
+		for (const operation of ['createCheck', 'createVerificationToken', 'getMany']) {
 			const declarations = groups.get(operation) ?? [];
 			expect(declarations).toHaveLength(2);
 			const [canvas, tool] = declarations;
@@ -108,6 +108,7 @@ describe('the Simplify switch', () => {
 		expect([...groups.keys()].sort()).toEqual([
 			'createCheck',
 			'createVerificationToken',
+			'getMany',
 			'listTransactions',
 		]);
 		const declarations = groups.get('listTransactions') ?? [];
