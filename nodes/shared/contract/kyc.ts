@@ -1,7 +1,7 @@
 /** Identification (KYC): the verification token and the scan reference of a session. */
 import { z } from 'zod';
 
-import { LIMITS, nonEmpty, pathId, wholeSeconds } from './common';
+import { LIMITS, listPageSchema, nonEmpty, pathId, wholeSeconds } from './common';
 
 /** Whether YYYY-MM-DD names a real day (not 1990-02-30). */
 function isCalendarDate(value: string): boolean {
@@ -200,6 +200,11 @@ export const identificationListParamsSchema = z.object({ clientId: nonEmpty('Cli
 export const identificationListItemSchema = z
 	.object({ scanRef: z.string(), status: z.string(), suspected: z.boolean() })
 	.passthrough();
+
+/** A page of the list (kyc.yaml `PaginatedPartnerIdentificationListList`). */
+export const identificationListPageSchema = listPageSchema.extend({
+	results: z.array(identificationListItemSchema),
+});
 
 /** A document field: text, or null when it was not on the document or could not be read. */
 const documentText = z.string().nullish();
