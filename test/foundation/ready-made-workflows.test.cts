@@ -56,6 +56,7 @@ function credentialOf(node: Node): string | undefined {
 		'n8n-nodes-base.slack': 'Slack API',
 		'n8n-nodes-base.hubspot': 'HubSpot Service Key',
 		'n8n-nodes-base.googleSheets': 'Google Sheets OAuth2 API',
+		'n8n-nodes-base.googleDrive': 'Google Drive OAuth2 API',
 		'n8n-nodes-base.emailSend': 'SMTP',
 	}[node.type];
 }
@@ -64,8 +65,19 @@ const isTrigger = (node: Node) => /trigger$|\.webhook$/i.test(node.type);
 const isWaitForResult = (node: Node) =>
 	node.type === ACTION && node.parameters.operation === 'waitForResult';
 
-/** Operations whose output is a person's data: transactions, a report, a document, KYB answers. */
-const PERSONAL_OUTPUT = ['listTransactions', 'downloadProfilePdf', 'createCheck', 'getAnswers'];
+/**
+ * Operations whose output is a person's data: transactions, a report, a document, KYB answers, a
+ * verification's document data, photos and report.
+ */
+const PERSONAL_OUTPUT = [
+	'listTransactions',
+	'downloadProfilePdf',
+	'createCheck',
+	'getAnswers',
+	'getData',
+	'downloadFiles',
+	'downloadReportPdf',
+];
 
 /** Whether a run of the workflow holds a person's data (names, documents, amounts, answers). */
 function holdsPersonalData(workflow: Workflow): boolean {
@@ -98,10 +110,13 @@ const LATEST: Record<string, number> = {
 test('workflows/ holds one example workflow per job', () => {
 	expect(FILES.sort()).toEqual([
 		'aml-profile-pdf-by-email.json',
+		'erasure-request-by-form.json',
+		'evidence-on-approval-to-drive.json',
 		'kyb-answers-then-submit.json',
 		'nightly-bank-transactions-to-sheets.json',
 		'onboarding-in-one-workflow.json',
 		'proof-of-address-check-file.json',
+		'reverification-on-document-expiry.json',
 		'verification-link-by-email.json',
 		'verification-results-to-slack-and-hubspot.json',
 	]);
