@@ -172,18 +172,6 @@ export const verificationStatusSchema = z
 /** POST /api/v2/data, /api/v2/files and /api/v2/delete: "only one JSON parameter `scanRef`". */
 export const scanRefRequestSchema = z.object({ scanRef: nonEmpty('Scan reference') });
 
-/** The overall statuses of a verification (kyc.yaml `IdentificationStatusEnum`). */
-export const IDENTIFICATION_STATUSES = [
-	'APPROVED',
-	'DENIED',
-	'SUSPECTED',
-	'REVIEWING',
-	'EXPIRED',
-	'ACTIVE',
-	'DELETED',
-	'ARCHIVED',
-] as const;
-
 /**
  * Statuses of a verification whose personal data is gone ("Verification data was deleted", "Token
  * expired and verification data was deleted": the provider's vocabulary page).
@@ -261,12 +249,6 @@ export const verificationDataSchema = z
 		additionalData: z.record(z.unknown()).nullish(),
 	})
 	.passthrough();
-
-/**
- * The answer of POST /api/v2/files: a link (or null) per kind of file, as the webhook's `fileUrls`
- * (FRONT, BACK, FACE and their videos); nothing more is published, so any keys are read.
- */
-export const verificationFilesSchema = z.record(z.unknown());
 
 /** The languages of the report (the PDF generation page: "Possible values: `en`, `lt`"). */
 export const REPORT_LANGUAGES = ['en', 'lt'] as const;
