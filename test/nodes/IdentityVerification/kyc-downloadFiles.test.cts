@@ -156,6 +156,20 @@ describe('Identification: Download Files treats the links as untrusted', () => {
 		expect(service.fileAuth).toEqual([undefined, undefined, undefined]);
 	});
 
+	test('fields of the answer that are no links (a scanRef, a count) are no files', async () => {
+		service.files = (url) => ({
+			scanRef: 'scan-1',
+			clientId: 'c-1',
+			count: 2,
+			FRONT: `${url}/f/front`,
+		});
+		service.serve = (_name, res) => res.writeHead(200).end(PNG);
+		const { items, error } = await runAgainstService();
+		expect(error).toBeUndefined();
+		expect(items[0].json).toMatchObject({ notAvailable: [] });
+		expect(Object.keys(items[0].binary ?? {})).toEqual(['FRONT']);
+	});
+
 	test.each([
 		['a private address', 'https://10.1.2.3/f/front', 'private network'],
 		['plain http to another host', 'http://files.example.com/front.png', 'https://'],

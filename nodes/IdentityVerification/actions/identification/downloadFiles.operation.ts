@@ -79,21 +79,24 @@ const MAX_FILES = 50;
 
 /**
  * The links of the answer by kind: its `fileUrls` (the webhook's shape) or its own fields, and its
- * `additionalStepPdfUrls`. A kind without a link (null, empty) is not available.
+ * `additionalStepPdfUrls`. A kind without a link (null, empty) is not available; a field of other
+ * text or kind (a scanRef the answer may carry) is no file.
  */
 function linksOf(answer: unknown): Array<[string, unknown]> {
 	if (!isPlainObject(answer)) return [];
 	const files = isPlainObject(answer.fileUrls) ? answer.fileUrls : answer;
 	const steps = isPlainObject(answer.additionalStepPdfUrls) ? answer.additionalStepPdfUrls : {};
 	return Object.entries({ ...files, ...steps }).filter(
-		([kind]) => kind !== 'fileUrls' && kind !== 'additionalStepPdfUrls',
+		([, link]) => link === null || link === '' || isLink(link),
 	);
 }
 
 /** A binary field's name from the kind the service gave (letters, digits, `_` and `-`). */
 const fieldOf = (kind: string) => kind.replace(/[^\w-]/g, '_');
 
-const isLink = (link: unknown): link is string => typeof link === 'string' && link !== '';
+/** A web address (whether it may be followed is downloadLink's to say). */
+const isLink = (link: unknown): link is string =>
+	typeof link === 'string' && /^https?:\/\//i.test(link.trim());
 
 /** Each linked file, downloaded one after the other (each within Max File Size). */
 async function downloadAll(
