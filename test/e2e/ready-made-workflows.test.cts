@@ -442,11 +442,14 @@ function formValue(value: unknown): string {
 
 /**
  * The stand-in of an outside service's node: an HTTP Request node with its name, id, position
- * (so its connections stay) and settings (Always Output Data), posting multipart form data to the
- * recorder: the node's name and type, every parameter (`parameters/<path>`), and for Send Email
- * every attachment it names.
+ * (so its connections stay) and settings (Always Output Data, Execute Once), posting multipart
+ * form data to the recorder: the node's name and type, every parameter (`parameters/<path>`), for
+ * Send Email every attachment it names, and for a Google Drive upload its file.
  */
-function standIn(node: WorkflowNode & { alwaysOutputData?: boolean }, recorderUrl: string) {
+function standIn(
+	node: WorkflowNode & { alwaysOutputData?: boolean; executeOnce?: boolean },
+	recorderUrl: string,
+) {
 	const parameters: Array<Record<string, string>> = [
 		{ parameterType: 'formData', name: 'node', value: node.name },
 		{ parameterType: 'formData', name: 'type', value: node.type },
@@ -480,6 +483,7 @@ function standIn(node: WorkflowNode & { alwaysOutputData?: boolean }, recorderUr
 		typeVersion: 4.2,
 		position: node.position,
 		...(node.alwaysOutputData ? { alwaysOutputData: true } : {}),
+		...(node.executeOnce ? { executeOnce: true } : {}),
 		parameters: {
 			method: 'POST',
 			url: `${recorderUrl}/record`,
