@@ -80,9 +80,9 @@ const WORKFLOW_PICTURES: Record<string, string> = {
 	'proof-of-address-check-file.json': 'workflow-05-proof-of-address-check-file.png',
 	'kyb-answers-then-submit.json': 'workflow-06-kyb-answers-then-submit.png',
 	'onboarding-in-one-workflow.json': 'workflow-07-onboarding-in-one-workflow.png',
-	'erasure-request-by-form.json': 'workflow-08-erasure-request.png',
-	'evidence-on-approval-to-drive.json': 'workflow-09-evidence-on-approval.png',
-	'reverification-on-document-expiry.json': 'workflow-10-reverification-on-document-expiry.png',
+	'erasure-request-by-form.json': 'workflow-10-erasure-request.png',
+	'evidence-on-approval-to-drive.json': 'workflow-11-evidence-on-approval.png',
+	'reverification-on-document-expiry.json': 'workflow-12-reverification-on-document-expiry.png',
 };
 
 /**

@@ -205,9 +205,9 @@ describe('what users see: the screenshots run against real n8n', () => {
 					'workflow-05-proof-of-address-check-file.png',
 					'workflow-06-kyb-answers-then-submit.png',
 					'workflow-07-onboarding-in-one-workflow.png',
-					'workflow-08-erasure-request.png',
-					'workflow-09-evidence-on-approval.png',
-					'workflow-10-reverification-on-document-expiry.png',
+					'workflow-10-erasure-request.png',
+					'workflow-11-evidence-on-approval.png',
+					'workflow-12-reverification-on-document-expiry.png',
 				]);
 				expect(readdirSync(dir).sort()).toEqual(pictures.map((p) => p.file).sort());
 				expect(editor.brokenIcons).toEqual([]);
