@@ -102,6 +102,9 @@ const WORKFLOW_PICTURES: Record<string, string> = {
 	'onboarding-in-one-workflow.json': 'workflow-07-onboarding-in-one-workflow.png',
 	'aml-monitoring-alert-triage.json': 'workflow-08-aml-monitoring-alert-triage.png',
 	'kyb-onboarding-with-slack-approval.json': 'workflow-09-kyb-onboarding-with-slack-approval.png',
+	'erasure-request-by-form.json': 'workflow-10-erasure-request.png',
+	'evidence-on-approval-to-drive.json': 'workflow-11-evidence-on-approval.png',
+	'reverification-on-document-expiry.json': 'workflow-12-reverification-on-document-expiry.png',
 };
 
 /**

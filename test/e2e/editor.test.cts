@@ -352,6 +352,9 @@ describe('what users see: the screenshots run against real n8n', () => {
 					'workflow-07-onboarding-in-one-workflow.png',
 					'workflow-08-aml-monitoring-alert-triage.png',
 					'workflow-09-kyb-onboarding-with-slack-approval.png',
+					'workflow-10-erasure-request.png',
+					'workflow-11-evidence-on-approval.png',
+					'workflow-12-reverification-on-document-expiry.png',
 				]);
 				expect(readdirSync(dir).sort()).toEqual(pictures.map((p) => p.file).sort());
 				expect(editor.brokenIcons).toEqual([]);

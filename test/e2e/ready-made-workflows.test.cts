@@ -63,6 +63,9 @@ const FILES = {
 	amlTriage: 'aml-monitoring-alert-triage.json',
 	proofOfAddress: 'proof-of-address-check-file.json',
 	kyb: 'kyb-answers-then-submit.json',
+	erasure: 'erasure-request-by-form.json',
+	evidence: 'evidence-on-approval-to-drive.json',
+	reverification: 'reverification-on-document-expiry.json',
 } as const;
 const DIR = path.join(ROOT, 'workflows');
 const ALL_FILES = readdirSync(DIR)
@@ -325,6 +328,9 @@ function answerFor(entry: Recorded, sheets: Map<string, SheetRows>): object {
 		return { id: '1001', properties: { email: `${clientId}@example.com`, client_id: clientId } };
 	}
 	if (entry.type === 'n8n-nodes-base.googleSheets') return sheetAnswer(entry.parameters, sheets);
+	// Google Drive's new folder: its id, which the uploads name as their parent.
+	if (entry.type === 'n8n-nodes-base.googleDrive' && entry.parameters.resource === 'folder')
+		return { id: `folder-${entry.parameters.name}`, name: entry.parameters.name };
 	return { ok: true };
 }
 
@@ -443,11 +449,14 @@ function formValue(value: unknown): string {
 
 /**
  * The stand-in of an outside service's node: an HTTP Request node with its name, id, position
- * (so its connections stay) and settings (Always Output Data), posting multipart form data to the
- * recorder: the node's name and type, every parameter (`parameters/<path>`), and for Send Email
- * every attachment it names.
+ * (so its connections stay) and settings (Always Output Data, Execute Once), posting multipart
+ * form data to the recorder: the node's name and type, every parameter (`parameters/<path>`), for
+ * Send Email every attachment it names, and for a Google Drive upload its file.
  */
-function standIn(node: WorkflowNode & { alwaysOutputData?: boolean }, recorderUrl: string) {
+function standIn(
+	node: WorkflowNode & { alwaysOutputData?: boolean; executeOnce?: boolean },
+	recorderUrl: string,
+) {
 	const parameters: Array<Record<string, string>> = [
 		{ parameterType: 'formData', name: 'node', value: node.name },
 		{ parameterType: 'formData', name: 'type', value: node.type },
@@ -470,6 +479,14 @@ function standIn(node: WorkflowNode & { alwaysOutputData?: boolean }, recorderUr
 			name: 'parameters/resumeUrl',
 			value: '={{ $execution.resumeUrl }}',
 		});
+	// A Google Drive upload sends the file of its binary field (an expression n8n resolves per item).
+	if (node.type === 'n8n-nodes-base.googleDrive' && node.parameters.inputDataFieldName) {
+		parameters.push({
+			parameterType: 'formBinaryData',
+			name: 'upload',
+			inputDataFieldName: String(node.parameters.inputDataFieldName),
+		});
+	}
 	return {
 		id: node.id,
 		name: node.name,
@@ -477,6 +494,7 @@ function standIn(node: WorkflowNode & { alwaysOutputData?: boolean }, recorderUr
 		typeVersion: 4.2,
 		position: node.position,
 		...(node.alwaysOutputData ? { alwaysOutputData: true } : {}),
+		...(node.executeOnce ? { executeOnce: true } : {}),
 		parameters: {
 			method: 'POST',
 			url: `${recorderUrl}/record`,
@@ -587,6 +605,9 @@ const WORKFLOWS = {
 	amlTriage: read(FILES.amlTriage),
 	proofOfAddress: read(FILES.proofOfAddress),
 	kyb: read(FILES.kyb),
+	erasure: read(FILES.erasure),
+	evidence: read(FILES.evidence),
+	reverification: read(FILES.reverification),
 };
 
 /** What the recorder received since `mark` (an index into its log), for one node name. */
@@ -625,15 +646,12 @@ async function post(
 beforeAll(async () => {
 	recorder = await startRecorder();
 	tarball = packPackage({ log: () => {} });
-	const workflows = Object.values(WORKFLOWS).map((w) => runnable(w, recorder.url));
-	// The AML tests read their runs: the copies keep successful ones (the files keep none).
-	for (const w of workflows.filter((w) =>
-		[WORKFLOWS.amlScreening.id, WORKFLOWS.amlTriage.id].includes(w.id),
-	))
-		(w as Workflow & { settings?: object }).settings = {
-			...(w as Workflow & { settings?: object }).settings,
-			saveDataSuccessExecution: 'all',
-		};
+	// Successful runs are kept here (the files keep none that hold personal data) so that the tests
+	// can read the runs a webhook started.
+	const workflows = Object.values(WORKFLOWS).map((w) => ({
+		...runnable(w, recorder.url),
+		settings: { ...(w as { settings?: object }).settings, saveDataSuccessExecution: 'all' },
+	}));
 	stack = await startStack({
 		tarball,
 		workflows,
@@ -642,6 +660,8 @@ beforeAll(async () => {
 			WORKFLOWS.link.id,
 			WORKFLOWS.amlScreening.id,
 			WORKFLOWS.amlTriage.id,
+			WORKFLOWS.evidence.id,
+			WORKFLOWS.reverification.id,
 		],
 		log: (m) => process.stderr.write(`[e2e ready-made] ${m}\n`),
 	});
@@ -1356,5 +1376,289 @@ describe.each([
 		expectSuccess(result);
 		expect(result.run?.data.resultData.lastNodeExecuted).toBe(last);
 		expect(nodeOutput(result, last)).toHaveLength(1);
+	});
+});
+
+// ---------------------------------------------------------------------------------------------
+// A person's records: an erasure request, evidence on approval, re-verification
+// ---------------------------------------------------------------------------------------------
+
+/** A receiver that takes the sandbox's webhooks when no workflow should (answers 200). */
+async function startSink(): Promise<{ url: string; close(): Promise<void> }> {
+	const server = createServer((req, res) => {
+		req.resume();
+		req.on('end', () => res.writeHead(200).end());
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	return {
+		url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/sink`,
+		close: () =>
+			new Promise<void>((resolve) => {
+				server.closeAllConnections();
+				server.close(() => resolve());
+			}),
+	};
+}
+
+/** A finished verification of `clientId` at the sandbox (its webhook goes to `url`). */
+async function finishedVerification(clientId: string, url: string, overall = 'APPROVED') {
+	stack.sandbox.webhooks.configure({ url, retryDelaysMs: [] });
+	const { scanRef } = stack.sandbox.kyc.createSession(clientId);
+	const delivery = await stack.sandbox.kyc.autoFinish(scanRef, { final: true, overall });
+	return { scanRef, delivery };
+}
+
+describe(`${FILES.erasure}: an erasure request`, () => {
+	const FORM = 'Erasure request';
+	const AUDIT = 'Add to the audit sheet';
+	const CONFIRM = 'Confirm to the requester';
+	let sink: Awaited<ReturnType<typeof startSink>>;
+	beforeAll(async () => {
+		sink = await startSink();
+	});
+	afterAll(async () => {
+		await sink?.close();
+	});
+
+	/**
+	 * The workflow as it runs when its form is submitted: the form trigger is a Set node of the same
+	 * name giving the form's item (its fields and submittedAt), after a manual trigger.
+	 */
+	function submitted(clientId: string, requester: string) {
+		const workflow = WORKFLOWS.erasure;
+		const form = workflow.nodes.find((n) => n.name === FORM)!;
+		expect(form.type).toBe('n8n-nodes-base.formTrigger');
+		const labels = (form.parameters as any).formFields.values.map((f: any) => f.fieldLabel);
+		expect(labels).toEqual(['Client ID', "Requester's e-mail"]);
+		const assignment = (name: string, value: string) => ({
+			id: `${name}-${value}`.replace(/\W/g, '-'),
+			name,
+			value,
+			type: 'string',
+		});
+		const nodes: WorkflowNode[] = [
+			...workflow.nodes.filter((n) => n.name !== FORM),
+			{
+				id: '2b8d4f6a-1c3e-4a5b-9d7f-0e2c4a6b8d01',
+				name: 'Submit the form',
+				type: 'n8n-nodes-base.manualTrigger',
+				typeVersion: 1,
+				position: [form.position[0] - 240, form.position[1]],
+				parameters: {},
+			},
+			{
+				id: form.id,
+				name: FORM,
+				type: 'n8n-nodes-base.set',
+				typeVersion: 3.4,
+				position: form.position,
+				parameters: {
+					assignments: {
+						assignments: [
+							assignment('Client ID', clientId),
+							assignment("Requester's e-mail", requester),
+							assignment('submittedAt', '2026-11-27T10:00:00.000+00:00'),
+						],
+					},
+					options: {},
+				},
+			},
+		];
+		const connections = {
+			...workflow.connections,
+			'Submit the form': { main: [[{ node: FORM, type: 'main', index: 0 }]] },
+		};
+		const copy = runnable({ ...workflow, nodes, connections }, recorder.url);
+		return {
+			name: `${workflow.name} (${clientId})`,
+			nodes: copy.nodes,
+			connections: copy.connections,
+			settings: (workflow as Workflow & { settings?: object }).settings,
+		};
+	}
+
+	/** Submits the request once; returns the audit rows and the e-mails it sent. */
+	async function request(workflowId: string) {
+		const mark = recorder.received.length;
+		const result = await execute(stack.userFolder, workflowId);
+		expectSuccess(result);
+		const rows = sentBy(AUDIT, mark).map((r) => {
+			expect(r.parameters).toMatchObject({
+				operation: 'append',
+				sheetName: { mode: 'name', value: 'Erasures' },
+			});
+			return r.parameters.columns.value as Record<string, string>;
+		});
+		return { rows, mails: sentBy(CONFIRM, mark).map((r) => r.parameters) };
+	}
+
+	test('erases every verification of the client: a row each, one e-mail; again: already deleted; a link still in use is not deleted yet and says so', async () => {
+		const clientId = 'erase-me';
+		const first = await finishedVerification(clientId, sink.url);
+		const second = await finishedVerification(clientId, sink.url, 'DENIED');
+		const { scanRef: active } = stack.sandbox.kyc.createSession(clientId);
+		await finishedVerification('someone-else', sink.url);
+		const id = await stack.rest.createWorkflow(submitted(clientId, 'dpo@example.com'));
+
+		const { rows, mails } = await request(id);
+		const byRef = Object.fromEntries(rows.map((row) => [row['Scan reference'], row]));
+		expect(Object.keys(byRef).sort()).toEqual([first.scanRef, second.scanRef, active].sort());
+		for (const scanRef of [first.scanRef, second.scanRef]) {
+			expect(byRef[scanRef]).toMatchObject({
+				'Requested at': '2026-11-27T10:00:00.000+00:00',
+				'Client ID': clientId,
+				Requester: 'dpo@example.com',
+				Result: 'deleted',
+				Workflow: expect.stringContaining(WORKFLOWS.erasure.name),
+			});
+			expect(byRef[scanRef]['Erased at']).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+			expect(byRef[scanRef].Execution).toMatch(/^\d+$/);
+			expect(stack.sandbox.kyc.get(scanRef)?.deletedAt).toBeDefined();
+		}
+		expect(byRef[active].Result).toContain('not deleted: ');
+		expect(byRef[active].Result).toContain('link has not expired');
+		expect(byRef[active]['Erased at']).toBe('');
+		expect(stack.sandbox.kyc.get(active)?.deletedAt).toBeUndefined();
+		expect(mails).toHaveLength(1);
+		expect(mails[0]).toMatchObject({
+			toEmail: 'dpo@example.com',
+			subject: `Your erasure request for client ${clientId}`,
+		});
+		expect(mails[0].text).toContain(`- verification ${first.scanRef}: deleted`);
+		expect(mails[0].text).toContain(`- verification ${active}: not deleted`);
+
+		// Once the link has expired, the same request erases the rest; the others were deleted before.
+		await stack.sandbox.kyc.expire(active);
+		const again = await request(id);
+		const results = Object.fromEntries(
+			again.rows.map((row) => [row['Scan reference'], row.Result]),
+		);
+		expect(results).toEqual({
+			[first.scanRef]: 'already deleted',
+			[second.scanRef]: 'already deleted',
+			[active]: 'deleted',
+		});
+		expect(again.mails).toHaveLength(1);
+	});
+
+	test('a client without verifications: one row and an e-mail saying so, nothing deleted', async () => {
+		const id = await stack.rest.createWorkflow(submitted('never-verified', 'dpo@example.com'));
+		const { rows, mails } = await request(id);
+		expect(rows).toEqual([
+			expect.objectContaining({
+				'Client ID': 'never-verified',
+				'Scan reference': '',
+				Result: 'no verification of this client',
+			}),
+		]);
+		expect(mails).toHaveLength(1);
+		expect(mails[0].text).toContain('- no verification of this client');
+	});
+});
+
+describe(`${FILES.evidence}: evidence on approval`, () => {
+	const trigger = () =>
+		WORKFLOWS.evidence.nodes.find((n) => n.type === NODE_TYPES.trigger) as { webhookId: string };
+
+	test('an approved result: a folder named after it gets the report PDF and each photo, by its real type', async () => {
+		const url = productionWebhookUrl(stack.n8n.url, trigger());
+		const mark = recorder.received.length;
+		const before = await executionIds(WORKFLOWS.evidence.id);
+		const { scanRef, delivery } = await finishedVerification('evidence-client', url);
+		expect(delivery.status).toBe('delivered');
+		expect((await nextFinished(WORKFLOWS.evidence.id, before)).status).toBe('success');
+
+		const [folder, ...moreFolders] = sentBy('Create a folder for the verification', mark);
+		expect(moreFolders).toEqual([]);
+		expect(folder.parameters).toMatchObject({
+			resource: 'folder',
+			name: `evidence-client ${scanRef}`,
+		});
+		const folderId = `folder-evidence-client ${scanRef}`;
+		const [report, ...moreReports] = sentBy('Upload the report', mark);
+		expect(moreReports).toEqual([]);
+		expect(report.parameters).toMatchObject({
+			name: `report-${scanRef}.pdf`,
+			folderId: { mode: 'id', value: folderId },
+		});
+		expect(report.files).toEqual([
+			expect.objectContaining({
+				name: `report-${scanRef}.pdf`,
+				type: 'application/pdf',
+				head: '%PDF-',
+			}),
+		]);
+		const photos = sentBy('Upload each photo', mark).map((r) => {
+			expect(r.parameters.folderId).toMatchObject({ mode: 'id', value: folderId });
+			return [r.parameters.name, r.files.map((f) => [f.name, f.type])];
+		});
+		expect(photos.sort()).toEqual(
+			[
+				['BACK.png', [['BACK.png', 'image/png']]],
+				['FACE.jpg', [['FACE.jpg', 'image/jpeg']]],
+				['FRONT.png', [['FRONT.png', 'image/png']]],
+			].sort(),
+		);
+	});
+
+	test('a result that is not approved keeps nothing', async () => {
+		const url = productionWebhookUrl(stack.n8n.url, trigger());
+		const mark = recorder.received.length;
+		const before = await executionIds(WORKFLOWS.evidence.id);
+		await finishedVerification('denied-client', url, 'DENIED');
+		expect((await nextFinished(WORKFLOWS.evidence.id, before)).status).toBe('success');
+		expect(recorder.received.slice(mark)).toEqual([]);
+	});
+});
+
+describe(`${FILES.reverification}: re-verification when a document expires`, () => {
+	const url = () =>
+		productionWebhookUrl(
+			stack.n8n.url,
+			WORKFLOWS.reverification.nodes.find((n) => n.type === NODE_TYPES.trigger) as {
+				webhookId: string;
+			},
+		);
+
+	/** Delivers a signed DOCUMENT_EXPIRATION of `clientId` at `threshold`; waits for its run. */
+	async function documentExpires(clientId: string, threshold: string) {
+		const body = {
+			...(stack.sandbox.webhooks.sampleBody('DOCUMENT_EXPIRATION') as object),
+			clientId,
+			expirationThreshold: threshold,
+			documentExpiration: '2026-12-24',
+		};
+		const payload = JSON.stringify(body);
+		const before = await executionIds(WORKFLOWS.reverification.id);
+		const status = await post(url(), payload, {
+			'service-event-type': 'DOCUMENT_EXPIRATION',
+			'service-signature': sign(payload, stack.sandbox.credentials.signingKey),
+		});
+		expect(status).toBe(200);
+		const exec = await nextFinished(WORKFLOWS.reverification.id, before);
+		expect(exec.status).toBe('success');
+		return exec as { id: string };
+	}
+
+	test('the first notice creates a new verification of that client and e-mails its link; a later notice sends nothing', async () => {
+		const clientId = 'document-expires';
+		const mark = recorder.received.length;
+		const last = await documentExpires(clientId, 'DOCUMENT_EXPIRES_WITHIN_30_DAYS');
+		const [mail, ...more] = sentBy('E-mail the new verification link', mark);
+		expect(more).toEqual([]);
+		expect(mail.parameters.toEmail).toBe(`${clientId}@example.com`);
+		// The link of a new verification of that client at the service.
+		const exec = await stack.rest.getExecution(last.id);
+		const token = exec.data.resultData.runData['Create Verification Token'][0].data.main[0][0].json;
+		expect(stack.sandbox.kyc.get(token.scanRef)?.clientId).toBe(clientId);
+		expect(mail.parameters.text).toContain(`\n${token.verificationUrl}\n`);
+		expect(token.verificationUrl).toBe(
+			`${stack.sandbox.url}/api/v2/redirect?authToken=${encodeURIComponent(token.authToken)}`,
+		);
+		expect(mail.parameters.text).toContain('expires on 2026-12-24');
+
+		const later = recorder.received.length;
+		await documentExpires(clientId, 'DOCUMENT_EXPIRES_WITHIN_7_DAYS');
+		expect(recorder.received.slice(later)).toEqual([]);
 	});
 });

@@ -58,6 +58,7 @@ function credentialOf(node: Node): string | undefined {
 		'n8n-nodes-base.slack': 'Slack API',
 		'n8n-nodes-base.hubspot': 'HubSpot Service Key',
 		'n8n-nodes-base.googleSheets': 'Google Sheets OAuth2 API',
+		'n8n-nodes-base.googleDrive': 'Google Drive OAuth2 API',
 		'n8n-nodes-base.emailSend': 'SMTP',
 	}[node.type];
 }
@@ -68,7 +69,8 @@ const isWaitForResult = (node: Node) =>
 
 /**
  * Operations whose output is a person's data: transactions, a report, a document, KYB answers and
- * owners, an AML check, profile or monitoring (names, dates of birth, list entries).
+ * owners, an AML check, profile or monitoring (names, dates of birth, list entries), a
+ * verification's document data, photos and report.
  */
 const PERSONAL_OUTPUT = [
 	'listTransactions',
@@ -84,6 +86,10 @@ const PERSONAL_OUTPUT = [
 	'downloadPdf',
 	'getBeneficiaries',
 	'getAllAnswers',
+	// Identification: a verification's document data, its photos and its report.
+	'getData',
+	'downloadFiles',
+	'downloadReportPdf',
 ];
 
 /** Whether a run of the workflow holds a person's data (names, documents, amounts, answers). */
@@ -118,11 +124,14 @@ test('workflows/ holds one example workflow per job', () => {
 	expect(FILES.sort()).toEqual([
 		'aml-monitoring-alert-triage.json',
 		'aml-screening-on-entry-and-monthly.json',
+		'erasure-request-by-form.json',
+		'evidence-on-approval-to-drive.json',
 		'kyb-answers-then-submit.json',
 		'kyb-onboarding-with-slack-approval.json',
 		'nightly-bank-transactions-to-sheets.json',
 		'onboarding-in-one-workflow.json',
 		'proof-of-address-check-file.json',
+		'reverification-on-document-expiry.json',
 		'verification-link-by-email.json',
 		'verification-results-to-slack-and-hubspot.json',
 	]);

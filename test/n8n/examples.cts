@@ -49,6 +49,7 @@ export const OUTSIDE_SERVICES: Record<string, string> = {
 	'n8n-nodes-base.slack': 'Slack',
 	'n8n-nodes-base.hubspot': 'HubSpot',
 	'n8n-nodes-base.googleSheets': 'Google Sheets',
+	'n8n-nodes-base.googleDrive': 'Google Drive',
 	'n8n-nodes-base.emailSend': 'e-mail (SMTP)',
 };
 

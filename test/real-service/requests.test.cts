@@ -549,15 +549,18 @@ describe('the check of a request', () => {
 describe('the provider’s answers, as the node outputs them', () => {
 	test.each([
 		[
-			'Request Information',
+			'Request Information (with the verification it is for)',
 			{ resource: 'identification', operation: 'requestInformation', scanRef: SCAN_REF },
+			{ scanRef: SCAN_REF },
 		],
-		['Get Questionnaire Answers', kyb('getAnswers', answers)],
-	])('%s outputs the answer unchanged', async (_name, parameters) => {
+		['Get Questionnaire Answers', kyb('getAnswers', answers), {}],
+	])('%s outputs the answer unchanged', async (_name, parameters, added) => {
 		const { items, error } = await run({ parameters });
 		expect(error).toBeUndefined();
 		expect(server.answers[0]).toEqual(expect.any(Object));
-		expect(items.map((item) => item.json)).toEqual([server.answers[0]]);
+		expect(items.map((item) => item.json)).toEqual([
+			{ ...added, ...(server.answers[0] as object) },
+		]);
 	});
 
 	test('Get Questionnaire Answers with Simplify: one row per question of the provider’s sections › question › {value}, naming the company and questionnaire', async () => {

@@ -31,6 +31,8 @@ export interface IdentificationContext {
 	checked?: boolean;
 	/** When the session started (ms); `startTime` is 5 minutes ago by default. */
 	startedAt?: number;
+	/** Fraud tags of the result (e.g. Face_Blacklisted when a blocklist caught it). */
+	fraudTags?: string[];
 }
 
 /** Kinds whose default body is a session nobody went through. */
@@ -50,7 +52,12 @@ const DEFAULT_OVERALL: Partial<Record<EventType, string>> = {
 };
 
 /** `status` of an identification body (`IdentificationStatusWebhook`). */
-function identificationStatus(overall: string, checked: boolean, manual: boolean) {
+function identificationStatus(
+	overall: string,
+	checked: boolean,
+	manual: boolean,
+	fraudTags?: string[],
+) {
 	const denied = overall === 'DENIED';
 	const suspected = overall === 'SUSPECTED';
 	const document = !checked ? null : denied ? 'DOC_NOT_SUPPORTED' : 'DOC_VALIDATED';
@@ -63,7 +70,7 @@ function identificationStatus(overall: string, checked: boolean, manual: boolean
 				: 'FACE_MATCH';
 	return {
 		overall,
-		fraudTags: suspected ? ['FACE_SUSPECTED'] : [],
+		fraudTags: fraudTags ?? (suspected ? ['FACE_SUSPECTED'] : []),
 		mismatchTags: [],
 		autoFace: face,
 		// "Empty if not reviewed yet" (the service's data retrieval page).
@@ -118,6 +125,11 @@ const DOCUMENT_DATA = {
 /** The same fields with nothing read (every one is nullable). */
 const NO_DOCUMENT_DATA = Object.fromEntries(Object.keys(DOCUMENT_DATA).map((key) => [key, null]));
 
+/** What the service read from a verification's document: nothing (all null) when unchecked or deleted. */
+export function documentData(read: boolean): Record<string, unknown> {
+	return read ? { ...DOCUMENT_DATA } : { ...NO_DOCUMENT_DATA };
+}
+
 /**
  * The body of the six identification kinds (`IdentificationWebhook`): nothing in it names the kind.
  * `companyId`/`beneficiaryId` (set for a verification linked to a KYB company) are null here.
@@ -133,7 +145,7 @@ export function identificationBody(
 	return {
 		final: ctx.final ?? true,
 		platform: checked ? 'PC' : 'OTHER',
-		status: identificationStatus(overall, checked, ctx.manual ?? false),
+		status: identificationStatus(overall, checked, ctx.manual ?? false, ctx.fraudTags),
 		data: checked ? { ...DOCUMENT_DATA } : { ...NO_DOCUMENT_DATA },
 		fileUrls: checked
 			? {

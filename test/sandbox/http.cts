@@ -43,7 +43,9 @@ export type ErrorIdentifier =
 	| 'METHOD_NOT_ALLOWED'
 	| 'VALIDATION_ERROR'
 	| 'TOO_MANY_REQUESTS'
-	| 'INTERNAL_ERROR';
+	| 'INTERNAL_ERROR'
+	/** A refusal of POST /api/v2/delete (the deletion page's example; not in the common list). */
+	| 'PARTNER_ERROR';
 
 /** The error body: `{identifier, message}`, plus `extra` fields when a route has more to say. */
 export function errorBody(

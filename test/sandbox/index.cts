@@ -115,6 +115,9 @@ function sandboxFacade(core: SandboxCore, server: Server): Sandbox {
 			expire: (scanRef) => core.kyc.expire(scanRef),
 			cancel: (scanRef) => core.kyc.cancel(scanRef),
 			get: (scanRef) => core.kyc.get(scanRef),
+			setReportEncoding: (encoding) => {
+				core.kyc.reportEncoding = encoding;
+			},
 		},
 		reset: () => core.reset(),
 		close: () =>

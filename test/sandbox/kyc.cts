@@ -9,8 +9,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { EventType } from '../../nodes/shared/contract';
 import { identificationBody } from './bodies.cjs';
-import { conflict, notFound } from './http.cjs';
-import type { Delivery, KycSession, KycState } from './types.cjs';
+import { conflict, errorBody, HttpError, notFound } from './http.cjs';
+import type { BlocklistEntry, Delivery, KycSession, KycState, ReportEncoding } from './types.cjs';
 
 /** A verification token: 40 characters, letters and digits, as the service's. */
 function newAuthToken(): string {
@@ -20,8 +20,28 @@ function newAuthToken(): string {
 /** Sends a signed webhook: to the dashboard URL, or to `to` (a token's own callback URL). */
 type Send = (eventType: EventType, body: unknown, to?: string) => Promise<Delivery>;
 
+/** The fraud tag a blocklist sets on a later result (the blocklist setup guide). */
+const BLOCKLIST_TAGS: Record<string, string> = {
+	SELFIE: 'Face_Blacklisted',
+	DOCUMENT: 'Doc_Face_Blacklisted',
+	DOCUMENT_INFO: 'Data_Blacklisted',
+};
+
+/** The refusal of POST /api/v2/delete, in the body the deletion page publishes (no status given: 400 here). */
+function partnerError(message: string): HttpError {
+	return new HttpError(
+		400,
+		errorBody('PARTNER_ERROR', message, { documentation: '', severity: 'NOT_SEVERE' }),
+	);
+}
+
+/** States in which the person can still use the verification link: its token has not expired. */
+const LINK_USABLE: KycState[] = ['IN_PROGRESS', 'REUPLOAD_REQUESTED'];
+
 export class KycDriver {
 	readonly sessions = new Map<string, KycSession>();
+	/** How POST /api/v2/generate-pdf answers (the provider documents base64 text). */
+	reportEncoding: ReportEncoding = 'base64';
 
 	constructor(
 		private readonly send: Send,
@@ -31,6 +51,7 @@ export class KycDriver {
 
 	reset(): void {
 		this.sessions.clear();
+		this.reportEncoding = 'base64';
 	}
 
 	createSession(clientId: string, request: Record<string, unknown> = {}): KycSession {
@@ -43,6 +64,7 @@ export class KycDriver {
 			request: { ...request, clientId },
 			events: [],
 			failedAttempts: 0,
+			blocklists: {},
 		};
 		if (typeof request.callbackUrl === 'string') session.callbackUrl = request.callbackUrl;
 		this.sessions.set(session.scanRef, session);
@@ -79,6 +101,7 @@ export class KycDriver {
 			clientId: session.clientId,
 			startedAt: session.createdAt,
 			...result,
+			...this.blocklistCatch(session, result.overall),
 		});
 		session.lastStatus = body.status as Record<string, unknown>;
 		const kinds: EventType[] = [eventType];
@@ -99,6 +122,73 @@ export class KycDriver {
 		const deliveries = [this.send(kind, body, session.callbackUrl)];
 		if (this.dashboardConfigured()) deliveries.push(this.send(kind, body));
 		return deliveries;
+	}
+
+	/**
+	 * An approved result of a client with an earlier verification on a blocklist: SUSPECTED with the
+	 * list's fraud tag ("The blocklist check runs automatically once a verification is approved").
+	 * The sandbox's photos are the same for everyone, so it matches a face by the client ID.
+	 */
+	private blocklistCatch(
+		session: KycSession,
+		overall: string,
+	): { overall?: string; fraudTags?: string[] } {
+		if (overall !== 'APPROVED') return {};
+		const tags = new Set<string>();
+		for (const other of this.sessions.values()) {
+			if (other === session || other.clientId !== session.clientId) continue;
+			for (const source of Object.keys(other.blocklists)) tags.add(BLOCKLIST_TAGS[source]);
+		}
+		return tags.size ? { overall: 'SUSPECTED', fraudTags: [...tags] } : {};
+	}
+
+	/** Whether the service read the session's documents: a result was sent, its data not deleted. */
+	hasData(session: KycSession): boolean {
+		return session.deletedAt === undefined && typeof session.lastStatus?.autoDocument === 'string';
+	}
+
+	/** The verifications of a client (every one without a client ID), newest first. */
+	list(clientId: string | null): KycSession[] {
+		return [...this.sessions.values()]
+			.filter((session) => clientId === null || session.clientId === clientId)
+			.reverse();
+	}
+
+	private existing(scanRef: string): KycSession {
+		const session = this.sessions.get(scanRef);
+		if (!session) throw notFound(`No identification ${scanRef}.`);
+		return session;
+	}
+
+	/**
+	 * POST /api/v2/delete: the document data, files and photos are gone; refused while the link can
+	 * still be used ("Token has not expired yet.", the deletion page) and for data deleted before.
+	 */
+	deleteData(scanRef: string): KycSession {
+		const session = this.existing(scanRef);
+		if (session.deletedAt !== undefined)
+			throw partnerError('Verification data has already been deleted.');
+		if (LINK_USABLE.includes(session.state)) throw partnerError('Token has not expired yet.');
+		session.deletedAt = Date.now();
+		return session;
+	}
+
+	/** POST …/blocklists/{source}/: a finished verification whose data is still there, once per list. */
+	addToBlocklist(scanRef: string, source: string, entry: BlocklistEntry): BlocklistEntry {
+		const session = this.existing(scanRef);
+		if (!this.hasData(session))
+			throw conflict('The identification has no photos or document data to add to a blocklist.');
+		if (session.blocklists[source])
+			throw conflict(`The identification is already on the ${source} blocklist.`);
+		session.blocklists[source] = entry;
+		return entry;
+	}
+
+	/** DELETE …/blocklists/{source}/: 404 when it is not on that list. */
+	removeFromBlocklist(scanRef: string, source: string): void {
+		const session = this.existing(scanRef);
+		if (!session.blocklists[source]) throw notFound();
+		delete session.blocklists[source];
 	}
 
 	/** Automated review: final true closes the case; final false waits for a manual review. */

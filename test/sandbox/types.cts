@@ -123,7 +123,17 @@ export interface KycSession {
 	failedAttempts: number;
 	/** The `status` block of the last result sent (what POST /api/v2/status reports). */
 	lastStatus?: Record<string, unknown>;
+	/** When its personal data was deleted (POST /api/v2/delete): document data, files and photos. */
+	deletedAt?: number;
+	/** The blocklists it was added to, by source (SELFIE, DOCUMENT, DOCUMENT_INFO). */
+	blocklists: Partial<Record<string, BlocklistEntry>>;
 }
+
+/** A blocklist entry as the service answers it (kyc.yaml `IdentificationBlacklistEntry`). */
+export type BlocklistEntry = Record<string, unknown> & { reason: string | null; created: string };
+
+/** How the sandbox answers POST /api/v2/generate-pdf: base64 text (as documented) or the PDF's bytes. */
+export type ReportEncoding = 'base64' | 'bytes';
 
 /** REJECTED is the contract's word for the service's DENIED. */
 export type KybDecision = 'APPROVED' | 'DENIED' | 'REJECTED' | 'ADDITIONAL_INFO_REQUESTED';
@@ -238,6 +248,8 @@ export interface Sandbox {
 		expire(scanRef: string): Promise<Delivery>;
 		cancel(scanRef: string): Promise<Delivery>;
 		get(scanRef: string): KycSession | undefined;
+		/** How POST /api/v2/generate-pdf answers from now on (until `reset`): base64 text by default. */
+		setReportEncoding(encoding: ReportEncoding): void;
 	};
 	/** Back to the seeded state: log, faults, latency, page-link mode, deliveries, KYB/KYC state. */
 	reset(): void;

@@ -11,6 +11,7 @@ import type { IBinaryData, IExecuteFunctions } from 'n8n-workflow';
 import { fileLinkProblem, shownUrl } from '../../shared/urlGuards';
 import { detectFileType } from '../helpers/fileType';
 import type { DetectedFileType } from '../helpers/fileType';
+import { base64Decoder } from './base64';
 import { resolveCredential } from './credential';
 import { apiRequest, linkRequest } from './request';
 import type { AnswerStream, ApiRequest, AuthMode } from './types';
@@ -23,6 +24,8 @@ export interface FileToStore {
 	accepts: string[];
 	/** What it is, for messages: `PDF report`, `photo`. */
 	what: string;
+	/** It may also come as base64 text of the file (decoded as it arrives). */
+	base64?: boolean;
 }
 
 /** A file stored in n8n's binary store. */
@@ -92,19 +95,58 @@ async function storeFile(
 	itemIndex: number | undefined,
 ): Promise<DownloadedFile> {
 	const { head, ended } = await peekHead(body);
-	const type = checkedType.call(this, detectFileType(head), file, itemIndex);
+	const answer = contentOf(body, head, ended, file);
+	const type = checkedType.call(this, answer.type, file, itemIndex);
 	const mimeType = type.mimeType as string;
 	const fileName = `${file.name}.${EXTENSIONS[mimeType]}`.replace(/[^\w.-]/g, '_');
-	// A file that ended within its first bytes is all in `head`: nothing is left in the stream.
-	const content = ended ? head : (body as unknown as Buffer);
+	// n8n's helper takes a Node stream, which the answer is (its type here names what is used of it).
+	const content = answer.content as unknown as Buffer;
 	const binary = await this.helpers.prepareBinaryData(content, fileName, mimeType);
 	const fileSize = await checkedSize.call(
 		this,
 		binary,
-		{ arrived: head.length, what: file.what },
+		{ arrived: answer.arrived, what: file.what },
 		itemIndex,
 	);
 	return { binary, fileName, mimeType, fileSize };
+}
+
+/** Text of the base64 alphabets with line breaks or spaces, and its padding. */
+const BASE64_TEXT = /^[A-Za-z0-9+/_=\s-]+$/;
+
+/**
+ * What to store, judged by the first bytes: the answer as it is, or (when the file may come as
+ * base64 text and the text decodes to a file of an accepted type) the answer decoded as it arrives.
+ * A file that ended within its first bytes is all in `head`: nothing is left in the stream.
+ * `arrived`: the bytes of the file that had arrived before the hand-over.
+ */
+function contentOf(
+	body: AnswerStream,
+	head: Buffer,
+	ended: boolean,
+	file: FileToStore,
+): { type: DetectedFileType; content: Buffer | AnswerStream; arrived: number } {
+	if (file.base64 && BASE64_TEXT.test(head.toString('latin1'))) {
+		const decoder = base64Decoder();
+		const start = Buffer.concat([decoder.push(head), ended ? decoder.end() : Buffer.alloc(0)]);
+		const type = detectFileType(start);
+		if (file.accepts.includes(type.type)) {
+			const content = ended ? start : decodedStream(body, base64Decoder());
+			return { type, content, arrived: start.length };
+		}
+	}
+	return { type: detectFileType(head), content: ended ? head : body, arrived: head.length };
+}
+
+/** The answer decoded as it arrives, through Node's own stream composition. */
+function decodedStream(
+	body: AnswerStream,
+	decoder: ReturnType<typeof base64Decoder>,
+): AnswerStream {
+	return body.compose(async function* (text: AsyncIterable<Uint8Array>) {
+		for await (const chunk of text) yield decoder.push(chunk);
+		yield decoder.end();
+	});
 }
 
 /** Refuses an answer of another type (e.g. an HTML page of a proxy), naming what it was. */

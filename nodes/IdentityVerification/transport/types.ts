@@ -39,6 +39,10 @@ export interface AnswerStream extends AsyncIterable<Uint8Array> {
 	once(event: string, listener: (...args: unknown[]) => void): unknown;
 	removeListener(event: string, listener: (...args: unknown[]) => void): unknown;
 	destroy(error?: Error): unknown;
+	/** Node's Readable.compose: the stream passed through an async generator (a decoder). */
+	compose(
+		transform: (source: AsyncIterable<Uint8Array>) => AsyncGenerator<Uint8Array>,
+	): AnswerStream;
 	pipe: unknown;
 }
 

@@ -1,7 +1,7 @@
 /** Identification (KYC): the verification token and the scan reference of a session. */
 import { z } from 'zod';
 
-import { LIMITS, nonEmpty, pathId, wholeSeconds } from './common';
+import { LIMITS, listPageSchema, nonEmpty, pathId, wholeSeconds } from './common';
 
 /** Whether YYYY-MM-DD names a real day (not 1990-02-30). */
 function isCalendarDate(value: string): boolean {
@@ -164,4 +164,157 @@ export const verificationStatusSchema = z
 		fraudTags: z.array(z.string()).nullish(),
 		mismatchTags: z.array(z.string()).nullish(),
 	})
+	.passthrough();
+
+// The operations the contract does not have, from the provider's OpenAPI document (kyc.yaml) or,
+// where none has them, its documentation (test/fixtures/real-service/README.md quotes each page).
+
+/** POST /api/v2/data, /api/v2/files and /api/v2/delete: "only one JSON parameter `scanRef`". */
+export const scanRefRequestSchema = z.object({ scanRef: nonEmpty('Scan reference') });
+
+/**
+ * Statuses of a verification whose personal data is gone ("Verification data was deleted", "Token
+ * expired and verification data was deleted": the provider's vocabulary page).
+ */
+export const DELETED_STATUSES = ['DELETED', 'EXPIRED-DELETED'];
+
+/**
+ * GET /kyc/identifications/: the verifications of one client. The provider's `clientId` filter is
+ * optional; without it the list is every verification of the account, so the node asks for one.
+ */
+export const identificationListParamsSchema = z.object({ clientId: nonEmpty('Client ID') });
+
+/** One verification of the list (kyc.yaml `PartnerIdentificationList`): any status text is kept. */
+export const identificationListItemSchema = z
+	.object({ scanRef: z.string(), status: z.string(), suspected: z.boolean() })
+	.passthrough();
+
+/** A page of the list (kyc.yaml `PaginatedPartnerIdentificationListList`). */
+export const identificationListPageSchema = listPageSchema.extend({
+	results: z.array(identificationListItemSchema),
+});
+
+/** A document field: text, or null when it was not on the document or could not be read. */
+const documentText = z.string().nullish();
+
+/**
+ * The answer of POST /api/v2/data: what the service read from the document (former docs,
+ * IdentificationDataRetrieval.md; the data retrieval page), the fields of the webhook's `data`
+ * (kyc.yaml `IdentificationDataWebhook`). Every field may be null.
+ */
+export const verificationDataSchema = z
+	.object({
+		scanRef: z.string().nullish(),
+		clientId: z.union([z.string(), z.number()]).nullish(),
+		...Object.fromEntries(
+			[
+				'docFirstName',
+				'docLastName',
+				'docNumber',
+				'docPersonalCode',
+				'docExpiry',
+				'docDob',
+				'docDateOfIssue',
+				'docType',
+				'docSex',
+				'docNationality',
+				'docIssuingCountry',
+				'birthPlace',
+				'authority',
+				'address',
+				'docTemporaryAddress',
+				'mothersMaidenName',
+				'docBirthName',
+				'docPatronymic',
+				'driverLicenseCategory',
+				'fullName',
+				'selectedCountry',
+				'orgFirstName',
+				'orgLastName',
+				'orgNationality',
+				'orgBirthPlace',
+				'orgAuthority',
+				'orgAddress',
+				'orgTemporaryAddress',
+				'orgMothersMaidenName',
+				'orgPatronymic',
+				'orgBirthName',
+				'ageEstimate',
+				'clientIpProxyRiskLevel',
+			].map((field) => [field, documentText]),
+		),
+		manuallyDataChanged: z.boolean().nullish(),
+		duplicateFaces: z.array(z.unknown()).nullish(),
+		duplicateDocFaces: z.array(z.unknown()).nullish(),
+		additionalData: z.record(z.unknown()).nullish(),
+	})
+	.passthrough();
+
+/** The languages of the report (the PDF generation page: "Possible values: `en`, `lt`"). */
+export const REPORT_LANGUAGES = ['en', 'lt'] as const;
+
+/** POST /api/v2/generate-pdf (the PDF generation page): only `scanRef` is required. */
+export const reportPdfRequestSchema = z.object({
+	scanRef: nonEmpty('Scan reference'),
+	language: z
+		.enum(REPORT_LANGUAGES, { errorMap: () => ({ message: 'must be en or lt' }) })
+		.optional(),
+	includeMainStepFiles: z.boolean({ invalid_type_error: 'must be true or false' }).optional(),
+	includeAdditionalStepFiles: z.boolean({ invalid_type_error: 'must be true or false' }).optional(),
+});
+
+/** The blocklists a verification can be added to (kyc.yaml `blocklistSource`). */
+export const BLOCKLIST_SOURCES = ['SELFIE', 'DOCUMENT', 'DOCUMENT_INFO'] as const;
+
+/** POST / DELETE /kyc/identifications/{scanRef}/blocklists/{blocklistSource}/. */
+export const blocklistParamsSchema = z.object({
+	scanRef: scanRefSchema,
+	source: z.enum(BLOCKLIST_SOURCES, {
+		errorMap: () => ({ message: 'must be SELFIE, DOCUMENT or DOCUMENT_INFO' }),
+	}),
+	// kyc.yaml `IdentificationBlacklistRequest`: any text or null, no limit published.
+	reason: z.string({ invalid_type_error: 'must be text' }).nullish(),
+});
+
+/**
+ * The 201 answer (kyc.yaml `IdentificationBlacklistEntry`): a face entry (`faceImageUrl`) or a
+ * document data entry (`fullName`, `documentNumber`, …); every field optional here.
+ */
+export const blocklistEntrySchema = z
+	.object({
+		id: z.union([z.string(), z.number()]).nullish(),
+		reason: z.string().nullish(),
+		created: z.string().nullish(),
+		faceImageUrl: z.string().nullish(),
+		fullName: z.string().nullish(),
+		dateOfBirth: z.string().nullish(),
+		personalNumber: z.string().nullish(),
+		documentNumber: z.string().nullish(),
+		nationality: z.string().nullish(),
+	})
+	.passthrough();
+
+/** POST /kyc/identifications/{scanRef}/request-information/ (kyc.yaml, every field optional). */
+export const requestInformationParamsSchema = z.object({
+	scanRef: scanRefSchema,
+	lifetime: wholeSeconds(0, LIMITS.tokenExpiryTime.max, '30 days').optional(),
+	questionnaire: z.string().trim().min(1, { message: 'must not be empty' }).optional(),
+	riskAssessmentProfile: z
+		.string()
+		.trim()
+		.uuid({ message: 'must be a UUID such as 3c90c3cc-0d44-4b50-8888-8dd25736052a' })
+		.optional(),
+	additionalStepUploadRequired: z
+		.boolean({ invalid_type_error: 'must be true or false' })
+		.optional(),
+	bankCardVerification: z.boolean({ invalid_type_error: 'must be true or false' }).optional(),
+	bankCardExpectedLastFour: z
+		.string()
+		.length(4, { message: 'must be exactly 4 characters, such as 4242' })
+		.nullish(),
+});
+
+/** Its 200 answer (kyc.yaml `IdentificationRequestInformation`): the re-upload link and token. */
+export const requestInformationResponseSchema = z
+	.object({ sessionUrl: z.string().nullish(), tokenString: z.string().nullish() })
 	.passthrough();

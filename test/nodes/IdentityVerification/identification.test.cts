@@ -93,9 +93,10 @@ describe('Identification (KYC)', () => {
 		expect(error).toBeUndefined();
 		expect(items).toHaveLength(1);
 		expectPaired(items);
-		// The service's answer: the re-upload link and its token.
+		// The service's answer: the re-upload link and its token, with the verification it is for.
 		const tokenString = ctx.sb.kyc.get(scanRef)?.authToken;
 		expect(items[0].json).toEqual({
+			scanRef,
 			sessionUrl: `${ctx.sb.url}/api/v2/redirect?authToken=${tokenString}`,
 			tokenString,
 		});

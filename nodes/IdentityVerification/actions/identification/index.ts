@@ -1,7 +1,14 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import * as addToBlocklist from './addToBlocklist.operation';
 import * as createVerificationToken from './createVerificationToken.operation';
+import * as deletePersonalData from './deletePersonalData.operation';
+import * as downloadFiles from './downloadFiles.operation';
+import * as downloadReportPdf from './downloadReportPdf.operation';
+import * as getData from './getData.operation';
+import * as getMany from './getMany.operation';
 import * as getStatus from './getStatus.operation';
+import * as removeFromBlocklist from './removeFromBlocklist.operation';
 import * as requestInformation from './requestInformation.operation';
 import * as waitForResult from './waitForResult.operation';
 
@@ -10,7 +17,18 @@ import * as waitForResult from './waitForResult.operation';
  * Result is not one of them: it runs once for all items and pauses the execution, so the node calls
  * it directly; it has no output schema (it continues with the trigger's event).
  */
-export const operations = { createVerificationToken, getStatus, requestInformation };
+export const operations = {
+	addToBlocklist,
+	createVerificationToken,
+	deletePersonalData,
+	downloadFiles,
+	downloadReportPdf,
+	getData,
+	getMany,
+	getStatus,
+	removeFromBlocklist,
+	requestInformation,
+};
 
 const OPTIONS = [
 	...Object.values(operations).map((operation) => operation.option),

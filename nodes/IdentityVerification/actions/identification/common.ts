@@ -1,0 +1,100 @@
+/** What several Identification operations share: the Scan Reference, Max File Size, the blocklists. */
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import { BLOCKLIST_SOURCES, scanRefRequestSchema } from '../../../shared/contract';
+import { validateInput } from '../../helpers/validation';
+
+/** The Scan Reference field; `description` says which verification it is and where it comes from. */
+export function scanRefField(description: string): INodeProperties {
+	return {
+		displayName: 'Scan Reference',
+		name: 'scanRef',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. 3af8e5b2-5a7c-11ee-8c99-0242ac120002',
+		description,
+	};
+}
+
+/** The item's Scan Reference, checked (not empty) before anything is sent. */
+export function scanRefOf(this: IExecuteFunctions, itemIndex: number): string {
+	const { scanRef } = validateInput.call(
+		this,
+		scanRefRequestSchema,
+		{ scanRef: this.getNodeParameter('scanRef', itemIndex, '') },
+		{
+			scanRef: {
+				label: 'Scan Reference',
+				fix: 'Enter the scanRef of the verification, from Get Many, the token response or a webhook.',
+			},
+		},
+		itemIndex,
+	);
+	return scanRef;
+}
+
+const DEFAULT_MAX_FILE_MB = 100;
+
+/** The Max File Size option of a download (inside the operation's Options). */
+export const maxFileSizeOption: INodeProperties = {
+	displayName: 'Max File Size (MB)',
+	name: 'maxFileSizeMb',
+	type: 'number',
+	default: DEFAULT_MAX_FILE_MB,
+	typeOptions: { minValue: 0.1, numberPrecision: 1 },
+	description:
+		'Stop a download larger than this, with an error naming the size: a bound on what the network may send',
+};
+
+/** Max File Size in bytes, from the item's Options. */
+export function maxBytesOf(this: IExecuteFunctions, itemIndex: number): number {
+	const { maxFileSizeMb } = this.getNodeParameter('options', itemIndex, {}) as {
+		maxFileSizeMb?: unknown;
+	};
+	const megabytes = Number(maxFileSizeMb ?? DEFAULT_MAX_FILE_MB);
+	return Math.floor((megabytes > 0 ? megabytes : DEFAULT_MAX_FILE_MB) * 1024 * 1024);
+}
+
+/** The blocklist of a verification's face, face on the document, or document data. */
+export const blocklistField: INodeProperties = {
+	displayName: 'Blocklist',
+	name: 'blocklist',
+	type: 'options',
+	required: true,
+	default: 'SELFIE',
+	options: [
+		{
+			name: 'Selfie (Face)',
+			value: 'SELFIE',
+			description: 'The face in the selfie: a later verification with this face is suspected',
+		},
+		{
+			name: 'Face on the Document',
+			value: 'DOCUMENT',
+			description:
+				'The face on the identity document: a later document with this face is suspected',
+		},
+		{
+			name: 'Document Data',
+			value: 'DOCUMENT_INFO',
+			description:
+				'The name, birth date and document number read from the document: a later verification with the same data is suspected',
+		},
+	],
+	description:
+		'Which blocklist. Its match makes a later verification SUSPECTED (fraud tag Face_Blacklisted, Doc_Face_Blacklisted or Data_Blacklisted).',
+};
+
+/** The field labels of a blocklist request. */
+export const BLOCKLIST_LABELS = {
+	scanRef: {
+		label: 'Scan Reference',
+		fix: 'Enter the scanRef of the verification, from Get Many, the token response or a webhook.',
+	},
+	source: {
+		label: 'Blocklist',
+		fix: `Choose one of the lists (${BLOCKLIST_SOURCES.join(', ')}).`,
+	},
+	reason: { label: 'Reason', fix: 'Enter the reason as text, or leave it empty.' },
+};

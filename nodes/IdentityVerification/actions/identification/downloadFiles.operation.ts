@@ -1,0 +1,154 @@
+import type {
+	IBinaryKeyData,
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+	INodePropertyOptions,
+} from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { z } from 'zod';
+
+import { isPlainObject } from '../../../shared/isPlainObject';
+import { apiRequest, downloadLink } from '../../transport';
+import { maxBytesOf, maxFileSizeOption, scanRefField, scanRefOf } from './common';
+
+const properties: INodeProperties[] = [
+	{
+		displayName:
+			'The links the service gives are valid for about an hour: run this as soon as the verification is finished (for example right after the trigger) and keep the files, e.g. in a drive.',
+		name: 'downloadFilesNotice',
+		type: 'notice',
+		default: '',
+	},
+	scanRefField(
+		'The scanRef of the verification, from Get Many, the Create Verification Token response or a webhook',
+	),
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add option',
+		default: {},
+		options: [
+			{
+				displayName: 'Include Videos',
+				name: 'includeVideos',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether to download the videos the service lists too (FRONT_VIDEO, BACK_VIDEO, FACE_VIDEO), which can be large',
+			},
+			maxFileSizeOption,
+		],
+	},
+];
+
+/** Its entry in the Operation selector. */
+export const option: INodePropertyOptions = {
+	name: 'Download Files',
+	value: 'downloadFiles',
+	description:
+		'Download the photos of one verification (document front and back, face) by its scanRef, each into a binary field named by its kind (FRONT, BACK, FACE)',
+	action: 'Download the photos of a verification',
+};
+
+const displayOptions = { show: { resource: ['identification'], operation: ['downloadFiles'] } };
+
+export const description = updateDisplayOptions(displayOptions, properties);
+
+/** The item it outputs, for n8n's schema preview (gulpfile.js writes it as JSON Schema). */
+export const outputSchema = z.object({
+	scanRef: z.string(),
+	files: z.array(
+		z.object({
+			kind: z.string(),
+			fileName: z.string(),
+			mimeType: z.string(),
+			fileSize: z.number(),
+		}),
+	),
+	notAvailable: z.array(z.string()),
+});
+
+/** What a file of a verification may be: photos, a document of an additional step, videos. */
+const ACCEPTED = ['jpeg', 'png', 'webp', 'heic', 'heif', 'pdf', 'video'];
+
+/** More links than this in one answer are not followed (the answer is the network's to size). */
+const MAX_FILES = 50;
+
+/**
+ * The links of the answer by kind: its `fileUrls` (the webhook's shape) or its own fields, and its
+ * `additionalStepPdfUrls`. A kind without a link (null, empty) is not available; a field of other
+ * text or kind (a scanRef the answer may carry) is no file.
+ */
+function linksOf(answer: unknown): Array<[string, unknown]> {
+	if (!isPlainObject(answer)) return [];
+	const files = isPlainObject(answer.fileUrls) ? answer.fileUrls : answer;
+	const steps = isPlainObject(answer.additionalStepPdfUrls) ? answer.additionalStepPdfUrls : {};
+	return Object.entries({ ...files, ...steps }).filter(
+		([, link]) => link === null || link === '' || isLink(link),
+	);
+}
+
+/** A binary field's name from the kind the service gave (letters, digits, `_` and `-`). */
+const fieldOf = (kind: string) => kind.replace(/[^\w-]/g, '_');
+
+/** A web address (whether it may be followed is downloadLink's to say). */
+const isLink = (link: unknown): link is string =>
+	typeof link === 'string' && /^https?:\/\//i.test(link.trim());
+
+/** Each linked file, downloaded one after the other (each within Max File Size). */
+async function downloadAll(
+	this: IExecuteFunctions,
+	links: Array<[string, string]>,
+	itemIndex: number,
+): Promise<{ files: IDataObject[]; binary: IBinaryKeyData }> {
+	if (links.length > MAX_FILES) {
+		throw new NodeOperationError(
+			this.getNode(),
+			`The service listed ${links.length} files for this verification; at most ${MAX_FILES} are downloaded`,
+			{ itemIndex, description: 'Report it to the service provider.' },
+		);
+	}
+	const maxBytes = maxBytesOf.call(this, itemIndex);
+	const files: IDataObject[] = [];
+	const binary: Array<[string, IBinaryKeyData[string]]> = [];
+	for (const [kind, link] of links) {
+		const what = `${kind} file`;
+		const file = await downloadLink.call(
+			this,
+			link,
+			{ name: fieldOf(kind), accepts: ACCEPTED, what },
+			{ itemIndex, maxBytes },
+		);
+		files.push({ kind, fileName: file.fileName, mimeType: file.mimeType, fileSize: file.fileSize });
+		binary.push([fieldOf(kind), file.binary]);
+	}
+	// Own fields whatever a kind is called (one named __proto__ stays a field).
+	return { files, binary: Object.fromEntries(binary) };
+}
+
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
+	const scanRef = scanRefOf.call(this, itemIndex);
+	const { includeVideos } = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const answer = await apiRequest.call(this, 'apiKey', {
+		method: 'POST',
+		path: '/api/v2/files',
+		body: { scanRef },
+		// Only reads: a failed answer is asked for again.
+		repeatable: true,
+		itemIndex,
+	});
+	const links = linksOf(answer.body).filter(
+		([kind]) => includeVideos === true || !kind.endsWith('_VIDEO'),
+	);
+	const listed = links.filter((entry): entry is [string, string] => isLink(entry[1]));
+	const { files, binary } = await downloadAll.call(this, listed, itemIndex);
+	const notAvailable = links.filter(([, link]) => !isLink(link)).map(([kind]) => kind);
+	const json = { scanRef, files, notAvailable };
+	return [files.length > 0 ? { json, binary } : { json }];
+}

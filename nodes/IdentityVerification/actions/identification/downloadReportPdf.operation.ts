@@ -1,0 +1,164 @@
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+	INodePropertyOptions,
+} from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+import { z } from 'zod';
+
+import { reportPdfRequestSchema } from '../../../shared/contract';
+import { downloadFile } from '../../transport';
+import { validateInput } from '../../helpers/validation';
+import { maxBytesOf, maxFileSizeOption, scanRefField } from './common';
+
+const properties: INodeProperties[] = [
+	scanRefField(
+		'The scanRef of the verification, from Get Many, the Create Verification Token response or a webhook',
+	),
+	{
+		displayName: 'Language',
+		name: 'language',
+		type: 'options',
+		default: 'en',
+		options: [
+			{ name: 'English', value: 'en' },
+			{ name: 'Lithuanian', value: 'lt' },
+		],
+		description: 'The language of the report (the service offers these two)',
+	},
+	{
+		displayName: 'Put Output File in Field',
+		name: 'binaryPropertyName',
+		type: 'string',
+		required: true,
+		default: 'data',
+		hint: 'The name of the output binary field to put the PDF in',
+		description:
+			'Later nodes (for example Google Drive, Send Email or Write File to Disk) read the file from this field',
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add option',
+		default: {},
+		options: [
+			{
+				displayName: 'Include Additional Step Photos',
+				name: 'includeAdditionalStepFiles',
+				type: 'boolean',
+				default: true,
+				description:
+					'Whether the report shows the photos of additional steps (such as a proof of address)',
+			},
+			{
+				displayName: 'Include Document and Face Photos',
+				name: 'includeMainStepFiles',
+				type: 'boolean',
+				default: true,
+				description:
+					'Whether the report shows the photos of the document (front and back) and the face',
+			},
+			maxFileSizeOption,
+		],
+	},
+];
+
+/** Its entry in the Operation selector. */
+export const option: INodePropertyOptions = {
+	name: 'Download Report PDF',
+	value: 'downloadReportPdf',
+	description:
+		'Download the PDF report of one verification by its scanRef (data, status, checks, photos), as evidence for an auditor',
+	action: 'Download the PDF report of a verification',
+};
+
+const displayOptions = {
+	show: { resource: ['identification'], operation: ['downloadReportPdf'] },
+};
+
+export const description = updateDisplayOptions(displayOptions, properties);
+
+/** The item it outputs, for n8n's schema preview (gulpfile.js writes it as JSON Schema). */
+export const outputSchema = z.object({
+	scanRef: z.string(),
+	fileName: z.string(),
+	mimeType: z.string(),
+	fileSize: z.number(),
+});
+
+const FIELD_LABELS = {
+	scanRef: {
+		label: 'Scan Reference',
+		fix: 'Enter the scanRef of the verification, from Get Many, the token response or a webhook.',
+	},
+	language: { label: 'Language', fix: 'Choose English (en) or Lithuanian (lt).' },
+	includeMainStepFiles: {
+		label: 'Include Document and Face Photos',
+		fix: 'Turn the option on or off.',
+	},
+	includeAdditionalStepFiles: {
+		label: 'Include Additional Step Photos',
+		fix: 'Turn the option on or off.',
+	},
+};
+
+/** The verification's report: scanRef, its language, and the photo options the user set. */
+function requestOf(this: IExecuteFunctions, itemIndex: number) {
+	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	return validateInput.call(
+		this,
+		reportPdfRequestSchema,
+		{
+			scanRef: this.getNodeParameter('scanRef', itemIndex, ''),
+			language: this.getNodeParameter('language', itemIndex, 'en'),
+			includeMainStepFiles: options.includeMainStepFiles,
+			includeAdditionalStepFiles: options.includeAdditionalStepFiles,
+		},
+		FIELD_LABELS,
+		itemIndex,
+	);
+}
+
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
+	const body = requestOf.call(this, itemIndex);
+	const binaryPropertyName =
+		(this.getNodeParameter('binaryPropertyName', itemIndex, 'data') as string).trim() || 'data';
+	const file = await downloadFile.call(
+		this,
+		'apiKey',
+		{
+			method: 'POST',
+			path: '/api/v2/generate-pdf',
+			body,
+			// Making the report changes nothing at the service: a failed answer is asked for again.
+			repeatable: true,
+			maxBytes: maxBytesOf.call(this, itemIndex),
+			itemIndex,
+			notFound: {
+				message:
+					'Not found (HTTP 404): the service has no report for this Scan Reference (no such verification, or its data was deleted)',
+				advice:
+					'Check the Scan Reference (the scanRef of the verification, from the account of this credential: sandbox and production keys see different data). Get Status shows DELETED for a verification whose data was deleted.',
+			},
+		},
+		// "A PDF file in Base64 format" (the PDF generation page), or its bytes: either is read.
+		{ name: `report-${body.scanRef}`, accepts: ['pdf'], what: 'PDF report', base64: true },
+	);
+	return [
+		{
+			json: {
+				scanRef: body.scanRef,
+				fileName: file.fileName,
+				mimeType: file.mimeType,
+				fileSize: file.fileSize,
+			},
+			binary: { [binaryPropertyName]: file.binary },
+		},
+	];
+}
