@@ -92,7 +92,7 @@ describe('against the sandbox', () => {
 	test('Get Many lists every verification of the client over several pages, in order; Simplify flattens', async () => {
 		const refs: string[] = [];
 		for (let i = 0; i < 5; i++) refs.push(await finished('e2e-many'));
-		const items = await output('Get Many', 'getMany', {
+		const items = await output('Get Many', 'getAll', {
 			clientId: 'e2e-many',
 			returnAll: true,
 			simplify: true,
@@ -236,7 +236,7 @@ describe('against the provider’s answers', () => {
 		const page = corpusJson('responses/identifications-list.idenfy-api-reference.json') as any;
 		const here = (link: string) => link.replace('http://api.example.org', provider.url);
 		const result = await againstProvider(
-			'getMany',
+			'getAll',
 			{ clientId: 'c', limit: 1 },
 			{ status: 200, body: { ...page, next: here(page.next), previous: here(page.previous) } },
 		);

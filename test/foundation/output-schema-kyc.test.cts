@@ -39,8 +39,8 @@ function missingFields(item: IDataObject, schema: JsonSchema): string[] {
 const ctx = useKycSandbox();
 
 const CASES: Array<[string, INodeParameters, string]> = [
-	['getMany', { clientId: 'customer-schema' }, ''],
-	['getMany', { clientId: 'customer-schema', simplify: true }, ''],
+	['getAll', { clientId: 'customer-schema' }, ''],
+	['getAll', { clientId: 'customer-schema', simplify: true }, ''],
 	['getData', {}, ''],
 	['getData', { personalData: 'leaveOut' }, ''],
 	['downloadFiles', {}, ''],

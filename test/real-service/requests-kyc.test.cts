@@ -254,10 +254,10 @@ const SCAN_REF = '3af8e5b2-5a7c-11ee-8c99-0242ac120002';
 const ODD_REF = 'skenas/Ž-1';
 
 const CASES: Array<[string, string, INodeParameters]> = [
-	['Get Many: a Client ID, Limit', 'getMany', { clientId: 'customer-12345', limit: 3 }],
+	['Get Many: a Client ID, Limit', 'getAll', { clientId: 'customer-12345', limit: 3 }],
 	[
 		'Get Many: non-ASCII Client ID, Return All, Per Page',
-		'getMany',
+		'getAll',
 		{ clientId: 'klientas-Žemaitė', returnAll: true, options: { perPage: 500 } },
 	],
 	['Get Data', 'getData', { scanRef: SCAN_REF }],
@@ -359,17 +359,17 @@ describe('the provider’s answers, through the operations', () => {
 		const here = (link: string) => link.replace('http://api.example.org', server.url);
 		const page = { ...example, next: here(example.next), previous: here(example.previous) };
 		server.replies.push({ status: 200, body: page });
-		const { items, error } = await run('getMany', { clientId: 'c', limit: 1 });
+		const { items, error } = await run('getAll', { clientId: 'c', limit: 1 });
 		expect(error).toBeUndefined();
 		expect(items.map((item) => item.json)).toEqual(example.results);
 	});
 
 	test('Get Many outputs the verifications of a generated page, and Simplify its fields', async () => {
-		const { items } = await run('getMany', { clientId: 'c', returnAll: true });
+		const { items } = await run('getAll', { clientId: 'c', returnAll: true });
 		const page = server.answers[0] as { results: Array<Record<string, unknown>> };
 		expect(page.results.length).toBeGreaterThan(0);
 		expect(items.map((item) => item.json)).toEqual(page.results);
-		const flat = await run('getMany', { clientId: 'c', returnAll: true, simplify: true });
+		const flat = await run('getAll', { clientId: 'c', returnAll: true, simplify: true });
 		expect(flat.items.map((item) => item.json)).toEqual(
 			page.results.map(({ scanRef, status, suspected }) => ({
 				scanRef,

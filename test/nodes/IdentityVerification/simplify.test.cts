@@ -72,7 +72,7 @@ describe('Simplify', () => {
 });
 
 describe('the Simplify switch', () => {
-	/** The Simplify declarations of the node, by the operation they belong to. */
+	/** The Simplify declarations of the node, by the `resource:operation` they belong to. */
 	const byOperation = () => {
 		const simplify = new IdentityVerification().description.properties.filter(
 			(p: INodeProperties) => p.name === 'simplify',
@@ -80,9 +80,11 @@ describe('the Simplify switch', () => {
 		const groups = new Map<string, INodeProperties[]>();
 		for (const p of simplify) {
 			const operations = p.displayOptions?.show?.operation as string[] | undefined;
-			// Each declaration belongs to exactly one operation.
+			const resources = p.displayOptions?.show?.resource as string[] | undefined;
+			// Each declaration belongs to exactly one operation of one resource.
 			expect(operations).toHaveLength(1);
-			const key = String(operations?.[0]);
+			expect(resources).toHaveLength(1);
+			const key = `${String(resources?.[0])}:${String(operations?.[0])}`;
 			groups.set(key, [...(groups.get(key) ?? []), p]);
 		}
 		return groups;
@@ -90,7 +92,13 @@ describe('the Simplify switch', () => {
 
 	test('every operation that has it from the start declares it twice: off on the canvas, on in the AI tool', () => {
 		const groups = byOperation();
-		for (const operation of ['createCheck', 'createVerificationToken', 'get', 'getAll']) {
+		for (const operation of [
+			'proofOfAddress:createCheck',
+			'identification:createVerificationToken',
+			'identification:getAll',
+			'kybCompany:get',
+			'kybCompany:getAll',
+		]) {
 			const declarations = groups.get(operation) ?? [];
 			expect(declarations).toHaveLength(2);
 			const [canvas, tool] = declarations;
@@ -108,14 +116,15 @@ describe('the Simplify switch', () => {
 	test('List Transactions and Get Questionnaire Answers, which gained it later, declare it once: off everywhere, so saved nodes keep their output', () => {
 		const groups = byOperation();
 		expect([...groups.keys()].sort()).toEqual([
-			'createCheck',
-			'createVerificationToken',
-			'get',
-			'getAll',
-			'getAnswers',
-			'listTransactions',
+			'bank:listTransactions',
+			'identification:createVerificationToken',
+			'identification:getAll',
+			'kyb:getAnswers',
+			'kybCompany:get',
+			'kybCompany:getAll',
+			'proofOfAddress:createCheck',
 		]);
-		for (const operation of ['getAnswers', 'listTransactions']) {
+		for (const operation of ['kyb:getAnswers', 'bank:listTransactions']) {
 			const declarations = groups.get(operation) ?? [];
 			expect(declarations).toHaveLength(1);
 			expect(declarations[0]).toMatchObject({

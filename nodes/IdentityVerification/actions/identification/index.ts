@@ -6,7 +6,7 @@ import * as deletePersonalData from './deletePersonalData.operation';
 import * as downloadFiles from './downloadFiles.operation';
 import * as downloadReportPdf from './downloadReportPdf.operation';
 import * as getData from './getData.operation';
-import * as getMany from './getMany.operation';
+import * as getAll from './getAll.operation';
 import * as getStatus from './getStatus.operation';
 import * as removeFromBlocklist from './removeFromBlocklist.operation';
 import * as requestInformation from './requestInformation.operation';
@@ -24,7 +24,7 @@ export const operations = {
 	downloadFiles,
 	downloadReportPdf,
 	getData,
-	getMany,
+	getAll,
 	getStatus,
 	removeFromBlocklist,
 	requestInformation,

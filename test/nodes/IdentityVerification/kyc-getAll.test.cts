@@ -9,7 +9,7 @@ const ctx = useKycSandbox();
 
 const getMany = (clientId: string, extra: Record<string, unknown> = {}) => ({
 	resource: 'identification',
-	operation: 'getMany',
+	operation: 'getAll',
 	clientId,
 	...extra,
 });

@@ -82,13 +82,13 @@ const properties: INodeProperties[] = [
 /** Its entry in the Operation selector. */
 export const option: INodePropertyOptions = {
 	name: 'Get Many',
-	value: 'getMany',
+	value: 'getAll',
 	description:
 		'List every verification of one client (by Client ID): scanRef, status and whether it was suspected, one item each',
 	action: 'Get many verifications of a client',
 };
 
-const displayOptions = { show: { resource: ['identification'], operation: ['getMany'] } };
+const displayOptions = { show: { resource: ['identification'], operation: ['getAll'] } };
 
 export const description = updateDisplayOptions(displayOptions, properties);
 
