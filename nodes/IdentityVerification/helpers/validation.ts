@@ -1,4 +1,4 @@
-import type { IExecuteFunctions } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 import type { z } from 'zod';
 
@@ -14,13 +14,46 @@ interface FieldLabel {
 
 export type FieldLabels = Record<string, FieldLabel>;
 
+/** A field of the description by its name, also inside a collection (Options, Filters). */
+function findField(properties: INodeProperties[], name: string): INodeProperties | undefined {
+	for (const property of properties) {
+		if (property.name === name) return property;
+		const inner = (property.options ?? []).filter((o): o is INodeProperties => 'type' in o);
+		const found = findField(inner, name);
+		if (found) return found;
+	}
+	return undefined;
+}
+
+/**
+ * The labels of an operation's request fields taken from its own fields, so that a message names a
+ * field as the node shows it and a renamed field renames its messages: each name's display name,
+ * with how to fix a wrong value. A name the description does not have is a mistake of the code.
+ */
+export function fieldLabels(
+	properties: INodeProperties[],
+	fixes: Record<string, string | undefined>,
+): FieldLabels {
+	const labels: FieldLabels = {};
+	for (const [name, fix] of Object.entries(fixes)) {
+		const field = findField(properties, name);
+		if (!field) throw new Error(`No field "${name}" to name in a message`);
+		labels[name] = { label: field.displayName, fix };
+	}
+	return labels;
+}
+
 /** Turns one zod issue into `<Display Name>: <rule>` and a description that says how to fix it. */
 function describeIssue(
 	issue: z.ZodIssue,
 	fields: FieldLabels,
 ): { message: string; description: string } {
 	const path = issue.path.join('.');
-	const field = fields[path] ?? fields[String(issue.path[0] ?? '')];
+	// A nested value (`access.accounts`) is named by its own field, else by the outer one.
+	const field =
+		fields[path] ??
+		fields[String(issue.path[issue.path.length - 1] ?? '')] ??
+		fields[String(issue.path[0] ?? '')];
 	const label = field?.label ?? (path || 'Input');
 	// The rule in the contract's words, never the value (issueRule).
 	let rule = issueRule(issue);

@@ -15,7 +15,7 @@ import {
 } from '../../../shared/contract';
 import { apiRequest } from '../../transport';
 import { toItems } from '../../helpers/response';
-import { numberFromText, validateInput } from '../../helpers/validation';
+import { fieldLabels, numberFromText, validateInput } from '../../helpers/validation';
 
 const COUNTRY_NAMES: Record<(typeof BANK_COUNTRIES)[number], string> = {
 	AT: 'Austria',
@@ -121,6 +121,17 @@ export const description = updateDisplayOptions(displayOptions, properties);
 /** The item it outputs, for n8n's schema preview (gulpfile.js writes it as JSON Schema). */
 export const outputSchema = bankTokenSchema;
 
+/** The fields a wrong value is named by in a message, with how to fix it. */
+const FIELD_LABELS = fieldLabels(properties, {
+	lifetime:
+		'Enter a whole number of seconds from 0 to 2,592,000 (30 days), for example 3600 for one hour.',
+	country: `Choose a country from the list, or use one of these codes in an expression: ${BANK_COUNTRIES.join(', ')}.`,
+	bank: 'Shorten the bank identifier to at most 32 characters, or leave it empty.',
+	accounts: 'Set Access to Accounts to true or false.',
+	balances: 'Set Access to Balances to true or false.',
+	transactions: 'Set Access to Transactions to true or false.',
+});
+
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
@@ -139,38 +150,7 @@ export async function execute(
 			transactions: this.getNodeParameter('transactions', itemIndex, false),
 		},
 	};
-	const request = validateInput.call(
-		this,
-		bankTokenRequestSchema,
-		input,
-		{
-			lifetime: {
-				label: 'Lifetime (Seconds)',
-				fix: 'Enter a whole number of seconds from 0 to 2,592,000 (30 days), for example 3600 for one hour.',
-			},
-			country: {
-				label: 'Country',
-				fix: `Choose a country from the list, or use one of these codes in an expression: ${BANK_COUNTRIES.join(', ')}.`,
-			},
-			bank: {
-				label: 'Bank',
-				fix: 'Shorten the bank identifier to at most 32 characters, or leave it empty.',
-			},
-			'access.accounts': {
-				label: 'Access to Accounts',
-				fix: 'Set Access to Accounts to true or false.',
-			},
-			'access.balances': {
-				label: 'Access to Balances',
-				fix: 'Set Access to Balances to true or false.',
-			},
-			'access.transactions': {
-				label: 'Access to Transactions',
-				fix: 'Set Access to Transactions to true or false.',
-			},
-		},
-		itemIndex,
-	);
+	const request = validateInput.call(this, bankTokenRequestSchema, input, FIELD_LABELS, itemIndex);
 
 	const response = await apiRequest.call(this, 'apiKey', {
 		method: 'POST',

@@ -17,7 +17,7 @@ import { isPlainObject } from '../../../shared/isPlainObject';
 import { listPages } from '../../helpers/pagination';
 import { segment } from '../../helpers/response';
 import { simplifyOption } from '../../helpers/simplify';
-import { numberFromText, validateInput } from '../../helpers/validation';
+import { fieldLabels, numberFromText, validateInput } from '../../helpers/validation';
 
 export const DEFAULT_PER_PAGE = 50;
 export const DEFAULT_MAX_PARALLEL = 4;
@@ -174,10 +174,21 @@ const paramsSchema = listTransactionsParamsSchema
 		},
 	);
 
-export async function execute(
-	this: IExecuteFunctions,
-	itemIndex: number,
-): Promise<INodeExecutionData[]> {
+/** The fields a wrong value is named by in a message, with how to fix it. */
+const FIELD_LABELS = fieldLabels(properties, {
+	verificationId: 'Enter the bank verification ID from the Bank Verification webhook.',
+	accountId: 'Enter the ID of one account from the Bank Verification webhook.',
+	perPage: 'Enter a whole number of 1 or more, for example 50.',
+	limit: 'Enter a whole number of 1 or more, or turn on Return All.',
+	maxParallelRequests: `Enter a whole number from 1 to ${MAX_PARALLEL_LIMIT}; ${DEFAULT_MAX_PARALLEL} is a good default.`,
+	bookedFrom:
+		"Pick a day that is not after Booked To, or enter one as text such as 2026-03-14 (in an expression, for example {{ $today.minus({ days: 1 }).toFormat('yyyy-MM-dd') }}).",
+	bookedTo:
+		"Pick a day, or enter one as text such as 2026-03-14 (in an expression, for example {{ $today.minus({ days: 1 }).toFormat('yyyy-MM-dd') }}).",
+});
+
+/** The item's fields, read and checked before anything is sent. */
+function paramsOf(this: IExecuteFunctions, itemIndex: number) {
 	const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
 	const options = this.getNodeParameter('options', itemIndex, {}) as {
 		perPage?: unknown;
@@ -187,46 +198,24 @@ export async function execute(
 		bookedFrom?: unknown;
 		bookedTo?: unknown;
 	};
-	const params = validateInput.call(
-		this,
-		paramsSchema,
-		{
-			verificationId: this.getNodeParameter('verificationId', itemIndex, ''),
-			accountId: this.getNodeParameter('accountId', itemIndex, ''),
-			// Sent only when set: without it the service's own page size applies.
-			perPage: options.perPage === undefined ? undefined : numberFromText(options.perPage),
-			limit: returnAll ? undefined : numberFromText(this.getNodeParameter('limit', itemIndex, 50)),
-			maxParallelRequests: numberFromText(options.maxParallelRequests ?? DEFAULT_MAX_PARALLEL),
-			bookedFrom: dayOf(filters.bookedFrom),
-			bookedTo: dayOf(filters.bookedTo),
-		},
-		{
-			verificationId: {
-				label: 'Verification ID',
-				fix: 'Enter the bank verification ID from the Bank Verification webhook.',
-			},
-			accountId: {
-				label: 'Account ID',
-				fix: 'Enter the ID of one account from the Bank Verification webhook.',
-			},
-			perPage: { label: 'Per Page', fix: 'Enter a whole number of 1 or more, for example 50.' },
-			limit: { label: 'Limit', fix: 'Enter a whole number of 1 or more, or turn on Return All.' },
-			maxParallelRequests: {
-				label: 'Max Parallel Requests',
-				fix: `Enter a whole number from 1 to ${MAX_PARALLEL_LIMIT}; ${DEFAULT_MAX_PARALLEL} is a good default.`,
-			},
-			bookedFrom: {
-				label: 'Booked From',
-				fix: "Pick a day that is not after Booked To, or enter one as text such as 2026-03-14 (in an expression, for example {{ $today.minus({ days: 1 }).toFormat('yyyy-MM-dd') }}).",
-			},
-			bookedTo: {
-				label: 'Booked To',
-				fix: "Pick a day, or enter one as text such as 2026-03-14 (in an expression, for example {{ $today.minus({ days: 1 }).toFormat('yyyy-MM-dd') }}).",
-			},
-		},
-		itemIndex,
-	);
+	const input = {
+		verificationId: this.getNodeParameter('verificationId', itemIndex, ''),
+		accountId: this.getNodeParameter('accountId', itemIndex, ''),
+		// Sent only when set: without it the service's own page size applies.
+		perPage: options.perPage === undefined ? undefined : numberFromText(options.perPage),
+		limit: returnAll ? undefined : numberFromText(this.getNodeParameter('limit', itemIndex, 50)),
+		maxParallelRequests: numberFromText(options.maxParallelRequests ?? DEFAULT_MAX_PARALLEL),
+		bookedFrom: dayOf(filters.bookedFrom),
+		bookedTo: dayOf(filters.bookedTo),
+	};
+	return validateInput.call(this, paramsSchema, input, FIELD_LABELS, itemIndex);
+}
 
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
+	const params = paramsOf.call(this, itemIndex);
 	const simplify = this.getNodeParameter('simplify', itemIndex, false) === true;
 	const range = { from: params.bookedFrom, to: params.bookedTo };
 	const filtered = range.from !== undefined || range.to !== undefined;

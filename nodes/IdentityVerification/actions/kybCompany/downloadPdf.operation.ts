@@ -109,26 +109,26 @@ const FIELD_LABELS = {
 	},
 };
 
+/** The item's password, sections and Max File Size, checked before anything is sent. */
+function paramsOf(this: IExecuteFunctions, itemIndex: number) {
+	const password = this.getNodeParameter('password', itemIndex, '') as string;
+	const sections = this.getNodeParameter('sections', itemIndex, []);
+	const { maxFileSizeMb } = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const input = {
+		// Empty is no password, no sections all of them: the provider's schema makes both optional.
+		password: password === '' ? undefined : password,
+		content: Array.isArray(sections) && sections.length === 0 ? undefined : sections,
+		maxFileSizeMb: numberFromText(maxFileSizeMb ?? DEFAULT_MAX_FILE_MB),
+	};
+	return validateInput.call(this, paramsSchema, input, FIELD_LABELS, itemIndex);
+}
+
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
 	const { companyId, path } = companyOf.call(this, itemIndex);
-	const password = this.getNodeParameter('password', itemIndex, '') as string;
-	const sections = this.getNodeParameter('sections', itemIndex, []);
-	const { maxFileSizeMb } = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	const { maxFileSizeMb: maxMb, ...body } = validateInput.call(
-		this,
-		paramsSchema,
-		{
-			// Empty is no password, no sections all of them: the provider's schema makes both optional.
-			password: password === '' ? undefined : password,
-			content: Array.isArray(sections) && sections.length === 0 ? undefined : sections,
-			maxFileSizeMb: numberFromText(maxFileSizeMb ?? DEFAULT_MAX_FILE_MB),
-		},
-		FIELD_LABELS,
-		itemIndex,
-	);
+	const { maxFileSizeMb: maxMb, ...body } = paramsOf.call(this, itemIndex);
 	const field =
 		(this.getNodeParameter('binaryPropertyName', itemIndex, 'data') as string).trim() || 'data';
 	const file = await downloadFile.call(
@@ -139,7 +139,7 @@ export async function execute(
 			path: `${path}pdf/`,
 			body,
 			// An error answer may echo the password: no message, stored detail or error item may show it.
-			secrets: [password],
+			secrets: body.password ? [body.password] : [],
 			// Making the PDF changes nothing at the service: a failed answer is asked for again.
 			repeatable: true,
 			itemIndex,
