@@ -141,10 +141,13 @@ export const description = updateDisplayOptions(displayOptions, properties);
 /** The item it outputs, for n8n's schema preview (gulpfile.js writes it as JSON Schema). */
 export const outputSchema = bankTransactionSchema;
 
+/** A day as the service writes booking dates: `2026-03-14`. */
+const DAY_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
+
 /** A day of Booked From or Booked To (its value made a day by dayOf first). */
 const bookedDay = z
 	.string({ invalid_type_error: 'must be a date such as 2026-03-14' })
-	.regex(/^\d{4}-\d{2}-\d{2}$/, { message: 'must be a date such as 2026-03-14' })
+	.regex(DAY_PATTERN, { message: 'must be a date such as 2026-03-14' })
 	.refine(isCalendarDay, { message: 'is not a day of the calendar' })
 	.optional();
 
@@ -262,9 +265,6 @@ function reportUndated(this: IExecuteFunctions, undated: number): void {
 // What List Transactions does to the transactions it read: keep those booked between two dates, and
 // turn each into one flat row. The service's results are not checked one by one (any JSON value can
 // come): both read what they can and never fail on a transaction of another shape.
-
-/** A day as the service writes booking dates: `2026-03-14`. */
-const DAY_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
 
 /** Booked From and Booked To, both days included; either may be missing. */
 interface BookedRange {
