@@ -1,8 +1,9 @@
-// `npm run screenshots`: pictures of the package in n8n's real editor for the README (docs/images).
-// Starts the demo stack (sandbox + pinned n8n with the example workflows of workflows/, those the
-// demo runs published), drives the editor in Debian's Chromium (test/browser/editor.cts) and saves
-// 1280x800 PNGs. The same steps run as an e2e test (test/e2e/editor.test.cts, into a temporary folder): they
-// throw when the editor does not list the nodes, an icon does not load or a workflow ends in error.
+// The pictures of the package in n8n's real editor (docs/images, for the README): the nodes panel, an
+// action, the trigger, the credential test, the HTTP Request node offering the credential and every
+// example workflow, 1280x800 PNGs from Debian's Chromium (test/browser/editor.cts). The editor test
+// (test/e2e/editor.test.cts) takes them into a temporary folder and fails when the editor does not
+// list the nodes, an icon does not load or a workflow ends in error; `npm --prefix lab run
+// screenshots` (lab/screenshots.cts) takes them into docs/images.
 import { mkdirSync, readFileSync } from 'node:fs';
 import type { Locator } from 'playwright-core';
 import { tmpdir } from 'node:os';
@@ -24,7 +25,6 @@ import {
 	isTriggerWorkflow,
 	runSignupApproved,
 	signupUrl,
-	startStack,
 	waitForSignup,
 	type Stack,
 } from '../n8n/stack.cjs';
@@ -33,10 +33,8 @@ import { SEED } from '../sandbox/index.cjs';
 import {
 	brokenPackageImages,
 	closeNode,
-	launchBrowser,
 	ndv,
 	newWorkflow,
-	openEditor,
 	openNode,
 	openPackageInPanel,
 	openWorkflow,
@@ -44,7 +42,6 @@ import {
 	type Editor,
 } from './editor.cjs';
 
-const IMAGES_DIR = path.join(ROOT, 'docs', 'images');
 /** The trigger's documented sample event, as n8n's mock data editor takes it (a list of items). */
 const SAMPLE_EVENT_FILE = path.join(ROOT, 'docs', 'sample-event.json');
 
@@ -452,32 +449,4 @@ export async function connectDemoWorkflows(stack: Stack): Promise<void> {
 		if (isTriggerWorkflow(w)) await connectTrigger(stack, w);
 		else if (isSignupWorkflow(w)) await waitForSignup(signupUrl(stack, w));
 	}
-}
-
-async function main(): Promise<number> {
-	const browser = await launchBrowser();
-	const stack = await startStack({
-		...screenshotStackOptions(),
-		log: (m) => console.log(`[screenshots] ${m}`),
-	});
-	try {
-		await connectDemoWorkflows(stack);
-		const editor = await openEditor(browser, stack.n8n.url, stack.owner);
-		const pictures = await takeScreenshots(stack, editor, IMAGES_DIR);
-		for (const p of pictures) console.log(`  docs/images/${p.file}: ${p.shows}`);
-		return 0;
-	} finally {
-		await browser.close();
-		await stack.stop();
-	}
-}
-
-if (require.main === module) {
-	main().then(
-		(code) => process.exit(code),
-		(error) => {
-			console.error(`[screenshots] ${error instanceof Error ? error.message : error}`);
-			process.exit(1);
-		},
-	);
 }

@@ -1,5 +1,5 @@
 // `npm run verify`: what a maintainer runs before tagging a release, and a step of .ci/run. The
-// scanner-rule lint of the packed tarball (`npm run lint:package`), then the checks of n8n's
+// scanner-rule lint of the packed tarball (scan-package.mjs), then the checks of n8n's
 // verification guidelines that can be made offline: what the tarball holds, the MIT licence and its
 // file, no runtime dependencies, English only, a README with the nodes and examples, repository
 // fields that name one GitHub repository, and a changelog entry for the version. Each check is a
@@ -204,8 +204,8 @@ function nodeDisplayNames(pkg: PackageJson): string[] {
 }
 
 function main(): void {
-	console.log('==> scanner-rule lint of the packed package (npm run lint:package)');
-	const lint = spawnSync('npm', ['run', '--silent', 'lint:package'], {
+	console.log('==> scanner-rule lint of the packed package (test/n8n/scan-package.mjs)');
+	const lint = spawnSync(process.execPath, [path.join(ROOT, 'test', 'n8n', 'scan-package.mjs')], {
 		cwd: ROOT,
 		stdio: 'inherit',
 	});
