@@ -28,18 +28,28 @@ export interface PackageJson {
 	n8n?: { nodes?: string[]; credentials?: string[] };
 }
 
-/** Files npm always adds to the tarball besides `files` (dist). */
+/** Files npm always adds to the tarball besides `files`. */
 const ALWAYS_PACKED = ['package.json', 'README.md', 'LICENSE'];
+/**
+ * What n8n loads from dist/. `n8n-node build` also copies every picture of the repository there
+ * (docs/images, lab/node_modules): package.json's `files` names only these two.
+ */
+const SHIPPED_DIRS = ['dist/nodes/', 'dist/credentials/'];
 
-/** The tarball holds package.json, README.md, LICENSE and dist/ only, and every file n8n loads. */
+/**
+ * The tarball holds package.json, README.md, LICENSE and the built nodes and credentials only, and
+ * every file n8n loads.
+ */
 export function checkTarballContents(pkg: PackageJson, files: string[]): string[] {
 	const problems: string[] = [];
 	for (const required of ALWAYS_PACKED) {
 		if (!files.includes(required)) problems.push(`${required} is missing from the tarball`);
 	}
 	for (const file of files) {
-		if (!ALWAYS_PACKED.includes(file) && !file.startsWith('dist/'))
-			problems.push(`${file} is in the tarball but is not dist/ (check "files" in package.json)`);
+		if (!ALWAYS_PACKED.includes(file) && !SHIPPED_DIRS.some((dir) => file.startsWith(dir)))
+			problems.push(
+				`${file} is in the tarball but is not in ${SHIPPED_DIRS.join(' or ')} (check "files" in package.json)`,
+			);
 	}
 	for (const entry of [...(pkg.n8n?.nodes ?? []), ...(pkg.n8n?.credentials ?? [])]) {
 		if (!files.includes(entry))
@@ -220,7 +230,7 @@ function main(): void {
 		.map((file) => ({ name: file, text: readFileSync(path.join(ROOT, file), 'utf8') }));
 	const checks: Array<[string, () => string[]]> = [
 		[
-			'tarball holds LICENSE, README, package.json and dist only',
+			'tarball holds LICENSE, README, package.json and the built nodes and credentials only',
 			() => checkTarballContents(pkg, files),
 		],
 		[
