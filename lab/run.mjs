@@ -37,10 +37,14 @@ function ensureLabDependencies() {
 	run('npm', ['ci', '--no-audit', '--no-fund'], { cwd: LAB });
 }
 
-function stryker(args) {
+/**
+ * Stryker's command line, `stryker run <config> [args]`, in this process (whose working folder is
+ * the repository's root, where Stryker copies the code from).
+ */
+async function stryker(args) {
 	ensureLabDependencies();
-	const cli = path.join(LAB, 'node_modules', '@stryker-mutator', 'core', 'bin', 'stryker.js');
-	run(process.execPath, [cli, 'run', 'lab/mutation/stryker.config.mjs', ...args]);
+	const { StrykerCli } = await import('@stryker-mutator/core');
+	new StrykerCli(['node', 'stryker', 'run', 'lab/mutation/stryker.config.mjs', ...args]).run();
 }
 
 /** Without a changed shipped line: the core every delivery and request goes through. */
