@@ -1,12 +1,12 @@
-// The build step that `n8n-node build` does not do. Runs after it (`npm run build`). Icons need no
+// The build step that `n8n-node build` does not do: `node gulpfile.js`, after it (`npm run build`).
+// Plain Node (the name is the template's build file's; one function needs no gulp). Icons need no
 // step here: `n8n-node build` copies every *.png/*.svg (and the codex *.node.json comes with tsc).
 //
-//  - schemas: writes the output schema of every operation (its `outputSchema`, from the zod
-//    contract) to dist/nodes/<Node>/__schema__/v<version>/<resource>/<operation>.json (JSON Schema,
-//    the format and path n8n's editor reads for its schema preview, see n8n-core's
-//    output-schema-resolver), and the trigger's per event kind, from the contract's one event schema
-//    (n8n 2.40.7's editor shows no schema preview for triggers; README).
-const { series } = require('gulp');
+// It writes the output schema of every operation (its `outputSchema`, from the zod contract) to
+// dist/nodes/<Node>/__schema__/v<version>/<resource>/<operation>.json (JSON Schema, the format and
+// path n8n's editor reads for its schema preview, see n8n-core's output-schema-resolver), and the
+// trigger's per event kind, from the contract's one event schema (n8n 2.40.7's editor shows no
+// schema preview for triggers; README).
 const fs = require('node:fs');
 const path = require('node:path');
 
@@ -167,7 +167,7 @@ function outputSchemas(contract, resources, z = require('zod').z) {
 	return files;
 }
 
-function schemas(done) {
+function writeSchemas() {
 	const contract = require('./dist/nodes/shared/contract');
 	const { resources } = require('./dist/nodes/IdentityVerification/actions/router');
 	for (const [file, schema] of Object.entries(outputSchemas(contract, resources))) {
@@ -175,10 +175,7 @@ function schemas(done) {
 		fs.mkdirSync(path.dirname(target), { recursive: true });
 		fs.writeFileSync(target, JSON.stringify(schema, null, '\t') + '\n');
 	}
-	done();
 }
 
 exports.outputSchemas = outputSchemas;
-exports.schemas = schemas;
-exports.build = series(schemas);
-exports.default = exports.build;
+if (require.main === module) writeSchemas();

@@ -1,6 +1,6 @@
-// Queue-mode tests: the packed package in the pinned real n8n with Postgres, Redis, webhook
-// processes and workers (see test/n8n/queue.cts). One stack per test file. As the e2e tests, but
-// their own files and a longer timeout.
+// The queue-mode smoke test: the packed package in the pinned real n8n with Postgres, Redis, a
+// webhook process and a worker (see test/n8n/queue.cts). As the e2e tests, but its own files and a
+// longer timeout. The load runs are the lab's (lab/queue/).
 module.exports = {
 	...require('./jest.e2e.config.cjs'),
 	testMatch: ['<rootDir>/test/queue/**/*.test.cjs'],

@@ -11,7 +11,6 @@
 // installed. Nothing here is shipped in the package.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -132,43 +131,6 @@ const buildPackage = () => run('npm', ['run', '--silent', 'build']);
 const runBuilt = (file, args) =>
 	run(process.execPath, [path.join(ROOT, '.build', 'test', file), ...args]);
 
-const stryker = (args) =>
-	run(process.execPath, [
-		path.join(ROOT, 'node_modules', '@stryker-mutator', 'core', 'bin', 'stryker.js'),
-		'run',
-		...args,
-	]);
-
-const { changedRanges, mutatePatterns, withinBudget } = createRequire(import.meta.url)(
-	'./mutation-ranges.cjs',
-);
-
-/** Without a changed shipped line: the core every delivery and request goes through. */
-const MUTATION_CORE = [
-	'nodes/shared/webhook/signature.ts',
-	'nodes/IdentityVerification/transport/retry.ts',
-];
-
-/** The shipped lines changed since `base` (`git diff -U0`), or the core's whole files. */
-function mutationRanges(base) {
-	const res = spawnSync('git', ['diff', '-U0', base, '--', 'nodes', 'credentials'], {
-		cwd: ROOT,
-		encoding: 'utf8',
-	});
-	if (res.status !== 0) {
-		log(`git diff against ${base} failed: ${res.stderr.trim()}`);
-		process.exit(res.status ?? 1);
-	}
-	const changed = changedRanges(res.stdout);
-	if (changed.length > 0) return { ranges: changed, what: `the lines changed since ${base}` };
-	const whole = MUTATION_CORE.map((file) => ({
-		file,
-		start: 1,
-		end: readFileSync(path.join(ROOT, file), 'utf8').split('\n').length,
-	}));
-	return { ranges: whole, what: `the core (no shipped line changed since ${base})` };
-}
-
 const TASKS = {
 	test: (args) => {
 		buildTests();
@@ -200,11 +162,6 @@ const TASKS = {
 		buildTests();
 		npx('jest', ['--config', 'jest.queue.config.cjs', ...args]);
 	},
-	'bench:queue': (args) => {
-		buildPackage();
-		buildTests();
-		runBuilt('queue/bench.cjs', args);
-	},
 	sandbox: (args) => {
 		buildTests();
 		runBuilt('sandbox/cli.cjs', args);
@@ -214,38 +171,19 @@ const TASKS = {
 		buildTests();
 		runBuilt('demo/demo.cjs', args);
 	},
-	bench: (args) => {
-		buildPackage();
-		buildTests();
-		runBuilt('bench/bench.cjs', args);
-	},
-	screenshots: (args) => {
-		buildPackage();
-		buildTests();
-		runBuilt('browser/screenshots.cjs', args);
-	},
 	n8n: (args) => {
 		buildPackage();
 		buildTests();
 		runBuilt('n8n/cli.cjs', args);
 	},
-	// Before tagging a release (and in .ci/run): the scanner-rule lint plus n8n's offline checks.
+	// Before tagging a release (and in .ci/run): the scanner-rule lint of the packed package plus
+	// n8n's offline checks.
 	verify: (args) => {
+		buildPackage();
 		buildTests();
 		runBuilt('n8n/verify.cjs', args);
 	},
-	// Mutation testing (stryker.config.mjs); Stryker compiles the mutated code itself in its sandbox.
-	'test:mutation': (args) => stryker(args),
-	// The same on the shipped lines a commit changed (default: the last one; or `-- <base>`), within
-	// a budget of lines (scripts/mutation-ranges.cjs), for CI: the whole run takes hours on 2 cores.
-	'test:mutation:changed': ([base = 'HEAD~1', ...args]) => {
-		const { ranges, what } = mutationRanges(base);
-		const { chosen, leftOut } = withinBudget(ranges);
-		const patterns = mutatePatterns(chosen);
-		log(`Mutation testing ${what}: ${patterns.join(', ')}`);
-		if (leftOut > 0) log(`${leftOut} more changed lines are over the budget and not mutated here.`);
-		stryker(['--mutate', patterns.join(','), ...args]);
-	},
+	// Any script with Node 24 and the dependencies: the lab's tasks run through it (lab/run.mjs).
 	node: (args) => run(process.execPath, args),
 	// Only the set-up: Node 24 and dependencies (used by .ci/run as its install step).
 	deps: () => {},

@@ -1,6 +1,6 @@
 // Drives n8n's real editor in Debian's Chromium (playwright-core, no browser download): sign in, add
 // a node from the nodes panel, open a node on the canvas, read the credential picker, watch icons.
-// Shared by the editor e2e test (test/e2e/editor.test.cts) and `npm run screenshots`.
+// Shared by the editor e2e test (test/e2e/editor.test.cts) and the lab's `npm run screenshots`.
 //
 // Selectors are the editor's own `data-test-id` attributes (the ones n8n's Playwright tests use), so
 // they survive styling changes. Every step waits for an element; nothing sleeps a fixed time.

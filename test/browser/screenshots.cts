@@ -1,8 +1,9 @@
-// `npm run screenshots`: pictures of the package in n8n's real editor for the README (docs/images).
-// Starts the demo stack (sandbox + pinned n8n with the example workflows of workflows/, those the
-// demo runs published), drives the editor in Debian's Chromium (test/browser/editor.cts) and saves
-// 1280x800 PNGs. The same steps run as an e2e test (test/e2e/editor.test.cts, into a temporary folder): they
-// throw when the editor does not list the nodes, an icon does not load or a workflow ends in error.
+// The pictures of the package in n8n's real editor (docs/images, for the README): the nodes panel, an
+// action, the trigger, the credential test, the HTTP Request node offering the credential and every
+// example workflow, 1280x800 PNGs from Debian's Chromium (test/browser/editor.cts). The editor test
+// (test/e2e/editor.test.cts) takes them into a temporary folder and fails when the editor does not
+// list the nodes, an icon does not load or a workflow ends in error; `npm --prefix lab run
+// screenshots` (lab/screenshots.cts) takes them into docs/images.
 import { mkdirSync, readFileSync } from 'node:fs';
 import type { Locator } from 'playwright-core';
 import { tmpdir } from 'node:os';
@@ -25,7 +26,6 @@ import {
 	isTriggerWorkflow,
 	runSignupApproved,
 	signupUrl,
-	startStack,
 	waitForSignup,
 	type Stack,
 } from '../n8n/stack.cjs';
@@ -34,10 +34,8 @@ import { SEED } from '../sandbox/index.cjs';
 import {
 	brokenPackageImages,
 	closeNode,
-	launchBrowser,
 	ndv,
 	newWorkflow,
-	openEditor,
 	openNode,
 	openPackageInPanel,
 	openWorkflow,
@@ -49,10 +47,8 @@ import { takeFirstHourPictures } from './firstHour.cjs';
 /** The trigger's Events choices: every kind, and any final identification result. */
 const EVENT_TYPE_CHOICES = EVENT_TYPES.length + 1;
 
-const IMAGES_DIR = path.join(ROOT, 'docs', 'images');
 /** The API credential's name as n8n shows it. */
 const API_CREDENTIAL = new IdentityVerificationApi().displayName;
-const FIRST_HOUR_DIR = path.join(IMAGES_DIR, 'first-hour');
 /** The trigger's documented sample event, as n8n's mock data editor takes it (a list of items). */
 const SAMPLE_EVENT_FILE = path.join(ROOT, 'docs', 'sample-event.json');
 
@@ -481,51 +477,4 @@ export async function connectDemoWorkflows(stack: Stack): Promise<void> {
 		if (isTriggerWorkflow(w)) await connectTrigger(stack, w);
 		else if (isSignupWorkflow(w)) await waitForSignup(signupUrl(stack, w));
 	}
-}
-
-/**
- * `--first-hour [<folder>]`: the first-hour pictures (test/browser/firstHour.cts) into the folder,
- * docs/images/first-hour by default; otherwise the README's pictures into docs/images.
- */
-function firstHourFolder(args: string[]): string | undefined {
-	const at = args.indexOf('--first-hour');
-	if (at < 0) return undefined;
-	const folder = args[at + 1];
-	return path.resolve(ROOT, folder && !folder.startsWith('--') ? folder : FIRST_HOUR_DIR);
-}
-
-async function main(args: string[]): Promise<number> {
-	const firstHour = firstHourFolder(args);
-	const browser = await launchBrowser();
-	const stack = await startStack({
-		...screenshotStackOptions(),
-		log: (m) => console.log(`[screenshots] ${m}`),
-	});
-	try {
-		await connectDemoWorkflows(stack);
-		const editor = await openEditor(browser, stack.n8n.url, stack.owner);
-		if (firstHour !== undefined) {
-			mkdirSync(firstHour, { recursive: true });
-			const pictures = await takeFirstHourPictures(stack, editor, firstHour);
-			for (const p of pictures)
-				console.log(`  ${path.relative(ROOT, path.join(firstHour, p.file))}: ${p.shows}`);
-			return 0;
-		}
-		const pictures = await takeScreenshots(stack, editor, IMAGES_DIR);
-		for (const p of pictures) console.log(`  docs/images/${p.file}: ${p.shows}`);
-		return 0;
-	} finally {
-		await browser.close();
-		await stack.stop();
-	}
-}
-
-if (require.main === module) {
-	main(process.argv.slice(2)).then(
-		(code) => process.exit(code),
-		(error) => {
-			console.error(`[screenshots] ${error instanceof Error ? error.message : error}`);
-			process.exit(1);
-		},
-	);
 }

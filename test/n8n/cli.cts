@@ -1,4 +1,5 @@
-// `npm run n8n -- <command>`: the pinned real n8n by hand (IDV_N8N_VERSION=1 for the 1.x release).
+// `node scripts/toolchain.mjs n8n <command>`: the pinned real n8n by hand (IDV_N8N_VERSION=1 for
+// the 1.x release).
 //   install                    install the pinned n8n into the cache (once) and print where
 //   start [--port N] [--dir D] start n8n on loopback with this package installed (Ctrl-C stops it)
 //   export-nodes [--dir D]     list the node types n8n loads from this package (n8n export:nodes)
@@ -92,7 +93,7 @@ async function main(): Promise<number> {
 		}
 		default:
 			console.error(
-				'usage: npm run n8n -- <install|start|export-nodes|exec|version> [--dir D] [--port N]',
+				'usage: node scripts/toolchain.mjs n8n <install|start|export-nodes|exec|version> [--dir D] [--port N]',
 			);
 			return 2;
 	}

@@ -1,5 +1,6 @@
 // n8n's CLI on a user folder: import credentials and workflows, publish (activate), execute,
-// export:nodes (part of runtime.cts, which re-exports it; `npm run n8n` is cli.cts).
+// export:nodes (part of runtime.cts, which re-exports it; `node scripts/toolchain.mjs n8n` is
+// cli.cts).
 import { spawn } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';

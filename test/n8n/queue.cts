@@ -1,4 +1,4 @@
-// n8n's queue mode on loopback, for the queue-mode tests (test/queue) and `npm run bench:queue`:
+// n8n's queue mode on loopback, for the queue-mode smoke test (test/queue) and the lab's load runs:
 // Postgres and Redis from Debian's packages, started in a temporary folder on free ports and stopped
 // afterwards (no system service), and the pinned n8n as one main process, webhook processes and
 // workers, all with this package installed as a community package and the binary data kept in the
@@ -227,7 +227,7 @@ function queueEnv(opts: {
 		// n8n 2.x gives every webhook request of a node other than its own Webhook node an expression
 		// isolate, made cold when its pool (1 by default) is empty, as it is under any burst: the
 		// whole cost of a community trigger there. Lazily, an isolate is made only for a request that
-		// evaluates an expression (the trigger's webhook evaluates none). `npm run bench:queue`
+		// evaluates an expression (the trigger's webhook evaluates none). The lab's `bench:queue`
 		// measured the trigger at 12.7/s without it and 30.1/s with it (the null community trigger
 		// 13.3 and 28.0), 2 webhook processes on 2 busy cores.
 		N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE: 'true',

@@ -1,6 +1,6 @@
-// The real n8n, for the demo (test/demo), the end-to-end tests (test/e2e), the bench, the queue-mode
-// stack and `npm run n8n`. Not shipped; run through scripts/toolchain.mjs (Node 24). One entry for
-// the modules that do the work, each one job:
+// The real n8n, for the demo (test/demo), the end-to-end tests (test/e2e), the lab, the queue-mode
+// stack and `node scripts/toolchain.mjs n8n`. Not shipped; run through scripts/toolchain.mjs (Node
+// 24). One entry for the modules that do the work, each one job:
 //
 //   version.cts   which n8n (the pin, or IDV_N8N_VERSION's), where it is installed, which Node runs
 //                 it, what differs between the 2.x and 1.x lines (versionTraits), on2x

@@ -5,7 +5,7 @@
 // n8n-nodes-base community rules for package.json, and inline `eslint-disable` comments ignored.
 // `n8n-node lint` checks the TypeScript sources; this checks what n8n actually receives.
 //
-// Usage: npm run lint:package (builds first). Exits 1 on any error. Plain ESM JavaScript: the
+// Run by `npm run verify` (which builds first). Exits 1 on any error. Plain ESM JavaScript: the
 // community-nodes plugin is an ES module, and this runs on any Node from 18.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';

@@ -1,5 +1,5 @@
 // `npm run verify`: what a maintainer runs before tagging a release, and a step of .ci/run. The
-// scanner-rule lint of the packed tarball (`npm run lint:package`), then the checks of n8n's
+// scanner-rule lint of the packed tarball (scan-package.mjs), then the checks of n8n's
 // verification guidelines that can be made offline: what the tarball holds, the MIT licence and its
 // file, no runtime dependencies, English only, a README with the nodes and examples, repository
 // fields that name one GitHub repository, and a changelog entry for the version. Each check is a
@@ -28,18 +28,28 @@ export interface PackageJson {
 	n8n?: { nodes?: string[]; credentials?: string[] };
 }
 
-/** Files npm always adds to the tarball besides `files` (dist). */
+/** Files npm always adds to the tarball besides `files`. */
 const ALWAYS_PACKED = ['package.json', 'README.md', 'LICENSE'];
+/**
+ * What n8n loads from dist/. `n8n-node build` also copies every picture of the repository there
+ * (docs/images, lab/node_modules): package.json's `files` names only these two.
+ */
+const SHIPPED_DIRS = ['dist/nodes/', 'dist/credentials/'];
 
-/** The tarball holds package.json, README.md, LICENSE and dist/ only, and every file n8n loads. */
+/**
+ * The tarball holds package.json, README.md, LICENSE and the built nodes and credentials only, and
+ * every file n8n loads.
+ */
 export function checkTarballContents(pkg: PackageJson, files: string[]): string[] {
 	const problems: string[] = [];
 	for (const required of ALWAYS_PACKED) {
 		if (!files.includes(required)) problems.push(`${required} is missing from the tarball`);
 	}
 	for (const file of files) {
-		if (!ALWAYS_PACKED.includes(file) && !file.startsWith('dist/'))
-			problems.push(`${file} is in the tarball but is not dist/ (check "files" in package.json)`);
+		if (!ALWAYS_PACKED.includes(file) && !SHIPPED_DIRS.some((dir) => file.startsWith(dir)))
+			problems.push(
+				`${file} is in the tarball but is not in ${SHIPPED_DIRS.join(' or ')} (check "files" in package.json)`,
+			);
 	}
 	for (const entry of [...(pkg.n8n?.nodes ?? []), ...(pkg.n8n?.credentials ?? [])]) {
 		if (!files.includes(entry))
@@ -204,8 +214,8 @@ function nodeDisplayNames(pkg: PackageJson): string[] {
 }
 
 function main(): void {
-	console.log('==> scanner-rule lint of the packed package (npm run lint:package)');
-	const lint = spawnSync('npm', ['run', '--silent', 'lint:package'], {
+	console.log('==> scanner-rule lint of the packed package (test/n8n/scan-package.mjs)');
+	const lint = spawnSync(process.execPath, [path.join(ROOT, 'test', 'n8n', 'scan-package.mjs')], {
 		cwd: ROOT,
 		stdio: 'inherit',
 	});
@@ -220,7 +230,7 @@ function main(): void {
 		.map((file) => ({ name: file, text: readFileSync(path.join(ROOT, file), 'utf8') }));
 	const checks: Array<[string, () => string[]]> = [
 		[
-			'tarball holds LICENSE, README, package.json and dist only',
+			'tarball holds LICENSE, README, package.json and the built nodes and credentials only',
 			() => checkTarballContents(pkg, files),
 		],
 		[

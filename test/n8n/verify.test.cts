@@ -62,6 +62,20 @@ describe('tarball contents', () => {
 			expect.stringContaining('test/sandbox/cli.cjs is in the tarball'),
 		]);
 	});
+	test('a file in dist outside the nodes and credentials fails (n8n-node build copies every picture of the repository into dist)', () => {
+		expect(
+			checkTarballContents(good, [
+				...packed,
+				'dist/docs/images/nodes-panel.png',
+				'dist/lab/node_modules/js-md4/doc/fonts/OpenSans-Bold-webfont.svg',
+			]),
+		).toEqual([
+			expect.stringContaining('dist/docs/images/nodes-panel.png is in the tarball'),
+			expect.stringContaining(
+				'dist/lab/node_modules/js-md4/doc/fonts/OpenSans-Bold-webfont.svg is in the tarball',
+			),
+		]);
+	});
 	test('a missing LICENSE or node file fails', () => {
 		const problems = checkTarballContents(
 			good,

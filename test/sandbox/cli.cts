@@ -1,6 +1,7 @@
 /**
- * `npm run sandbox [-- --port N] [--webhook-url URL] [--host H] [--header-prefix Idenfy]`: runs the
- * sandbox standalone (default http://127.0.0.1:8787) and prints what a workflow needs to talk to it.
+ * `node scripts/toolchain.mjs sandbox [--port N] [--webhook-url URL] [--host H]
+ * [--header-prefix Idenfy]`: runs the sandbox standalone (default http://127.0.0.1:8787) and prints
+ * what a workflow needs to talk to it.
  */
 import { SEED, startSandbox } from './index.cjs';
 
@@ -12,7 +13,7 @@ interface CliArgs {
 }
 
 const USAGE =
-	'usage: npm run sandbox -- [--port 8787] [--host 127.0.0.1] [--webhook-url http://127.0.0.1:5678/webhook/...] [--header-prefix Service|Idenfy]\n';
+	'usage: node scripts/toolchain.mjs sandbox [--port 8787] [--host 127.0.0.1] [--webhook-url http://127.0.0.1:5678/webhook/...] [--header-prefix Service|Idenfy]\n';
 
 function parseArgs(argv: string[]): CliArgs {
 	const out: CliArgs = { port: 8787, host: '127.0.0.1' };

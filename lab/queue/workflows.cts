@@ -1,6 +1,6 @@
 // Workflow JSON the queue-mode tests and `npm run bench:queue` import into n8n (fixed ids, so they
 // can be published before the processes start), written the way the editor saves them.
-import type { WorkflowNode as Node } from '../n8n/stack.cjs';
+import type { WorkflowNode as Node } from '../../test/n8n/stack.cjs';
 import {
 	TRIGGER,
 	actionNode as action,
@@ -9,9 +9,9 @@ import {
 	node,
 	triggerNode as trigger,
 	webhookNode,
-} from '../n8n/workflow.cjs';
+} from '../../test/n8n/workflow.cjs';
 
-export { ACTION } from '../n8n/workflow.cjs';
+export { ACTION } from '../../test/n8n/workflow.cjs';
 
 export interface Workflow {
 	id: string;

@@ -25,8 +25,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import path from 'node:path';
 
-import { N8N_VERSION } from '../n8n/runtime.cjs';
-import type { Stack } from '../n8n/stack.cjs';
+import { N8N_VERSION } from '../../test/n8n/runtime.cjs';
+import type { Stack } from '../../test/n8n/stack.cjs';
 import { SECTIONS, log, type Options, type Results, type Section } from './common.cjs';
 import { maxBurst } from './burst.cjs';
 import { benchDedupe } from './dedupe.cjs';

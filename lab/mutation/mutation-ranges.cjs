@@ -1,9 +1,9 @@
-// What CI's mutation step mutates: the shipped lines a commit changed, within a budget of lines, so
-// the step's time does not grow with the size of the commit (whole files of a large change once ran
-// past CI's limit). Plain CommonJS so that scripts/toolchain.mjs and the unit tests both load it.
+// What `npm run mutation:changed` mutates: the shipped lines a commit changed, within a budget of
+// lines, so the run's time does not grow with the size of the commit (whole files of a large change
+// once took hours). Plain CommonJS so that lab/run.mjs and the unit test both load it.
 'use strict';
 
-/** At most this many changed lines are mutated (the core below, signature.ts and retry.ts, take about 10 minutes on 2 cores). */
+/** At most this many changed lines are mutated (run.mjs's core, signature.ts and retry.ts, take about 10 minutes on 2 cores). */
 const LINE_BUDGET = 200;
 
 /** Shipped TypeScript whose mutants mean something: not the type-only files. */

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { dedupeKey, formerDedupeKeys } from '../../nodes/shared/webhook/dedupe';
 import { buildEvent } from '../../nodes/shared/webhook/events';
 import { bodyHash, verifySignature } from '../../nodes/shared/webhook/signature';
-import { sampleBody, sign } from '../sandbox/index.cjs';
+import { sampleBody, sign } from '../../test/sandbox/index.cjs';
 import {
 	log,
 	median,

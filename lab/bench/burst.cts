@@ -3,7 +3,7 @@
 // Webhook node: doubling from 25, then bisecting; bounded in bursts and time.
 import { Pool } from 'undici';
 
-import type { Stack } from '../n8n/stack.cjs';
+import type { Stack } from '../../test/n8n/stack.cjs';
 import { load, log, type Options } from './common.cjs';
 import { blast, makeDeliveries, quiesce, settle } from './n8n.cjs';
 import type { TriggerVariant } from './trigger.cjs';

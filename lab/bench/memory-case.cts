@@ -37,8 +37,8 @@ import {
 	registerNodeType,
 	runNode,
 	useFilesystemBinaryMode,
-} from '../harness/index.cjs';
-import { requireFromN8n } from '../n8n/runtime.cjs';
+} from '../../test/harness/index.cjs';
+import { requireFromN8n } from '../../test/n8n/runtime.cjs';
 import type { BinaryDataService } from 'n8n-core';
 
 type CaseName = 'transactions100k' | 'transactions100kHttpRequest' | 'amlPdf50MB' | 'poa20MB';

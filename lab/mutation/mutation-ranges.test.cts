@@ -1,6 +1,6 @@
 /**
- * CI's mutation step (scripts/mutation-ranges.cjs): it mutates the shipped lines a commit changed,
- * never more than its line budget, so a large commit cannot push CI past its time limit.
+ * `npm run mutation:changed` (mutation-ranges.cjs): it mutates the shipped lines a commit changed,
+ * never more than its line budget, so a large commit cannot make the run take hours.
  */
 import path from 'node:path';
 
@@ -11,7 +11,7 @@ interface Range {
 }
 // The script is plain CommonJS outside the compiled tree: loaded from the repository.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const ranges = require(path.resolve(__dirname, '../../../scripts/mutation-ranges.cjs')) as {
+const ranges = require(path.resolve(__dirname, '../../../lab/mutation/mutation-ranges.cjs')) as {
 	LINE_BUDGET: number;
 	changedRanges(diff: string): Range[];
 	withinBudget(ranges: Range[], budget?: number): { chosen: Range[]; leftOut: number };

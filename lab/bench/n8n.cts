@@ -7,22 +7,22 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Pool } from 'undici';
 
-import { signedDelivery, type WebhookRequest } from '../sandbox/index.cjs';
+import { signedDelivery, type WebhookRequest } from '../../test/sandbox/index.cjs';
 import {
 	ROOT,
 	RestClient,
 	installPackage,
 	makeUserFolder,
 	postWhenRegistered,
-} from '../n8n/runtime.cjs';
-import { startStack, type Stack } from '../n8n/stack.cjs';
+} from '../../test/n8n/runtime.cjs';
+import { startStack, type Stack } from '../../test/n8n/stack.cjs';
 import { log, now, sleep, type Options } from './common.cjs';
 import { NULL_TRIGGER, type Workflow } from './workflows.cjs';
 
-/** `npm pack` of the null community trigger fixture (test/bench/null-trigger) into `destination`. */
+/** `npm pack` of the null community trigger fixture (lab/bench/null-trigger) into `destination`. */
 export function packNullTrigger(destination: string): string {
 	const res = spawnSync('npm', ['pack', '--json', '--pack-destination', destination], {
-		cwd: path.join(ROOT, 'test', 'bench', 'null-trigger'),
+		cwd: path.join(ROOT, 'lab', 'bench', 'null-trigger'),
 		encoding: 'utf8',
 	});
 	if (res.status !== 0) throw new Error(`npm pack of the null trigger failed:\n${res.stderr}`);

@@ -2,7 +2,7 @@
 // target and PASS/MISS; as text for the terminal and as Markdown for the docs.
 import { cpus, freemem, totalmem } from 'node:os';
 
-import { N8N_VERSION } from '../n8n/runtime.cjs';
+import { N8N_VERSION } from '../../test/n8n/runtime.cjs';
 import { MB, type MemoryFigures, type Results } from './common.cjs';
 import { PATCHED_REFERENCES, patchedRows } from './patched-n8n.cjs';
 

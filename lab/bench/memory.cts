@@ -5,7 +5,7 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 
-import { startSandbox, type Sandbox } from '../sandbox/index.cjs';
+import { startSandbox, type Sandbox } from '../../test/sandbox/index.cjs';
 import {
 	load,
 	log,

@@ -5,7 +5,7 @@
 // between the two webhook processes:
 //
 //   this trigger (defaults: signature check and duplicate suppression on), the null community
-//   trigger (test/bench/null-trigger: reads nothing, the ceiling for any community trigger) and
+//   trigger (lab/bench/null-trigger: reads nothing, the ceiling for any community trigger) and
 //   n8n's own Webhook node (answering when the execution is queued), on the same bodies; as a
 //   diagnostic, the trigger with its duplicate memory off (no static data written).
 //
@@ -26,11 +26,11 @@ import { Pool } from 'undici';
 import { load, median, now, percentile, sleep } from '../bench/common.cjs';
 import { packNullTrigger } from '../bench/n8n.cjs';
 import { NULL_TRIGGER } from '../bench/workflows.cjs';
-import { signedDelivery, type WebhookRequest } from '../sandbox/index.cjs';
-import { N8N_VERSION, waitForWebhook } from '../n8n/runtime.cjs';
-import { productionWebhookUrl } from '../n8n/stack.cjs';
-import { startQueueStack, type QueueStack } from '../n8n/queue.cjs';
-import { lineUp, node } from '../n8n/workflow.cjs';
+import { signedDelivery, type WebhookRequest } from '../../test/sandbox/index.cjs';
+import { N8N_VERSION, waitForWebhook } from '../../test/n8n/runtime.cjs';
+import { productionWebhookUrl } from '../../test/n8n/stack.cjs';
+import { startQueueStack, type QueueStack } from '../../test/n8n/queue.cjs';
+import { lineUp, node } from '../../test/n8n/workflow.cjs';
 import { plainWebhook, triggerOnly } from './workflows.cjs';
 
 const TRIGGER = { id: 'idvBenchQTrigger', webhookId: '6b2e1d4f-8c3a-4d9e-8f1b-2c3d4e5f6a71' };

@@ -1,4 +1,4 @@
-// Bench fixture (test/bench), never shipped: a community webhook trigger that does nothing. It
+// Bench fixture (lab/bench), never shipped: a community webhook trigger that does nothing. It
 // answers like the Identity Verification Trigger (on receipt, {"received": true}) and starts the
 // workflow with the parsed body as it is, reading no credential and no parameter. Installed into
 // the bench's n8n as a community package, it is the ceiling any community trigger can reach there.

@@ -1,6 +1,6 @@
 // trigger.n8n: deliveries per second through real n8n at 50 concurrent deliveries, same bodies,
 // variants rotated each round: this trigger's production webhook against a null community trigger
-// (test/bench/null-trigger, installed as n8n installs community packages: the ceiling for any
+// (lab/bench/null-trigger, installed as n8n installs community packages: the ceiling for any
 // community trigger, since n8n skips the expression isolate only for its own Webhook node), against
 // Webhook (Raw Body) + Crypto HMAC + If (what users build without this package), and against the
 // bare Webhook node (information). Also forged deliveries refused without a signature header (no
@@ -9,8 +9,8 @@
 // the static data write cost.
 import { Pool } from 'undici';
 
-import { waitForWebhook } from '../n8n/runtime.cjs';
-import { productionWebhookUrl, type Stack } from '../n8n/stack.cjs';
+import { waitForWebhook } from '../../test/n8n/runtime.cjs';
+import { productionWebhookUrl, type Stack } from '../../test/n8n/stack.cjs';
 import {
 	load,
 	log,

@@ -1,6 +1,7 @@
-// Mutation testing (`npm run test:mutation`): Stryker changes the shipped code (nodes/, credentials/)
-// one small edit at a time and runs the unit tests that cover the edit; a mutant that no test notices
-// ("survived") points at behaviour the tests do not pin. Reports: reports/mutation/ (HTML and JSON).
+// Mutation testing (the lab's `npm run mutation`, run from the repository's root): Stryker changes the
+// shipped code (nodes/, credentials/) one small edit at a time and runs the unit tests that cover the
+// edit; a mutant that no test notices ("survived") points at behaviour the tests do not pin.
+// Reports: lab/reports/mutation/ (HTML and JSON).
 // The TypeScript is mutated with mutant schemata (all mutants in one build), compiled once by tsc
 // into .build/ inside Stryker's sandbox, and jest runs the compiled tests from there.
 import { fileURLToPath } from 'node:url';
@@ -9,7 +10,10 @@ import { fileURLToPath } from 'node:url';
 export default {
 	packageManager: 'npm',
 	testRunner: 'jest',
-	plugins: ['@stryker-mutator/jest-runner', './scripts/stryker-ignore-descriptions.mjs'],
+	plugins: [
+		'@stryker-mutator/jest-runner',
+		fileURLToPath(new URL('stryker-ignore-descriptions.mjs', import.meta.url)),
+	],
 	ignorers: ['descriptions'],
 	buildCommand: 'tsc -p tsconfig.test.json',
 	jest: {
@@ -24,13 +28,10 @@ export default {
 				'<rootDir>/test/e2e/',
 				'<rootDir>/test/sandbox/',
 				'<rootDir>/test/demo/',
-				'<rootDir>/test/bench/',
 				'<rootDir>/test/queue/',
 			],
-			testSequencer: fileURLToPath(new URL('scripts/jest-stryker-sequencer.cjs', import.meta.url)),
-			testEnvironment: fileURLToPath(
-				new URL('scripts/jest-stryker-environment.cjs', import.meta.url),
-			),
+			testSequencer: fileURLToPath(new URL('jest-stryker-sequencer.cjs', import.meta.url)),
+			testEnvironment: fileURLToPath(new URL('jest-stryker-environment.cjs', import.meta.url)),
 		},
 	},
 	coverageAnalysis: 'perTest',
@@ -44,15 +45,16 @@ export default {
 	// so every test would have to run for each of them; they are left out.
 	ignoreStatic: true,
 	disableTypeChecks: '{nodes,credentials,test}/**/*.{ts,cts}',
-	ignorePatterns: ['.build', 'dist', 'reports', 'coverage', '.stryker-tmp'],
+	// The lab itself (and its node_modules) stays out of Stryker's copy of the repository.
+	ignorePatterns: ['.build', 'dist', 'coverage', 'lab'],
 	concurrency: 2,
 	timeoutMS: 5000,
 	reporters: ['html', 'json', 'clear-text', 'progress'],
-	htmlReporter: { fileName: 'reports/mutation/index.html' },
-	jsonReporter: { fileName: 'reports/mutation/mutation.json' },
+	htmlReporter: { fileName: 'lab/reports/mutation/index.html' },
+	jsonReporter: { fileName: 'lab/reports/mutation/mutation.json' },
 	thresholds: { high: 90, low: 80, break: 75 },
-	tempDirName: '.stryker-tmp',
+	tempDirName: 'lab/.stryker-tmp',
 	// `--incremental` keeps the results of unchanged mutants and tests here, so a later run only
 	// tests what a change touched.
-	incrementalFile: 'reports/mutation/stryker-incremental.json',
+	incrementalFile: 'lab/reports/mutation/stryker-incremental.json',
 };

@@ -1,6 +1,6 @@
-// Stryker plugin for `npm run test:mutation` (see stryker.config.mjs): leaves the node and credential
-// descriptions (what n8n's editor shows: display names, hints, option lists) and display text
-// (messages and hints: any string with a space in it) out of mutation testing. They are wording,
+// Stryker plugin for the lab's `npm run mutation` (see stryker.config.mjs): leaves the node and
+// credential descriptions (what n8n's editor shows: display names, hints, option lists) and display
+// text (messages and hints: any string with a space in it) out of mutation testing. They are wording,
 // checked by the description tests and n8n's lint, not logic; strings the code acts on (methods,
 // header names, event types, field names) have no spaces and stay in.
 import { declareValuePlugin, PluginKind } from '@stryker-mutator/api/plugin';

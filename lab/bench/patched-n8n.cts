@@ -15,8 +15,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-import { N8N_VERSION, ensureN8n, waitForWebhook } from '../n8n/runtime.cjs';
-import { productionWebhookUrl, type Stack } from '../n8n/stack.cjs';
+import { N8N_VERSION, ensureN8n, waitForWebhook } from '../../test/n8n/runtime.cjs';
+import { productionWebhookUrl, type Stack } from '../../test/n8n/stack.cjs';
 import { log, median, percentile, round, type Options, type Results } from './common.cjs';
 import { createActive, startBenchStack } from './n8n.cjs';
 import { measureRounds, type TriggerVariant } from './trigger.cjs';
@@ -68,7 +68,7 @@ function patchedSource(original: string, version: string): string {
 	const actual = createHash('sha256').update(original).digest('hex');
 	if (actual !== expected)
 		throw new Error(
-			`n8n ${version}'s ${LIVE_WEBHOOKS} (sha256 ${actual}) is not the file the patched-n8n bench was written for (${expected ?? `no hash known for ${version}`}). Check that docs/upstream/live-webhooks.patch still applies to that release, then update EDITS and PINNED_SHA256 in test/bench/patched-n8n.cts.`,
+			`n8n ${version}'s ${LIVE_WEBHOOKS} (sha256 ${actual}) is not the file the patched-n8n bench was written for (${expected ?? `no hash known for ${version}`}). Check that docs/upstream/live-webhooks.patch still applies to that release, then update EDITS and PINNED_SHA256 in lab/bench/patched-n8n.cts.`,
 		);
 	return EDITS.reduce((source, [from, to]) => {
 		const at = source.indexOf(from);

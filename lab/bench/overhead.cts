@@ -1,6 +1,6 @@
 // actionOverhead: ms per item of Create Bank Token (100 items per execution) against n8n's HTTP
 // Request node making the same call with the same credential values, in the same real n8n.
-import type { Stack } from '../n8n/stack.cjs';
+import type { Stack } from '../../test/n8n/stack.cjs';
 import { load, log, median, round, type Options, type Results } from './common.cjs';
 import { createActive, runMeasured, type MeasuredRun } from './n8n.cjs';
 import { NAMES, actionNode, httpRequestNode, measuredWorkflow } from './workflows.cjs';

@@ -1,7 +1,7 @@
 // Workflow JSON the bench creates in real n8n, written the way the editor saves them. Every
 // comparison pairs a workflow with this package's node and one with the n8n node a user would use
 // instead, identical apart from that node.
-import type { WorkflowNode } from '../n8n/stack.cjs';
+import type { WorkflowNode } from '../../test/n8n/stack.cjs';
 import {
 	ACTION,
 	TRIGGER,
@@ -10,10 +10,10 @@ import {
 	node,
 	triggerNode,
 	webhookNode as n8nWebhookNode,
-} from '../n8n/workflow.cjs';
+} from '../../test/n8n/workflow.cjs';
 
 // The package's action node (the sandbox API-key credential), as the bench measures it.
-export { actionNode } from '../n8n/workflow.cjs';
+export { actionNode } from '../../test/n8n/workflow.cjs';
 
 export interface Workflow {
 	name: string;
@@ -119,7 +119,7 @@ export function plainWebhookWorkflow(name: string, webhookPath: string): Workflo
 	};
 }
 
-/** The bench's null community trigger (test/bench/null-trigger), installed as a community package. */
+/** The bench's null community trigger (lab/bench/null-trigger), installed as a community package. */
 export const NULL_TRIGGER = {
 	packageName: 'n8n-nodes-bench-null-trigger',
 	type: 'n8n-nodes-bench-null-trigger.nullTrigger',
