@@ -2,7 +2,7 @@
 // n8n's HTTP Request node following `next` one page at a time (its pagination option) against this
 // node's Return All at default settings, both running inside the same pinned real n8n, timed by n8n
 // itself (the node's `executionTime` in the run data), alternating A and B.
-import { DEFAULT_MAX_PARALLEL } from '../../nodes/IdentityVerification/actions/bank/listTransactions.operation';
+import { DEFAULT_MAX_PARALLEL } from '../../nodes/IdentityVerification/helpers/listRead';
 import type { Stack } from '../../test/n8n/stack.cjs';
 import { load, log, median, round, type Options, type PaginationFigures } from './common.cjs';
 import { createActive, runMeasured, type MeasuredRun } from './n8n.cjs';

@@ -6,36 +6,18 @@ import type {
 	INodePropertyOptions,
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
-import { z } from 'zod';
 
 import {
 	amlMonitoringListItemSchema,
 	amlMonitoringListQuerySchema,
 } from '../../../shared/contract';
 import { listPages } from '../../helpers/pagination';
-import { numberFromText, validateInput } from '../../helpers/validation';
+import { listReadOf, pageOptions, returnAllFields } from '../../helpers/listRead';
+import { validateInput } from '../../helpers/validation';
 import { monitoringItem, TAGS_LABEL, tagsOf } from './common';
 
-/** Pages read at the same time (as List Transactions' default). */
-const MAX_PARALLEL = 4;
-
 const properties: INodeProperties[] = [
-	{
-		displayName: 'Return All',
-		name: 'returnAll',
-		type: 'boolean',
-		default: false,
-		description: 'Whether to return all results or only up to a given limit',
-	},
-	{
-		displayName: 'Limit',
-		name: 'limit',
-		type: 'number',
-		default: 50,
-		typeOptions: { minValue: 1 },
-		displayOptions: { show: { returnAll: [false] } },
-		description: 'Max number of results to return',
-	},
+	...returnAllFields,
 	{
 		displayName: 'Filters',
 		name: 'filters',
@@ -120,6 +102,7 @@ const properties: INodeProperties[] = [
 				default: 'expiration',
 				description: 'The order of the monitorings (the service’s own order unless set)',
 			},
+			...pageOptions('monitorings'),
 		],
 	},
 ];
@@ -140,33 +123,21 @@ export const description = updateDisplayOptions(displayOptions, properties);
 /** The item it outputs, for n8n's schema preview (gulpfile.js writes it as JSON Schema). */
 export const outputSchema = amlMonitoringListItemSchema;
 
-const paramsSchema = amlMonitoringListQuerySchema.extend({
-	limit: z
-		.number({ invalid_type_error: 'must be a whole number' })
-		.int({ message: 'must be a whole number' })
-		.min(1, { message: 'must be at least 1' })
-		.optional(),
-});
-
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
-	const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
-	const { limit, ...query } = validateInput.call(
+	const query = validateInput.call(
 		this,
-		paramsSchema,
+		amlMonitoringListQuerySchema,
+		queryOf.call(this, itemIndex),
 		{
-			...queryOf.call(this, itemIndex),
-			limit: returnAll ? undefined : numberFromText(this.getNodeParameter('limit', itemIndex, 50)),
-		},
-		{
-			limit: { label: 'Limit', fix: 'Enter a whole number of 1 or more, or turn on Return All.' },
 			country: { label: 'Country', fix: 'Enter a two-letter country code such as LT.' },
 			tags: TAGS_LABEL,
 		},
 		itemIndex,
 	);
+	const read = listReadOf.call(this, itemIndex);
 	const qs: IDataObject = { ...query };
 	if (query.tags) qs.tags = query.tags.join(',');
 	if (query.isExpired !== undefined) qs.isExpired = String(query.isExpired);
@@ -174,8 +145,7 @@ export async function execute(
 		path: '/aml/monitorings/',
 		itemsName: 'monitorings',
 		qs,
-		limit,
-		maxParallel: MAX_PARALLEL,
+		...read,
 		itemIndex,
 	});
 	return monitorings.map((monitoring) => ({ json: monitoringItem(monitoring) }));

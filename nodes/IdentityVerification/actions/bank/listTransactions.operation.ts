@@ -17,11 +17,8 @@ import { isPlainObject } from '../../../shared/isPlainObject';
 import { listPages } from '../../helpers/pagination';
 import { segment } from '../../helpers/response';
 import { simplifyOption } from '../../helpers/simplify';
-import { fieldLabels, numberFromText, validateInput } from '../../helpers/validation';
-
-export const DEFAULT_PER_PAGE = 50;
-export const DEFAULT_MAX_PARALLEL = 4;
-export const MAX_PARALLEL_LIMIT = 16;
+import { listReadOf, pageOptions, returnAllFields } from '../../helpers/listRead';
+import { fieldLabels, validateInput } from '../../helpers/validation';
 
 const properties: INodeProperties[] = [
 	{
@@ -43,22 +40,7 @@ const properties: INodeProperties[] = [
 		description:
 			'The ID of one bank account, from the "accounts" list of the Bank Verification webhook',
 	},
-	{
-		displayName: 'Return All',
-		name: 'returnAll',
-		type: 'boolean',
-		default: false,
-		description: 'Whether to return all results or only up to a given limit',
-	},
-	{
-		displayName: 'Limit',
-		name: 'limit',
-		type: 'number',
-		default: 50,
-		typeOptions: { minValue: 1 },
-		displayOptions: { show: { returnAll: [false] } },
-		description: 'Max number of results to return',
-	},
+	...returnAllFields,
 	// Off in the AI tool too: agents already using this operation keep the output they were built on.
 	...simplifyOption(
 		'Whether to return one flat row per transaction (bookingDate, transactionDate, direction, amount, amountText, currency, creditorName, debtorName, verificationId, accountId) instead of the whole answer',
@@ -96,25 +78,7 @@ const properties: INodeProperties[] = [
 		type: 'collection',
 		placeholder: 'Add option',
 		default: {},
-		options: [
-			{
-				displayName: 'Max Parallel Requests',
-				name: 'maxParallelRequests',
-				type: 'number',
-				default: DEFAULT_MAX_PARALLEL,
-				typeOptions: { minValue: 1, maxValue: MAX_PARALLEL_LIMIT },
-				description:
-					'How many pages to download at the same time. Lower it if the service reports too many requests; it is lowered automatically when that happens.',
-			},
-			{
-				displayName: 'Per Page',
-				name: 'perPage',
-				type: 'number',
-				default: DEFAULT_PER_PAGE,
-				typeOptions: { minValue: 1 },
-				description: 'How many transactions to ask the service for in each request',
-			},
-		],
+		options: [...pageOptions('transactions')],
 	},
 ];
 
@@ -153,16 +117,6 @@ const bookedDay = z
 
 const paramsSchema = listTransactionsParamsSchema
 	.extend({
-		limit: z
-			.number({ invalid_type_error: 'must be a whole number' })
-			.int({ message: 'must be a whole number' })
-			.min(1, { message: 'must be at least 1' })
-			.optional(),
-		maxParallelRequests: z
-			.number({ invalid_type_error: 'must be a whole number' })
-			.int({ message: 'must be a whole number' })
-			.min(1, { message: 'must be at least 1' })
-			.max(MAX_PARALLEL_LIMIT, { message: `must be at most ${MAX_PARALLEL_LIMIT}` }),
 		bookedFrom: bookedDay,
 		bookedTo: bookedDay,
 	})
@@ -178,22 +132,14 @@ const paramsSchema = listTransactionsParamsSchema
 const FIELD_LABELS = fieldLabels(properties, {
 	verificationId: 'Enter the bank verification ID from the Bank Verification webhook.',
 	accountId: 'Enter the ID of one account from the Bank Verification webhook.',
-	perPage: 'Enter a whole number of 1 or more, for example 50.',
-	limit: 'Enter a whole number of 1 or more, or turn on Return All.',
-	maxParallelRequests: `Enter a whole number from 1 to ${MAX_PARALLEL_LIMIT}; ${DEFAULT_MAX_PARALLEL} is a good default.`,
 	bookedFrom:
 		"Pick a day that is not after Booked To, or enter one as text such as 2026-03-14 (in an expression, for example {{ $today.minus({ days: 1 }).toFormat('yyyy-MM-dd') }}).",
 	bookedTo:
 		"Pick a day, or enter one as text such as 2026-03-14 (in an expression, for example {{ $today.minus({ days: 1 }).toFormat('yyyy-MM-dd') }}).",
 });
 
-/** The item's fields, read and checked before anything is sent. */
+/** The item's account and dates, read and checked before anything is sent. */
 function paramsOf(this: IExecuteFunctions, itemIndex: number) {
-	const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
-	const options = this.getNodeParameter('options', itemIndex, {}) as {
-		perPage?: unknown;
-		maxParallelRequests?: unknown;
-	};
 	const filters = this.getNodeParameter('filters', itemIndex, {}) as {
 		bookedFrom?: unknown;
 		bookedTo?: unknown;
@@ -201,10 +147,6 @@ function paramsOf(this: IExecuteFunctions, itemIndex: number) {
 	const input = {
 		verificationId: this.getNodeParameter('verificationId', itemIndex, ''),
 		accountId: this.getNodeParameter('accountId', itemIndex, ''),
-		// Sent only when set: without it the service's own page size applies.
-		perPage: options.perPage === undefined ? undefined : numberFromText(options.perPage),
-		limit: returnAll ? undefined : numberFromText(this.getNodeParameter('limit', itemIndex, 50)),
-		maxParallelRequests: numberFromText(options.maxParallelRequests ?? DEFAULT_MAX_PARALLEL),
 		bookedFrom: dayOf(filters.bookedFrom),
 		bookedTo: dayOf(filters.bookedTo),
 	};
@@ -216,22 +158,22 @@ export async function execute(
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
 	const params = paramsOf.call(this, itemIndex);
+	const read = listReadOf.call(this, itemIndex);
 	const simplify = this.getNodeParameter('simplify', itemIndex, false) === true;
 	const range = { from: params.bookedFrom, to: params.bookedTo };
 	const filtered = range.from !== undefined || range.to !== undefined;
 	const transactions = await listPages.call(this, {
 		path: `/bank/verifications/${segment(params.verificationId)}/accounts/${segment(params.accountId)}/transactions/`,
 		itemsName: 'transactions',
-		perPage: params.perPage,
+		...read,
 		// The dates are applied here, not by the service: Limit counts what they leave, after all pages.
-		limit: filtered ? undefined : params.limit,
-		maxParallel: params.maxParallelRequests,
+		limit: filtered ? undefined : read.limit,
 		itemIndex,
 		notFound: TRANSACTIONS_NOT_FOUND,
 	});
 	if (filtered) {
 		const undated = keepBookedWithin(transactions, range);
-		if (params.limit !== undefined) transactions.splice(params.limit);
+		if (read.limit !== undefined) transactions.splice(read.limit);
 		if (undated > 0) reportUndated.call(this, undated);
 	}
 	const account = { verificationId: params.verificationId, accountId: params.accountId };

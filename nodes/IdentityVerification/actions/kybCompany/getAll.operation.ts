@@ -6,34 +6,16 @@ import type {
 	INodePropertyOptions,
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
-import { z } from 'zod';
 
 import { kybCompanyListItemSchema, kybCompanyListParamsSchema } from '../../../shared/contract';
 import { listPages } from '../../helpers/pagination';
 import { simplifyOption } from '../../helpers/simplify';
-import { numberFromText, validateInput } from '../../helpers/validation';
+import { listReadOf, pageOptions, returnAllFields } from '../../helpers/listRead';
+import { validateInput } from '../../helpers/validation';
 import { simplifiedCompany } from './simplify';
 
-/** Pages read at the same time (as List Transactions' default); lowered on a 429. */
-const MAX_PARALLEL = 4;
-
 const properties: INodeProperties[] = [
-	{
-		displayName: 'Return All',
-		name: 'returnAll',
-		type: 'boolean',
-		default: false,
-		description: 'Whether to return all results or only up to a given limit',
-	},
-	{
-		displayName: 'Limit',
-		name: 'limit',
-		type: 'number',
-		default: 50,
-		typeOptions: { minValue: 1 },
-		displayOptions: { show: { returnAll: [false] } },
-		description: 'Max number of results to return',
-	},
+	...returnAllFields,
 	{
 		displayName: 'Filters',
 		name: 'filters',
@@ -55,6 +37,14 @@ const properties: INodeProperties[] = [
 	...simplifyOption(
 		'Whether to return one flat row per company (id, companyName, registrationNumber, country, status, approvalStatus, submissionTime) instead of the service’s nested answer',
 	),
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add option',
+		default: {},
+		options: pageOptions('companies'),
+	},
 ];
 
 /** Its entry in the Operation selector. */
@@ -73,39 +63,27 @@ export const description = updateDisplayOptions(displayOptions, properties);
 /** The item it outputs, for n8n's schema preview (gulpfile.js writes it as JSON Schema). */
 export const outputSchema = kybCompanyListItemSchema;
 
-const paramsSchema = kybCompanyListParamsSchema.extend({
-	limit: z
-		.number({ invalid_type_error: 'must be a whole number' })
-		.int({ message: 'must be a whole number' })
-		.min(1, { message: 'must be at least 1' })
-		.optional(),
-});
-
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
-	const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
 	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
 	const registrationNumber =
 		typeof filters.registrationNumber === 'string' ? filters.registrationNumber.trim() : '';
-	const { limit, ...qs } = validateInput.call(
+	const qs = validateInput.call(
 		this,
-		paramsSchema,
-		{
-			// Sent only when set: an empty filter would ask for companies without a number.
-			registrationNumber: registrationNumber === '' ? undefined : registrationNumber,
-			limit: returnAll ? undefined : numberFromText(this.getNodeParameter('limit', itemIndex, 50)),
-		},
-		{ limit: { label: 'Limit', fix: 'Enter a whole number of 1 or more, or turn on Return All.' } },
+		kybCompanyListParamsSchema,
+		// Sent only when set: an empty filter would ask for companies without a number.
+		{ registrationNumber: registrationNumber === '' ? undefined : registrationNumber },
+		{},
 		itemIndex,
 	);
+	const read = listReadOf.call(this, itemIndex);
 	const companies = await listPages.call(this, {
 		path: '/kyb/companies/',
 		itemsName: 'companies',
 		qs,
-		limit,
-		maxParallel: MAX_PARALLEL,
+		...read,
 		itemIndex,
 	});
 	const simplify = this.getNodeParameter('simplify', itemIndex, false) === true;
