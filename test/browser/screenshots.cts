@@ -9,6 +9,7 @@ import type { Locator } from 'playwright-core';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { IdentityVerificationApi } from '../../credentials/IdentityVerificationApi.credentials';
+import { IdentityVerification } from '../../nodes/IdentityVerification/IdentityVerification.node';
 import { EVENT_TYPES } from '../../nodes/shared/contract';
 import { ROOT } from '../n8n/runtime.cjs';
 import {
@@ -52,31 +53,12 @@ const API_CREDENTIAL = new IdentityVerificationApi().displayName;
 /** The trigger's documented sample event, as n8n's mock data editor takes it (a list of items). */
 const SAMPLE_EVENT_FILE = path.join(ROOT, 'docs', 'sample-event.json');
 
-const ACTION_NAMES = [
-	'Create a verification token',
-	'Request more information for a verification',
-	'Wait for the verification result',
-	'Get the status of a verification',
-	'Create a bank token',
-	'List bank transactions',
-	'Create a proof of address check',
-	'Download an AML profile PDF',
-	'Create an AML check',
-	'Get an AML check profile',
-	'Download an AML check PDF',
-	'Create an AML monitoring',
-	'Get an AML monitoring',
-	'Get many AML monitorings',
-	'Update an AML monitoring',
-	'Delete an AML monitoring',
-	'Start an AML monitoring',
-	'Stop an AML monitoring',
-	'Download an AML monitoring PDF',
-	'Remove a profile from an AML monitoring',
-	'Get questionnaire answers',
-	'Delete questionnaire answers',
-	'Submit a KYB form',
-];
+/** The actions the nodes panel lists: every operation's action, as the node describes it. */
+const ACTION_NAMES = new IdentityVerification().description.properties
+	.filter((p) => p.name === 'operation')
+	.flatMap((p) => (p.options ?? []) as Array<{ action?: string }>)
+	.map((o) => o.action)
+	.filter((a): a is string => a !== undefined);
 
 export interface Picture {
 	file: string;
@@ -144,13 +126,19 @@ async function save(
 async function nodesPanel(editor: Editor, dir: string): Promise<Picture> {
 	const { page } = editor;
 	// A taller window for this one picture, so that every trigger event and action shows.
-	await page.setViewportSize({ width: 1280, height: 2200 });
+	await page.setViewportSize({ width: 1280, height: 4000 });
 	try {
 		await newWorkflow(editor);
 		const panel = await openPackageInPanel(editor);
 		await panel.getByTestId('node-creator-category-item').filter({ hasText: 'Actions' }).click();
 		const names = panel.getByTestId('node-creator-item-name');
-		await names.getByText(ACTION_NAMES[0], { exact: true }).waitFor();
+		// n8n renders a long list a few items per frame: wait for every action, not the first.
+		for (const action of ACTION_NAMES) {
+			await names
+				.getByText(action, { exact: true })
+				.waitFor({ timeout: 15_000 })
+				.catch(() => undefined);
+		}
 		const listed = await names.allInnerTexts();
 		const missing = ACTION_NAMES.filter((a) => !listed.includes(a));
 		check(missing.length === 0, `the nodes panel does not list the actions ${missing.join(', ')}`);
