@@ -512,7 +512,8 @@ test('the provider’s answers (kyb.yaml, generated) pass through each operation
 	const { body } = await stack.rest.request<{ id: string }>('POST', '/credentials', {
 		name: 'Provider answers',
 		type: CREDENTIALS.api.type,
-		data: { apiKey: 'k', apiSecret: 's', baseUrl: provider.url },
+		// A secret of real length: one of a letter would leave every service text holding it out of messages.
+		data: { apiKey: 'provider-key', apiSecret: 'provider-secret', baseUrl: provider.url },
 	});
 	const credential = { id: body.id, name: 'Provider answers' };
 	const c = { companyId: PROVIDER_COMPANY };
