@@ -20,6 +20,6 @@ export { apiRequest } from './request';
 export { downloadFile, downloadLink } from './download';
 export { assertUnderBaseUrl, getBaseUrl, joinUrl, serviceCredentialTests } from './credential';
 export { isChunkStream, readJsonBody } from './body';
-export { MAX_JSON_BYTES, MAX_PAGES, requestOptionsProperty } from './limits';
+export { DEFAULT_MAX_FILE_MB, MAX_JSON_BYTES, MAX_PAGES, requestOptionsProperty } from './limits';
 export { backoffDelay, parseRetryAfter } from './retry';
 export type { ApiRequest, Auth, AuthMode, StreamedBody } from './types';

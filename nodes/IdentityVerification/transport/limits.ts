@@ -24,7 +24,7 @@ export const MAX_JSON_BYTES = 32 * 1024 * 1024;
 /** What is read of an error answer: enough for any message; the rest is not read. */
 export const ERROR_BODY_BYTES = 64 * 1024;
 /** The largest file downloaded unless the node's Max File Size says otherwise. */
-const DEFAULT_MAX_FILE_MB = 100;
+export const DEFAULT_MAX_FILE_MB = 100;
 /** The most pages one list read takes (a service that keeps sending `next`, or a huge `count`). */
 export const MAX_PAGES = 2000;
 

@@ -82,6 +82,24 @@ describe('Identification: Download Report PDF', () => {
 		expect(binaryBytes(items[0], 'report').subarray(0, 5).toString('latin1')).toBe('%PDF-');
 	});
 
+	// Max File Size of 0 or of words was once taken as 100 MB without a word.
+	test.each([
+		['report', report],
+		[
+			'files',
+			(scanRef: string, extra = {}) => ({ ...report(scanRef, extra), operation: 'downloadFiles' }),
+		],
+	])(
+		'%s: a Max File Size of 0 or of words is refused, naming the field, before anything is sent',
+		async (_name, parameters) => {
+			for (const maxFileSizeMb of [0, '={{ "ten" }}']) {
+				const result = await ctx.run(parameters('scan-1', { options: { maxFileSizeMb } }));
+				expectError(result, 'Max File Size (MB): must be ');
+				expect(serviceRequests(ctx.sb)).toBe(0);
+			}
+		},
+	);
+
 	test('a Language no list offers (from an expression) is refused before anything is sent', async () => {
 		const result = await ctx.run(report('scan-1', { language: '={{ "de" }}' }));
 		expectError(result, 'Language: must be en or lt');

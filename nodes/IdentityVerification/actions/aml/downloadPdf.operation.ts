@@ -6,7 +6,7 @@ import { amlCheckIdSchema, amlPdfRequestSchema } from '../../../shared/contract'
 import { segment } from '../../helpers/response';
 import { validateInput } from '../../helpers/validation';
 import { CHECK_ID_LABEL, CHECK_NOT_FOUND, checkIdField } from './common';
-import { optionalPasswordField, outputFileFields, pdfItem } from './pdf';
+import { optionalPasswordField, outputFileFields, pdfItem } from '../../helpers/fileDownload';
 
 /** Its entry in the Operation selector. */
 export const option: INodePropertyOptions = {

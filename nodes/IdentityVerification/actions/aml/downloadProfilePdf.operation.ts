@@ -11,7 +11,7 @@ import { amlProfilePdfParamsSchema } from '../../../shared/contract';
 import { segment } from '../../helpers/response';
 import { validateInput } from '../../helpers/validation';
 import { CHECK_ID_LABEL, checkIdField, PROFILE_ID_LABEL, profileIdField } from './common';
-import { outputFileFields, pdfItem } from './pdf';
+import { outputFileFields, pdfItem } from '../../helpers/fileDownload';
 
 const properties: INodeProperties[] = [
 	checkIdField,

@@ -4,7 +4,7 @@ import { z } from 'zod';
 
 import { amlPdfRequestSchema } from '../../../shared/contract';
 import { validateInput } from '../../helpers/validation';
-import { optionalPasswordField, outputFileFields, pdfItem } from '../aml/pdf';
+import { optionalPasswordField, outputFileFields, pdfItem } from '../../helpers/fileDownload';
 import { MONITORING_NOT_FOUND, monitoringIdField, monitoringOf } from './common';
 
 /** Its entry in the Operation selector. */

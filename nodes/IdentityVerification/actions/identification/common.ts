@@ -34,28 +34,6 @@ export function scanRefOf(this: IExecuteFunctions, itemIndex: number): string {
 	return scanRef;
 }
 
-const DEFAULT_MAX_FILE_MB = 100;
-
-/** The Max File Size option of a download (inside the operation's Options). */
-export const maxFileSizeOption: INodeProperties = {
-	displayName: 'Max File Size (MB)',
-	name: 'maxFileSizeMb',
-	type: 'number',
-	default: DEFAULT_MAX_FILE_MB,
-	typeOptions: { minValue: 0.1, numberPrecision: 1 },
-	description:
-		'Stop a download larger than this, with an error naming the size: a bound on what the network may send',
-};
-
-/** Max File Size in bytes, from the item's Options. */
-export function maxBytesOf(this: IExecuteFunctions, itemIndex: number): number {
-	const { maxFileSizeMb } = this.getNodeParameter('options', itemIndex, {}) as {
-		maxFileSizeMb?: unknown;
-	};
-	const megabytes = Number(maxFileSizeMb ?? DEFAULT_MAX_FILE_MB);
-	return Math.floor((megabytes > 0 ? megabytes : DEFAULT_MAX_FILE_MB) * 1024 * 1024);
-}
-
 /** The blocklist of a verification's face, face on the document, or document data. */
 export const blocklistField: INodeProperties = {
 	displayName: 'Blocklist',

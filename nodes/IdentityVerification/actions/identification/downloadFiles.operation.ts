@@ -11,7 +11,8 @@ import { z } from 'zod';
 
 import { isPlainObject } from '../../../shared/isPlainObject';
 import { apiRequest, downloadLink } from '../../transport';
-import { maxBytesOf, maxFileSizeOption, scanRefField, scanRefOf } from './common';
+import { maxFileBytesOf, maxFileSizeOption } from '../../helpers/fileDownload';
+import { scanRefField, scanRefOf } from './common';
 
 const properties: INodeProperties[] = [
 	{
@@ -102,6 +103,7 @@ const isLink = (link: unknown): link is string =>
 async function downloadAll(
 	this: IExecuteFunctions,
 	links: Array<[string, string]>,
+	maxBytes: number,
 	itemIndex: number,
 ): Promise<{ files: IDataObject[]; binary: IBinaryKeyData }> {
 	if (links.length > MAX_FILES) {
@@ -111,7 +113,6 @@ async function downloadAll(
 			{ itemIndex, description: 'Report it to the service provider.' },
 		);
 	}
-	const maxBytes = maxBytesOf.call(this, itemIndex);
 	const files: IDataObject[] = [];
 	const binary: Array<[string, IBinaryKeyData[string]]> = [];
 	for (const [kind, link] of links) {
@@ -135,6 +136,7 @@ export async function execute(
 ): Promise<INodeExecutionData[]> {
 	const scanRef = scanRefOf.call(this, itemIndex);
 	const { includeVideos } = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const maxBytes = maxFileBytesOf.call(this, itemIndex);
 	const answer = await apiRequest.call(this, 'apiKey', {
 		method: 'POST',
 		path: '/api/v2/files',
@@ -147,7 +149,7 @@ export async function execute(
 		([kind]) => includeVideos === true || !kind.endsWith('_VIDEO'),
 	);
 	const listed = links.filter((entry): entry is [string, string] => isLink(entry[1]));
-	const { files, binary } = await downloadAll.call(this, listed, itemIndex);
+	const { files, binary } = await downloadAll.call(this, listed, maxBytes, itemIndex);
 	const notAvailable = links.filter(([, link]) => !isLink(link)).map(([kind]) => kind);
 	const json = { scanRef, files, notAvailable };
 	return [files.length > 0 ? { json, binary } : { json }];

@@ -9,9 +9,9 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { z } from 'zod';
 
 import { reportPdfRequestSchema } from '../../../shared/contract';
-import { downloadFile } from '../../transport';
+import { maxFileSizeOption, outputFileField, pdfItem } from '../../helpers/fileDownload';
 import { validateInput } from '../../helpers/validation';
-import { maxBytesOf, maxFileSizeOption, scanRefField } from './common';
+import { scanRefField } from './common';
 
 const properties: INodeProperties[] = [
 	scanRefField(
@@ -28,16 +28,9 @@ const properties: INodeProperties[] = [
 		],
 		description: 'The language of the report (the service offers these two)',
 	},
-	{
-		displayName: 'Put Output File in Field',
-		name: 'binaryPropertyName',
-		type: 'string',
-		required: true,
-		default: 'data',
-		hint: 'The name of the output binary field to put the PDF in',
-		description:
-			'Later nodes (for example Google Drive, Send Email or Write File to Disk) read the file from this field',
-	},
+	outputFileField(
+		'Later nodes (for example Google Drive, Send Email or Write File to Disk) read the file from this field',
+	),
 	{
 		displayName: 'Options',
 		name: 'options',
@@ -127,38 +120,20 @@ export async function execute(
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
 	const body = requestOf.call(this, itemIndex);
-	const binaryPropertyName =
-		(this.getNodeParameter('binaryPropertyName', itemIndex, 'data') as string).trim() || 'data';
-	const file = await downloadFile.call(
-		this,
-		'apiKey',
-		{
-			method: 'POST',
-			path: '/api/v2/generate-pdf',
-			body,
-			// Making the report changes nothing at the service: a failed answer is asked for again.
-			repeatable: true,
-			maxBytes: maxBytesOf.call(this, itemIndex),
-			itemIndex,
-			notFound: {
-				message:
-					'Not found (HTTP 404): the service has no report for this Scan Reference (no such verification, or its data was deleted)',
-				advice:
-					'Check the Scan Reference (the scanRef of the verification, from the account of this credential: sandbox and production keys see different data). Get Status shows DELETED for a verification whose data was deleted.',
-			},
+	const request = {
+		path: '/api/v2/generate-pdf',
+		body,
+		fileName: `report-${body.scanRef}`,
+		secrets: [],
+		notFound: {
+			message:
+				'Not found (HTTP 404): the service has no report for this Scan Reference (no such verification, or its data was deleted)',
+			advice:
+				'Check the Scan Reference (the scanRef of the verification, from the account of this credential: sandbox and production keys see different data). Get Status shows DELETED for a verification whose data was deleted.',
 		},
+		what: 'PDF report',
 		// "A PDF file in Base64 format" (the PDF generation page), or its bytes: either is read.
-		{ name: `report-${body.scanRef}`, accepts: ['pdf'], what: 'PDF report', base64: true },
-	);
-	return [
-		{
-			json: {
-				scanRef: body.scanRef,
-				fileName: file.fileName,
-				mimeType: file.mimeType,
-				fileSize: file.fileSize,
-			},
-			binary: { [binaryPropertyName]: file.binary },
-		},
-	];
+		base64: true,
+	};
+	return [await pdfItem.call(this, itemIndex, request, { scanRef: body.scanRef })];
 }

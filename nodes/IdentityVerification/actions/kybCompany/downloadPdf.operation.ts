@@ -1,5 +1,4 @@
 import type {
-	IDataObject,
 	IExecuteFunctions,
 	INodeExecutionData,
 	INodeProperties,
@@ -9,12 +8,9 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { z } from 'zod';
 
 import { KYB_PDF_SECTIONS, kybCompanyPdfRequestSchema } from '../../../shared/contract';
-import { downloadFile } from '../../transport';
-import { numberFromText, validateInput } from '../../helpers/validation';
+import { optionalPasswordField, outputFileFields, pdfItem } from '../../helpers/fileDownload';
+import { validateInput } from '../../helpers/validation';
 import { COMPANY_NOT_FOUND, companyIdField, companyOf } from './common';
-
-/** Default of Max File Size (MB): the transport's own bound for a file. */
-const DEFAULT_MAX_FILE_MB = 100;
 
 /** A section's name as a person reads it: `BENEFICIARY_AML_CHECKS` is `Beneficiary AML Checks`. */
 function sectionName(value: string): string {
@@ -24,15 +20,7 @@ function sectionName(value: string): string {
 
 const properties: INodeProperties[] = [
 	companyIdField,
-	{
-		displayName: 'Password',
-		name: 'password',
-		type: 'string',
-		typeOptions: { password: true },
-		default: '',
-		hint: 'Optional: a password you choose. The service then locks the PDF with it, and anyone who opens the file needs it.',
-		description: 'Leave empty for a PDF without a password',
-	},
+	optionalPasswordField,
 	{
 		displayName: 'Sections',
 		name: 'sections',
@@ -43,34 +31,7 @@ const properties: INodeProperties[] = [
 		default: [],
 		description: 'The parts of the report to include; all of them unless you choose some',
 	},
-	{
-		displayName: 'Put Output File in Field',
-		name: 'binaryPropertyName',
-		type: 'string',
-		required: true,
-		default: 'data',
-		hint: 'The name of the output binary field to put the PDF in',
-		description:
-			'Later nodes (for example Send Email, Slack or Write File to Disk) read the file from this field',
-	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add option',
-		default: {},
-		options: [
-			{
-				displayName: 'Max File Size (MB)',
-				name: 'maxFileSizeMb',
-				type: 'number',
-				default: DEFAULT_MAX_FILE_MB,
-				typeOptions: { minValue: 0.1, numberPrecision: 1 },
-				description:
-					'Stop the download of a larger file, with an error naming the size, instead of storing it',
-			},
-		],
-	},
+	...outputFileFields,
 ];
 
 /** Its entry in the Operation selector. */
@@ -94,33 +55,17 @@ export const outputSchema = z.object({
 	fileSize: z.number(),
 });
 
-const paramsSchema = kybCompanyPdfRequestSchema.extend({
-	maxFileSizeMb: z
-		.number({ invalid_type_error: 'must be a number of megabytes' })
-		.positive({ message: 'must be above 0' })
-		.finite({ message: 'must be a number of megabytes' }),
-});
-
-const FIELD_LABELS = {
-	content: { label: 'Sections', fix: 'Choose sections from the list.' },
-	maxFileSizeMb: {
-		label: 'Max File Size (MB)',
-		fix: `Enter a number of megabytes above 0, for example ${DEFAULT_MAX_FILE_MB}.`,
-	},
-};
-
-/** The item's password, sections and Max File Size, checked before anything is sent. */
-function paramsOf(this: IExecuteFunctions, itemIndex: number) {
+/** The item's password and sections, checked before anything is sent. */
+function bodyOf(this: IExecuteFunctions, itemIndex: number) {
 	const password = this.getNodeParameter('password', itemIndex, '') as string;
 	const sections = this.getNodeParameter('sections', itemIndex, []);
-	const { maxFileSizeMb } = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const input = {
 		// Empty is no password, no sections all of them: the provider's schema makes both optional.
 		password: password === '' ? undefined : password,
 		content: Array.isArray(sections) && sections.length === 0 ? undefined : sections,
-		maxFileSizeMb: numberFromText(maxFileSizeMb ?? DEFAULT_MAX_FILE_MB),
 	};
-	return validateInput.call(this, paramsSchema, input, FIELD_LABELS, itemIndex);
+	const labels = { content: { label: 'Sections', fix: 'Choose sections from the list.' } };
+	return validateInput.call(this, kybCompanyPdfRequestSchema, input, labels, itemIndex);
 }
 
 export async function execute(
@@ -128,35 +73,14 @@ export async function execute(
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
 	const { companyId, path } = companyOf.call(this, itemIndex);
-	const { maxFileSizeMb: maxMb, ...body } = paramsOf.call(this, itemIndex);
-	const field =
-		(this.getNodeParameter('binaryPropertyName', itemIndex, 'data') as string).trim() || 'data';
-	const file = await downloadFile.call(
-		this,
-		'apiKey',
-		{
-			method: 'POST',
-			path: `${path}pdf/`,
-			body,
-			// An error answer may echo the password: no message, stored detail or error item may show it.
-			secrets: body.password ? [body.password] : [],
-			// Making the PDF changes nothing at the service: a failed answer is asked for again.
-			repeatable: true,
-			itemIndex,
-			notFound: COMPANY_NOT_FOUND,
-			maxBytes: Math.ceil(maxMb * 1024 * 1024),
-		},
-		{ name: `kyb-company-${companyId}`, accepts: ['pdf'], what: 'PDF report' },
-	);
-	return [
-		{
-			json: {
-				companyId,
-				fileName: file.fileName,
-				mimeType: file.mimeType,
-				fileSize: file.fileSize,
-			},
-			binary: { [field]: file.binary },
-		},
-	];
+	const body = bodyOf.call(this, itemIndex);
+	const request = {
+		path: `${path}pdf/`,
+		body,
+		fileName: `kyb-company-${companyId}`,
+		secrets: body.password ? [body.password] : [],
+		notFound: COMPANY_NOT_FOUND,
+		what: 'PDF report',
+	};
+	return [await pdfItem.call(this, itemIndex, request, { companyId })];
 }

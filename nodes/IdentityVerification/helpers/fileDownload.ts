@@ -1,0 +1,147 @@
+/**
+ * What the operations that download a file share: where the file goes, how large it may be (Max
+ * File Size, checked before anything is sent), the optional password of a PDF, and a PDF the
+ * service makes, through the transport's one streamed path into n8n's binary store.
+ */
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { z } from 'zod';
+
+import { DEFAULT_MAX_FILE_MB, downloadFile } from '../transport';
+import { numberFromText, validateInput } from './validation';
+
+/** Max File Size (MB), inside a download's Options. */
+export const maxFileSizeOption: INodeProperties = {
+	displayName: 'Max File Size (MB)',
+	name: 'maxFileSizeMb',
+	type: 'number',
+	default: DEFAULT_MAX_FILE_MB,
+	typeOptions: { minValue: 0.1, numberPrecision: 1 },
+	description:
+		'Stop the download of a larger file, with an error naming the size, instead of storing it',
+};
+
+/** Put Output File in Field; `description` names the nodes that would read the file next. */
+export function outputFileField(description: string): INodeProperties {
+	return {
+		displayName: 'Put Output File in Field',
+		name: 'binaryPropertyName',
+		type: 'string',
+		required: true,
+		default: 'data',
+		hint: 'The name of the output binary field to put the PDF in',
+		description,
+	};
+}
+
+/** The optional password of a PDF the service locks (the provider makes it optional). */
+export const optionalPasswordField: INodeProperties = {
+	displayName: 'Password',
+	name: 'password',
+	type: 'string',
+	typeOptions: { password: true },
+	default: '',
+	hint: 'Optional: a password you choose. The service then locks the PDF with it, and anyone who opens the file needs it.',
+	description: 'Leave empty for a PDF without a password',
+};
+
+/** Where the PDF goes, and Max File Size under Options. */
+export const outputFileFields: INodeProperties[] = [
+	outputFileField(
+		'Later nodes (for example Send Email, Slack or Write File to Disk) read the file from this field',
+	),
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add option',
+		default: {},
+		options: [maxFileSizeOption],
+	},
+];
+
+/** The item's output field, `data` when left empty. */
+function outputFieldOf(this: IExecuteFunctions, itemIndex: number): string {
+	return (
+		(this.getNodeParameter('binaryPropertyName', itemIndex, 'data') as string).trim() || 'data'
+	);
+}
+
+const maxFileSizeSchema = z.object({
+	maxFileSizeMb: z
+		.number({ invalid_type_error: 'must be a number of megabytes' })
+		.positive({ message: 'must be above 0' })
+		.finite({ message: 'must be a number of megabytes' }),
+});
+
+const MAX_FILE_SIZE_LABEL = {
+	maxFileSizeMb: {
+		label: 'Max File Size (MB)',
+		fix: `Enter a number of megabytes above 0, for example ${DEFAULT_MAX_FILE_MB}.`,
+	},
+};
+
+/** The item's Max File Size in bytes, checked. */
+export function maxFileBytesOf(this: IExecuteFunctions, itemIndex: number): number {
+	const { maxFileSizeMb } = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const { maxFileSizeMb: megabytes } = validateInput.call(
+		this,
+		maxFileSizeSchema,
+		{ maxFileSizeMb: numberFromText(maxFileSizeMb ?? DEFAULT_MAX_FILE_MB) },
+		MAX_FILE_SIZE_LABEL,
+		itemIndex,
+	);
+	return Math.ceil(megabytes * 1024 * 1024);
+}
+
+/** The PDF of one item: the request, the file's name without extension, the secrets of its body. */
+export interface PdfRequest {
+	path: string;
+	body: IDataObject;
+	fileName: string;
+	secrets: string[];
+	/** What a 404 means here (which ID to check). */
+	notFound?: { message: string; advice: string };
+	/** What the file is called in messages (`PDF file` unless set). */
+	what?: string;
+	/** The service may answer with the file as base64 text (decoded as it arrives). */
+	base64?: boolean;
+}
+
+/**
+ * Downloads a PDF the service makes into n8n's binary store (the transport's streamed path) and
+ * returns the output item: `json` first, then the file's name, type and size.
+ */
+export async function pdfItem(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	request: PdfRequest,
+	json: IDataObject,
+) {
+	const field = outputFieldOf.call(this, itemIndex);
+	const file = await downloadFile.call(
+		this,
+		'apiKey',
+		{
+			method: 'POST',
+			path: request.path,
+			body: request.body,
+			// An error answer may echo the password: no message, stored detail or error item may show it.
+			secrets: request.secrets,
+			// Making the PDF changes nothing at the service: a failed answer is asked for again.
+			repeatable: true,
+			itemIndex,
+			notFound: request.notFound,
+			maxBytes: maxFileBytesOf.call(this, itemIndex),
+		},
+		{
+			name: request.fileName,
+			accepts: ['pdf'],
+			what: request.what ?? 'PDF file',
+			base64: request.base64,
+		},
+	);
+	return {
+		json: { ...json, fileName: file.fileName, mimeType: file.mimeType, fileSize: file.fileSize },
+		binary: { [field]: file.binary },
+	};
+}
