@@ -31,6 +31,8 @@ export class SandboxCore {
 	readonly requests: RequestLogEntry[] = [];
 	private faultRules: ActiveFault[] = [];
 	latencyMs = 0;
+	/** Sizes the files of an ID are padded to (setFileSize): a scanRef's report and photos, a PDF's ID. */
+	readonly fileSizes = new Map<string, number>();
 	readonly bank = new BankStore();
 	readonly aml = new AmlStore();
 	readonly kyb = new KybStore();
@@ -199,6 +201,7 @@ export class SandboxCore {
 	reset(): void {
 		this.resetLog();
 		this.clearFaults();
+		this.fileSizes.clear();
 		this.bank.reset();
 		this.aml.reset();
 		this.kyb.reset();

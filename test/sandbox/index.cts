@@ -57,6 +57,11 @@ function sandboxFacade(core: SandboxCore, server: Server): Sandbox {
 			list: () => core.listFaults(),
 		},
 		requests: core.requests,
+		setFileSize: (id, sizeBytes) => {
+			if (!(Number.isSafeInteger(sizeBytes) && sizeBytes >= 0))
+				throw new Error('sizeBytes must be a whole number >= 0');
+			core.fileSizes.set(id, sizeBytes);
+		},
 		count: (filter) => core.count(filter),
 		resetLog: () => core.resetLog(),
 		bank: {

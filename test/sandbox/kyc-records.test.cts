@@ -142,6 +142,24 @@ describe('sandbox KYC records', () => {
 			expect(bytes.body.subarray(0, 5).toString('latin1')).toBe('%PDF-');
 		});
 
+		test('setFileSize pads the report (either encoding) and each photo of a verification to the size', async () => {
+			const scanRef = await finished('client-big');
+			sb.setFileSize(scanRef, 300_000);
+			sb.kyc.setReportEncoding('bytes');
+			const bytes = await call(sb, 'POST', '/api/v2/generate-pdf', { body: { scanRef } });
+			expect(bytes.body.length).toBe(300_000);
+			expect(bytes.body.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+			sb.kyc.setReportEncoding('base64');
+			const text = await call(sb, 'POST', '/api/v2/generate-pdf', { body: { scanRef } });
+			expect(Buffer.from(text.text, 'base64').equals(bytes.body)).toBe(true);
+			const { json: links } = await call(sb, 'POST', '/api/v2/files', { body: { scanRef } });
+			const front = await call(sb, 'GET', links.FRONT, { auth: 'none' });
+			expect(front.body.length).toBe(300_000);
+			expect(front.body.subarray(1, 4).toString('latin1')).toBe('PNG');
+			sb.reset();
+			expect((await call(sb, 'GET', links.FRONT, { auth: 'none' })).body.length).toBeLessThan(1000);
+		});
+
 		test('refuses a language the service does not offer', async () => {
 			const scanRef = await finished('client-report-2');
 			const res = await call(sb, 'POST', '/api/v2/generate-pdf', {

@@ -34,9 +34,14 @@ const PHOTOS: Record<string, Buffer> = {
 /** The kinds of file the service lists (former docs, "File urls table"); the videos the sandbox has not. */
 export const FILE_KINDS = ['FRONT', 'BACK', 'FACE', 'FRONT_VIDEO', 'BACK_VIDEO', 'FACE_VIDEO'];
 
-/** The photo of a kind, if the sandbox has one. */
-export function photoOf(kind: string): Buffer | undefined {
-	return PHOTOS[kind];
+/**
+ * The photo of a kind, if the sandbox has one; padded to `sizeBytes` (Sandbox.setFileSize) with
+ * zeros after the picture, so that its type is still in its first bytes.
+ */
+export function photoOf(kind: string, sizeBytes = 0): Buffer | undefined {
+	const photo = PHOTOS[kind];
+	if (!photo || sizeBytes <= photo.length) return photo;
+	return Buffer.concat([photo, Buffer.alloc(sizeBytes - photo.length)]);
 }
 
 function signature(secret: string, path: string, expires: string): string {

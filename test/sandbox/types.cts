@@ -148,6 +148,12 @@ export interface Sandbox {
 		setLatency(ms: number): void;
 		list(): FaultRule[];
 	};
+	/**
+	 * Pads the files made for this ID to exactly `sizeBytes` (until `reset`): a
+	 * verification's report PDF and each of its photos (by scanRef), an AML check's, a monitoring's
+	 * or a KYB company's PDF (by its ID). For the bench's memory cases.
+	 */
+	setFileSize(id: string, sizeBytes: number): void;
 	/** Every request received on the service paths (admin `/__sandbox/*` calls are not logged). */
 	requests: RequestLogEntry[];
 	count(filter?: { method?: string; path?: string }): number;
@@ -251,7 +257,7 @@ export interface Sandbox {
 		/** How POST /api/v2/generate-pdf answers from now on (until `reset`): base64 text by default. */
 		setReportEncoding(encoding: ReportEncoding): void;
 	};
-	/** Back to the seeded state: log, faults, latency, page-link mode, deliveries, KYB/KYC state. */
+	/** Back to the seeded state: log, faults, latency, page-link mode, file sizes, deliveries, KYB/KYC state. */
 	reset(): void;
 	close(): Promise<void>;
 }

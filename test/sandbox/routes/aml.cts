@@ -172,7 +172,8 @@ export const amlRoutes: Route[] = [
 			parseOr400(amlPdfRequestSchema, bodyObject(req));
 			const check = core.aml.check(req.params.id);
 			if (!check) throw notFound();
-			return pdfReply(`aml-check-${check.id}`, 'AML check report', checkPdfLines(check));
+			const size = core.fileSizes.get(check.id);
+			return pdfReply(`aml-check-${check.id}`, 'AML check report', checkPdfLines(check), size);
 		},
 	},
 	{

@@ -365,7 +365,8 @@ export const amlMonitoringRoutes: Route[] = [
 			const record = monitoringOf(req, core.aml.monitorings);
 			parseOr400(amlPdfRequestSchema, bodyObject(req));
 			const lines = core.aml.monitorings.pdfLines(record);
-			return pdfReply(`aml-monitoring-${record.id}`, 'AML monitoring report', lines);
+			const size = core.fileSizes.get(record.id);
+			return pdfReply(`aml-monitoring-${record.id}`, 'AML monitoring report', lines, size);
 		},
 	},
 	{
