@@ -8,8 +8,6 @@
  * node's output must be the provider's answer, passed through (after the IDs and counts the node
  * puts first).
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { INodeParameters } from 'n8n-workflow';
 
 import { readFileSync } from 'node:fs';
@@ -27,6 +25,7 @@ import {
 	AML_SEXES,
 } from '../../nodes/shared/contract';
 import { runNode } from '../harness/index.cjs';
+import { useRecordingServer, type Captured, type Reply } from './recordingServer.cjs';
 import {
 	authSchemes,
 	CORPUS,
@@ -38,15 +37,6 @@ import {
 	schemaErrors,
 	type JsonSchema,
 } from './provider.cjs';
-
-interface Captured {
-	method: string;
-	path: string;
-	query: Record<string, string>;
-	authorization: string;
-	contentType: string;
-	body: string;
-}
 
 /** The provider's AML operations the node calls, as `METHOD path` of aml.yaml. */
 const OPERATIONS = [
@@ -165,12 +155,6 @@ function queryArraysSplit(
 
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n', 'latin1');
 
-interface Reply {
-	status: number;
-	body?: unknown;
-	pdf?: Buffer;
-}
-
 /** A value of the provider's answer schema, from a fixed seed. */
 function generated(key: OperationKey, status: number, seed = 11): unknown {
 	const [method, apiPath] = key.split(' ');
@@ -196,57 +180,10 @@ function answerFor(key: OperationKey): Reply {
 	return { status, body: generated(key, status) };
 }
 
-function answer(req: IncomingMessage, res: ServerResponse, body: Buffer): void {
-	const url = new URL(req.url ?? '/', 'http://capture');
-	const request: Captured = {
-		method: req.method ?? '',
-		path: url.pathname,
-		query: Object.fromEntries(url.searchParams),
-		authorization: req.headers.authorization ?? '',
-		contentType: req.headers['content-type'] ?? '',
-		body: body.toString('utf8'),
-	};
-	server.requests.push(request);
-	const reply = server.nextReply ?? answerFor(operationOf(request).key);
-	server.nextReply = undefined;
-	server.answers.push(reply.body);
-	if (reply.pdf) res.writeHead(reply.status, { 'content-type': 'application/pdf' }).end(reply.pdf);
-	else if (reply.body === undefined) res.writeHead(reply.status).end();
-	else
-		res
-			.writeHead(reply.status, { 'content-type': 'application/json' })
-			.end(JSON.stringify(reply.body));
-}
-
-const server = {
-	url: '',
-	http: undefined as Server | undefined,
-	requests: [] as Captured[],
-	answers: [] as unknown[],
-	nextReply: undefined as Reply | undefined,
-};
-beforeAll(async () => {
-	server.http = createServer((req, res) => {
-		const chunks: Buffer[] = [];
-		req.on('data', (chunk: Buffer) => chunks.push(chunk));
-		req.on('end', () => {
-			try {
-				answer(req, res, Buffer.concat(chunks));
-			} catch (error) {
-				res.writeHead(400).end(`recording server: ${String(error)}`);
-			}
-		});
-	});
-	await new Promise<void>((resolve) => server.http?.listen(0, '127.0.0.1', resolve));
-	server.url = `http://127.0.0.1:${(server.http.address() as AddressInfo).port}`;
-});
-afterAll(async () => {
-	await new Promise<void>((resolve) => server.http?.close(() => resolve()));
-});
+const server = useRecordingServer((request) => answerFor(operationOf(request).key));
 
 async function run(parameters: INodeParameters) {
-	server.requests.length = 0;
-	server.answers.length = 0;
+	server.clear();
 	return await runNode({
 		node: 'identityVerification',
 		parameters,
@@ -482,7 +419,7 @@ describe('the provider’s answers, as the node outputs them', () => {
 			results: Array<Record<string, unknown>>;
 			next: string;
 		};
-		server.nextReply = { status: 200, body: { ...example, next: null, previous: null } };
+		server.replies.push({ status: 200, body: { ...example, next: null, previous: null } });
 		const read = await run(monitoring('getAll', { limit: 1 }));
 		expect(read.error).toBeUndefined();
 		expect(read.items[0].json).toEqual({
@@ -490,7 +427,7 @@ describe('the provider’s answers, as the node outputs them', () => {
 			...example.results[0],
 		});
 		// Its links point at http://api.example.org/…: a credential never follows a link off the Base URL.
-		server.nextReply = { status: 200, body: example };
+		server.replies.push({ status: 200, body: example });
 		const refused = await run(monitoring('getAll', { limit: 1 }));
 		expect(refused.error?.message).toMatch(/link/i);
 	});

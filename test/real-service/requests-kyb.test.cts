@@ -11,12 +11,11 @@
  * registry checks): provider.cts reads a missing schema as `{}` (anything), so those parts of an
  * answer are not checked and generated as any value; none of them is in a request the node sends.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import { kybFormLink } from '../../nodes/shared/contract';
 import { runNode } from '../harness/index.cjs';
+import { useRecordingServer, type Captured, type Reply } from './recordingServer.cjs';
 import {
 	authSchemes,
 	componentSchema,
@@ -43,15 +42,6 @@ const OPERATIONS = [
 	'POST /kyb/forms/{id}/submit/',
 ] as const;
 type OperationKey = (typeof OPERATIONS)[number];
-
-interface Captured {
-	method: string;
-	path: string;
-	query: Record<string, string>;
-	authorization: string;
-	contentType: string;
-	body: string;
-}
 
 /** The operation a request went to: the template it matches with fewest parameters. */
 function operationOf(request: Captured): { key: OperationKey; params: Record<string, string> } {
@@ -155,12 +145,6 @@ function companyPage(seed: number) {
 	return { count: page.results.length, next: null, previous: null, results: page.results };
 }
 
-interface Reply {
-	status: number;
-	body?: unknown;
-	pdf?: Buffer;
-}
-
 function answerFor(key: OperationKey, seed: number): Reply {
 	const [method, apiPath] = key.split(' ');
 	switch (key) {
@@ -180,62 +164,13 @@ function answerFor(key: OperationKey, seed: number): Reply {
 	}
 }
 
-const server = {
-	url: '',
-	http: undefined as Server | undefined,
-	requests: [] as Captured[],
-	answers: [] as unknown[],
-	seed: 1,
-	/** Answers the next request with this instead. */
-	nextReply: undefined as Reply | undefined,
-};
+/** The seed of the answers generated from the provider's schemas, set by each run. */
+let seed = 1;
+const server = useRecordingServer((request) => answerFor(operationOf(request).key, seed));
 
-function answer(req: IncomingMessage, res: ServerResponse, body: Buffer): void {
-	const url = new URL(req.url ?? '/', 'http://capture');
-	const request: Captured = {
-		method: req.method ?? '',
-		path: url.pathname,
-		query: Object.fromEntries(url.searchParams),
-		authorization: req.headers.authorization ?? '',
-		contentType: req.headers['content-type'] ?? '',
-		body: body.toString('utf8'),
-	};
-	server.requests.push(request);
-	const reply = server.nextReply ?? answerFor(operationOf(request).key, server.seed);
-	server.nextReply = undefined;
-	server.answers.push(reply.body);
-	if (reply.pdf) res.writeHead(reply.status, { 'content-type': 'application/pdf' }).end(reply.pdf);
-	else if (reply.body === undefined) res.writeHead(reply.status).end();
-	else {
-		res.writeHead(reply.status, { 'content-type': 'application/json' });
-		res.end(JSON.stringify(reply.body));
-	}
-}
-
-beforeAll(async () => {
-	server.http = createServer((req, res) => {
-		const chunks: Buffer[] = [];
-		req.on('data', (chunk: Buffer) => chunks.push(chunk));
-		req.on('end', () => {
-			try {
-				answer(req, res, Buffer.concat(chunks));
-			} catch (error) {
-				// Not 5xx: the transport would retry it.
-				res.writeHead(400).end(`recording server: ${String(error)}`);
-			}
-		});
-	});
-	await new Promise<void>((resolve) => server.http?.listen(0, '127.0.0.1', resolve));
-	server.url = `http://127.0.0.1:${(server.http.address() as AddressInfo).port}`;
-});
-afterAll(async () => {
-	await new Promise<void>((resolve) => server.http?.close(() => resolve()));
-});
-
-async function run(parameters: INodeParameters, input?: INodeExecutionData[], seed = 1) {
-	server.requests.length = 0;
-	server.answers.length = 0;
-	server.seed = seed;
+async function run(parameters: INodeParameters, input?: INodeExecutionData[], answersSeed = 1) {
+	server.clear();
+	seed = answersSeed;
 	return await runNode({
 		node: 'identityVerification',
 		parameters,
@@ -452,7 +387,7 @@ describe('the provider’s KYB answers, as the node outputs them', () => {
 
 	test('Create Session: an answer whose token is empty (the schema allows it) is refused: it opens no form', async () => {
 		const answer = generated('/kyb/tokens/', 'POST', 201, 1) as object;
-		server.nextReply = { status: 201, body: { ...answer, tokenString: '' } };
+		server.replies.push({ status: 201, body: { ...answer, tokenString: '' } });
 		const { error } = await run(form('createSession', { clientId: 'deal-1' }));
 		expect(error?.message).toBe('The service made the session, but its answer has no tokenString');
 	});

@@ -8,11 +8,10 @@
  * request examples must pass too. The provider's answers (published examples, and values generated
  * from its schemas) pass through each operation.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { INodeParameters } from 'n8n-workflow';
 
 import { runNode } from '../harness/index.cjs';
+import { useRecordingServer, type Captured, type Reply } from './recordingServer.cjs';
 import {
 	authSchemes,
 	corpusJson,
@@ -68,15 +67,6 @@ const OPENAPI = [
 
 /** Status is asked once when a deletion is refused (requests.test.cts checks its request). */
 const STATUS = 'POST /api/v2/status';
-
-interface Captured {
-	method: string;
-	path: string;
-	query: Record<string, string>;
-	authorization: string;
-	contentType: string;
-	body: string;
-}
 
 /** The operation a request went to, with its path parameters. */
 function operationOf(request: Captured): { key: string; params: Record<string, string> } {
@@ -189,55 +179,12 @@ function answerFor(
 	}
 }
 
-function answer(req: IncomingMessage, res: ServerResponse, body: Buffer): void {
-	const url = new URL(req.url ?? '/', 'http://capture');
-	if (url.pathname.startsWith('/photo/')) return void res.writeHead(200).end(PNG);
-	const request: Captured = {
-		method: req.method ?? '',
-		path: url.pathname,
-		query: Object.fromEntries(url.searchParams),
-		authorization: req.headers.authorization ?? '',
-		contentType: req.headers['content-type'] ?? '',
-		body: body.toString('utf8'),
-	};
-	server.requests.push(request);
-	const reply = server.replies.shift() ?? answerFor(operationOf(request).key, request);
-	server.answers.push(reply.body);
-	if (reply.raw) return void res.writeHead(reply.status).end(reply.raw);
-	if (reply.body === undefined) return void res.writeHead(reply.status).end();
-	res.writeHead(reply.status, { 'content-type': 'application/json' });
-	res.end(JSON.stringify(reply.body));
-}
-
-const server = {
-	url: '',
-	http: undefined as Server | undefined,
-	requests: [] as Captured[],
-	answers: [] as unknown[],
-	/** Answers the next requests with these instead. */
-	replies: [] as Array<{ status: number; body?: unknown; raw?: Buffer }>,
-};
-beforeAll(async () => {
-	server.http = createServer((req, res) => {
-		const chunks: Buffer[] = [];
-		req.on('data', (chunk: Buffer) => chunks.push(chunk));
-		req.on('end', () => {
-			try {
-				answer(req, res, Buffer.concat(chunks));
-			} catch (error) {
-				res.writeHead(400).end(`recording server: ${String(error)}`);
-			}
-		});
-	});
-	await new Promise<void>((resolve) => server.http?.listen(0, '127.0.0.1', resolve));
-	server.url = `http://127.0.0.1:${(server.http.address() as AddressInfo).port}`;
-});
-afterAll(async () => {
-	await new Promise<void>((resolve) => server.http?.close(() => resolve()));
+const server = useRecordingServer((request) => answerFor(operationOf(request).key, request), {
+	'/photo/FRONT.png': PNG,
+	'/photo/FACE.png': PNG,
 });
 beforeEach(() => {
-	server.requests.length = 0;
-	server.answers.length = 0;
+	server.clear();
 	server.replies.length = 0;
 });
 

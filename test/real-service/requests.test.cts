@@ -9,11 +9,10 @@
  * contract (docs/service-interface.md) deliberately differs there. KNOWN_DEFECTS pins the defects
  * found so far (the node is fixed separately).
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import { runNode } from '../harness/index.cjs';
+import { useRecordingServer, type Captured, type Reply } from './recordingServer.cjs';
 import {
 	authSchemes,
 	fakeInstances,
@@ -22,15 +21,6 @@ import {
 	responseSchema,
 	schemaErrors,
 } from './provider.cjs';
-
-interface Captured {
-	method: string;
-	path: string;
-	query: Record<string, string>;
-	authorization: string;
-	contentType: string;
-	body: string;
-}
 
 /** The provider's operations the node calls, as `METHOD path` of the OpenAPI documents. */
 const OPERATIONS = [
@@ -136,12 +126,6 @@ function mismatchesOf(request: Captured): string[] {
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n', 'latin1');
 
 /** An answer: a JSON body, a PDF, or no body. */
-interface Reply {
-	status: number;
-	body?: unknown;
-	pdf?: Buffer;
-}
-
 /** What the provider's schemas say the operation answers (generated from a fixed seed). */
 function answerFor(key: OperationKey, request: Captured): Reply {
 	const [method, apiPath] = key.split(' ');
@@ -191,58 +175,8 @@ function transactionPage(request: Captured) {
 }
 
 /** Records the request and answers it as the provider's schemas say. */
-function answer(req: IncomingMessage, res: ServerResponse, body: Buffer): void {
-	const url = new URL(req.url ?? '/', 'http://capture');
-	const request: Captured = {
-		method: req.method ?? '',
-		path: url.pathname,
-		query: Object.fromEntries(url.searchParams),
-		authorization: req.headers.authorization ?? '',
-		contentType: req.headers['content-type'] ?? '',
-		body: body.toString('utf8'),
-	};
-	server.requests.push(request);
-	const reply = server.nextReply ?? answerFor(operationOf(request).key, request);
-	server.nextReply = undefined;
-	server.answers.push(reply.body);
-	if (reply.pdf) {
-		res.writeHead(reply.status, { 'content-type': 'application/pdf' }).end(reply.pdf);
-	} else if (reply.body === undefined) {
-		res.writeHead(reply.status).end();
-	} else {
-		res.writeHead(reply.status, { 'content-type': 'application/json' });
-		res.end(JSON.stringify(reply.body));
-	}
-}
 
-const server = {
-	url: '',
-	http: undefined as Server | undefined,
-	requests: [] as Captured[],
-	/** The JSON body of each answer (undefined: none), in order. */
-	answers: [] as unknown[],
-	/** Answers the next request with this instead. */
-	nextReply: undefined as Reply | undefined,
-};
-beforeAll(async () => {
-	server.http = createServer((req, res) => {
-		const chunks: Buffer[] = [];
-		req.on('data', (chunk: Buffer) => chunks.push(chunk));
-		req.on('end', () => {
-			try {
-				answer(req, res, Buffer.concat(chunks));
-			} catch (error) {
-				// Not 5xx: the transport would retry it.
-				res.writeHead(400).end(`recording server: ${String(error)}`);
-			}
-		});
-	});
-	await new Promise<void>((resolve) => server.http?.listen(0, '127.0.0.1', resolve));
-	server.url = `http://127.0.0.1:${(server.http.address() as AddressInfo).port}`;
-});
-afterAll(async () => {
-	await new Promise<void>((resolve) => server.http?.close(() => resolve()));
-});
+const server = useRecordingServer((request) => answerFor(operationOf(request).key, request));
 
 interface Case {
 	name: string;
@@ -490,8 +424,7 @@ const seen = new Set<string>();
 
 /** Runs the node against the recording server, with a fresh record. */
 async function run(testCase: Pick<Case, 'parameters' | 'input' | 'after'>) {
-	server.requests.length = 0;
-	server.answers.length = 0;
+	server.clear();
 	return await runNode({
 		node: 'identityVerification',
 		parameters: testCase.parameters,
@@ -583,7 +516,7 @@ describe('the provider’s answers, as the node outputs them', () => {
 			200,
 		);
 		expect(schemaErrors(schema!, body)).toEqual([]);
-		server.nextReply = { status: 200, body };
+		server.replies.push({ status: 200, body });
 		const { items, error } = await run({
 			parameters: kyb('getAnswers', { ...answers, simplify: true }),
 		});
@@ -605,10 +538,10 @@ describe('the provider’s answers, as the node outputs them', () => {
 	});
 
 	test('Get Questionnaire Answers with Simplify keeps a section that is not an object of questions (outside the schema) as one row without a question', async () => {
-		server.nextReply = {
+		server.replies.push({
 			status: 200,
 			body: { sections: { notes: 'Checked by phone', a: { b: { value: 1 } } } },
-		};
+		});
 		const { items, error } = await run({
 			parameters: kyb('getAnswers', { ...answers, simplify: true }),
 		});
@@ -620,11 +553,11 @@ describe('the provider’s answers, as the node outputs them', () => {
 	});
 
 	test('Get Questionnaire Answers when the provider answers 204 without a body', async () => {
-		server.nextReply = { status: 204 };
+		server.replies.push({ status: 204 });
 		const { items, error } = await run({ parameters: kyb('getAnswers', answers) });
 		expect(error).toBeUndefined();
 		expect(items.map((item) => item.json)).toEqual([{}]);
-		server.nextReply = { status: 204 };
+		server.replies.push({ status: 204 });
 		const simplified = await run({ parameters: kyb('getAnswers', { ...answers, simplify: true }) });
 		expect(simplified.error).toBeUndefined();
 		expect(simplified.items).toEqual([]);
