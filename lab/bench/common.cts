@@ -33,11 +33,15 @@ export interface MemoryFigure {
 	ratio: number;
 }
 
-interface TransactionsFigure extends MemoryFigure {
-	/** Peak delta of n8n's HTTP Request node paginating the same transactions (same measure). */
+/** A list read with Return All, beside n8n's HTTP Request node reading the same pages. */
+export interface ListFigure extends MemoryFigure {
+	/** Peak delta of n8n's HTTP Request node paginating the same list (same measure). */
 	httpRequestNode: number;
 	/** ours / HTTP Request node, peak deltas. */
 	vsHttpRequestNode: number;
+}
+
+interface TransactionsFigure extends ListFigure {
 	/** What the node's output holds after the run and two full GCs. */
 	retainedAfterGcBytes: number;
 	retainedAfterGcRatio: number;
@@ -55,6 +59,15 @@ export interface MemoryFigures {
 	transactions100k: TransactionsFigure | null;
 	amlPdf50MB: MemoryFigure | null;
 	poa20MB: MemoryFigure | null;
+	kycReportPdf50MB: MemoryFigure | null;
+	kycReportPdf50MBBase64: MemoryFigure | null;
+	kycFiles50MB: MemoryFigure | null;
+	amlCheckPdf50MB: MemoryFigure | null;
+	amlMonitoringPdf50MB: MemoryFigure | null;
+	kybCompanyPdf50MB: MemoryFigure | null;
+	identifications: ListFigure | null;
+	amlMonitorings: ListFigure | null;
+	kybCompanies: ListFigure | null;
 }
 
 /** µs per delivery of the parts of a delivery this package runs itself (no n8n around it). */

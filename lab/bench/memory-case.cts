@@ -41,7 +41,40 @@ import {
 import { requireFromN8n } from '../../test/n8n/runtime.cjs';
 import type { BinaryDataService } from 'n8n-core';
 
-type CaseName = 'transactions100k' | 'transactions100kHttpRequest' | 'amlPdf50MB' | 'poa20MB';
+/** Downloads of one file by an ID (the sandbox pads the files of that ID to the case's size). */
+const FILE_CASES: Record<string, (id: string) => Record<string, unknown>> = {
+	kycReportPdf50MB: (scanRef) => ({
+		resource: 'identification',
+		operation: 'downloadReportPdf',
+		scanRef,
+	}),
+	kycReportPdf50MBBase64: (scanRef) => ({
+		resource: 'identification',
+		operation: 'downloadReportPdf',
+		scanRef,
+	}),
+	kycFiles50MB: (scanRef) => ({ resource: 'identification', operation: 'downloadFiles', scanRef }),
+	amlCheckPdf50MB: (checkId) => ({ resource: 'aml', operation: 'downloadPdf', checkId }),
+	amlMonitoringPdf50MB: (monitoringId) => ({
+		resource: 'amlMonitoring',
+		operation: 'downloadPdf',
+		monitoringId,
+	}),
+	kybCompanyPdf50MB: (companyId) => ({
+		resource: 'kybCompany',
+		operation: 'downloadPdf',
+		companyId,
+	}),
+};
+
+/** Get Many with Return All, each beside n8n's HTTP Request node reading the same pages. */
+const LIST_CASES: Record<string, { resource: string; path: string }> = {
+	identifications: { resource: 'identification', path: '/kyc/identifications/' },
+	amlMonitorings: { resource: 'amlMonitoring', path: '/aml/monitorings/' },
+	kybCompanies: { resource: 'kybCompany', path: '/kyb/companies/' },
+};
+
+type CaseName = string;
 
 interface CaseArgs {
 	sandboxUrl: string;
@@ -58,6 +91,11 @@ interface CaseArgs {
 	/** A small seeded profile for the warm-up run. */
 	warmCheckId?: string;
 	warmProfileId?: string;
+	/** A file case's ID, and one whose file is small for the warm-up run. */
+	id?: string;
+	warmId?: string;
+	/** A list case's filters (Get Many's own parameters and the same query for HTTP Request). */
+	query?: Record<string, string>;
 }
 
 interface Sample {
@@ -104,6 +142,14 @@ function warmParameters(
 		};
 	if (name === 'amlPdf50MB')
 		return { ...parameters, checkId: args.warmCheckId, profileId: args.warmProfileId };
+	if (FILE_CASES[name]) return { ...parameters, ...FILE_CASES[name](args.warmId!) };
+	if (LIST_CASES[name]) return { ...parameters, returnAll: false, limit: 5 };
+	if (LIST_CASES[name.replace(/HttpRequest$/, '')])
+		return {
+			...parameters,
+			url: String(parameters.url).replace(/perPage=\d+/, 'perPage=5'),
+			options: {},
+		};
 	return parameters;
 }
 
@@ -123,7 +169,7 @@ const listPath = (args: CaseArgs) =>
 	`/bank/verifications/${args.verificationId}/accounts/${args.accountId}/transactions/`;
 
 /** n8n's own HTTP Request node (4.2) reading the same pages with its next-URL pagination. */
-function httpRequestCase(args: CaseArgs): Case {
+function httpRequestCase(args: CaseArgs, url: string): Case {
 	const { HttpRequest } = requireFromN8n<{ HttpRequest: new () => never }>(
 		'n8n-nodes-base/dist/nodes/HttpRequest/HttpRequest.node.js',
 	);
@@ -141,7 +187,7 @@ function httpRequestCase(args: CaseArgs): Case {
 		},
 		parameters: {
 			method: 'GET',
-			url: `${args.sandboxUrl}${listPath(args)}?perPage=${args.perPage ?? 500}`,
+			url,
 			authentication: 'genericCredentialType',
 			genericAuthType: 'httpBasicAuth',
 			options: {
@@ -202,7 +248,16 @@ async function poaCase(args: CaseArgs, binary: BinaryDataService): Promise<Parti
 
 /** The node, its credentials and parameters (and input) of a case. */
 async function caseOf(name: CaseName, args: CaseArgs, binary: BinaryDataService): Promise<Case> {
-	if (name === 'transactions100kHttpRequest') return httpRequestCase(args);
+	if (name === 'transactions100kHttpRequest')
+		return httpRequestCase(
+			args,
+			`${args.sandboxUrl}${listPath(args)}?perPage=${args.perPage ?? 500}`,
+		);
+	const listed = LIST_CASES[name.replace(/HttpRequest$/, '')];
+	if (listed && name.endsWith('HttpRequest')) {
+		const query = new URLSearchParams({ ...args.query, perPage: String(args.perPage) });
+		return httpRequestCase(args, `${args.sandboxUrl}${listed.path}?${query}`);
+	}
 	const ours: Case = {
 		node: 'identityVerification',
 		credentials: {
@@ -241,6 +296,20 @@ async function caseOf(name: CaseName, args: CaseArgs, binary: BinaryDataService)
 		return ours;
 	}
 	if (name === 'poa20MB') return { ...ours, ...(await poaCase(args, binary)) };
+	if (FILE_CASES[name]) {
+		ours.parameters = { ...FILE_CASES[name](args.id!), binaryPropertyName: 'data' };
+		return ours;
+	}
+	if (listed) {
+		ours.parameters = {
+			resource: listed.resource,
+			operation: 'getAll',
+			...args.query,
+			returnAll: true,
+			options: { perPage: args.perPage },
+		};
+		return ours;
+	}
 	throw new Error(`unknown memory case "${name}"`);
 }
 
@@ -307,12 +376,16 @@ function describe(
 		const payloadBytes = Buffer.byteLength(JSON.stringify(result.items.map((i) => i.json)));
 		return { payloadBytes, check: `${result.items.length} items` };
 	}
-	if (name === 'transactions100kHttpRequest') {
+	if (LIST_CASES[name]) {
+		const payloadBytes = Buffer.byteLength(JSON.stringify(result.items.map((i) => i.json)));
+		return { payloadBytes, check: `${result.items.length} items` };
+	}
+	if (name === 'transactions100kHttpRequest' || name.endsWith('HttpRequest')) {
 		// One item per page; the payload counted is the transactions, as for the node.
 		const transactions = result.items.flatMap((i) => (i.json.results as unknown[]) ?? []);
 		return {
 			payloadBytes: Buffer.byteLength(JSON.stringify(transactions)),
-			check: `${result.items.length} page items, ${transactions.length} transactions`,
+			check: `${result.items.length} page items, ${transactions.length} results`,
 		};
 	}
 	if (name === 'amlPdf50MB') {
@@ -320,6 +393,15 @@ function describe(
 		return {
 			payloadBytes: Number(data?.bytes ?? result.items[0]?.json?.fileSize ?? 0),
 			check: `binary ${data?.mimeType} ${data?.bytes} bytes (${data?.id ? 'stored by id' : 'inline'})`,
+		};
+	}
+	if (FILE_CASES[name]) {
+		// The size of the file (the largest, for Download Files), which the target is a multiple of.
+		const files = result.items.flatMap((i) => Object.values(i.binary ?? {}));
+		const sizes = files.map((f) => Number(f.bytes ?? 0));
+		return {
+			payloadBytes: Math.max(0, ...sizes),
+			check: `${files.length} file(s) ${files.map((f) => `${f.mimeType} ${f.bytes} bytes`).join(', ')} (${files.every((f) => f.id) ? 'stored by id' : 'inline'})`,
 		};
 	}
 	const json = JSON.stringify(result.items[0]?.json ?? {});

@@ -28,6 +28,15 @@ const REFERENCES: Record<string, string> = {
 	'memory.transactions100k.retainedAfterGcRatio': 'retained / payload',
 	'memory.amlPdf50MB.ratio': 'peak / payload',
 	'memory.poa20MB.ratio': 'peak / payload',
+	'memory.kycReportPdf50MB.ratio': 'peak / file, the service answering bytes',
+	'memory.kycReportPdf50MBBase64.ratio': 'peak / file, the service answering base64 text',
+	'memory.kycFiles50MB.ratio': 'peak / largest file (each photo 50 MB)',
+	'memory.amlCheckPdf50MB.ratio': 'peak / payload',
+	'memory.amlMonitoringPdf50MB.ratio': 'peak / payload',
+	'memory.kybCompanyPdf50MB.ratio': 'peak / payload',
+	'memory.identifications.vsHttpRequestNode': 'peak / HTTP Request node peak, same pages',
+	'memory.amlMonitorings.vsHttpRequestNode': 'peak / HTTP Request node peak, same pages',
+	'memory.kybCompanies.vsHttpRequestNode': 'peak / HTTP Request node peak, same pages',
 	'trigger.verifyMicros.1KB': 'signature check alone',
 	'trigger.parts.eventMicros': 'JSON parse + typed event, 1 KB body',
 	'trigger.parts.keysMicros': 'delivery id + duplicate key + former keys',
@@ -80,6 +89,15 @@ function memoryRows(r: Results): Row[] {
 			row(`memory.${name}.ratio`, m?.ratio, 'x', limit === undefined ? undefined : ['<=', limit]),
 		];
 	};
+	// Get Many's Return All is held to the HTTP Request node reading the same pages.
+	const list = (name: 'identifications' | 'amlMonitorings' | 'kybCompanies'): Row[] => {
+		const m = r.memory?.[name];
+		return [
+			...mem(name),
+			row(`memory.${name}.httpRequestNode`, m?.httpRequestNode, 'B'),
+			row(`memory.${name}.vsHttpRequestNode`, m?.vsHttpRequestNode, 'x', ['<=', 1.0]),
+		];
+	};
 	const t100k = r.memory?.transactions100k;
 	return [
 		// Peak / payload follows V8's young-generation size more than the node (docs/performance.md):
@@ -94,6 +112,16 @@ function memoryRows(r: Results): Row[] {
 		]),
 		...mem('amlPdf50MB', 2.5),
 		...mem('poa20MB', 3.5),
+		...mem('kycReportPdf50MB', 1.5),
+		...mem('kycReportPdf50MBBase64', 1.5),
+		...mem('kycFiles50MB', 1.5),
+		// The other PDFs the service makes: the AML profile PDF's target.
+		...mem('amlCheckPdf50MB', 2.5),
+		...mem('amlMonitoringPdf50MB', 2.5),
+		...mem('kybCompanyPdf50MB', 2.5),
+		...list('identifications'),
+		...list('amlMonitorings'),
+		...list('kybCompanies'),
 	];
 }
 
