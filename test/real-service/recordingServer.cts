@@ -101,3 +101,28 @@ export function useRecordingServer(
 	});
 	return server;
 }
+
+/**
+ * The operation a request went to, of `operations` (`METHOD /path/{param}/` as the provider's
+ * documents write them): the template it matches with fewest parameters, and their values.
+ */
+export function operationOf<Key extends string>(
+	operations: readonly Key[],
+	request: Captured,
+): { key: Key; params: Record<string, string> } {
+	const matches = operations.flatMap((key) => {
+		const [method, template] = key.split(' ');
+		const names = [...template.matchAll(/\{(\w+)\}/g)].map((match) => match[1]);
+		const pattern = new RegExp(`^${template.replace(/\{\w+\}/g, '([^/]+)')}$`);
+		const found = method === request.method ? pattern.exec(request.path) : null;
+		if (!found) return [];
+		const params = Object.fromEntries(
+			names.map((name, index) => [name, decodeURIComponent(found[index + 1])]),
+		);
+		return [{ key, params }];
+	});
+	matches.sort((a, b) => Object.keys(a.params).length - Object.keys(b.params).length);
+	if (!matches[0])
+		throw new Error(`No operation of the provider is ${request.method} ${request.path}`);
+	return matches[0];
+}

@@ -25,7 +25,12 @@ import {
 	AML_SEXES,
 } from '../../nodes/shared/contract';
 import { runNode } from '../harness/index.cjs';
-import { useRecordingServer, type Captured, type Reply } from './recordingServer.cjs';
+import {
+	operationOf as operationIn,
+	useRecordingServer,
+	type Captured,
+	type Reply,
+} from './recordingServer.cjs';
 import {
 	authSchemes,
 	CORPUS,
@@ -64,25 +69,6 @@ const WITHOUT_BODY: OperationKey[] = [
 	'DELETE /aml/monitorings/{id}/profiles/{profileId}/',
 ];
 
-/** The operation a request went to: the path template it matches with fewest parameters. */
-function operationOf(request: Captured): { key: OperationKey; params: Record<string, string> } {
-	const matches = OPERATIONS.flatMap((key) => {
-		const [method, template] = key.split(' ');
-		const names = [...template.matchAll(/\{(\w+)\}/g)].map((match) => match[1]);
-		const pattern = new RegExp(`^${template.replace(/\{\w+\}/g, '([^/]+)')}$`);
-		const found = method === request.method ? pattern.exec(request.path) : null;
-		if (!found) return [];
-		const params = Object.fromEntries(
-			names.map((name, index) => [name, decodeURIComponent(found[index + 1])]),
-		);
-		return [{ key, params }];
-	});
-	matches.sort((a, b) => Object.keys(a.params).length - Object.keys(b.params).length);
-	if (!matches[0])
-		throw new Error(`No AML operation of the provider is ${request.method} ${request.path}`);
-	return matches[0];
-}
-
 /**
  * The schema with no field but those it names, at every depth (`additionalProperties: false` on
  * every object that lists its properties): a field the provider does not know is a mismatch. It
@@ -101,6 +87,9 @@ function strict(schema: unknown): JsonSchema {
 	if (out.properties && out.additionalProperties === undefined) out.additionalProperties = false;
 	return out;
 }
+
+/** The operation a request went to, with its path parameters. */
+const operationOf = (request: Captured) => operationIn(OPERATIONS, request);
 
 /** Every way the request differs from the provider's operation, one line each. */
 function mismatchesOf(request: Captured): string[] {

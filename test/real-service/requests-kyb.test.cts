@@ -15,7 +15,12 @@ import type { INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import { kybFormLink } from '../../nodes/shared/contract';
 import { runNode } from '../harness/index.cjs';
-import { useRecordingServer, type Captured, type Reply } from './recordingServer.cjs';
+import {
+	operationOf as operationIn,
+	useRecordingServer,
+	type Captured,
+	type Reply,
+} from './recordingServer.cjs';
 import {
 	authSchemes,
 	componentSchema,
@@ -43,26 +48,6 @@ const OPERATIONS = [
 ] as const;
 type OperationKey = (typeof OPERATIONS)[number];
 
-/** The operation a request went to: the template it matches with fewest parameters. */
-function operationOf(request: Captured): { key: OperationKey; params: Record<string, string> } {
-	const matches = OPERATIONS.flatMap((key) => {
-		const [method, template] = key.split(' ');
-		const names = [...template.matchAll(/\{(\w+)\}/g)].map((match) => match[1]);
-		const found =
-			method === request.method
-				? new RegExp(`^${template.replace(/\{\w+\}/g, '([^/]+)')}$`).exec(request.path)
-				: null;
-		if (!found) return [];
-		const params = Object.fromEntries(
-			names.map((name, index) => [name, decodeURIComponent(found[index + 1])]),
-		);
-		return [{ key, params }];
-	});
-	matches.sort((a, b) => Object.keys(a.params).length - Object.keys(b.params).length);
-	if (!matches[0]) throw new Error(`kyb.yaml has no ${request.method} ${request.path}`);
-	return matches[0];
-}
-
 /** The fields of `body` its schema does not name, at the top level and inside named objects. */
 function unnamedFields(schema: JsonSchema, body: Record<string, unknown>, at = ''): string[] {
 	const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
@@ -88,6 +73,9 @@ function statusBranch(body: Record<string, unknown>): JsonSchema {
 	const properties = completed.properties as Record<string, JsonSchema>;
 	return { ...completed, properties: { ...properties, reviewInfo: componentSchema(manual) } };
 }
+
+/** The operation a request went to, with its path parameters. */
+const operationOf = (request: Captured) => operationIn(OPERATIONS, request);
 
 /** Every way a request differs from the provider's operation, one line each. */
 function mismatchesOf(request: Captured): string[] {

@@ -11,7 +11,12 @@
 import type { INodeParameters } from 'n8n-workflow';
 
 import { runNode } from '../harness/index.cjs';
-import { useRecordingServer, type Captured, type Reply } from './recordingServer.cjs';
+import {
+	operationOf as operationIn,
+	useRecordingServer,
+	type Captured,
+	type Reply,
+} from './recordingServer.cjs';
 import {
 	authSchemes,
 	corpusJson,
@@ -69,17 +74,8 @@ const OPENAPI = [
 const STATUS = 'POST /api/v2/status';
 
 /** The operation a request went to, with its path parameters. */
-function operationOf(request: Captured): { key: string; params: Record<string, string> } {
-	for (const key of [...OPENAPI, ...Object.keys(DOCUMENTED), STATUS]) {
-		const [method, template] = key.split(' ');
-		const names = [...template.matchAll(/\{(\w+)\}/g)].map((match) => match[1]);
-		const found = new RegExp(`^${template.replace(/\{\w+\}/g, '([^/]+)')}$`).exec(request.path);
-		if (method !== request.method || !found) continue;
-		const params = Object.fromEntries(names.map((n, i) => [n, decodeURIComponent(found[i + 1])]));
-		return { key, params };
-	}
-	throw new Error(`No operation of the provider is ${request.method} ${request.path}`);
-}
+const operationOf = (request: Captured) =>
+	operationIn([...OPENAPI, ...Object.keys(DOCUMENTED), STATUS], request);
 
 /** Every way a request differs from what the provider publishes for its operation. */
 function mismatchesOf(request: Captured): string[] {

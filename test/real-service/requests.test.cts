@@ -12,7 +12,12 @@
 import type { INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import { runNode } from '../harness/index.cjs';
-import { useRecordingServer, type Captured, type Reply } from './recordingServer.cjs';
+import {
+	operationOf as operationIn,
+	useRecordingServer,
+	type Captured,
+	type Reply,
+} from './recordingServer.cjs';
 import {
 	authSchemes,
 	fakeInstances,
@@ -69,24 +74,8 @@ const EXPECTED_DIFFERENCES: Array<{ operation: OperationKey; mismatch: string; r
  */
 const KNOWN_DEFECTS: Record<string, { mismatches: string[]; defect: string }> = {};
 
-/** The operation a request went to: the provider's path template it matches with fewest parameters. */
-function operationOf(request: Captured): { key: OperationKey; params: Record<string, string> } {
-	const matches = OPERATIONS.flatMap((key) => {
-		const [method, template] = key.split(' ');
-		const names = [...template.matchAll(/\{(\w+)\}/g)].map((match) => match[1]);
-		const pattern = new RegExp(`^${template.replace(/\{\w+\}/g, '([^/]+)')}$`);
-		const found = method === request.method ? pattern.exec(request.path) : null;
-		if (!found) return [];
-		const params = Object.fromEntries(
-			names.map((name, index) => [name, decodeURIComponent(found[index + 1])]),
-		);
-		return [{ key, params }];
-	});
-	matches.sort((a, b) => Object.keys(a.params).length - Object.keys(b.params).length);
-	if (!matches[0])
-		throw new Error(`No operation of the provider is ${request.method} ${request.path}`);
-	return matches[0];
-}
+/** The operation a request went to, with its path parameters. */
+const operationOf = (request: Captured) => operationIn(OPERATIONS, request);
 
 /** Every way the request differs from the provider's operation, one line each. */
 function mismatchesOf(request: Captured): string[] {
