@@ -17,6 +17,7 @@
 //    execution's resume address, then n8n's Wait node and a Set node of the original's name that
 //    outputs what the original does (`data.approved`): a test answers as the reviewer would, by
 //    posting `{ approved }` to that address.
+import { randomUUID } from 'node:crypto';
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -947,6 +948,37 @@ async function runNightly(workflowId: string) {
 }
 
 /**
+ * A form trigger as a submitted form runs: a manual trigger named "Submit the form", then a Set
+ * node of the form's name giving `item` (`n8n execute` starts at a manual trigger).
+ */
+function formSubmitted(form: WorkflowNode, item: Record<string, string>): WorkflowNode[] {
+	const assignments = Object.entries(item).map(([name, value]) => ({
+		id: `${name}-${value}`.replace(/\W/g, '-'),
+		name,
+		value,
+		type: 'string',
+	}));
+	return [
+		{
+			id: randomUUID(),
+			name: 'Submit the form',
+			type: 'n8n-nodes-base.manualTrigger',
+			typeVersion: 1,
+			position: [form.position[0] - 240, form.position[1]],
+			parameters: {},
+		},
+		{
+			id: form.id,
+			name: form.name,
+			type: 'n8n-nodes-base.set',
+			typeVersion: 3.4,
+			position: form.position,
+			parameters: { assignments: { assignments }, options: {} },
+		},
+	];
+}
+
+/**
  * The workflow as it runs when its form "Pull a missed day" is submitted with `bookingDate`: the
  * form trigger is a Set node of the same name giving the form's item, after a manual trigger
  * (`n8n execute` starts at the first manual trigger, so the workflow's own one is taken out).
@@ -961,34 +993,9 @@ function submittedForm(workflow: Workflow, bookingDate: string) {
 		...workflow.nodes.filter(
 			(n) => n.name !== MANUAL && n.name !== FORM && n.type !== 'n8n-nodes-base.scheduleTrigger',
 		),
-		{
-			id: '6f1c2a8e-0b7d-4c3e-9a15-2d8e4f6b1c01',
-			name: 'Submit the form',
-			type: 'n8n-nodes-base.manualTrigger',
-			typeVersion: 1,
-			position: [form.position[0] - 240, form.position[1]],
-			parameters: {},
-		},
-		{
-			id: form.id,
-			name: FORM,
-			type: 'n8n-nodes-base.set',
-			typeVersion: 3.4,
-			position: form.position,
-			parameters: {
-				assignments: {
-					assignments: [
-						{
-							id: '0c9e7d3a-5b21-4f6e-8d4a-3e1f2b7c9a02',
-							name: (form.parameters as any).formFields.values[0].fieldLabel,
-							value: bookingDate,
-							type: 'string',
-						},
-					],
-				},
-				options: {},
-			},
-		},
+		...formSubmitted(form, {
+			[(form.parameters as any).formFields.values[0].fieldLabel]: bookingDate,
+		}),
 	];
 	const connections: Record<string, unknown> = { ...workflow.connections };
 	delete connections[MANUAL];
@@ -1430,39 +1437,13 @@ describe(`${FILES.erasure}: an erasure request`, () => {
 		expect(form.type).toBe('n8n-nodes-base.formTrigger');
 		const labels = (form.parameters as any).formFields.values.map((f: any) => f.fieldLabel);
 		expect(labels).toEqual(['Client ID', "Requester's e-mail"]);
-		const assignment = (name: string, value: string) => ({
-			id: `${name}-${value}`.replace(/\W/g, '-'),
-			name,
-			value,
-			type: 'string',
-		});
 		const nodes: WorkflowNode[] = [
 			...workflow.nodes.filter((n) => n.name !== FORM),
-			{
-				id: '2b8d4f6a-1c3e-4a5b-9d7f-0e2c4a6b8d01',
-				name: 'Submit the form',
-				type: 'n8n-nodes-base.manualTrigger',
-				typeVersion: 1,
-				position: [form.position[0] - 240, form.position[1]],
-				parameters: {},
-			},
-			{
-				id: form.id,
-				name: FORM,
-				type: 'n8n-nodes-base.set',
-				typeVersion: 3.4,
-				position: form.position,
-				parameters: {
-					assignments: {
-						assignments: [
-							assignment('Client ID', clientId),
-							assignment("Requester's e-mail", requester),
-							assignment('submittedAt', '2026-11-27T10:00:00.000+00:00'),
-						],
-					},
-					options: {},
-				},
-			},
+			...formSubmitted(form, {
+				'Client ID': clientId,
+				"Requester's e-mail": requester,
+				submittedAt: '2026-11-27T10:00:00.000+00:00',
+			}),
 		];
 		const connections = {
 			...workflow.connections,
