@@ -126,6 +126,15 @@ describe('KYB Company → Get Many', () => {
 		expect(ctx.sb.requests.at(-1)?.query).toEqual({ registrationNumber: 'LT-999', page: '1' });
 	});
 
+	test('a registration number an expression gives as a number still filters (it listed every company)', async () => {
+		const other = ctx.sb.kyb.addCompany({ registrationNumber: '305999111' });
+		const found = await ctx.run(
+			company('getAll', { returnAll: true, filters: { registrationNumber: '={{ 305999111 }}' } }),
+		);
+		expect(found.items.map((i) => i.json.id)).toEqual([other]);
+		expect(ctx.sb.requests.at(-1)?.query).toEqual({ registrationNumber: '305999111', page: '1' });
+	});
+
 	test('Simplify: one flat row per company', async () => {
 		const { items } = await ctx.run(company('getAll', { limit: 1, simplify: true }));
 		expect(items[0].json).toEqual({

@@ -68,8 +68,10 @@ export async function execute(
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
 	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
+	// An expression may give the number as a number (`{{ 305123456 }}`): it filters all the same.
+	const given = filters.registrationNumber;
 	const registrationNumber =
-		typeof filters.registrationNumber === 'string' ? filters.registrationNumber.trim() : '';
+		typeof given === 'string' || typeof given === 'number' ? String(given).trim() : '';
 	const qs = validateInput.call(
 		this,
 		kybCompanyListParamsSchema,
