@@ -118,6 +118,8 @@ describe('retries', () => {
 		);
 		expect(error?.description).toMatch(/requests per hour/);
 		expect(error?.description).toMatch(/lower Max Parallel Requests or use Limit/);
+		// Every list has the option now, not only List Transactions.
+		expect(error?.description).toContain('List Transactions or a Get Many');
 		expect(error?.description).toMatch(/run the workflow \(or its schedule\) later/);
 		expect(error?.description).toMatch(/Retry On Fail/);
 		expect(error?.httpCode).toBe('429');

@@ -258,7 +258,7 @@ const STATUS_HINTS: Partial<Record<number, HintRule>> = {
 	429: ({ attempts }) => ({
 		message: `The service's request limit was reached (HTTP 429): it still refused after ${triesText(attempts)}`,
 		advice:
-			'The service allows a set number of requests per hour (10,000 by default). Send fewer: in List Transactions lower Max Parallel Requests or use Limit instead of Return All, process fewer items per run, or run the workflow (or its schedule) later. To have n8n run the node again by itself, turn on Retry On Fail in the node’s Settings.',
+			'The service allows a set number of requests per hour (10,000 by default). Send fewer: in a list (List Transactions or a Get Many) lower Max Parallel Requests or use Limit instead of Return All, process fewer items per run, or run the workflow (or its schedule) later. To have n8n run the node again by itself, turn on Retry On Fail in the node’s Settings.',
 	}),
 };
 
