@@ -44,6 +44,17 @@ export const optionalPasswordField: INodeProperties = {
 	description: 'Leave empty for a PDF without a password',
 };
 
+/** The item's Password; none when empty (the provider's schema makes it optional). */
+export function optionalPasswordOf(this: IExecuteFunctions, itemIndex: number): unknown {
+	const password = this.getNodeParameter('password', itemIndex, '');
+	return password === '' ? undefined : password;
+}
+
+export const PASSWORD_LABEL = {
+	label: 'Password',
+	fix: 'Enter the password as text, or leave it empty for a PDF without one.',
+};
+
 /** Where the PDF goes, and Max File Size under Options. */
 export const outputFileFields: INodeProperties[] = [
 	outputFileField(
@@ -93,12 +104,11 @@ export function maxFileBytesOf(this: IExecuteFunctions, itemIndex: number): numb
 	return Math.ceil(megabytes * 1024 * 1024);
 }
 
-/** The PDF of one item: the request, the file's name without extension, the secrets of its body. */
+/** The PDF of one item: the request, and the file's name without extension. */
 export interface PdfRequest {
 	path: string;
 	body: IDataObject;
 	fileName: string;
-	secrets: string[];
 	/** What a 404 means here (which ID to check). */
 	notFound?: { message: string; advice: string };
 	/** What the file is called in messages (`PDF file` unless set). */
@@ -126,7 +136,7 @@ export async function pdfItem(
 			path: request.path,
 			body: request.body,
 			// An error answer may echo the password: no message, stored detail or error item may show it.
-			secrets: request.secrets,
+			secrets: typeof request.body.password === 'string' ? [request.body.password] : [],
 			// Making the PDF changes nothing at the service: a failed answer is asked for again.
 			repeatable: true,
 			itemIndex,

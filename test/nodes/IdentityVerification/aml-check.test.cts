@@ -222,6 +222,8 @@ describe('AML Check: Get Profile and Download PDF after Create', () => {
 			'Max File Size (MB)',
 			'above 0',
 		],
+		// A password an expression gives as a number was named by its key ("password").
+		[downloadPdf({ checkId: SEED.aml.checkId, password: '={{ 1234 }}' }), 'Password', ''],
 	])('refuses %j before sending anything', async (parameters, label, rule) => {
 		const result = await ctx.run(parameters);
 		expectError(result, `${label}:`, rule);

@@ -6,7 +6,13 @@ import { amlCheckIdSchema, amlPdfRequestSchema } from '../../../shared/contract'
 import { segment } from '../../helpers/response';
 import { validateInput } from '../../helpers/validation';
 import { CHECK_ID_LABEL, CHECK_NOT_FOUND, checkIdField } from './common';
-import { optionalPasswordField, outputFileFields, pdfItem } from '../../helpers/fileDownload';
+import {
+	optionalPasswordField,
+	optionalPasswordOf,
+	outputFileFields,
+	PASSWORD_LABEL,
+	pdfItem,
+} from '../../helpers/fileDownload';
 
 /** Its entry in the Operation selector. */
 export const option: INodePropertyOptions = {
@@ -38,23 +44,20 @@ export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
-	const password = this.getNodeParameter('password', itemIndex, '') as string;
 	const { checkId, ...body } = validateInput.call(
 		this,
 		paramsSchema,
 		{
 			checkId: this.getNodeParameter('checkId', itemIndex, ''),
-			// Empty is no password: the provider's schema makes it optional.
-			password: password === '' ? undefined : password,
+			password: optionalPasswordOf.call(this, itemIndex),
 		},
-		{ checkId: CHECK_ID_LABEL },
+		{ checkId: CHECK_ID_LABEL, password: PASSWORD_LABEL },
 		itemIndex,
 	);
 	const request = {
 		path: `/aml/checks/${segment(checkId)}/pdf/`,
 		body,
 		fileName: `aml-check-${checkId}`,
-		secrets: [password],
 		notFound: CHECK_NOT_FOUND,
 	};
 	return [await pdfItem.call(this, itemIndex, request, { checkId })];

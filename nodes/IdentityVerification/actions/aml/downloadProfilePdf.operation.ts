@@ -80,7 +80,6 @@ export async function execute(
 		path: `/aml/checks/${segment(checkId)}/profiles/${segment(profileId)}/pdf/`,
 		body: { password },
 		fileName: `aml-${checkId}-${profileId}`,
-		secrets: [password],
 	};
 	return [await pdfItem.call(this, itemIndex, request, { checkId, profileId })];
 }

@@ -4,7 +4,13 @@ import { z } from 'zod';
 
 import { amlPdfRequestSchema } from '../../../shared/contract';
 import { validateInput } from '../../helpers/validation';
-import { optionalPasswordField, outputFileFields, pdfItem } from '../../helpers/fileDownload';
+import {
+	optionalPasswordField,
+	optionalPasswordOf,
+	outputFileFields,
+	PASSWORD_LABEL,
+	pdfItem,
+} from '../../helpers/fileDownload';
 import { MONITORING_NOT_FOUND, monitoringIdField, monitoringOf } from './common';
 
 /** Its entry in the Operation selector. */
@@ -37,20 +43,17 @@ export async function execute(
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
 	const { monitoringId, path } = monitoringOf.call(this, itemIndex);
-	const password = this.getNodeParameter('password', itemIndex, '') as string;
-	// Empty is no password: the provider's schema makes it optional.
 	const body = validateInput.call(
 		this,
 		amlPdfRequestSchema,
-		{ password: password === '' ? undefined : password },
-		{},
+		{ password: optionalPasswordOf.call(this, itemIndex) },
+		{ password: PASSWORD_LABEL },
 		itemIndex,
 	);
 	const request = {
 		path: `${path}pdf/`,
 		body,
 		fileName: `aml-monitoring-${monitoringId}`,
-		secrets: [password],
 		notFound: MONITORING_NOT_FOUND,
 	};
 	return [await pdfItem.call(this, itemIndex, request, { monitoringId })];

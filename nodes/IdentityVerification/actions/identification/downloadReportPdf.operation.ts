@@ -124,7 +124,6 @@ export async function execute(
 		path: '/api/v2/generate-pdf',
 		body,
 		fileName: `report-${body.scanRef}`,
-		secrets: [],
 		notFound: {
 			message:
 				'Not found (HTTP 404): the service has no report for this Scan Reference (no such verification, or its data was deleted)',

@@ -8,7 +8,13 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { z } from 'zod';
 
 import { KYB_PDF_SECTIONS, kybCompanyPdfRequestSchema } from '../../../shared/contract';
-import { optionalPasswordField, outputFileFields, pdfItem } from '../../helpers/fileDownload';
+import {
+	optionalPasswordField,
+	optionalPasswordOf,
+	outputFileFields,
+	PASSWORD_LABEL,
+	pdfItem,
+} from '../../helpers/fileDownload';
 import { validateInput } from '../../helpers/validation';
 import { COMPANY_NOT_FOUND, companyIdField, companyOf } from './common';
 
@@ -57,14 +63,16 @@ export const outputSchema = z.object({
 
 /** The item's password and sections, checked before anything is sent. */
 function bodyOf(this: IExecuteFunctions, itemIndex: number) {
-	const password = this.getNodeParameter('password', itemIndex, '') as string;
 	const sections = this.getNodeParameter('sections', itemIndex, []);
 	const input = {
-		// Empty is no password, no sections all of them: the provider's schema makes both optional.
-		password: password === '' ? undefined : password,
+		// No sections is all of them: the provider's schema makes them optional.
+		password: optionalPasswordOf.call(this, itemIndex),
 		content: Array.isArray(sections) && sections.length === 0 ? undefined : sections,
 	};
-	const labels = { content: { label: 'Sections', fix: 'Choose sections from the list.' } };
+	const labels = {
+		content: { label: 'Sections', fix: 'Choose sections from the list.' },
+		password: PASSWORD_LABEL,
+	};
 	return validateInput.call(this, kybCompanyPdfRequestSchema, input, labels, itemIndex);
 }
 
@@ -78,7 +86,6 @@ export async function execute(
 		path: `${path}pdf/`,
 		body,
 		fileName: `kyb-company-${companyId}`,
-		secrets: body.password ? [body.password] : [],
 		notFound: COMPANY_NOT_FOUND,
 		what: 'PDF report',
 	};
