@@ -169,8 +169,11 @@ export const verificationStatusSchema = z
 // The operations the contract does not have, from the provider's OpenAPI document (kyc.yaml) or,
 // where none has them, its documentation (test/fixtures/real-service/README.md quotes each page).
 
-/** POST /api/v2/data, /api/v2/files and /api/v2/delete: "only one JSON parameter `scanRef`". */
-export const scanRefRequestSchema = z.object({ scanRef: nonEmpty('Scan reference') });
+/**
+ * POST /api/v2/data, /api/v2/files and /api/v2/delete: "only one JSON parameter `scanRef`", as
+ * the status request has.
+ */
+export const scanRefRequestSchema = verificationStatusRequestSchema;
 
 /**
  * Statuses of a verification whose personal data is gone ("Verification data was deleted", "Token

@@ -17,18 +17,19 @@ export function scanRefField(description: string): INodeProperties {
 	};
 }
 
+/** What a message about the Scan Reference calls it and how to fix it. */
+export const SCAN_REF_LABEL = {
+	label: 'Scan Reference',
+	fix: 'Enter the scanRef of the verification, from Get Many, the token response or a webhook.',
+};
+
 /** The item's Scan Reference, checked (not empty) before anything is sent. */
 export function scanRefOf(this: IExecuteFunctions, itemIndex: number): string {
 	const { scanRef } = validateInput.call(
 		this,
 		scanRefRequestSchema,
 		{ scanRef: this.getNodeParameter('scanRef', itemIndex, '') },
-		{
-			scanRef: {
-				label: 'Scan Reference',
-				fix: 'Enter the scanRef of the verification, from Get Many, the token response or a webhook.',
-			},
-		},
+		{ scanRef: SCAN_REF_LABEL },
 		itemIndex,
 	);
 	return scanRef;
@@ -66,10 +67,7 @@ export const blocklistField: INodeProperties = {
 
 /** The field labels of a blocklist request. */
 export const BLOCKLIST_LABELS = {
-	scanRef: {
-		label: 'Scan Reference',
-		fix: 'Enter the scanRef of the verification, from Get Many, the token response or a webhook.',
-	},
+	scanRef: SCAN_REF_LABEL,
 	source: {
 		label: 'Blocklist',
 		fix: `Choose one of the lists (${BLOCKLIST_SOURCES.join(', ')}).`,

@@ -10,8 +10,8 @@ import { z } from 'zod';
 
 import { reportPdfRequestSchema } from '../../../shared/contract';
 import { maxFileSizeOption, outputFileField, pdfItem } from '../../helpers/fileDownload';
-import { validateInput } from '../../helpers/validation';
-import { scanRefField } from './common';
+import { fieldLabels, validateInput } from '../../helpers/validation';
+import { SCAN_REF_LABEL, scanRefField } from './common';
 
 const properties: INodeProperties[] = [
 	scanRefField(
@@ -83,19 +83,12 @@ export const outputSchema = z.object({
 });
 
 const FIELD_LABELS = {
-	scanRef: {
-		label: 'Scan Reference',
-		fix: 'Enter the scanRef of the verification, from Get Many, the token response or a webhook.',
-	},
-	language: { label: 'Language', fix: 'Choose English (en) or Lithuanian (lt).' },
-	includeMainStepFiles: {
-		label: 'Include Document and Face Photos',
-		fix: 'Turn the option on or off.',
-	},
-	includeAdditionalStepFiles: {
-		label: 'Include Additional Step Photos',
-		fix: 'Turn the option on or off.',
-	},
+	...fieldLabels(properties, {
+		language: 'Choose English (en) or Lithuanian (lt).',
+		includeMainStepFiles: 'Turn the option on or off.',
+		includeAdditionalStepFiles: 'Turn the option on or off.',
+	}),
+	scanRef: SCAN_REF_LABEL,
 };
 
 /** The verification's report: scanRef, its language, and the photo options the user set. */

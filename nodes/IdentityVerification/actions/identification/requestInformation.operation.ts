@@ -14,7 +14,7 @@ import {
 } from '../../../shared/contract';
 import { apiRequest } from '../../transport';
 import { isNonEmptyObject, segment } from '../../helpers/response';
-import { numberFromText, validateInput } from '../../helpers/validation';
+import { fieldLabels, numberFromText, validateInput } from '../../helpers/validation';
 
 const properties: INodeProperties[] = [
 	{
@@ -107,25 +107,15 @@ export const outputSchema = requestInformationResponseSchema.extend({
 	requested: z.boolean().optional(),
 });
 
-const FIELD_LABELS = {
-	scanRef: {
-		label: 'Scan Reference',
-		fix: 'Enter the scanRef from the token response or the webhook.',
-	},
-	lifetime: {
-		label: 'Lifetime (Seconds)',
-		fix: 'Enter a whole number of seconds from 0 to 2592000 (30 days).',
-	},
-	questionnaire: { label: 'Questionnaire', fix: 'Enter the questionnaire’s key, or remove it.' },
-	riskAssessmentProfile: {
-		label: 'Risk Assessment Profile',
-		fix: 'Enter the profile’s ID from the dashboard, a UUID such as 3c90c3cc-0d44-4b50-8888-8dd25736052a.',
-	},
-	bankCardExpectedLastFour: {
-		label: 'Expected Last Four Card Digits',
-		fix: 'Enter the last four digits of the card, such as 4242, or remove the option.',
-	},
-};
+const FIELD_LABELS = fieldLabels(properties, {
+	scanRef: 'Enter the scanRef from the token response or the webhook.',
+	lifetime: 'Enter a whole number of seconds from 0 to 2592000 (30 days).',
+	questionnaire: 'Enter the questionnaire’s key, or remove it.',
+	riskAssessmentProfile:
+		'Enter the profile’s ID from the dashboard, a UUID such as 3c90c3cc-0d44-4b50-8888-8dd25736052a.',
+	bankCardExpectedLastFour:
+		'Enter the last four digits of the card, such as 4242, or remove the option.',
+});
 
 /** The options the user added, empty texts left out (as if not added). */
 function optionsOf(this: IExecuteFunctions, itemIndex: number): IDataObject {

@@ -16,7 +16,7 @@ import {
 } from '../../../shared/contract';
 import { isPlainObject } from '../../../shared/isPlainObject';
 import { apiRequest } from '../../transport';
-import { numberFromText, validateInput } from '../../helpers/validation';
+import { fieldLabels, numberFromText, validateInput } from '../../helpers/validation';
 
 /** The form's languages by name, for the Language list. */
 const LANGUAGES: Record<(typeof KYB_LOCALES)[number], string> = {
@@ -158,29 +158,17 @@ export const description = updateDisplayOptions(displayOptions, properties);
 /** The item it outputs, for n8n's schema preview (gulpfile.js writes it as JSON Schema). */
 export const outputSchema = kybSessionSchema.extend({ formUrl: z.string() });
 
-const FIELD_LABELS = {
-	clientId: { label: 'Client ID', fix: 'Enter your own ID for the company, 1 to 100 characters.' },
-	lifetime: {
-		label: 'Lifetime (Seconds)',
-		fix: 'Enter a whole number of seconds from 0 to 2592000 (30 days), for example 3600.',
-	},
-	externalRef: { label: 'External Reference', fix: 'Shorten it to at most 40 characters.' },
-	locale: { label: 'Language', fix: 'Choose a language from the list.' },
-	flow: { label: 'Flow ID', fix: 'Copy the flow’s ID (a UUID) from the dashboard.' },
-	theme: { label: 'Theme ID', fix: 'Copy the theme’s ID (a UUID) from the dashboard.' },
-	questionnaire: {
-		label: 'Questionnaire Key',
-		fix: 'Enter the questionnaire’s key, or remove the field.',
-	},
-	tags: {
-		label: 'Tags',
-		fix: 'Enter at most 5 tags separated by commas, each at most 32 characters.',
-	},
-	scanRefs: {
-		label: 'Linked Verifications',
-		fix: 'Enter scan references separated by commas, each at most 40 characters.',
-	},
-};
+const FIELD_LABELS = fieldLabels(properties, {
+	clientId: 'Enter your own ID for the company, 1 to 100 characters.',
+	lifetime: 'Enter a whole number of seconds from 0 to 2592000 (30 days), for example 3600.',
+	externalRef: 'Shorten it to at most 40 characters.',
+	locale: 'Choose a language from the list.',
+	flow: 'Copy the flow’s ID (a UUID) from the dashboard.',
+	theme: 'Copy the theme’s ID (a UUID) from the dashboard.',
+	questionnaire: 'Enter the questionnaire’s key, or remove the field.',
+	tags: 'Enter at most 5 tags separated by commas, each at most 32 characters.',
+	scanRefs: 'Enter scan references separated by commas, each at most 40 characters.',
+});
 
 export async function execute(
 	this: IExecuteFunctions,
