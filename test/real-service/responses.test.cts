@@ -43,7 +43,6 @@ import {
 	requestInformationResponseSchema,
 	scanRefRequestSchema,
 	transactionPageSchema,
-	verificationStatusRequestSchema,
 	verificationStatusSchema,
 	verificationTokenRequestSchema,
 	verificationTokenResponseSchema,
@@ -347,8 +346,8 @@ const EXAMPLE_SCHEMAS: Record<string, z.ZodTypeAny> = {
 	'responses/kyb-beneficiaries.idenfy-api-reference.json': z.array(kybBeneficiarySchema),
 	'responses/kyb-questionnaires-answers-detail.idenfy-api-reference.json':
 		z.array(kybAnswersDetailSchema),
-	'requests/status.idenfy-docs-2021.json': verificationStatusRequestSchema,
-	'requests/status.idenfy-docs-data-retrieval.json': verificationStatusRequestSchema,
+	'requests/status.idenfy-docs-2021.json': scanRefRequestSchema,
+	'requests/status.idenfy-docs-data-retrieval.json': scanRefRequestSchema,
 	'responses/status.idenfy-docs-data-retrieval.json': verificationStatusSchema.strict(),
 	'requests/aml-check.idenfy-api-reference.json': amlCheckRequestSchema,
 	'requests/aml-monitoring.idenfy-api-reference.json': amlMonitoringRequestSchema,

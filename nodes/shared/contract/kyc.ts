@@ -142,8 +142,11 @@ export const verificationTokenResponseSchema = z
 
 export const scanRefSchema = pathId('Scan reference');
 
-/** POST /api/v2/status: the verification whose status is asked for. */
-export const verificationStatusRequestSchema = z.object({ scanRef: nonEmpty('Scan reference') });
+/**
+ * POST /api/v2/status, and /api/v2/data, /api/v2/files and /api/v2/delete ("only one JSON
+ * parameter `scanRef`"): the verification asked about.
+ */
+export const scanRefRequestSchema = z.object({ scanRef: nonEmpty('Scan reference') });
 
 /** A check's result word (e.g. DOC_VALIDATED, FACE_MATCH); empty until that check has been made. */
 const checkResult = z.string().nullish();
@@ -168,12 +171,6 @@ export const verificationStatusSchema = z
 
 // The operations the contract does not have, from the provider's OpenAPI document (kyc.yaml) or,
 // where none has them, its documentation (test/fixtures/real-service/README.md quotes each page).
-
-/**
- * POST /api/v2/data, /api/v2/files and /api/v2/delete: "only one JSON parameter `scanRef`", as
- * the status request has.
- */
-export const scanRefRequestSchema = verificationStatusRequestSchema;
 
 /**
  * Statuses of a verification whose personal data is gone ("Verification data was deleted", "Token

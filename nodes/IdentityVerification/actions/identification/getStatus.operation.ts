@@ -6,10 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import {
-	verificationStatusRequestSchema,
-	verificationStatusSchema,
-} from '../../../shared/contract';
+import { scanRefRequestSchema, verificationStatusSchema } from '../../../shared/contract';
 import { apiRequest } from '../../transport';
 import { isNonEmptyObject } from '../../helpers/response';
 import { validateInput } from '../../helpers/validation';
@@ -58,7 +55,7 @@ export async function execute(
 ): Promise<INodeExecutionData[]> {
 	const { scanRef } = validateInput.call(
 		this,
-		verificationStatusRequestSchema,
+		scanRefRequestSchema,
 		{ scanRef: this.getNodeParameter('scanRef', itemIndex, '') },
 		{
 			scanRef: {
