@@ -5,6 +5,7 @@
  */
 import { createHmac } from 'node:crypto';
 import {
+	corpusJson,
 	responseSchema,
 	schemaErrors,
 	webhookSchemas,
@@ -220,12 +221,9 @@ describe('sandbox KYC records', () => {
 			const { scanRef } = sb.kyc.createSession('client-active');
 			const active = await call(sb, 'POST', '/api/v2/delete', { body: { scanRef } });
 			expect(active.status).toBe(400);
-			expect(active.json).toEqual({
-				message: 'Token has not expired yet.',
-				identifier: 'PARTNER_ERROR',
-				documentation: '',
-				severity: 'NOT_SEVERE',
-			});
+			expect(active.json).toEqual(
+				corpusJson('errors/delete.token-not-expired.idenfy-docs-deletion.json'),
+			);
 			await sb.kyc.expire(scanRef);
 			expect((await call(sb, 'POST', '/api/v2/delete', { body: { scanRef } })).status).toBe(200);
 			const again = await call(sb, 'POST', '/api/v2/delete', { body: { scanRef } });
