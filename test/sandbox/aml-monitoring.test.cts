@@ -166,7 +166,9 @@ describe('sandbox AML monitorings', () => {
 		expect(MONITORING(stopped.json)).toEqual([]);
 		expect((await list('?status=STOPPED')).results.map((m: { id: string }) => m.id)).toEqual([id]);
 		const started = await call(sb, 'POST', `/aml/monitorings/${id}/start/`, { body: {} });
+		expect(started.status).toBe(200);
 		expect(started.json.status).toBe('ALERT');
+		expect(MONITORING(started.json)).toEqual([]);
 		const pdf = await call(sb, 'POST', `/aml/monitorings/${id}/pdf/`, { body: { password: 'p' } });
 		expect(pdf.status).toBe(200);
 		expect(pdf.body.toString('latin1')).toContain('stopped \\(Customer offboarded\\)');
@@ -176,7 +178,10 @@ describe('sandbox AML monitorings', () => {
 		const { id } = await create(person('Łukasz Müller-Wiśniewski'));
 		const path = `/aml/monitorings/${id}/profiles/prof-pep-002/`;
 		expect((await call(sb, 'DELETE', path)).status).toBe(204);
-		const after = (await call(sb, 'GET', `/aml/monitorings/${id}/`)).json;
+		const got = await call(sb, 'GET', `/aml/monitorings/${id}/`);
+		expect(got.status).toBe(200);
+		const after = got.json;
+		expect(MONITORING(after)).toEqual([]);
 		expect(after).toMatchObject({ status: 'ACTIVE', amlCheck: { amlCheck: [] } });
 		expect((await call(sb, 'DELETE', path)).status).toBe(404);
 		await sb.aml.screenMonitoring(id).catch(() => undefined);
