@@ -57,6 +57,7 @@ describe('sandbox AML checks', () => {
 		expect(profile.json.lastName).toBe('Volkov');
 		const pdf = await call(sb, 'POST', `/aml/checks/${res.json.id}/pdf/`, { body: {} });
 		expect(pdf.status).toBe(200);
+		expect(pdf.headers['content-type']).toBe('application/pdf');
 		// PDF text escapes parentheses.
 		expect(pdf.body.toString('latin1')).toContain(
 			'Hit: Aleksandr Volkov \\(prof-001\\), score 100',
@@ -171,6 +172,7 @@ describe('sandbox AML monitorings', () => {
 		expect(MONITORING(started.json)).toEqual([]);
 		const pdf = await call(sb, 'POST', `/aml/monitorings/${id}/pdf/`, { body: { password: 'p' } });
 		expect(pdf.status).toBe(200);
+		expect(pdf.headers['content-type']).toBe('application/pdf');
 		expect(pdf.body.toString('latin1')).toContain('stopped \\(Customer offboarded\\)');
 	});
 
