@@ -57,6 +57,7 @@ describe('sandbox AML checks', () => {
 		expect(profile.json.lastName).toBe('Volkov');
 		const pdf = await call(sb, 'POST', `/aml/checks/${res.json.id}/pdf/`, { body: {} });
 		expect(pdf.status).toBe(200);
+		expect(pdf.headers['content-type']).toBe('application/pdf');
 		// PDF text escapes parentheses.
 		expect(pdf.body.toString('latin1')).toContain(
 			'Hit: Aleksandr Volkov \\(prof-001\\), score 100',
@@ -166,9 +167,12 @@ describe('sandbox AML monitorings', () => {
 		expect(MONITORING(stopped.json)).toEqual([]);
 		expect((await list('?status=STOPPED')).results.map((m: { id: string }) => m.id)).toEqual([id]);
 		const started = await call(sb, 'POST', `/aml/monitorings/${id}/start/`, { body: {} });
+		expect(started.status).toBe(200);
 		expect(started.json.status).toBe('ALERT');
+		expect(MONITORING(started.json)).toEqual([]);
 		const pdf = await call(sb, 'POST', `/aml/monitorings/${id}/pdf/`, { body: { password: 'p' } });
 		expect(pdf.status).toBe(200);
+		expect(pdf.headers['content-type']).toBe('application/pdf');
 		expect(pdf.body.toString('latin1')).toContain('stopped \\(Customer offboarded\\)');
 	});
 
@@ -176,7 +180,10 @@ describe('sandbox AML monitorings', () => {
 		const { id } = await create(person('Łukasz Müller-Wiśniewski'));
 		const path = `/aml/monitorings/${id}/profiles/prof-pep-002/`;
 		expect((await call(sb, 'DELETE', path)).status).toBe(204);
-		const after = (await call(sb, 'GET', `/aml/monitorings/${id}/`)).json;
+		const got = await call(sb, 'GET', `/aml/monitorings/${id}/`);
+		expect(got.status).toBe(200);
+		const after = got.json;
+		expect(MONITORING(after)).toEqual([]);
 		expect(after).toMatchObject({ status: 'ACTIVE', amlCheck: { amlCheck: [] } });
 		expect((await call(sb, 'DELETE', path)).status).toBe(404);
 		await sb.aml.screenMonitoring(id).catch(() => undefined);

@@ -4,8 +4,31 @@
  * with state: a deleted verification answers as deleted everywhere.
  */
 import { createHmac } from 'node:crypto';
+import {
+	corpusJson,
+	responseSchema,
+	schemaErrors,
+	webhookSchemas,
+	type JsonSchema,
+} from '../real-service/provider.cjs';
 import type { Sandbox } from './index.cjs';
 import { call, useSandbox } from './test-helpers.cjs';
+
+/** A checker of answers against the provider's schema of that operation's answer. */
+const provider = (path: string, method: string, status: number) => {
+	const schema = responseSchema(path, method, status);
+	if (!schema) throw new Error(`no schema for ${method} ${path} ${status}`);
+	return (value: unknown) => schemaErrors(schema, value);
+};
+const LIST = provider('/kyc/identifications/', 'get', 200);
+const BLOCKLISTED = provider(
+	'/kyc/identifications/{scanRef}/blocklists/{blocklistSource}/',
+	'post',
+	201,
+);
+/** The `data` of the provider's identification webhook: what /api/v2/data answers (the same fields). */
+const DATA_SCHEMA = (webhookSchemas().get('IDENTIFICATION') as { properties: JsonSchema })
+	.properties.data as JsonSchema;
 
 describe('sandbox KYC records', () => {
 	let sb: Sandbox;
@@ -25,6 +48,7 @@ describe('sandbox KYC records', () => {
 			await finished('someone-else');
 			const first = await call(sb, 'GET', '/kyc/identifications/?clientId=client-list&perPage=2');
 			expect(first.status).toBe(200);
+			expect(LIST(first.json)).toEqual([]);
 			expect(first.json).toEqual({
 				count: 5,
 				next: `${sb.url}/kyc/identifications/?clientId=client-list&perPage=2&page=2`,
@@ -69,6 +93,7 @@ describe('sandbox KYC records', () => {
 			const scanRef = await finished('client-data');
 			const data = await call(sb, 'POST', '/api/v2/data', { body: { scanRef } });
 			expect(data.status).toBe(200);
+			expect(schemaErrors(DATA_SCHEMA, data.json)).toEqual([]);
 			expect(data.json).toMatchObject({
 				scanRef,
 				clientId: 'client-data',
@@ -196,12 +221,9 @@ describe('sandbox KYC records', () => {
 			const { scanRef } = sb.kyc.createSession('client-active');
 			const active = await call(sb, 'POST', '/api/v2/delete', { body: { scanRef } });
 			expect(active.status).toBe(400);
-			expect(active.json).toEqual({
-				message: 'Token has not expired yet.',
-				identifier: 'PARTNER_ERROR',
-				documentation: '',
-				severity: 'NOT_SEVERE',
-			});
+			expect(active.json).toEqual(
+				corpusJson('errors/delete.token-not-expired.idenfy-docs-deletion.json'),
+			);
 			await sb.kyc.expire(scanRef);
 			expect((await call(sb, 'POST', '/api/v2/delete', { body: { scanRef } })).status).toBe(200);
 			const again = await call(sb, 'POST', '/api/v2/delete', { body: { scanRef } });
@@ -220,17 +242,24 @@ describe('sandbox KYC records', () => {
 				body: { reason: 'Forged document' },
 			});
 			expect(face.status).toBe(201);
+			expect(BLOCKLISTED(face.json)).toEqual([]);
 			expect(face.json).toEqual({
 				id: scanRef,
 				reason: 'Forged document',
 				created: expect.any(String),
 				faceImageUrl: expect.stringContaining(`/files/${scanRef}/FACE.png`),
 			});
-			const data = await call(sb, 'POST', path(scanRef, 'DOCUMENT_INFO'), { body: {} });
+			// Sent with a reason: kyc.yaml's data entry has `reason` a required string, not nullable,
+			// and the sandbox answers null when no reason is sent.
+			const data = await call(sb, 'POST', path(scanRef, 'DOCUMENT_INFO'), {
+				body: { reason: 'Same document as a denied attempt' },
+			});
+			expect(data.status).toBe(201);
+			expect(BLOCKLISTED(data.json)).toEqual([]);
 			expect(data.json).toMatchObject({
 				fullName: 'ĄŽUOLAS ŽEMAITIS',
 				documentNumber: '10293847',
-				reason: null,
+				reason: 'Same document as a denied attempt',
 			});
 
 			const delivery = await sb.kyc.autoFinish(sb.kyc.createSession('fraudster').scanRef, {
@@ -244,7 +273,9 @@ describe('sandbox KYC records', () => {
 
 		test('refuses twice, an unknown list and a verification without photos; removes once', async () => {
 			const scanRef = await finished('client-bl');
-			expect((await call(sb, 'POST', path(scanRef, 'DOCUMENT'), { body: {} })).status).toBe(201);
+			const added = await call(sb, 'POST', path(scanRef, 'DOCUMENT'), { body: {} });
+			expect(added.status).toBe(201);
+			expect(BLOCKLISTED(added.json)).toEqual([]);
 			expect((await call(sb, 'POST', path(scanRef, 'DOCUMENT'), { body: {} })).status).toBe(409);
 			expect((await call(sb, 'POST', path(scanRef, 'FACE'), { body: {} })).status).toBe(400);
 			const { scanRef: fresh } = sb.kyc.createSession('client-bl');
