@@ -18,7 +18,8 @@ import {
 export const option: INodePropertyOptions = {
 	name: 'Download PDF',
 	value: 'downloadPdf',
-	description: 'Download the PDF report of a whole AML check: the person or company and every hit',
+	description:
+		'Download the PDF report of a whole AML check by its Check ID (the person or company and every hit) into a binary field, data unless set',
 	action: 'Download an AML check PDF',
 };
 

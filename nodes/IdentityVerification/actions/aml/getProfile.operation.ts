@@ -24,7 +24,7 @@ export const option: INodePropertyOptions = {
 	name: 'Get Profile',
 	value: 'getProfile',
 	description:
-		'Get the full profile of one hit of an AML check: names, dates, sanctions, PEP roles and sources',
+		'Get the full profile of one hit of an AML check, by the Check ID and the hit’s resourceId: names, dates, sanctions, PEP roles and sources',
 	action: 'Get an AML check profile',
 };
 

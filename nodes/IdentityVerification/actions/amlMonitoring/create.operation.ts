@@ -36,7 +36,7 @@ export const option: INodePropertyOptions = {
 	name: 'Create',
 	value: 'create',
 	description:
-		'Start screening a person or a company every day; a new match turns the monitoring to ALERT and sends the AML Monitoring Update event',
+		'Screen a person or a company every day (a new match turns it to ALERT); outputs the monitoring with its ID and status',
 	action: 'Create an AML monitoring',
 };
 

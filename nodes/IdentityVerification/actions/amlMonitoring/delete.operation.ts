@@ -9,7 +9,8 @@ import { MONITORING_NOT_FOUND, monitoringIdField, monitoringOf } from './common'
 export const option: INodePropertyOptions = {
 	name: 'Delete',
 	value: 'delete',
-	description: 'Delete an AML monitoring for good; to pause it instead, use Stop',
+	description:
+		'Delete an AML monitoring for good by its Monitoring ID (outputs deleted: true); to pause it instead, use Stop',
 	action: 'Delete an AML monitoring',
 };
 

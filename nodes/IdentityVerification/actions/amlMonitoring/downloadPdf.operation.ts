@@ -18,7 +18,7 @@ export const option: INodePropertyOptions = {
 	name: 'Download PDF',
 	value: 'downloadPdf',
 	description:
-		'Download the PDF report of an AML monitoring: the full history of its screening results',
+		'Download the PDF report of an AML monitoring by its Monitoring ID (the full history of its screening results) into a binary field, data unless set',
 	action: 'Download an AML monitoring PDF',
 };
 

@@ -14,7 +14,7 @@ export const option: INodePropertyOptions = {
 	name: 'Remove Profile',
 	value: 'removeProfile',
 	description:
-		'Remove a hit from an AML monitoring after a reviewer cleared it as a false positive (not the same person or company)',
+		'Remove a hit (by its profile ID) from an AML monitoring once a reviewer cleared it as a false positive; outputs removed: true',
 	action: 'Remove a profile from an AML monitoring',
 };
 

@@ -8,7 +8,8 @@ import { startOrStop, startStopFields } from './startStop';
 export const option: INodePropertyOptions = {
 	name: 'Start',
 	value: 'start',
-	description: 'Start a stopped AML monitoring again: daily screening resumes',
+	description:
+		'Start a stopped AML monitoring again by its Monitoring ID, with an optional comment: daily screening resumes; outputs the monitoring',
 	action: 'Start an AML monitoring',
 };
 

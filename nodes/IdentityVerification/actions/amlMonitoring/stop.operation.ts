@@ -9,7 +9,7 @@ export const option: INodePropertyOptions = {
 	name: 'Stop',
 	value: 'stop',
 	description:
-		'Stop an AML monitoring: no more daily screening or alerts until it is started again',
+		'Stop an AML monitoring by its Monitoring ID, with an optional comment: no daily screening until started again; outputs the monitoring',
 	action: 'Stop an AML monitoring',
 };
 

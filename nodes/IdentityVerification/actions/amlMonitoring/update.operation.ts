@@ -24,7 +24,7 @@ export const option: INodePropertyOptions = {
 	name: 'Update',
 	value: 'update',
 	description:
-		'Change whether an AML monitoring renews itself for another year when it expires, or replace its tags',
+		'Change whether an AML monitoring renews itself for another year when it expires, or replace its tags; outputs the monitoring',
 	action: 'Update an AML monitoring',
 };
 

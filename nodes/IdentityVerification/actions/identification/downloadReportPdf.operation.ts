@@ -64,7 +64,7 @@ export const option: INodePropertyOptions = {
 	name: 'Download Report PDF',
 	value: 'downloadReportPdf',
 	description:
-		'Download the PDF report of one verification by its scanRef (data, status, checks, photos), as evidence for an auditor',
+		'Download the PDF report of one verification by its scanRef (data, status, checks, photos) into a binary field, data unless set, as evidence for an auditor',
 	action: 'Download the PDF report of a verification',
 };
 

@@ -10,7 +10,7 @@ export const option: INodePropertyOptions = {
 	name: 'Delete',
 	value: 'delete',
 	description:
-		'Delete a company and its KYB session from the service for good (its data, answers and documents)',
+		'Delete a company and its KYB session from the service for good by its Company ID (its data, answers and documents); outputs deleted: true',
 	action: 'Delete a KYB company',
 };
 

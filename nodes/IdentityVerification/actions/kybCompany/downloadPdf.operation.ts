@@ -45,7 +45,7 @@ export const option: INodePropertyOptions = {
 	name: 'Download PDF',
 	value: 'downloadPdf',
 	description:
-		'Download a company’s KYB report as a PDF file (company data, owners, answers, checks, audit log)',
+		'Download a company’s KYB report by its Company ID as a PDF file (company data, owners, answers, checks, audit log) into a binary field, data unless set',
 	action: 'Download a KYB company PDF',
 };
 

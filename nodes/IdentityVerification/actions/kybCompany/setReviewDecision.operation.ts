@@ -49,7 +49,7 @@ export const option: INodePropertyOptions = {
 	name: 'Set Review Decision',
 	value: 'setReviewDecision',
 	description:
-		'Approve or deny a submitted company, the same as a manual review in the dashboard; the service then sends Company Reviewed',
+		'Approve or deny a submitted company by its Company ID (a denial may give a reason), the same as a manual review in the dashboard; the service then sends Company Reviewed',
 	action: 'Set a KYB review decision',
 };
 
