@@ -102,6 +102,22 @@ export function invalidInput(
 	});
 }
 
+/** The entries of a comma-separated text (`vip, onboarding`), trimmed, empty ones left out. */
+export function splitList(text: string): string[] {
+	return text
+		.split(',')
+		.map((entry) => entry.trim())
+		.filter((entry) => entry !== '');
+}
+
+/**
+ * The day (`1985-04-12`) a date's text starts with: what n8n's date picker saves
+ * (`1985-04-12T00:00:00`), a day as text, or an ISO date from an expression; none for other text.
+ */
+export function dayOfText(text: string): string | undefined {
+	return /^\s*(\d{4}-\d{2}-\d{2})(?:[T ].*)?$/.exec(text)?.[1];
+}
+
 /**
  * A number field's value as a number when an expression gave it as text ("3600" from a previous
  * node); anything else is returned unchanged for the schema to judge.

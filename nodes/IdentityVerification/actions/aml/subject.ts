@@ -4,7 +4,7 @@
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import type { FieldLabels } from '../../helpers/validation';
+import { dayOfText, type FieldLabels } from '../../helpers/validation';
 
 const PERSON = { show: { userType: ['PERSON'] } };
 const COMPANY = { show: { userType: ['COMPANY'] } };
@@ -182,8 +182,7 @@ function countryCode(value: unknown): unknown {
  */
 function dayOf(value: unknown): unknown {
 	if (typeof value !== 'string') return value;
-	const day = /^\s*(\d{4}-\d{2}-\d{2})(?:[T ].*)?$/.exec(value);
-	return day ? day[1] : value.trim();
+	return dayOfText(value) ?? value.trim();
 }
 
 /**

@@ -4,7 +4,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { amlMonitoringIdSchema } from '../../../shared/contract';
 import { isPlainObject } from '../../../shared/isPlainObject';
 import { segment } from '../../helpers/response';
-import { validateInput } from '../../helpers/validation';
+import { splitList, validateInput } from '../../helpers/validation';
 
 export const monitoringIdField: INodeProperties = {
 	displayName: 'Monitoring ID',
@@ -58,11 +58,7 @@ export function monitoringItem(body: unknown): IDataObject {
  * list in an expression; empty text is no tag.
  */
 export function tagsOf(value: unknown): unknown {
-	if (typeof value !== 'string') return value;
-	return value
-		.split(',')
-		.map((tag) => tag.trim())
-		.filter((tag) => tag !== '');
+	return typeof value === 'string' ? splitList(value) : value;
 }
 
 export const TAGS_LABEL = {

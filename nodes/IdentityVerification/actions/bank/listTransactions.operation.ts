@@ -18,7 +18,7 @@ import { listPages } from '../../helpers/pagination';
 import { segment } from '../../helpers/response';
 import { simplifyOption } from '../../helpers/simplify';
 import { listReadOf, pageOptions, returnAllFields } from '../../helpers/listRead';
-import { fieldLabels, validateInput } from '../../helpers/validation';
+import { dayOfText, fieldLabels, validateInput } from '../../helpers/validation';
 
 const properties: INodeProperties[] = [
 	{
@@ -214,8 +214,7 @@ function dayOf(value: unknown): unknown {
 	if (value === undefined || value === null) return undefined;
 	if (typeof value !== 'string') return value;
 	if (value.trim() === '') return undefined;
-	const day = /^\s*(\d{4}-\d{2}-\d{2})(?:[T ].*)?$/.exec(value);
-	return day ? day[1] : value;
+	return dayOfText(value) ?? value;
 }
 
 /** Whether a `yyyy-mm-dd` text is a day of the calendar (not 2026-02-30). */

@@ -16,7 +16,7 @@ import {
 } from '../../../shared/contract';
 import { isPlainObject } from '../../../shared/isPlainObject';
 import { apiRequest } from '../../transport';
-import { fieldLabels, numberFromText, validateInput } from '../../helpers/validation';
+import { fieldLabels, numberFromText, splitList, validateInput } from '../../helpers/validation';
 
 /** The form's languages by name, for the Language list. */
 const LANGUAGES: Record<(typeof KYB_LOCALES)[number], string> = {
@@ -217,10 +217,8 @@ function listOf(value: unknown): unknown {
 	if (Array.isArray(value))
 		return value.map((entry) => (typeof entry === 'string' ? entry.trim() : entry));
 	if (typeof value !== 'string') return value;
-	const entries = value.split(',').map((entry) => entry.trim());
-	return entries.every((entry) => entry === '')
-		? undefined
-		: entries.filter((entry) => entry !== '');
+	const entries = splitList(value);
+	return entries.length === 0 ? undefined : entries;
 }
 
 /** The session as an item: the link to send first, then the answer as the service sent it. */
