@@ -61,7 +61,30 @@ export function tagsOf(value: unknown): unknown {
 	return typeof value === 'string' ? splitList(value) : value;
 }
 
-export const TAGS_LABEL = {
-	label: 'Tags',
-	fix: 'Enter at most 5 tags separated by commas, each at most 32 characters.',
+/** The settings Create and Update share, and how their messages name them. */
+export const renewField: INodeProperties = {
+	displayName: 'Renew Automatically',
+	name: 'isSubscribed',
+	type: 'boolean',
+	default: false,
+	description:
+		'Whether the monitoring is extended by another year when it expires (this uses credits of your plan)',
+};
+
+export const tagsField: INodeProperties = {
+	displayName: 'Tags',
+	name: 'tags',
+	type: 'string',
+	default: '',
+	placeholder: 'e.g. vip, onboarding-2026',
+	description:
+		'Up to 5 tags separated by commas, each at most 32 characters: Get Many can find the monitorings by them',
+};
+
+export const SETTINGS_LABELS = {
+	isSubscribed: { label: 'Renew Automatically', fix: 'Set it to true or false.' },
+	tags: {
+		label: 'Tags',
+		fix: 'Enter at most 5 tags separated by commas, each at most 32 characters.',
+	},
 };

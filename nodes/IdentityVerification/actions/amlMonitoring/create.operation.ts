@@ -1,7 +1,6 @@
 import type {
 	IExecuteFunctions,
 	INodeExecutionData,
-	INodeProperties,
 	INodePropertyOptions,
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
@@ -10,26 +9,7 @@ import { amlMonitoringItemSchema, amlMonitoringRequestSchema } from '../../../sh
 import { apiRequest } from '../../transport';
 import { validateInput } from '../../helpers/validation';
 import { subjectFields, subjectLabels, subjectOf } from '../aml/subject';
-import { monitoringItem, TAGS_LABEL, tagsOf } from './common';
-
-export const renewField: INodeProperties = {
-	displayName: 'Renew Automatically',
-	name: 'isSubscribed',
-	type: 'boolean',
-	default: false,
-	description:
-		'Whether the monitoring is extended by another year when it expires (this uses credits of your plan)',
-};
-
-export const tagsField: INodeProperties = {
-	displayName: 'Tags',
-	name: 'tags',
-	type: 'string',
-	default: '',
-	placeholder: 'e.g. vip, onboarding-2026',
-	description:
-		'Up to 5 tags separated by commas, each at most 32 characters: Get Many can find the monitorings by them',
-};
+import { monitoringItem, renewField, SETTINGS_LABELS, tagsField, tagsOf } from './common';
 
 /** Its entry in the Operation selector. */
 export const option: INodePropertyOptions = {
@@ -66,8 +46,7 @@ export async function execute(
 		},
 		{
 			...subjectLabels('amlCheck.'),
-			isSubscribed: { label: 'Renew Automatically', fix: 'Set it to true or false.' },
-			tags: TAGS_LABEL,
+			...SETTINGS_LABELS,
 		},
 		itemIndex,
 	);

@@ -14,7 +14,7 @@ import {
 import { listPages } from '../../helpers/pagination';
 import { listReadOf, pageOptions, returnAllFields } from '../../helpers/listRead';
 import { validateInput } from '../../helpers/validation';
-import { monitoringItem, TAGS_LABEL, tagsOf } from './common';
+import { monitoringItem, SETTINGS_LABELS, tagsOf } from './common';
 
 const properties: INodeProperties[] = [
 	...returnAllFields,
@@ -133,7 +133,7 @@ export async function execute(
 		queryOf.call(this, itemIndex),
 		{
 			country: { label: 'Country', fix: 'Enter a two-letter country code such as LT.' },
-			tags: TAGS_LABEL,
+			tags: SETTINGS_LABELS.tags,
 		},
 		itemIndex,
 	);

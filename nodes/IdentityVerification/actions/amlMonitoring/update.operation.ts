@@ -14,10 +14,11 @@ import {
 	monitoringIdField,
 	monitoringItem,
 	monitoringOf,
-	TAGS_LABEL,
+	renewField,
+	SETTINGS_LABELS,
+	tagsField,
 	tagsOf,
 } from './common';
-import { renewField, tagsField } from './create.operation';
 
 /** Its entry in the Operation selector. */
 export const option: INodePropertyOptions = {
@@ -62,10 +63,7 @@ export async function execute(
 			isSubscribed: fields.isSubscribed,
 			tags: fields.tags === undefined ? undefined : tagsOf(fields.tags),
 		},
-		{
-			isSubscribed: { label: 'Renew Automatically', fix: 'Set it to true or false.' },
-			tags: TAGS_LABEL,
-		},
+		SETTINGS_LABELS,
 		itemIndex,
 	);
 	// Setting the same fields twice changes nothing more: a failed answer is asked for again.
