@@ -7,6 +7,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { z } from 'zod';
 
 import { DEFAULT_MAX_FILE_MB, downloadFile } from '../transport';
+import type { ApiRequest } from '../transport';
 import { numberFromText, validateInput } from './validation';
 
 /** Max File Size (MB), inside a download's Options. */
@@ -110,7 +111,7 @@ export interface PdfRequest {
 	body: IDataObject;
 	fileName: string;
 	/** What a 404 means here (which ID to check). */
-	notFound?: { message: string; advice: string };
+	notFound?: ApiRequest['notFound'];
 	/** What the file is called in messages (`PDF file` unless set). */
 	what?: string;
 	/** The service may answer with the file as base64 text (decoded as it arrives). */
