@@ -73,6 +73,15 @@ describe('Identification: Get Data', () => {
 		});
 	});
 
+	test('Leave Out keeps a status object’s decision as the trigger’s Leave Out does: with its suspicion reasons and additional steps', () => {
+		const status = {
+			overall: 'SUSPECTED',
+			suspicionReasons: ['FACE_SUSPECTED'],
+			additionalSteps: { UTILITY_BILL: 'VALID' },
+		};
+		expect(decisionOnly({ scanRef: 's', status })).toEqual({ scanRef: 's', status });
+	});
+
 	test('after the data was deleted, the service has nothing: every field is empty', async () => {
 		const scanRef = await ctx.finished('customer-gone');
 		await ctx.run({ resource: 'identification', operation: 'deletePersonalData', scanRef });

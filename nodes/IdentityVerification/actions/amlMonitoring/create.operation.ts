@@ -1,8 +1,4 @@
-import type {
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodePropertyOptions,
-} from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { amlMonitoringItemSchema, amlMonitoringRequestSchema } from '../../../shared/contract';

@@ -7,7 +7,7 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { verificationDataSchema } from '../../../shared/contract';
+import { decisionSchema, verificationDataSchema } from '../../../shared/contract';
 import { isPlainObject } from '../../../shared/isPlainObject';
 import { apiRequest } from '../../transport';
 import { scanRefField, scanRefOf } from './common';
@@ -83,16 +83,8 @@ const DECISION_FIELDS = [
 	'clientIpProxyRiskLevel',
 ];
 
-/** The same of a `status` object (the webhook's shape: overall and the check results). */
-const STATUS_FIELDS = [
-	'overall',
-	'autoDocument',
-	'autoFace',
-	'manualDocument',
-	'manualFace',
-	'fraudTags',
-	'mismatchTags',
-];
+/** The same of a `status` object: the decision the trigger's Leave Out keeps (the webhook's shape). */
+const STATUS_FIELDS = Object.keys(decisionSchema.shape);
 
 /** Only the named fields `object` has. */
 function pick(object: IDataObject, fields: string[]): IDataObject {
