@@ -126,6 +126,12 @@ describe('AML: Download Profile PDF', () => {
 		expect(error.description).toMatch(/check the ids/i);
 	});
 
+	test('an unknown profile is named as such, as Get Profile names it (404)', async () => {
+		const result = await ctx.run(params({ profileId: 'no-such-profile' }));
+		const error = expectError(result, 'no profile with this Profile ID', 'Check ID');
+		expect(error.description).toMatch(/within the check/);
+	});
+
 	test('errors clearly when the service answers with something that is not a PDF', async () => {
 		ctx.sb.faults.add({
 			method: 'POST',

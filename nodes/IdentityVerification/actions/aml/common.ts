@@ -39,7 +39,7 @@ export const PROFILE_NOT_FOUND = {
 	message:
 		'Not found (HTTP 404): the service has no profile with this Profile ID in the AML check with this Check ID',
 	advice:
-		'The service looks the profile up within the check. Check both IDs: the Check ID (checkId of Create) and the Profile ID (the resourceId of one of that check’s hits), from the account of this credential.',
+		'The service looks the profile up within the check. Check the IDs: the Check ID (checkId of Create) and the Profile ID (the resourceId of one of that check’s hits), from the account of this credential.',
 };
 
 export const CHECK_NOT_FOUND = {

@@ -10,7 +10,13 @@ import { z } from 'zod';
 import { amlProfilePdfParamsSchema } from '../../../shared/contract';
 import { segment } from '../../helpers/response';
 import { validateInput } from '../../helpers/validation';
-import { CHECK_ID_LABEL, checkIdField, PROFILE_ID_LABEL, profileIdField } from './common';
+import {
+	CHECK_ID_LABEL,
+	checkIdField,
+	PROFILE_ID_LABEL,
+	PROFILE_NOT_FOUND,
+	profileIdField,
+} from './common';
 import { outputFileFields, pdfItem } from '../../helpers/fileDownload';
 
 const properties: INodeProperties[] = [
@@ -80,6 +86,7 @@ export async function execute(
 		path: `/aml/checks/${segment(checkId)}/profiles/${segment(profileId)}/pdf/`,
 		body: { password },
 		fileName: `aml-${checkId}-${profileId}`,
+		notFound: PROFILE_NOT_FOUND,
 	};
 	return [await pdfItem.call(this, itemIndex, request, { checkId, profileId })];
 }
