@@ -37,6 +37,8 @@ export interface RunNodeOptions {
 	input?: INodeExecutionData[];
 	/** Sets the node setting "On Error: Continue" (`onError: 'continueRegularOutput'`). */
 	continueOnFail?: boolean;
+	/** Sets the node setting "On Error" itself, e.g. `continueErrorOutput` (its second output). */
+	onError?: INode['onError'];
 	typeVersion?: number;
 	/** Name of the node in the workflow (default: the node type's default name). */
 	nodeName?: string;
@@ -139,6 +141,7 @@ function nodeChain(opts: RunNodeOptions, type: TypeUnderTest): [INode, INode, ..
 		parameters: JSON.parse(JSON.stringify(opts.parameters ?? {})) as INodeParameters,
 		credentials: nodeCredentials,
 		...(opts.continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
+		...(opts.onError ? { onError: opts.onError } : {}),
 	};
 	const later: INode[] = (opts.after ?? []).map((entry, index) => ({
 		id: `harness-after-${index}`,

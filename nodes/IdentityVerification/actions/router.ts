@@ -71,8 +71,67 @@ function errorDetails(error: NodeApiError | NodeOperationError): IDataObject {
 }
 
 /**
+ * The fields that name what an operation acts on. An error item repeats those the item gave, so a
+ * failed row can be named after the node even where its input did not hold the ID (an expression).
+ */
+const REFERENCE_FIELDS = [
+	'scanRef',
+	'clientId',
+	'externalRef',
+	'accountId',
+	'verificationId',
+	'checkId',
+	'profileId',
+	'monitoringId',
+	'companyId',
+	'formId',
+	'questionnaireId',
+];
+
+/** The reference fields of the operation that this item gave (an unreadable one is left out). */
+function referencesOf(
+	this: IExecuteFunctions,
+	operation: Operation,
+	itemIndex: number,
+): IDataObject {
+	const references: IDataObject = {};
+	for (const { name } of operation.description) {
+		if (!REFERENCE_FIELDS.includes(name) || name in references) continue;
+		try {
+			const value = this.getNodeParameter(name, itemIndex, '');
+			if ((typeof value === 'string' && value !== '') || typeof value === 'number') {
+				references[name] = value;
+			}
+		} catch {
+			// The expression of this field is what failed: the error says so.
+		}
+	}
+	return references;
+}
+
+/**
+ * A failed item. On the regular output its words and the IDs it was about sit beside `error`. For
+ * the error output they go under `details`: n8n moves an item there only when its JSON holds no
+ * keys but `error`, `message` and `details`, and adds the input item's fields to it.
+ */
+function errorItem(
+	this: IExecuteFunctions,
+	error: NodeApiError | NodeOperationError,
+	operation: Operation,
+	itemIndex: number,
+): INodeExecutionData {
+	const details = { ...errorDetails(error), ...referencesOf.call(this, operation, itemIndex) };
+	const toErrorOutput = this.getNode().onError === 'continueErrorOutput';
+	const json: IDataObject = { error: error.message };
+	if (toErrorOutput && Object.keys(details).length > 0) json.details = details;
+	if (!toErrorOutput) Object.assign(json, details);
+	return { json, pairedItem: { item: itemIndex } };
+}
+
+/**
  * The per-item loop: runs the selected operation for every input item, pairs every output item
- * with its input item, and turns a failure into an error item when Continue On Fail is on.
+ * with its input item, and turns a failure into an error item when On Error continues (n8n routes
+ * it to the error output when that is chosen).
  */
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
@@ -98,16 +157,8 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			for (const item of executionData) returnData.push(item);
 		} catch (error) {
 			const nodeError = withItemIndex.call(this, error, itemIndex);
-			if (this.continueOnFail()) {
-				returnData.push(
-					...this.helpers.constructExecutionMetaData(
-						[{ json: { error: nodeError.message, ...errorDetails(nodeError) } }],
-						{ itemData: { item: itemIndex } },
-					),
-				);
-				continue;
-			}
-			throw nodeError;
+			if (!this.continueOnFail()) throw nodeError;
+			returnData.push(errorItem.call(this, nodeError, selected, itemIndex));
 		}
 	}
 	return [returnData];

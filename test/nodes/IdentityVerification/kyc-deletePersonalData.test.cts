@@ -90,4 +90,32 @@ describe('Identification: Delete Personal Data', () => {
 		expect(String(items[1].json.error)).toContain('cannot be deleted yet');
 		expect(items[2].json).toMatchObject({ scanRef: last, deleted: true });
 	});
+
+	test('a run whose items name one verification twice refuses the repeat, naming the earlier item; nothing is sent for it', async () => {
+		const first = await ctx.finished('customer-first');
+		const other = await ctx.finished('customer-other');
+		// `.first()` where `.item` was meant: every item names the first item's verification.
+		const { items, error } = await ctx.run(erase('={{ $json.scanRef }}'), {
+			continueOnFail: true,
+			input: [first, other, first, first].map((scanRef) => ({ json: { scanRef } })),
+		});
+		expect(error).toBeUndefined();
+		expectPaired(items, (i) => i);
+		expect(items[0].json).toMatchObject({ scanRef: first, deleted: true, alreadyDeleted: false });
+		expect(items[1].json).toMatchObject({ scanRef: other, deleted: true, alreadyDeleted: false });
+		for (const repeated of [items[2], items[3]]) {
+			expect(repeated.json.deleted).toBeUndefined();
+			expect(repeated.json.error).toBe(
+				`Scan Reference: item ${repeated.pairedItem && (repeated.pairedItem as { item: number }).item} names the same verification as item 0 (${first}); nothing was deleted for it`,
+			);
+			expect(repeated.json.scanRef).toBe(first);
+		}
+		expect(serviceRequests(ctx.sb, '/api/v2/delete')).toBe(2);
+
+		// Without Continue On Fail the repeat stops the run.
+		const stopped = await ctx.run(erase('={{ $json.scanRef }}'), {
+			input: [other, other].map((scanRef) => ({ json: { scanRef } })),
+		});
+		expectError(stopped, 'item 1 names the same verification as item 0');
+	});
 });

@@ -95,6 +95,32 @@ describe('router errors', () => {
 		]);
 	});
 
+	test('an error item repeats the IDs the item gave, and leaves out one whose expression failed', async () => {
+		const context = stubContext([() => apiError()], true);
+		// The operation's first read fails (as a 404 would); the router's reads afterwards see the IDs.
+		let failed = false;
+		context.getNodeParameter = ((name: string) => {
+			if (name === 'resource') return 'kyb';
+			if (name === 'operation') return 'getAnswers';
+			if (!failed) {
+				failed = true;
+				throw apiError();
+			}
+			if (name === 'companyId') return 'company-7';
+			if (name === 'questionnaireId') return 7;
+			throw new Error(`could not read ${name}`);
+		}) as IExecuteFunctions['getNodeParameter'];
+		const [output] = await router.call(context);
+		expect(output).toHaveLength(1);
+		expect(output[0].json).toStrictEqual({
+			error: 'No such form',
+			description: 'Check the form ID',
+			httpCode: '404',
+			companyId: 'company-7',
+			questionnaireId: 7,
+		});
+	});
+
 	test('without Continue On Fail the first failure stops the run', async () => {
 		const reached: number[] = [];
 		const fail = (index: number) => () => {

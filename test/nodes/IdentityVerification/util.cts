@@ -13,6 +13,8 @@ const NODE = 'identityVerification';
 export interface RunOpts {
 	input?: INodeExecutionData[];
 	continueOnFail?: boolean;
+	/** The node's On Error setting, e.g. `continueErrorOutput` (see runNode's `onError`). */
+	onError?: RunNodeOptions['onError'];
 	credentials?: 'both' | 'apiKeyOnly' | 'formTokenOnly';
 	/** Point the credentials at another address (e.g. a counting proxy in front of the sandbox). */
 	baseUrl?: string;
@@ -59,6 +61,7 @@ export function useSandbox(): Ctx {
 				credentials,
 				input: opts.input,
 				continueOnFail: opts.continueOnFail,
+				onError: opts.onError,
 				after: opts.after,
 				mode: opts.mode,
 			});

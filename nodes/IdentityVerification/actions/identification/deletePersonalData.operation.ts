@@ -4,7 +4,7 @@ import type {
 	INodeProperties,
 	INodePropertyOptions,
 } from 'n8n-workflow';
-import { NodeApiError, updateDisplayOptions } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import { z } from 'zod';
 
 import { DELETED_STATUSES } from '../../../shared/contract';
@@ -89,11 +89,37 @@ function worded(error: unknown): unknown {
 	return error;
 }
 
+/** The first item of each scanRef in this node run, by the run's execute context. */
+const firstItems = new WeakMap<IExecuteFunctions, Map<string, number>>();
+
+/**
+ * Refuses a scanRef an earlier item of the run named: its data is gone or being deleted, and a
+ * second "already deleted" would hide an expression that gave every item the first item's scanRef.
+ */
+function assertFirstOfRun(this: IExecuteFunctions, scanRef: string, itemIndex: number): void {
+	let seen = firstItems.get(this);
+	if (!seen) firstItems.set(this, (seen = new Map()));
+	const earlier = seen.get(scanRef);
+	if (earlier === undefined) {
+		seen.set(scanRef, itemIndex);
+		return;
+	}
+	throw new NodeOperationError(
+		this.getNode(),
+		`Scan Reference: item ${itemIndex} names the same verification as item ${earlier} (${scanRef}); nothing was deleted for it`,
+		{
+			itemIndex,
+			description: `Each item should name its own verification. If the Scan Reference is an expression, check that it reads the item's own field ({{ $json.scanRef }} or .item), not the first item's (.first()). Item numbers count from 0, as in n8n's item index.`,
+		},
+	);
+}
+
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
 	const scanRef = scanRefOf.call(this, itemIndex);
+	assertFirstOfRun.call(this, scanRef, itemIndex);
 	try {
 		await apiRequest.call(this, 'apiKey', {
 			method: 'POST',

@@ -1,0 +1,162 @@
+/**
+ * One mixed batch per resource for the On Error tests (engine and real n8n): an item that succeeds,
+ * one the node or the service refuses, and one about something the service does not have. Each
+ * operation takes its IDs from the item (`{{ $json.… }}`), as after a trigger or a sheet.
+ */
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+
+import { SEED } from '../../sandbox/index.cjs';
+import type { Sandbox } from '../../sandbox/index.cjs';
+
+export interface ErrorCase {
+	resource: string;
+	/** The operation's parameters; IDs are expressions over the input item. */
+	parameters: INodeParameters;
+	/** The three input items' JSON, in order: good, refused, not found (or refused by the service). */
+	inputs(sb: Sandbox): Promise<IDataObject[]>;
+	/** What each failing item's error says, in input order after the good one. */
+	failures: Array<{ error: RegExp; httpCode?: string }>;
+	/** The IDs an error item repeats, by input index, beside its words. */
+	references(inputs: IDataObject[], index: number): IDataObject;
+}
+
+/** A verification whose automated review finished (its data can be deleted). */
+async function finished(sb: Sandbox, clientId: string): Promise<string> {
+	const { scanRef } = sb.kyc.createSession(clientId);
+	await sb.kyc.autoFinish(scanRef, { final: true, overall: 'APPROVED' });
+	return scanRef;
+}
+
+/** A PNG's first bytes: the sandbox, as the service, judges a file by its content. */
+const PNG_BASE64 = Buffer.from(
+	`89504e470d0a1a0a0000000d49484452${'01'.repeat(64)}`,
+	'hex',
+).toString('base64');
+
+const NOT_FOUND = { error: /./, httpCode: '404' };
+/** Refused before anything is sent, naming the field. */
+const REFUSED = (label: string) => ({ error: new RegExp(`^${label}: `) });
+
+export const ERROR_CASES: ErrorCase[] = [
+	{
+		resource: 'identification',
+		parameters: {
+			resource: 'identification',
+			operation: 'deletePersonalData',
+			scanRef: '={{ $json.scanRef }}',
+		},
+		inputs: async (sb) => [
+			{ scanRef: await finished(sb, 'erase-good') },
+			// Its link has not expired: the service refuses the deletion.
+			{ scanRef: sb.kyc.createSession('erase-active').scanRef },
+			{ scanRef: 'no-such-verification' },
+		],
+		failures: [{ error: /cannot be deleted yet/, httpCode: '400' }, NOT_FOUND],
+		references: (inputs, index) => ({ scanRef: inputs[index].scanRef }),
+	},
+	{
+		resource: 'bank',
+		parameters: {
+			resource: 'bank',
+			operation: 'listTransactions',
+			verificationId: '={{ $json.verificationId }}',
+			accountId: '={{ $json.accountId }}',
+			returnAll: false,
+			limit: 2,
+		},
+		inputs: async () => [
+			{ verificationId: SEED.bank.verificationId, accountId: SEED.bank.accountId },
+			{ verificationId: SEED.bank.verificationId, accountId: '' },
+			{ verificationId: SEED.bank.verificationId, accountId: 'no-such-account' },
+		],
+		failures: [REFUSED('Account ID'), NOT_FOUND],
+		references: (inputs, index) => ({
+			verificationId: inputs[index].verificationId,
+			...(inputs[index].accountId ? { accountId: inputs[index].accountId } : {}),
+		}),
+	},
+	{
+		resource: 'aml',
+		parameters: {
+			resource: 'aml',
+			operation: 'getProfile',
+			checkId: '={{ $json.checkId }}',
+			profileId: '={{ $json.profileId }}',
+		},
+		inputs: async () => [
+			{ checkId: SEED.aml.checkId, profileId: SEED.aml.profileId },
+			{ checkId: '', profileId: SEED.aml.profileId },
+			{ checkId: SEED.aml.checkId, profileId: 'no-such-profile' },
+		],
+		failures: [REFUSED('Check ID'), NOT_FOUND],
+		references: (inputs, index) => ({
+			...(inputs[index].checkId ? { checkId: inputs[index].checkId } : {}),
+			profileId: inputs[index].profileId,
+		}),
+	},
+	{
+		resource: 'amlMonitoring',
+		parameters: {
+			resource: 'amlMonitoring',
+			operation: 'get',
+			monitoringId: '={{ $json.monitoringId }}',
+		},
+		inputs: async () => [
+			{ monitoringId: SEED.aml.monitoringId },
+			{ monitoringId: '' },
+			{ monitoringId: '00000000-0000-4000-8000-000000000000' },
+		],
+		failures: [REFUSED('Monitoring ID'), NOT_FOUND],
+		references: (inputs, index) =>
+			inputs[index].monitoringId ? { monitoringId: inputs[index].monitoringId } : {},
+	},
+	{
+		resource: 'kyb',
+		parameters: {
+			resource: 'kyb',
+			operation: 'getAnswers',
+			companyId: '={{ $json.companyId }}',
+			questionnaireId: '={{ $json.questionnaireId }}',
+		},
+		inputs: async () => [
+			{ companyId: SEED.kyb.companyId, questionnaireId: SEED.kyb.questionnaireId },
+			{ companyId: '', questionnaireId: SEED.kyb.questionnaireId },
+			{ companyId: SEED.kyb.companyId, questionnaireId: 'no-such-questionnaire' },
+		],
+		failures: [REFUSED('Company ID'), NOT_FOUND],
+		references: (inputs, index) => ({
+			...(inputs[index].companyId ? { companyId: inputs[index].companyId } : {}),
+			questionnaireId: inputs[index].questionnaireId,
+		}),
+	},
+	{
+		resource: 'kybCompany',
+		parameters: { resource: 'kybCompany', operation: 'get', companyId: '={{ $json.companyId }}' },
+		inputs: async () => [
+			{ companyId: SEED.kyb.companyId },
+			{ companyId: '' },
+			{ companyId: 'no-such-company' },
+		],
+		failures: [REFUSED('Company ID'), NOT_FOUND],
+		references: (inputs, index) =>
+			inputs[index].companyId ? { companyId: inputs[index].companyId } : {},
+	},
+	{
+		resource: 'proofOfAddress',
+		parameters: {
+			resource: 'proofOfAddress',
+			operation: 'createCheck',
+			binaryPropertyName: 'data',
+			providedName: '={{ $json.name }}',
+			providedAddress: SEED.poa.address,
+		},
+		// Each item's file as base64 in `fileBase64` (Convert to File makes it binary in real n8n).
+		inputs: async () => [
+			{ name: SEED.poa.name, fileBase64: PNG_BASE64 },
+			{ name: 'x'.repeat(300), fileBase64: PNG_BASE64 },
+			{ name: SEED.poa.name, fileBase64: Buffer.from('just words').toString('base64') },
+		],
+		failures: [{ error: /^Provided Name:/ }, { error: /./ }],
+		references: () => ({}),
+	},
+];
