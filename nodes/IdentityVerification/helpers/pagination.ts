@@ -1,5 +1,5 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
-import { NodeOperationError, sleep } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import { listPageSchema } from '../../shared/contract';
 import type { ListPage } from '../../shared/contract';
@@ -45,6 +45,9 @@ interface ListRead {
 	/** Pages read or being read, by page number (or by URL for links without one): the loop guard. */
 	visited: Set<string>;
 	pagesRead: number;
+	/** Pages whose answer came and was checked, and the results they hold: what a failure reports. */
+	pagesDone: number;
+	resultsDone: number;
 	/** `count` of the first page, and whether a later page reported another one. */
 	count?: number;
 	countChanged: boolean;
@@ -85,6 +88,8 @@ export async function listPages(
 			`url:${absolute(`${listUrl}?perPage=${options.perPage ?? ''}`, listUrl)}`,
 		]),
 		pagesRead: 0,
+		pagesDone: 0,
+		resultsDone: 0,
 		countChanged: false,
 	};
 
@@ -260,18 +265,38 @@ async function fetchPage(
 			`The service kept sending more pages: stopped after ${MAX_PAGES} pages`,
 		);
 	}
-	const response = await apiRequest.call(context, 'apiKey', {
-		method: 'GET',
-		...target,
-		itemIndex: options.itemIndex,
-		...options.readDeadline,
-		notFound: options.notFound,
-		answerName: `${label} of the list`,
-		read: readPage,
-		// Fewer pages at the same time once the service says it gets too many requests.
-		onRateLimited: control ? () => control.throttle() : undefined,
-	});
-	return checkedPage(read, label, response.body as { body: unknown; results?: unknown[] });
+	try {
+		const response = await apiRequest.call(context, 'apiKey', {
+			method: 'GET',
+			...target,
+			itemIndex: options.itemIndex,
+			...options.readDeadline,
+			notFound: options.notFound,
+			answerName: `${label} of the list`,
+			read: readPage,
+			// Fewer pages at the same time once the service says it gets too many requests.
+			onRateLimited: control ? () => control.throttle() : undefined,
+		});
+		const page = checkedPage(read, label, response.body as { body: unknown; results?: unknown[] });
+		read.pagesDone++;
+		read.resultsDone += page.results.length;
+		return page;
+	} catch (error) {
+		throw withProgress(read, label, error);
+	}
+}
+
+/**
+ * A page that failed after others were read: its error also says how far the read came and that
+ * nothing of it was output, so a user knows a rerun is needed (and is safe: a list only reads).
+ */
+function withProgress(read: ListRead, label: string, error: unknown): unknown {
+	const isNodeError = error instanceof NodeApiError || error instanceof NodeOperationError;
+	if (!isNodeError || read.pagesDone === 0) return error;
+	const pages = read.pagesDone === 1 ? '1 page' : `${read.pagesDone} pages`;
+	const progress = `Reading stopped at ${label}: ${pages} with ${read.resultsDone} ${read.options.itemsName} had been read, and none of them were output for this item. Run it again once the cause below is fixed.`;
+	error.description = error.description ? `${progress} ${error.description}` : progress;
+	return error;
 }
 
 /**

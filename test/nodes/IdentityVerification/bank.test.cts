@@ -165,6 +165,24 @@ describe('Bank: List Transactions', () => {
 		expect([...pages].sort((a, b) => a - b)).toEqual(Array.from({ length: 21 }, (_, i) => i + 1));
 	});
 
+	test('Return All failing on page 3 says what was read and that none of it was output', async () => {
+		ctx.sb.faults.add({ method: 'GET', path: TX_PATH, query: { page: 3 }, status: 404 });
+		const result = await ctx.run(
+			listParams({ returnAll: true, options: { perPage: 100, maxParallelRequests: 1 } }),
+			{ continueOnFail: true },
+		);
+		expect(result.error).toBeUndefined();
+		expect(result.items).toHaveLength(1);
+		expect(result.items[0].json).toMatchObject({
+			httpCode: '404',
+			verificationId,
+			accountId,
+			description: expect.stringMatching(
+				/^Reading stopped at page 3: 2 pages with 200 transactions had been read, and none of them were output for this item\. Run it again once the cause below is fixed\. ./,
+			),
+		});
+	});
+
 	test('Limit 120 at 50 per page gives 120 items and requests only 3 pages', async () => {
 		const { items, error } = await ctx.run(
 			listParams({ returnAll: false, limit: 120, options: { perPage: 50 } }),
