@@ -13,13 +13,13 @@ const CHUNK_BYTES = 3 * 16 * 1024;
 /** Standard base64 (what n8n keeps in an item in its default binary mode): safe inside a JSON string. */
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
-function frame(
-	fields: Record<string, string>,
-	fileField: string,
-): { prefix: Buffer; suffix: Buffer } {
+/** Text fields of a body; one that is undefined is left out, as JSON.stringify leaves it out. */
+type Fields = Record<string, string | undefined>;
+
+function frame(fields: Fields, fileField: string): { prefix: Buffer; suffix: Buffer } {
 	const head: string[] = [];
 	for (const [key, value] of Object.entries(fields)) {
-		head.push(`${JSON.stringify(key)}:${JSON.stringify(value)}`);
+		if (value !== undefined) head.push(`${JSON.stringify(key)}:${JSON.stringify(value)}`);
 	}
 	head.push(`${JSON.stringify(fileField)}:"`);
 	return { prefix: Buffer.from(`{${head.join(',')}`, 'utf8'), suffix: Buffer.from('"}', 'utf8') };
@@ -30,7 +30,7 @@ function frame(
  * small string values (serialised with JSON.stringify); the file goes last.
  */
 export function jsonBodyWithBase64File(
-	fields: Record<string, string>,
+	fields: Fields,
 	fileField: string,
 	file: Uint8Array,
 ): Buffer {
@@ -43,11 +43,7 @@ export function jsonBodyWithBase64File(
 }
 
 /** The number of bytes of the JSON `jsonBodyWithBase64File` makes for a file of `fileBytes`. */
-export function jsonBodyLength(
-	fields: Record<string, string>,
-	fileField: string,
-	fileBytes: number,
-): number {
+export function jsonBodyLength(fields: Fields, fileField: string, fileBytes: number): number {
 	const { prefix, suffix } = frame(fields, fileField);
 	return prefix.length + base64Length(fileBytes) + suffix.length;
 }
@@ -59,7 +55,7 @@ export function jsonBodyLength(
  * `fileBytes` (the length the request announced).
  */
 export async function* jsonPiecesWithBase64(
-	fields: Record<string, string>,
+	fields: Fields,
 	fileField: string,
 	chunks: AsyncIterable<Uint8Array>,
 	fileBytes: number,
@@ -122,11 +118,7 @@ export function isPlainBase64(text: string): boolean {
  * binary mode keeps files that way): the text is copied once into the body, never decoded.
  * The caller checks `isPlainBase64(base64)` first.
  */
-export function jsonBodyWithBase64Text(
-	fields: Record<string, string>,
-	fileField: string,
-	base64: string,
-): Buffer {
+export function jsonBodyWithBase64Text(fields: Fields, fileField: string, base64: string): Buffer {
 	const { prefix, suffix } = frame(fields, fileField);
 	const body = Buffer.allocUnsafe(prefix.length + base64.length + suffix.length);
 	let offset = prefix.copy(body, 0);

@@ -3,6 +3,7 @@
  * and pass only plain base64 text through.
  */
 import { randomBytes } from 'node:crypto';
+import fc from 'fast-check';
 import {
 	isPlainBase64,
 	FileSizeChangedError,
@@ -57,6 +58,34 @@ describe('POA JSON body', () => {
 			for (const piece of pieces) expect(piece.length).toBeLessThanOrEqual(65536);
 		},
 	);
+
+	test('matches JSON.stringify for any text fields, an undefined one left out as it leaves it out', async () => {
+		// An expression that finds no value gives undefined: it was written as `"providedName":undefined`.
+		const key = fc.string().filter((k) => k !== 'file' && k !== '__proto__');
+		const value = fc.option(fc.string({ unit: 'binary' }), { nil: undefined });
+		await fc.assert(
+			fc.asyncProperty(
+				fc.dictionary(key, value),
+				fc.uint8Array({ maxLength: 64 }),
+				async (given, file) => {
+					const expected = JSON.stringify({ ...given, file: Buffer.from(file).toString('base64') });
+					expect(jsonBodyWithBase64File(given, 'file', file).toString('utf8')).toBe(expected);
+					const base64 = Buffer.from(file).toString('base64');
+					expect(jsonBodyWithBase64Text(given, 'file', base64).toString('utf8')).toBe(expected);
+					const pieces: Buffer[] = [];
+					for await (const piece of jsonPiecesWithBase64(
+						given,
+						'file',
+						toAsync([Buffer.from(file)]),
+						file.length,
+					))
+						pieces.push(Buffer.from(piece));
+					expect(Buffer.concat(pieces).toString('utf8')).toBe(expected);
+					expect(jsonBodyLength(given, 'file', file.length)).toBe(Buffer.byteLength(expected));
+				},
+			),
+		);
+	});
 
 	test.each([
 		['more', 9],

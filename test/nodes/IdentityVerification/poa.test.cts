@@ -71,6 +71,14 @@ describe('Proof of Address: Create Check', () => {
 		expect(items[0].json.fileSizeBytes).toBe(bytes.length);
 	});
 
+	test('a name whose expression finds no value is not sent, as an empty one (it was sent as invalid JSON)', async () => {
+		const { items, error } = await ctx.run(params({ providedName: '={{ $json.noSuchField }}' }), {
+			input: [binaryItem(PNG, 'scan.png', 'image/png')],
+		});
+		expect(error).toBeUndefined();
+		expect(items[0].json).toMatchObject({ nameMatch: null, addressMatch: true });
+	});
+
 	test('judges the type by content: a PNG named .pdf is accepted, sent as the same bytes', async () => {
 		const { items, error } = await ctx.run(params({ binaryPropertyName: 'upload' }), {
 			input: [binaryItem(PNG, 'renamed.pdf', 'application/pdf', 'upload')],
