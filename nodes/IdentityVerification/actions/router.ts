@@ -111,8 +111,9 @@ function referencesOf(
 
 /**
  * A failed item. On the regular output its words and the IDs it was about sit beside `error`. For
- * the error output they go under `details`: n8n moves an item there only when its JSON holds no
- * keys but `error`, `message` and `details`, and adds the input item's fields to it.
+ * the error output they are `error`'s own fields, as n8n's HTTP Request node gives them: n8n moves an
+ * item there only when `error` is its JSON's one key (1.x; 2.x also allows `message` and `details`),
+ * and adds the input item's fields to it.
  */
 function errorItem(
 	this: IExecuteFunctions,
@@ -120,11 +121,16 @@ function errorItem(
 	operation: Operation,
 	itemIndex: number,
 ): INodeExecutionData {
-	const details = { ...errorDetails(error), ...referencesOf.call(this, operation, itemIndex) };
-	const toErrorOutput = this.getNode().onError === 'continueErrorOutput';
-	const json: IDataObject = { error: error.message };
-	if (toErrorOutput && Object.keys(details).length > 0) json.details = details;
-	if (!toErrorOutput) Object.assign(json, details);
+	const fields = {
+		message: error.message,
+		...errorDetails(error),
+		...referencesOf.call(this, operation, itemIndex),
+	};
+	const { message, ...details } = fields;
+	const json: IDataObject =
+		this.getNode().onError === 'continueErrorOutput'
+			? { error: fields }
+			: { error: message, ...details };
 	return { json, pairedItem: { item: itemIndex } };
 }
 
