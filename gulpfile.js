@@ -85,7 +85,7 @@ function mergeObjectSchemas(list) {
 
 /**
  * The action node's output schema per `<resource>/<operation>`: each operation's own (its
- * `outputSchema`), from the node's list of operations (actions/router.ts `resources`).
+ * `outputSchema`), from the node's list of operations (actions/resources.ts `resources`).
  */
 function actionSchemas(resources) {
 	const schemas = {};
@@ -169,7 +169,7 @@ function outputSchemas(contract, resources, z = require('zod').z) {
 
 function writeSchemas() {
 	const contract = require('./dist/nodes/shared/contract');
-	const { resources } = require('./dist/nodes/IdentityVerification/actions/router');
+	const { resources } = require('./dist/nodes/IdentityVerification/actions/resources');
 	for (const [file, schema] of Object.entries(outputSchemas(contract, resources))) {
 		const target = path.join('dist', 'nodes', ...file.split('/'));
 		fs.mkdirSync(path.dirname(target), { recursive: true });

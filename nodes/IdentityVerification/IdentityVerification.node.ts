@@ -13,48 +13,9 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { NODE_DESCRIPTION } from '../shared/nodeDescription';
 import { signingKeyCredentialTest, webhookLifecycle } from '../shared/webhook/delivery';
 import * as waitForResult from './actions/identification/waitForResult.operation';
-import { resources, router } from './actions/router';
+import { RESOURCE_FIELDS, RESOURCE_OPTIONS } from './actions/resources';
+import { router } from './actions/router';
 import { requestOptionsProperty, serviceCredentialTests } from './transport';
-
-const RESOURCE_OPTIONS = [
-	// `aml` was this resource's value before AML Monitoring came: saved workflows keep it.
-	{
-		name: 'AML Check',
-		value: 'aml',
-		description: 'Screen a person or company against sanctions, PEP and adverse media lists',
-	},
-	{
-		name: 'AML Monitoring',
-		value: 'amlMonitoring',
-		description: 'Screen a person or company again every day and act on new matches',
-	},
-	{
-		name: 'Bank',
-		value: 'bank',
-		description: 'Bank account verification and transactions',
-	},
-	{
-		name: 'Identification (KYC)',
-		value: 'identification',
-		description: 'Identity verification of a person',
-	},
-	{
-		name: 'KYB Company',
-		value: 'kybCompany',
-		description: 'Companies onboarding through KYB: their record, review decision, PDF report',
-	},
-	// `kyb` was this resource's value before KYB Company came: saved workflows keep it.
-	{
-		name: 'KYB Form',
-		value: 'kyb',
-		description: 'A company’s KYB session and the form it fills: link, answers, beneficiaries',
-	},
-	{
-		name: 'Proof of Address',
-		value: 'proofOfAddress',
-		description: 'Check an address document',
-	},
-];
 
 const PROPERTIES: INodeProperties[] = [
 	{
@@ -65,7 +26,7 @@ const PROPERTIES: INodeProperties[] = [
 		options: RESOURCE_OPTIONS,
 		default: 'identification',
 	},
-	...Object.values(resources).flatMap((resource) => resource.description),
+	...RESOURCE_FIELDS,
 	// Last, under every operation that calls the service: how long an answer may take.
 	{ ...requestOptionsProperty, displayOptions: { hide: { operation: ['waitForResult'] } } },
 ];

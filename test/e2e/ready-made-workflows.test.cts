@@ -25,7 +25,7 @@ import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { resources } from '../../nodes/IdentityVerification/actions/router';
+import { resources } from '../../nodes/IdentityVerification/actions/resources';
 import type { BankTransaction } from '../../nodes/shared/contract';
 import { identificationBody } from '../sandbox/bodies.cjs';
 import { SEED, sign } from '../sandbox/index.cjs';

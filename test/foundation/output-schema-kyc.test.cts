@@ -6,7 +6,7 @@
 import path from 'node:path';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { resources } from '../../nodes/IdentityVerification/actions/router';
+import { resources } from '../../nodes/IdentityVerification/actions/resources';
 import * as contract from '../../nodes/shared/contract';
 import { useKycSandbox } from '../nodes/IdentityVerification/kyc-util.cjs';
 

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { IDataObject } from 'n8n-workflow';
 
-import { resources } from '../../nodes/IdentityVerification/actions/router';
+import { resources } from '../../nodes/IdentityVerification/actions/resources';
 import * as contract from '../../nodes/shared/contract';
 import {
 	EVENT_TYPES,

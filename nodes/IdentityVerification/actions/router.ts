@@ -1,53 +1,8 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-	INodePropertyOptions,
-} from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
-import type { ZodTypeAny } from 'zod';
 
-import * as aml from './aml';
-import * as amlMonitoring from './amlMonitoring';
-import * as bank from './bank';
-import * as identification from './identification';
-import * as kyb from './kyb';
-import * as kybCompany from './kybCompany';
-import * as proofOfAddress from './proofOfAddress';
-
-/** What an operation module exports (CONTRIBUTING.md, "Adding an operation"). */
-interface Operation {
-	/** Its entry in the resource's Operation selector, with its action sentence. */
-	option: INodePropertyOptions;
-	/** Its fields, shown for its resource and operation only. */
-	description: INodeProperties[];
-	/** The item it outputs, for n8n's schema preview (gulpfile.js writes it as JSON Schema). */
-	outputSchema: ZodTypeAny;
-	/** The output items of one input item. */
-	execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]>;
-}
-
-/** A resource: its Operation selector and fields, and the operations the router runs. */
-interface Resource {
-	description: INodeProperties[];
-	operations: Record<string, Operation>;
-}
-
-/**
- * Every resource with the operations the router runs, by their values: the one list of operations.
- * The node's fields, the output schemas (gulpfile.js loads this list from dist/) and the
- * description test are read from it.
- */
-export const resources: Record<string, Resource> = {
-	identification,
-	bank,
-	proofOfAddress,
-	aml,
-	amlMonitoring,
-	kyb,
-	kybCompany,
-};
+import { resources } from './resources';
+import type { Operation } from './resources';
 
 /** A NodeApiError/NodeOperationError that knows which item failed. */
 function withItemIndex(

@@ -11,7 +11,7 @@ import { Readable } from 'node:stream';
 
 import type { IExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
 
-import { execute } from '../../../nodes/IdentityVerification/actions/aml/downloadProfilePdf.operation';
+import { execute } from '../../../nodes/IdentityVerification/actions/amlCheck/downloadProfilePdf.operation';
 
 const SIZE = 50 * 1024 * 1024;
 const CHUNK = 64 * 1024;

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { IdentityVerification } from '../../../nodes/IdentityVerification/IdentityVerification.node';
 import { IdentityVerificationTrigger } from '../../../nodes/IdentityVerificationTrigger/IdentityVerificationTrigger.node';
-import { resources } from '../../../nodes/IdentityVerification/actions/router';
+import { resources } from '../../../nodes/IdentityVerification/actions/resources';
 import { BANK_COUNTRIES, KYC_DOCUMENT_TYPES } from '../../../nodes/shared/contract';
 import { SEED } from '../../sandbox/index.cjs';
 

@@ -6,7 +6,7 @@
 import path from 'node:path';
 import type { IDataObject } from 'n8n-workflow';
 
-import { resources } from '../../../nodes/IdentityVerification/actions/router';
+import { resources } from '../../../nodes/IdentityVerification/actions/resources';
 import * as contract from '../../../nodes/shared/contract';
 import { SEED } from '../../sandbox/index.cjs';
 import { binaryBytes, expectError, expectPaired, serviceRequests, useSandbox } from './util.cjs';

@@ -8,7 +8,7 @@ import { Readable } from 'node:stream';
 
 import type { IExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
 
-import { execute as downloadPdf } from '../../../nodes/IdentityVerification/actions/aml/downloadProfilePdf.operation';
+import { execute as downloadPdf } from '../../../nodes/IdentityVerification/actions/amlCheck/downloadProfilePdf.operation';
 import { execute as createCheck } from '../../../nodes/IdentityVerification/actions/proofOfAddress/createCheck.operation';
 import { ACTION_NODE } from '../../harness/fixtures/action-node.cjs';
 

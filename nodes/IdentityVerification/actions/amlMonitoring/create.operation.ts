@@ -4,7 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { amlMonitoringItemSchema, amlMonitoringRequestSchema } from '../../../shared/contract';
 import { apiRequest } from '../../transport';
 import { validateInput } from '../../helpers/validation';
-import { subjectFields, subjectLabels, subjectOf } from '../aml/subject';
+import { subjectFields, subjectLabels, subjectOf } from '../amlCheck/subject';
 import { monitoringItem, renewField, SETTINGS_LABELS, tagsField, tagsOf } from './common';
 
 /** Its entry in the Operation selector. */

@@ -1,5 +1,3 @@
-import type { INodeProperties } from 'n8n-workflow';
-
 import * as create from './create.operation';
 import * as deleteMonitoring from './delete.operation';
 import * as downloadPdf from './downloadPdf.operation';
@@ -25,16 +23,3 @@ export const operations = {
 	stop,
 	update,
 };
-
-export const description: INodeProperties[] = [
-	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: ['amlMonitoring'] } },
-		options: Object.values(operations).map((operation) => operation.option),
-		default: 'getAll',
-	},
-	...Object.values(operations).flatMap((operation) => operation.description),
-];

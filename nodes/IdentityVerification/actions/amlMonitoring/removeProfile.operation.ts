@@ -6,7 +6,7 @@ import { amlMonitoringProfileSchema } from '../../../shared/contract';
 import { apiRequest } from '../../transport';
 import { segment } from '../../helpers/response';
 import { validateInput } from '../../helpers/validation';
-import { PROFILE_ID_LABEL } from '../aml/common';
+import { PROFILE_ID_LABEL } from '../amlCheck/common';
 import { MONITORING_ID_LABEL, monitoringIdField } from './common';
 
 /** Its entry in the Operation selector. */

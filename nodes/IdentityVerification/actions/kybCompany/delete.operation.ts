@@ -3,7 +3,8 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { z } from 'zod';
 
 import { apiRequest } from '../../transport';
-import { COMPANY_NOT_FOUND, companyIdField, companyOf } from './common';
+import { COMPANY_NOT_FOUND, companyIdField } from '../company';
+import { companyOf } from './common';
 
 /** Its entry in the Operation selector. */
 export const option: INodePropertyOptions = {

@@ -16,7 +16,8 @@ import {
 	pdfItem,
 } from '../../helpers/fileDownload';
 import { validateInput } from '../../helpers/validation';
-import { COMPANY_NOT_FOUND, companyIdField, companyOf } from './common';
+import { COMPANY_NOT_FOUND, companyIdField } from '../company';
+import { companyOf } from './common';
 
 /** A section's name as a person reads it: `BENEFICIARY_AML_CHECKS` is `Beneficiary AML Checks`. */
 function sectionName(value: string): string {

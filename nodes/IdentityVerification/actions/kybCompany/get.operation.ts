@@ -9,7 +9,8 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { kybCompanyDetailSchema } from '../../../shared/contract';
 import { apiRequest } from '../../transport';
 import { simplifyOption } from '../../helpers/simplify';
-import { COMPANY_NOT_FOUND, companyIdField, companyOf } from './common';
+import { COMPANY_NOT_FOUND, companyIdField } from '../company';
+import { companyOf } from './common';
 import { simplifiedCompany } from './simplify';
 
 /** Its entry in the Operation selector. */

@@ -1,5 +1,3 @@
-import type { INodeProperties } from 'n8n-workflow';
-
 import * as deleteCompany from './delete.operation';
 import * as downloadPdf from './downloadPdf.operation';
 import * as get from './get.operation';
@@ -17,16 +15,3 @@ export const operations = {
 	getAll,
 	setReviewDecision,
 };
-
-export const description: INodeProperties[] = [
-	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: ['kybCompany'] } },
-		options: Object.values(operations).map((operation) => operation.option),
-		default: 'get',
-	},
-	...Object.values(operations).flatMap((operation) => operation.description),
-];

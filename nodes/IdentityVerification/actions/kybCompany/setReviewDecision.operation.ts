@@ -12,7 +12,8 @@ import { kybCompanyStatusRequestSchema, kybCompanyStatusSchema } from '../../../
 import { isPlainObject } from '../../../shared/isPlainObject';
 import { apiRequest } from '../../transport';
 import { validateInput } from '../../helpers/validation';
-import { COMPANY_NOT_FOUND, companyIdField, companyOf } from './common';
+import { COMPANY_NOT_FOUND, companyIdField } from '../company';
+import { companyOf } from './common';
 
 const properties: INodeProperties[] = [
 	companyIdField,

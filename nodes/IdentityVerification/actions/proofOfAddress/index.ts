@@ -1,5 +1,3 @@
-import type { INodeProperties } from 'n8n-workflow';
-
 import * as createCheck from './createCheck.operation';
 
 /**
@@ -7,16 +5,3 @@ import * as createCheck from './createCheck.operation';
  * schemas.
  */
 export const operations = { createCheck };
-
-export const description: INodeProperties[] = [
-	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: ['proofOfAddress'] } },
-		options: Object.values(operations).map((operation) => operation.option),
-		default: 'createCheck',
-	},
-	...Object.values(operations).flatMap((operation) => operation.description),
-];

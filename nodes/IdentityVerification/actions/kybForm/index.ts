@@ -1,6 +1,3 @@
-import type { INodeProperties } from 'n8n-workflow';
-
-import { authenticationProperty, formTokenProperty } from './common';
 import * as createSession from './createSession.operation';
 import * as deleteAnswers from './deleteAnswers.operation';
 import * as getAllAnswers from './getAllAnswers.operation';
@@ -20,19 +17,3 @@ export const operations = {
 	getAnswers,
 	submitForm,
 };
-
-export const description: INodeProperties[] = [
-	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: ['kyb'] } },
-		options: Object.values(operations).map((operation) => operation.option),
-		// Saved workflows leave a default out: Get Questionnaire Answers stays the one they were made with.
-		default: 'getAnswers',
-	},
-	authenticationProperty,
-	formTokenProperty,
-	...Object.values(operations).flatMap((operation) => operation.description),
-];

@@ -1,13 +1,10 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import {
-	kybCompanyParamsSchema,
-	kybFormTokenSchema,
-	kybQuestionnaireParamsSchema,
-} from '../../../shared/contract';
+import { kybFormTokenSchema, kybQuestionnaireParamsSchema } from '../../../shared/contract';
 import type { Auth } from '../../transport';
 import { segment } from '../../helpers/response';
 import { validateInput } from '../../helpers/validation';
+import { COMPANY_NOT_FOUND, companyIdOf } from '../company';
 
 /** How a KYB form operation signs in; Create Session always uses the API key. */
 export const authenticationProperty: INodeProperties = {
@@ -127,41 +124,11 @@ export function questionnaireOf(
 	};
 }
 
-/** The Company ID of the form operations added with Create Session, and of KYB Company. */
-export const formCompanyField: INodeProperties = {
-	displayName: 'Company ID',
-	name: 'companyId',
-	type: 'string',
-	required: true,
-	default: '',
-	placeholder: 'The companyId of a KYB event',
-	description:
-		'The company’s ID: the companyId of the trigger’s KYB events (Company Submitted, …), or the ID that KYB Company → Get Many lists',
-};
-
-/** What a 404 for a company means. */
-export const COMPANY_NOT_FOUND = {
-	message: 'Not found (HTTP 404): the service has no company with this Company ID',
-	advice:
-		'Use the companyId of a KYB event (Company Submitted, …) or the ID that KYB Company → Get Many lists. A deleted company is gone for good; sandbox and production keys see different companies.',
-};
-
 /** The company an item names (checked before any request): its ID and its form's path. */
 export function formCompanyOf(
 	this: IExecuteFunctions,
 	itemIndex: number,
 ): { companyId: string; path: string; notFound: typeof COMPANY_NOT_FOUND } {
-	const { companyId } = validateInput.call(
-		this,
-		kybCompanyParamsSchema,
-		{ companyId: this.getNodeParameter('companyId', itemIndex, '') },
-		{
-			companyId: {
-				label: 'Company ID',
-				fix: 'Map the companyId of a KYB event, or the ID that KYB Company → Get Many lists.',
-			},
-		},
-		itemIndex,
-	);
+	const companyId = companyIdOf.call(this, itemIndex);
 	return { companyId, path: `/kyb/forms/${segment(companyId)}/`, notFound: COMPANY_NOT_FOUND };
 }

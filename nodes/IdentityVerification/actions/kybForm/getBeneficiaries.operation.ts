@@ -9,7 +9,8 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { kybBeneficiarySchema } from '../../../shared/contract';
 import { apiRequest } from '../../transport';
 import { toItems } from '../../helpers/response';
-import { authModeOf, formCompanyField, formCompanyOf } from './common';
+import { companyIdField } from '../company';
+import { authModeOf, formCompanyOf } from './common';
 
 /** Its entry in the Operation selector. */
 export const option: INodePropertyOptions = {
@@ -23,7 +24,7 @@ export const option: INodePropertyOptions = {
 const displayOptions = { show: { resource: ['kyb'], operation: ['getBeneficiaries'] } };
 
 export const description: INodeProperties[] = updateDisplayOptions(displayOptions, [
-	formCompanyField,
+	companyIdField,
 ]);
 
 /** The item it outputs, for n8n's schema preview (gulpfile.js writes it as JSON Schema). */
