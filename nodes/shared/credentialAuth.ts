@@ -1,9 +1,9 @@
 /**
  * What the credentials add to a request, and the requests they refuse: a credential goes only to
- * its Base URL (its origin and, behind a gateway, its path), never in clear to another machine, and
- * no redirect takes it elsewhere. Each credential's `authenticate` runs this for every request that
- * uses it: the node's, its credential test's, and those of n8n's HTTP Request node, whose address
- * the user types.
+ * its Base URL (its origin and, behind a gateway, its path), never in clear to another machine, no
+ * redirect or Host header takes it elsewhere, and only the API's methods carry it. Each
+ * credential's `authenticate` runs this for every request that uses it: the node's, its credential
+ * test's, and those of n8n's HTTP Request node, whose address the user types.
  */
 import type {
 	ICredentialDataDecryptedObject,
