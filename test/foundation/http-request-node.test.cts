@@ -379,11 +379,25 @@ describe('the credential goes to its Base URL under no other host and by no othe
 		}
 	});
 
-	test('a request without a method is a GET, and is sent', async () => {
+	// Other headers some front ends route by (IIS, Apache, frameworks behind a proxy).
+	test.each(['X-Original-Host', 'x-forwarded-server', 'X-Host', 'X-HTTP-Host-Override'])(
+		'refuses the %s header too',
+		async (name) => {
+			for (const type of CREDENTIAL_TYPES) {
+				await expect(authenticate(type, { headers: { [name]: 'c' } })).rejects.toThrow(
+					`Remove the ${name} header`,
+				);
+			}
+		},
+	);
+
+	test('a request without a method (or with an empty one) is a GET, and is sent', async () => {
 		for (const type of CREDENTIAL_TYPES) {
-			await expect(authenticate(type, { headers: { Accept: '*/*' } })).resolves.toMatchObject({
-				uri: 'https://ivs.example.com/bank/tokens/',
-			});
+			for (const method of [undefined, '']) {
+				await expect(
+					authenticate(type, { method, headers: { Accept: '*/*' } }),
+				).resolves.toMatchObject({ uri: 'https://ivs.example.com/bank/tokens/' });
+			}
 		}
 	});
 });
