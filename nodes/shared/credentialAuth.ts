@@ -1,9 +1,9 @@
 /**
  * What the credentials add to a request, and the requests they refuse: a credential goes only to
- * its Base URL (its origin and, behind a gateway, its path), never in clear to another machine, and
- * no redirect takes it elsewhere. Each credential's `authenticate` runs this for every request that
- * uses it: the node's, its credential test's, and those of n8n's HTTP Request node, whose address
- * the user types.
+ * its Base URL (its origin and, behind a gateway, its path), never in clear to another machine, no
+ * redirect or Host header takes it elsewhere, and only the API's methods carry it. Each
+ * credential's `authenticate` runs this for every request that uses it: the node's, its credential
+ * test's, and those of n8n's HTTP Request node, whose address the user types.
  */
 import type {
 	ICredentialDataDecryptedObject,
@@ -11,6 +11,7 @@ import type {
 	IHttpRequestOptions,
 } from 'n8n-workflow';
 
+import { isPlainObject } from './isPlainObject';
 import {
 	credentialBaseUrl,
 	isPlainHttpToAnotherMachine,
@@ -65,6 +66,63 @@ function assertSendable(
 			`The credential is only sent to its Base URL (${shownUrl(baseUrl)}), so the request to ${shownUrl(target)} was not sent. Use an address that starts with the Base URL, or change the Base URL in the credential.`,
 		);
 	}
+	assertNotRerouted(baseUrl, options.headers);
+	assertSendableMethod(options.method);
+}
+
+/**
+ * Headers that make the front end at the Base URL (nginx, an ingress, a gateway) route the request
+ * to another site or path than its address says, credential included. Lower case.
+ */
+const REROUTING_HEADERS = new Set([
+	'host',
+	'x-forwarded-host',
+	'forwarded',
+	'x-original-url',
+	'x-rewrite-url',
+	'x-original-host',
+	'x-forwarded-server',
+	'x-host',
+	'x-http-host-override',
+]);
+
+/**
+ * The header names of a request, in every form axios takes headers: an object (with its `common`
+ * and per-method sections, which axios merges in), key-value pairs, a Map, a raw header block.
+ */
+function headerNames(headers: unknown): string[] {
+	if (typeof headers === 'string') return headers.split('\n').map((line) => line.split(':')[0]);
+	if (typeof headers !== 'object' || headers === null) return [];
+	const entries: unknown[] =
+		Symbol.iterator in headers ? [...(headers as Iterable<unknown>)] : Object.entries(headers);
+	return entries.flatMap((entry) => {
+		const [name, value] = Array.isArray(entry) ? (entry as unknown[]) : [entry];
+		return [String(name).trim(), ...(isPlainObject(value) ? headerNames(value) : [])];
+	});
+}
+
+/** Throws, naming the header, when a header would send the credential to another site. */
+function assertNotRerouted(baseUrl: string, headers: unknown): void {
+	const name = headerNames(headers).find((header) => REROUTING_HEADERS.has(header.toLowerCase()));
+	if (name === undefined) return;
+	throw new Error(
+		`The credential was not added: the request sets the ${name} header, which can make the server at the Base URL hand the request, credential included, to another site. Remove the ${name} header from the node: the credential goes only to its Base URL (${shownUrl(baseUrl)}).`,
+	);
+}
+
+/**
+ * The methods the service's API is called with. Any other is refused: a server that answers TRACE
+ * echoes the request, Authorization included, back into the answer.
+ */
+const SENDABLE_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
+
+/** Throws, naming the method, unless it is one of SENDABLE_METHODS in any letter case. */
+function assertSendableMethod(method: unknown): void {
+	// axios sends a request without a method (or with an empty one) as a GET.
+	if (SENDABLE_METHODS.includes(String(method || 'GET').toUpperCase())) return;
+	throw new Error(
+		`The credential was not added: the request method "${String(method).slice(0, 40)}" is not one the credential is sent with (GET, HEAD, POST, PUT, PATCH, DELETE or OPTIONS). Choose one of those as the node's Method.`,
+	);
 }
 
 /**

@@ -1,5 +1,6 @@
 // End-to-end: where the package meets what it must not trust, in the pinned real n8n (one n8n for
-// the suite). A service that answers with a redirect to another address; one signed body replayed
+// the suite). A service that answers with a redirect to another address; n8n's HTTP Request node with
+// a credential and a Host (or re-routing) header or a TRACE method; one signed body replayed
 // under other (unsigned) event headers; signed results that reach a waiting execution's resume
 // address but belong to another verification; and a list that announces millions of pages.
 // Actions run inside the n8n server (a Webhook-started workflow), where a blocked event loop shows.
@@ -22,7 +23,7 @@ import {
 	startStack,
 	type Stack,
 } from '../n8n/stack.cjs';
-import { actionNode, lineUp, webhookNode } from '../n8n/workflow.cjs';
+import { actionNode, lineUp, node, webhookNode } from '../n8n/workflow.cjs';
 import { TRIGGER, triggerWorkflow } from './workflows.cjs';
 
 let stack: Stack;
@@ -85,6 +86,22 @@ let redirector: Recorder;
 let redirectStatus = 307;
 /** A "service" whose transaction list announces 20,000,000 transactions, one per page. */
 let endlessList: Recorder;
+/**
+ * The front end at a Base URL: answers TRACE as servers that allow it do (the request echoed back,
+ * headers included), anything else with `{}`.
+ */
+let frontEnd: Recorder;
+
+function answerFrontEnd(req: Received, res: ServerResponse): void {
+	if (req.method !== 'TRACE') {
+		res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+		return;
+	}
+	const lines = Object.entries(req.headers).map(([name, value]) => `${name}: ${String(value)}`);
+	res
+		.writeHead(200, { 'content-type': 'message/http' })
+		.end([`TRACE ${req.url} HTTP/1.1`, ...lines, ''].join('\r\n'));
+}
 
 const TRANSACTION = {
 	creditor: { fullName: 'A' },
@@ -113,19 +130,20 @@ function endlessPage(req: Received, res: ServerResponse): void {
 // Running an operation inside the n8n server
 // ---------------------------------------------------------------------------------------------
 
-/** Creates an API-key credential (as the editor does) with the sandbox's key pair and `baseUrl`. */
+/**
+ * Creates a credential (as the editor does) with the sandbox's key pair, or its KYB form token, and
+ * `baseUrl`.
+ */
 async function createApiCredential(
 	name: string,
 	baseUrl: string,
+	kind: 'api' | 'kybFormToken' = 'api',
 ): Promise<{ id: string; name: string }> {
+	const { apiKey, apiSecret, kybFormToken } = stack.sandbox.credentials;
 	const { status, body } = await stack.rest.request<{ id: string }>('POST', '/credentials', {
 		name,
-		type: CREDENTIALS.api.type,
-		data: {
-			apiKey: stack.sandbox.credentials.apiKey,
-			apiSecret: stack.sandbox.credentials.apiSecret,
-			baseUrl,
-		},
+		type: CREDENTIALS[kind].type,
+		data: kind === 'api' ? { apiKey, apiSecret, baseUrl } : { formToken: kybFormToken, baseUrl },
 	});
 	if (status >= 400)
 		throw new Error(`creating credential ${name} failed: ${status} ${JSON.stringify(body)}`);
@@ -149,10 +167,18 @@ async function serverWorkflow(
 	parameters: Record<string, unknown>,
 	credential: { id: string; name: string },
 ): Promise<{ run(): Promise<{ status: string; data: any }> }> {
-	const webhookPath = `trust-boundary-${++webhookCounter}`;
 	const action = actionNode(parameters);
 	action.credentials = { [CREDENTIALS.api.type]: credential };
-	const nodes = [webhookNode(webhookPath, { responseMode: 'onReceived' }), action];
+	return await webhookStarted(name, action);
+}
+
+/** Webhook (answers on receipt) → `step`, created and published; `run` as serverWorkflow's. */
+async function webhookStarted(
+	name: string,
+	step: ReturnType<typeof node>,
+): Promise<{ run(): Promise<{ status: string; data: any }> }> {
+	const webhookPath = `trust-boundary-${++webhookCounter}`;
+	const nodes = [webhookNode(webhookPath, { responseMode: 'onReceived' }), step];
 	const id = await stack.rest.createWorkflow({ name, nodes, connections: lineUp(nodes) });
 	await stack.rest.activate(id);
 	const url = `${stack.n8n.url}/webhook/${webhookPath}`;
@@ -267,6 +293,10 @@ async function finished(id: string, timeoutMs = 30_000): Promise<any> {
 
 let redirectCredential: { id: string; name: string };
 let endlessCredential: { id: string; name: string };
+const frontEndCredentials: Record<'api' | 'kybFormToken', { id: string; name: string }> = {
+	api: { id: '', name: '' },
+	kybFormToken: { id: '', name: '' },
+};
 
 beforeAll(async () => {
 	elsewhere = await startRecorder((_req, res) => {
@@ -276,6 +306,7 @@ beforeAll(async () => {
 		res.writeHead(redirectStatus, { location: `${elsewhere.url}/steal` }).end();
 	});
 	endlessList = await startRecorder(endlessPage);
+	frontEnd = await startRecorder(answerFrontEnd);
 	stack = await startStack({
 		workflows: [ONBOARDING],
 		publish: [ONBOARDING.id],
@@ -283,6 +314,13 @@ beforeAll(async () => {
 	});
 	redirectCredential = await createApiCredential('A service that redirects', redirector.url);
 	endlessCredential = await createApiCredential('A service with an endless list', endlessList.url);
+	for (const kind of ['api', 'kybFormToken'] as const) {
+		frontEndCredentials[kind] = await createApiCredential(
+			`Front end (${kind})`,
+			frontEnd.url,
+			kind,
+		);
+	}
 	replayWorkflowId = await stack.rest.createWorkflow(
 		triggerWorkflow('Replayed body', REPLAY_TRIGGER_ID),
 	);
@@ -297,7 +335,12 @@ beforeAll(async () => {
 
 afterAll(async () => {
 	await stack?.stop();
-	await Promise.all([elsewhere?.close(), redirector?.close(), endlessList?.close()]);
+	await Promise.all([
+		elsewhere?.close(),
+		redirector?.close(),
+		endlessList?.close(),
+		frontEnd?.close(),
+	]);
 }, 60_000);
 
 beforeEach(() => {
@@ -349,6 +392,158 @@ describe('a redirect from the service is never followed', () => {
 			const { message } = errorOf(exec);
 			expect(message).toMatch(/redirect/i);
 			expect(message).toContain(`${elsewhere.url}/steal`);
+		},
+	);
+});
+
+describe("n8n's HTTP Request node sends the credential under no other Host and by no other method", () => {
+	interface Request {
+		/** The Method field: a plain choice, or set by an expression. */
+		method: string;
+		/** Headers as Name/Value pairs, or `json` as the JSON Headers field. */
+		headers?: Record<string, string>;
+		json?: string;
+		/** The node's Lowercase Headers option (on unless set). */
+		lowercaseHeaders?: boolean;
+	}
+
+	/** n8n's HTTP Request node (4.2) with one of the package's credentials, as the editor saves it. */
+	function httpRequestNode(kind: 'api' | 'kybFormToken', request: Request) {
+		const headers = request.json
+			? { sendHeaders: true, specifyHeaders: 'json', jsonHeaders: request.json }
+			: request.headers
+				? {
+						sendHeaders: true,
+						headerParameters: {
+							parameters: Object.entries(request.headers).map(([name, value]) => ({ name, value })),
+						},
+					}
+				: {};
+		const step = node('HTTP Request', 'n8n-nodes-base.httpRequest', 4.2, {
+			method: request.method,
+			url: `${frontEnd.url}/api/v2/status`,
+			authentication: 'predefinedCredentialType',
+			nodeCredentialType: CREDENTIALS[kind].type,
+			...headers,
+			options:
+				request.lowercaseHeaders === undefined
+					? {}
+					: { lowercaseHeaders: request.lowercaseHeaders },
+		});
+		step.credentials = { [CREDENTIALS[kind].type]: frontEndCredentials[kind] };
+		return step;
+	}
+
+	/** Runs the node once; returns the execution and what reached the front end meanwhile. */
+	async function send(kind: 'api' | 'kybFormToken', request: Request) {
+		const before = frontEnd.received.length;
+		const workflow = await webhookStarted(
+			`HTTP Request ${JSON.stringify(request)}`,
+			httpRequestNode(kind, request),
+		);
+		const exec = await workflow.run();
+		const reached = frontEnd.received
+			.slice(before)
+			.map(
+				(r) => `${r.method} host=${r.headers.host} authorization=${r.headers.authorization ?? '-'}`,
+			);
+		return {
+			exec,
+			reached,
+			item: exec.data.resultData.runData['HTTP Request']?.[0]?.data?.main?.[0]?.[0]?.json,
+		};
+	}
+
+	const byExpression = (method: string) => `={{ ${JSON.stringify(method)} }}`;
+
+	test.each([
+		[
+			'api',
+			'Host (lower-cased by the node, its default)',
+			{ method: 'GET', headers: { Host: 'collector.example' } },
+			'host',
+		],
+		[
+			'api',
+			'X-Forwarded-HOST',
+			{
+				method: 'GET',
+				headers: { 'X-Forwarded-HOST': 'collector.example' },
+				lowercaseHeaders: false,
+			},
+			'X-Forwarded-HOST',
+		],
+		[
+			'api',
+			'FORWARDED',
+			{ method: 'GET', headers: { FORWARDED: 'host=collector.example' }, lowercaseHeaders: false },
+			'FORWARDED',
+		],
+		[
+			'api',
+			'x-Original-URL',
+			{ method: 'POST', headers: { 'x-Original-URL': '/collector/' }, lowercaseHeaders: false },
+			'x-Original-URL',
+		],
+		[
+			'api',
+			'X-REWRITE-url',
+			{ method: 'GET', headers: { 'X-REWRITE-url': '/collector/' }, lowercaseHeaders: false },
+			'X-REWRITE-url',
+		],
+		[
+			'api',
+			'Host in JSON Headers',
+			{ method: 'GET', json: '{"Host": "collector.example"}', lowercaseHeaders: false },
+			'Host',
+		],
+		[
+			'kybFormToken',
+			'Host',
+			{ method: 'GET', headers: { Host: 'collector.example' }, lowercaseHeaders: false },
+			'Host',
+		],
+	] as const)(
+		'%s credential, a %s header: nothing reaches the front end, the execution fails naming the header',
+		async (kind, _header, request: Request, name) => {
+			const { exec, reached } = await send(kind, request);
+			expect(reached).toEqual([]);
+			expect(exec.status).toBe('error');
+			expect(errorOf(exec).message).toContain(`Remove the ${name} header`);
+		},
+	);
+
+	test.each([
+		['api', 'TRACE'],
+		['api', 'CONNECT'],
+		['api', 'STEAL'],
+		['kybFormToken', 'TRACE'],
+	] as const)(
+		'%s credential, the method %s set by an expression: nothing reaches the front end, no credential in the item, the execution fails naming the method',
+		async (kind, method) => {
+			const { exec, reached, item } = await send(kind, { method: byExpression(method) });
+			expect(reached).toEqual([]);
+			expect(JSON.stringify(item ?? {})).not.toMatch(/authorization/i);
+			expect(exec.status).toBe('error');
+			expect(errorOf(exec).message).toContain(`"${method}"`);
+		},
+	);
+
+	test.each([
+		['api', 'get', /^Basic /],
+		['kybFormToken', 'post', /^Bearer /],
+	] as const)(
+		'%s credential, the method %s in lower case by an expression, with an ordinary header: sent with the credential',
+		async (kind, method, authorization) => {
+			const { exec, reached } = await send(kind, {
+				method: byExpression(method),
+				headers: { 'X-Request-Id': 'e2e' },
+			});
+			expect(exec.status).toBe('success');
+			expect(reached).toEqual([
+				expect.stringMatching(new RegExp(`^${method.toUpperCase()} host=127\\.0\\.0\\.1:`)),
+			]);
+			expect(frontEnd.received.at(-1)?.headers.authorization).toMatch(authorization);
 		},
 	);
 });

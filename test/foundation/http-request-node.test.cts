@@ -113,8 +113,9 @@ describe('the HTTP Request node’s "Predefined Credential Type" list', () => {
 const HTTP_REQUEST_STAND_IN = 'httpRequestStandIn';
 
 /**
- * The predefined-credential path of HttpRequestV3 (n8n-nodes-base 2.41): its request options for a
- * GET with Follow Redirects on (the default), sent with `requestWithAuthentication`. Versions
+ * The predefined-credential path of HttpRequestV3 (n8n-nodes-base 2.41): its request options (a
+ * GET unless Method says otherwise, headers as an object) with Follow Redirects on (the default),
+ * sent with `requestWithAuthentication`. Versions
  * before 4.4 re-send the credential across origins on a redirect (`redirectAcrossOrigins`).
  */
 class HttpRequestStandIn implements INodeType {
@@ -134,6 +135,8 @@ class HttpRequestStandIn implements INodeType {
 		properties: [
 			{ displayName: 'URL', name: 'url', type: 'string', default: '' },
 			{ displayName: 'Credential Type', name: 'nodeCredentialType', type: 'string', default: '' },
+			{ displayName: 'Method', name: 'method', type: 'string', default: 'GET' },
+			{ displayName: 'Headers', name: 'headers', type: 'json', default: {} },
 			{
 				displayName: 'Redirect Across Origins',
 				name: 'redirectAcrossOrigins',
@@ -147,8 +150,9 @@ class HttpRequestStandIn implements INodeType {
 		const out: INodeExecutionData[] = [];
 		for (let i = 0; i < this.getInputData().length; i++) {
 			const requestOptions = {
-				headers: {},
-				method: 'GET' as const,
+				headers: this.getNodeParameter('headers', i) as IDataObject,
+				// As the node's Method field set by an expression: any text, in any letter case.
+				method: this.getNodeParameter('method', i) as 'GET',
 				uri: this.getNodeParameter('url', i) as string,
 				gzip: true,
 				rejectUnauthorized: true,
@@ -301,6 +305,100 @@ describe('the API credential in the HTTP Request node', () => {
 		const { items } = await send(`${gateway.url}/ivs/moved/`, { redirectAcrossOrigins });
 		expect(items[0].json.statusCode).toBe(302);
 		expect(seen.map((request) => request.path)).toEqual(['/ivs/moved/']);
+	});
+});
+
+describe('the credential goes to its Base URL under no other host and by no other method', () => {
+	const CREDENTIAL_TYPES = ['identityVerificationApi', 'identityVerificationKybFormTokenApi'];
+	const INSIDE = () => `${gateway.url}/ivs/bank/tokens/`;
+
+	// A front end (nginx, an ingress) routes by Host and by these headers: the key pair would reach
+	// another site behind the same address.
+	describe.each(CREDENTIAL_TYPES)('%s', (nodeCredentialType) => {
+		test.each([
+			['Host', 'collector.example'],
+			['host', 'collector.example'],
+			['x-Forwarded-HOST', 'collector.example'],
+			['FORWARDED', 'host=collector.example'],
+			['X-Original-Url', '/collector/'],
+			['x-rewrite-URL', '/collector/'],
+		])('a %s header: refused before any request, naming it', async (name, value) => {
+			const { error } = await send(INSIDE(), { nodeCredentialType, headers: { [name]: value } });
+			expect(seen).toEqual([]);
+			expect(error?.message).toContain(`Remove the ${name} header`);
+			expect(error?.message).toMatch(/only to its Base URL/);
+		});
+
+		// TRACE makes a server that answers it echo the request, Authorization included, into the item.
+		test.each(['TRACE', 'trace', 'CONNECT', 'STEAL'])(
+			'the method %s: refused before any request, naming it and the methods that may be used',
+			async (method) => {
+				const { error } = await send(INSIDE(), { nodeCredentialType, method });
+				expect(seen).toEqual([]);
+				expect(error?.message).toContain(`"${method}"`);
+				expect(error?.message).toMatch(/GET, HEAD, POST, PUT, PATCH, DELETE or OPTIONS/);
+			},
+		);
+
+		test.each(['get', 'Post', 'DELETE', 'options', 'HEAD', 'put', 'patch'])(
+			'the method %s in any letter case, with ordinary headers: sent, with the credential',
+			async (method) => {
+				const headers = { Accept: 'application/json', 'X-Forwarded-For': '10.0.0.1' };
+				const { error } = await send(INSIDE(), { nodeCredentialType, method, headers });
+				expect(error).toBeUndefined();
+				expect(seen).toHaveLength(1);
+				expect(seen[0].authorization).toMatch(/^(Basic|Bearer) /);
+			},
+		);
+	});
+
+	const authenticate = (type: string, request: IDataObject) =>
+		(
+			getCredentialType(type).authenticate as unknown as (
+				c: IDataObject,
+				r: IDataObject,
+			) => Promise<IDataObject>
+		)(
+			{ apiKey: 'k', apiSecret: 's', formToken: 't', baseUrl: 'https://ivs.example.com' },
+			{ uri: 'https://ivs.example.com/bank/tokens/', ...request },
+		);
+
+	// What axios turns into headers: an object (also under its `common` or per-method sections),
+	// key-value pairs, a Map, a raw header block; names with spaces around them.
+	test.each([
+		['an object', { Host: 'collector.example' }, 'Host'],
+		['axios’ common section', { common: { 'X-Forwarded-Host': 'c' } }, 'X-Forwarded-Host'],
+		['axios’ section for the method', { get: { Forwarded: 'host=c' } }, 'Forwarded'],
+		['key-value pairs', [['X-Original-URL', '/c/']], 'X-Original-URL'],
+		['a Map', new Map([['X-Rewrite-URL', '/c/']]), 'X-Rewrite-URL'],
+		['a raw header block', 'Accept: */*\r\nHost: collector.example', 'Host'],
+		['a name with spaces around it', { ' Host ': 'collector.example' }, 'Host'],
+	])('finds the header in %s', async (_form, headers, name) => {
+		for (const type of CREDENTIAL_TYPES) {
+			await expect(authenticate(type, { headers })).rejects.toThrow(`Remove the ${name} header`);
+		}
+	});
+
+	// Other headers some front ends route by (IIS, Apache, frameworks behind a proxy).
+	test.each(['X-Original-Host', 'x-forwarded-server', 'X-Host', 'X-HTTP-Host-Override'])(
+		'refuses the %s header too',
+		async (name) => {
+			for (const type of CREDENTIAL_TYPES) {
+				await expect(authenticate(type, { headers: { [name]: 'c' } })).rejects.toThrow(
+					`Remove the ${name} header`,
+				);
+			}
+		},
+	);
+
+	test('a request without a method (or with an empty one) is a GET, and is sent', async () => {
+		for (const type of CREDENTIAL_TYPES) {
+			for (const method of [undefined, '']) {
+				await expect(
+					authenticate(type, { method, headers: { Accept: '*/*' } }),
+				).resolves.toMatchObject({ uri: 'https://ivs.example.com/bank/tokens/' });
+			}
+		}
 	});
 });
 
