@@ -244,3 +244,16 @@ export function fakeInstances(
 export function corpusJson(file: string): unknown {
 	return JSON.parse(readFileSync(path.join(CORPUS, file), 'utf8'));
 }
+
+/** Every value an `enum` of the provider's documents names: its statuses, tags, levels and kinds. */
+export function providerEnumValues(): Set<unknown> {
+	const values = new Set<unknown>();
+	const visit = (node: unknown): void => {
+		if (Array.isArray(node)) return node.forEach(visit);
+		if (!isObject(node)) return;
+		if (Array.isArray(node.enum)) node.enum.forEach((value) => values.add(value));
+		Object.values(node).forEach(visit);
+	};
+	DOCUMENTS.forEach(visit);
+	return values;
+}

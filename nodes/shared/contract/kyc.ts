@@ -148,6 +148,147 @@ export const scanRefSchema = pathId('Scan reference');
  */
 export const scanRefRequestSchema = z.object({ scanRef: nonEmpty('Scan reference') });
 
+// The words of a verification's decision (kyc.yaml's enums): what Personal Data: Leave Out keeps.
+
+/** kyc.yaml `IdentificationStatusEnum`, and EXPIRED-DELETED of the provider's vocabulary page. */
+export const IDENTIFICATION_STATUSES = [
+	'APPROVED',
+	'DENIED',
+	'SUSPECTED',
+	'REVIEWING',
+	'EXPIRED',
+	'ACTIVE',
+	'DELETED',
+	'ARCHIVED',
+	'EXPIRED-DELETED',
+] as const;
+
+/** kyc.yaml `DocumentStatusEnum`: the automated and the manual document check. */
+export const DOCUMENT_CHECK_RESULTS = [
+	'DOC_VALIDATED',
+	'DOC_INFO_MISMATCH',
+	'DOC_NOT_FOUND',
+	'DOC_NOT_FULLY_VISIBLE',
+	'DOC_FACE_NOT_FOUND',
+	'DOC_TOO_BLURRY',
+	'DOC_GLARED',
+	'DOC_FACE_GLARED',
+	'MRZ_NOT_FOUND',
+	'MRZ_OCR_READING_ERROR',
+	'BARCODE_NOT_FOUND',
+	'DOC_EXPIRED',
+	'DOC_NOT_SUPPORTED',
+	'COUNTRY_NOT_SUPPORTED',
+	'COUNTRY_MISMATCH',
+	'DOC_TYPE_MISMATCH',
+	'DOC_SUBTYPE_MISMATCH',
+	'DOC_SIDE_MISMATCH',
+	'DOC_DAMAGED',
+	'DOC_FAKE',
+	'DOC_PERSONAL_CODE_INVALID',
+	'DOC_NOT_ALLOWED',
+	'DOC_NAME_ERROR',
+	'DOC_SURNAME_ERROR',
+	'DOC_EXPIRY_ERROR',
+	'DOC_DOB_ERROR',
+	'DOC_PERSONAL_NUMBER_ERROR',
+	'DOC_NUMBER_ERROR',
+	'DOC_DATE_OF_ISSUE_ERROR',
+	'DOC_SEX_ERROR',
+	'DOC_NATIONALITY_ERROR',
+	'DOC_NOT_ANALYSED',
+	'DOC_ERROR',
+	'AUTO_UNVERIFIABLE',
+	'DOC_SPOOF_DETECTED',
+	'MRZ_INVALID',
+	'EID_FAILED',
+	'NFC_INIT_FAILED',
+	'NFC_FAILED',
+	'NFC_TIMEOUT',
+] as const;
+
+/** kyc.yaml `FaceStatusEnum`: the automated and the manual face check. */
+export const FACE_CHECK_RESULTS = [
+	'FACE_MATCH',
+	'FACE_NOT_CHECKED',
+	'FACE_MISMATCH',
+	'NO_FACE_FOUND',
+	'TOO_MANY_FACES',
+	'FACE_TOO_BLURRY',
+	'FACE_GLARED',
+	'FACE_UNCERTAIN',
+	'FACE_NOT_ANALYSED',
+	'FACE_ERROR',
+	'AUTO_UNVERIFIABLE',
+	'FAKE_FACE',
+] as const;
+
+/** kyc.yaml `FraudTagsEnum` (the older `suspicionReasons` hold the same tags). */
+export const FRAUD_TAGS = [
+	'FACE_IN_BLACKLIST',
+	'DOC_FACE_IN_BLACKLIST',
+	'DATA_BLACKLISTED',
+	'DATA_IN_BLACKLIST',
+	'DUPLICATE_FACE',
+	'DUPLICATE_DOC_FACE',
+	'DUPLICATE_PERSONAL_DATA',
+	'VIRTUAL_CAMERA',
+	'ADDRESS_UNVERIFIED',
+	'PORTRAIT_SUBSTITUTION',
+	'FACE_SUSPECTED',
+	'FACE_BLACKLISTED',
+	'DOC_FACE_BLACKLISTED',
+	'DOC_MOBILE_PHOTO',
+	'DEV_TOOLS_OPENED',
+	'DOC_PRINT_SPOOFED',
+	'FAKE_PHOTO',
+	'AML_SUSPECTION',
+	'AML_FAILED',
+	'LID_SUSPECTION',
+	'LID_FAILED',
+	'SANCTIONS_SUSPECTION',
+	'SANCTIONS_FAILED',
+	'CRIMINAL_SUSPECTED',
+	'CRIMINAL_CHECK_FAILED',
+	'RC_FAILED',
+	'DL_FAILED',
+	'AUTO_UNVERIFIABLE',
+] as const;
+
+/** kyc.yaml `InfoMismatchEnum`: which of the person's data did not match (the field, not its value). */
+export const MISMATCH_TAGS = [
+	'NAME',
+	'SURNAME',
+	'DOCUMENT_NUMBER',
+	'PERSONAL_CODE',
+	'EXPIRY_DATE',
+	'DATE_OF_BIRTH',
+	'DATE_OF_ISSUE',
+	'NATIONALITY',
+	'SEX',
+	'FULL_NAME',
+	'DOC_INFO_MISMATCH',
+	'UNDER_AGE',
+	'OVER_AGE',
+	'UNKNOWN_AGE',
+	'UTILITY_ADDRESS',
+	'UTILITY_NAME',
+	'EXPIRED_UTILITY_BILL',
+	'INVALID_ADDITIONAL_STEP',
+	'ADDITIONAL_STEP_NOT_FOUND',
+	'ADDITIONAL_STEP_INFORMATION_MISMATCH',
+	'EXPIRED_ADDITIONAL_STEP_INFORMATION',
+	'REGISTRY_CENTER_INFO_MISMATCH',
+	'DRIVER_LICENSE_INFO_MISMATCH',
+	'NOT_SUPPORTED_POA_DOCUMENT_TYPE',
+	'NOT_SUPPORTED_POA_DOCUMENT_COUNTRY',
+	'POA_COUNTRIES_MISMATCH',
+	'POA_SCREENSHOT_DETECTED',
+] as const;
+
+/** kyc.yaml `AdditionalStepStatusEnum`: the status's `additionalSteps`. */
+export const ADDITIONAL_STEP_STATUSES = ['VALID', 'INVALID', 'NOT_FOUND'] as const;
+
 /** A check's result word (e.g. DOC_VALIDATED, FACE_MATCH); empty until that check has been made. */
 const checkResult = z.string().nullish();
 

@@ -4,7 +4,16 @@
  */
 import { z } from 'zod';
 
+import { AML_MONITORING_STATUSES } from './aml';
 import { LIMITS, contractIssueSchema } from './common';
+import {
+	ADDITIONAL_STEP_STATUSES,
+	DOCUMENT_CHECK_RESULTS,
+	FACE_CHECK_RESULTS,
+	FRAUD_TAGS,
+	IDENTIFICATION_STATUSES,
+	MISMATCH_TAGS,
+} from './kyc';
 
 export const RISK_LEVELS = [
 	'VERY_LOW',
@@ -172,32 +181,56 @@ export function acceptedHeaderSets(prefix: unknown): WebhookHeaderNames[] {
 	return [webhookHeaders(usable)];
 }
 
-/** A decision field's value: a status, or a list of tags (never an object that could hold data). */
-const decisionValue = z
-	.union([
-		z.string(),
-		z.number(),
-		z.boolean(),
-		z.null(),
-		z.array(z.union([z.string(), z.number(), z.boolean(), z.null()])),
-	])
-	.optional();
+/** A decision field: one of the contract's words, or null until that check has been made. */
+const decisionWord = <T extends readonly [string, ...string[]]>(words: T) =>
+	z.enum(words).nullable().optional();
+/** A decision's list of tags, each one of the contract's. */
+const decisionTags = <T extends readonly [string, ...string[]]>(words: T) =>
+	z.array(z.enum(words)).nullable().optional();
 
 /**
  * The decision fields of an identification's `status`: the provider's `IdentificationStatusWebhook`
- * (kyc OpenAPI) and `suspicionReasons` of its published webhook examples. The only part of the
- * status an item keeps apart from the body: statuses and tags, never the person's data.
+ * (kyc OpenAPI) and `suspicionReasons` of its published webhook examples, each with its words. The
+ * only part of the status an item keeps apart from the body: statuses and tags, never the person's
+ * data (a value of another type, free text or an object, is left out).
  */
 export const decisionSchema = z.object({
-	overall: decisionValue,
-	autoDocument: decisionValue,
-	autoFace: decisionValue,
-	manualDocument: decisionValue,
-	manualFace: decisionValue,
-	suspicionReasons: decisionValue,
-	mismatchTags: decisionValue,
-	fraudTags: decisionValue,
-	additionalSteps: decisionValue,
+	overall: decisionWord(IDENTIFICATION_STATUSES),
+	autoDocument: decisionWord(DOCUMENT_CHECK_RESULTS),
+	autoFace: decisionWord(FACE_CHECK_RESULTS),
+	manualDocument: decisionWord(DOCUMENT_CHECK_RESULTS),
+	manualFace: decisionWord(FACE_CHECK_RESULTS),
+	suspicionReasons: decisionTags(FRAUD_TAGS),
+	mismatchTags: decisionTags(MISMATCH_TAGS),
+	fraudTags: decisionTags(FRAUD_TAGS),
+	additionalSteps: decisionWord(ADDITIONAL_STEP_STATUSES),
+});
+
+/**
+ * The top-level `status` of the other kinds, as the provider's webhooks type it: a card check
+ * (`BankCardVerificationStatusEnum`), AML monitoring, a company's information request
+ * (`CompanyInfoRequestStatusEnum`), a registry document or report (`GovDocumentOrderStatusEnum`).
+ */
+const EVENT_STATUSES = [
+	...['NOT_COMPARED', 'MATCH', 'NO_MATCH'],
+	...AML_MONITORING_STATUSES,
+	...['REQUESTED', 'EXPIRED', 'CANCELED'],
+	...['NOT_ORDERED', 'IN_PROGRESS', 'FINISHED', 'FAILED', 'TIMED_OUT'],
+] as const;
+
+/**
+ * The fields of the item that hold the service's words, with the contract's type of each. With
+ * personal data left out a value of another type (free text, an object) is left out: it could be
+ * anyone's data. A status the contract does not name yet is left out too (Include shows it).
+ */
+export const decisionWordsSchema = z.object({
+	overallStatus: z.enum(IDENTIFICATION_STATUSES),
+	/** kyb.yaml `ApprovalStatusEnum`. */
+	approvalStatus: z.enum(['APPROVED', 'DENIED']),
+	status: z.union([z.enum(EVENT_STATUSES), accountCheckWebhookSchema.shape.status]),
+	riskLevel: z.enum(RISK_LEVELS),
+	/** The unsigned header: kept only when it names a kind. */
+	headerEventType: z.enum(EVENT_TYPES),
 });
 
 /**

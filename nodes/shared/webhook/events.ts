@@ -39,7 +39,7 @@ import {
 	COMPANY_EVENT_TYPES,
 	EVENT_TYPES,
 	IDENTIFICATION_EVENT_TYPES,
-	decisionSchema,
+	decisionWordsSchema,
 	describeIssues,
 	type identityVerificationEventSchema,
 	type verificationEventItemSchema,
@@ -47,6 +47,7 @@ import {
 	type EventType,
 } from '../contract';
 import { isPlainObject } from '../isPlainObject';
+import { statusDecision } from '../typedFields';
 
 /**
  * One output item of the trigger (the `json` of the item): the contract's event schema, which the
@@ -287,26 +288,30 @@ type Decision = NonNullable<VerificationEventItem['decision']>;
 
 /**
  * The decision of an identification event: only the fields decisionSchema names from its body's
- * `status`, each kept when it is a status or a list of tags, so a field the service adds to the
- * status (a name, an e-mail) never reaches the item. Undefined when there is none.
+ * `status`, each kept when it is one of the contract's words or lists of tags, so a field the service
+ * adds to the status (a name, an e-mail) never reaches the item. Undefined when there is none.
  */
 function decisionOf(event: IdentityVerificationEvent): Decision | undefined {
-	const status = event.body.status;
-	if (!isIdentificationEvent(event.eventType) || !isPlainObject(status)) return undefined;
-	const decision: Record<string, unknown> = {};
-	for (const [field, schema] of Object.entries(decisionSchema.shape)) {
-		if (!hasKey(status, field)) continue;
-		const read = schema.safeParse(status[field]);
-		if (read.success) decision[field] = read.data;
-	}
-	return Object.keys(decision).length > 0 ? (decision as Decision) : undefined;
+	if (!isIdentificationEvent(event.eventType)) return undefined;
+	return statusDecision(event.body.status) as Decision | undefined;
+}
+
+/**
+ * How the item keeps a field that holds the service's words (decisionWordsSchema): as sent with
+ * personal data, otherwise only when it is of the contract's type (free text could be anyone's data).
+ */
+function wordKeeper(personalData: boolean) {
+	const words = decisionWordsSchema.shape;
+	return <T>(value: T, field: keyof typeof words): T | undefined =>
+		personalData || words[field].safeParse(value).success ? value : undefined;
 }
 
 /**
  * The item of version 1.1: the decision and the references first, readable dates, the decision's
  * reasons (`decision`, the same path with or without personal data), the body (only with
- * `personalData`) and the delivery's technical fields. Keys that would be empty are left out, so
- * the first screen is the decision.
+ * `personalData`) and the delivery's technical fields. Without personal data, the statuses and the
+ * header keep only the contract's values. Keys that would be empty are left out, so the first
+ * screen is the decision.
  */
 export function eventItem(
 	event: IdentityVerificationEvent,
@@ -314,12 +319,16 @@ export function eventItem(
 ): VerificationEventItem {
 	const { body } = event;
 	const status = body.status;
+	const word = wordKeeper(options.personalData);
 	const item: VerificationEventItem = {
 		eventType: event.eventType,
-		overallStatus: event.overallStatus,
-		approvalStatus: textOf(body, 'approvalStatus'),
-		status: typeof status === 'string' || typeof status === 'number' ? status : undefined,
-		riskLevel: textOf(body, 'riskLevel'),
+		overallStatus: word(event.overallStatus, 'overallStatus'),
+		approvalStatus: word(textOf(body, 'approvalStatus'), 'approvalStatus'),
+		status: word(
+			typeof status === 'string' || typeof status === 'number' ? status : undefined,
+			'status',
+		),
+		riskLevel: word(textOf(body, 'riskLevel'), 'riskLevel'),
 		final: event.final,
 		scanRef: event.scanRef,
 		clientId: event.clientId,
@@ -333,7 +342,7 @@ export function eventItem(
 			deliveryId: event.deliveryId,
 			eventTypeSource: event.eventTypeSource,
 			headerMatchesBody: event.headerMatchesBody,
-			headerEventType: event.headerEventType,
+			headerEventType: word(event.headerEventType, 'headerEventType'),
 			validationIssues: event.validationIssues,
 			sample: event.sample,
 		},
@@ -390,7 +399,7 @@ export function personalDataProperty(what: 'Output' | 'Continue with'): INodePro
 			{
 				name: 'Leave Out (Decision Only)',
 				value: 'leaveOut',
-				description: `${what} the decision only: kind, statuses, references, final flag, dates and the decision’s reasons (under decision, as with Include). Names, document numbers, birth dates, addresses and IP addresses are never stored in n8n.`,
+				description: `${what} the decision only: kind, statuses, references, final flag, dates and the decision’s reasons (under decision, as with Include), each only as one of the service’s values (free text is left out). Names, document numbers, birth dates, addresses and IP addresses are never stored in n8n. The Client ID stays as sent, as workflows route on it: use one that is not an e-mail address.`,
 			},
 		],
 		description:

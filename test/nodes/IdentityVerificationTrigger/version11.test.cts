@@ -157,6 +157,96 @@ describe('the item of version 1.1', () => {
 	});
 });
 
+describe('Personal Data: Leave Out keeps a field only with a value of its type in the contract', () => {
+	/** The item of one delivery, with personal data included and left out. */
+	const both = async (body: Record<string, unknown>, eventType: string) => {
+		const items: Array<Record<string, any>> = [];
+		for (const personalData of ['include', 'leaveOut']) {
+			const h = await v11({ personalData });
+			await postSigned(h.url, body, { key: KEY, eventType });
+			items.push(lastEvent(h));
+		}
+		return { included: items[0], leftOut: items[1] };
+	};
+
+	test.each([
+		['riskLevel', { id: 'b-1', accounts: [], riskLevel: 'Jonas Jonaitis' }, 'BANK_VERIFICATION'],
+		['approvalStatus', { id: 'c-1', approvalStatus: 'Approved by Ona Reviewer' }, 'COMPANY_REVIEW'],
+		[
+			'status',
+			{ firstSix: '400000', lastFour: '0002', status: 'Jonas' },
+			'BANK_CARD_VERIFICATION_COMPLETED',
+		],
+		[
+			'overallStatus',
+			{ final: true, scanRef: 's-o', status: { overall: 'OK for Jonas' } },
+			'IDENTIFICATION',
+		],
+	])('%s holding free text is left out (Include keeps it)', async (field, body, eventType) => {
+		const { included, leftOut } = await both(body, eventType);
+		expect(included[field]).toBeDefined();
+		expect(leftOut).not.toHaveProperty(field);
+		expect(JSON.stringify(leftOut)).not.toMatch(/Jonas|Ona/);
+	});
+
+	test.each([
+		['riskLevel', { id: 'b-2', accounts: [], riskLevel: 'HIGH' }, 'BANK_VERIFICATION', 'HIGH'],
+		['approvalStatus', { id: 'c-2', approvalStatus: 'DENIED' }, 'COMPANY_REVIEW', 'DENIED'],
+		[
+			'status',
+			{ firstSix: '400000', lastFour: '0003', status: 'NO_MATCH' },
+			'BANK_CARD_VERIFICATION_COMPLETED',
+			'NO_MATCH',
+		],
+		['status', { scanRef: null, status: 4, score: 0.2 }, 'ACCOUNT_CHECK', 4],
+		[
+			'overallStatus',
+			{ final: true, scanRef: 's-p', status: { overall: 'SUSPECTED' } },
+			'IDENTIFICATION',
+			'SUSPECTED',
+		],
+	])('%s holding one of the contract’s values is kept', async (field, body, eventType, value) => {
+		const { leftOut } = await both(body, eventType);
+		expect(leftOut[field]).toBe(value);
+	});
+
+	test('the decision keeps no object and no free text, with personal data included or left out', async () => {
+		const status = {
+			overall: 'APPROVED',
+			autoFace: { name: 'Jonas Jonaitis' },
+			autoDocument: 'checked by Ona Reviewer',
+			fraudTags: ['Jonas Jonaitis'],
+			mismatchTags: ['NAME'],
+		};
+		const { included, leftOut } = await both(
+			{ final: true, scanRef: 's-d', status },
+			'IDENTIFICATION',
+		);
+		for (const item of [included, leftOut]) {
+			expect(item.decision).toEqual({ overall: 'APPROVED', mismatchTags: ['NAME'] });
+		}
+	});
+
+	test('an event-type header that names no kind is left out of delivery; a kind the body overruled is kept', async () => {
+		const unknown = await both({ hello: 'world' }, 'jonas.jonaitis@example.com');
+		expect(unknown.included.delivery.headerEventType).toBe('jonas.jonaitis@example.com');
+		expect(unknown.leftOut.delivery).not.toHaveProperty('headerEventType');
+		const overruled = await both(
+			{ final: false, scanRef: 's-h', status: { overall: 'APPROVED' } },
+			'IDENTIFICATION_MANUAL_FINISHED',
+		);
+		expect(overruled.leftOut.delivery.headerEventType).toBe('IDENTIFICATION_MANUAL_FINISHED');
+	});
+
+	test('the references stay as sent, the Client ID too: workflows find the customer by it', async () => {
+		const { leftOut } = await both(
+			{ final: true, scanRef: 's-r', clientId: 'jonas@example.com', status: { overall: 'DENIED' } },
+			'IDENTIFICATION',
+		);
+		expect(leftOut).toMatchObject({ scanRef: 's-r', clientId: 'jonas@example.com' });
+	});
+});
+
 describe('the sample event', () => {
 	const open = async (url: string) => {
 		const res = await request(url, { method: 'GET' });

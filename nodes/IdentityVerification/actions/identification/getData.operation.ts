@@ -6,9 +6,16 @@ import type {
 	INodePropertyOptions,
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
+import { z } from 'zod';
 
-import { decisionSchema, verificationDataSchema } from '../../../shared/contract';
+import {
+	KYC_DOCUMENT_TYPES,
+	RISK_LEVELS,
+	decisionSchema,
+	verificationDataSchema,
+} from '../../../shared/contract';
 import { isPlainObject } from '../../../shared/isPlainObject';
+import { statusDecision, typedFields } from '../../../shared/typedFields';
 import { apiRequest } from '../../transport';
 import { scanRefField, scanRefOf } from './common';
 
@@ -39,7 +46,7 @@ const properties: INodeProperties[] = [
 				name: 'Leave Out (Decision Only)',
 				value: 'leaveOut',
 				description:
-					'Output only the references and the decision: scanRef, clientId, the status and check results, the document type. Names, document numbers, birth dates and addresses are never stored in n8n.',
+					'Output only the references and the decision: scanRef, clientId, the status and check results, the document type, each only as one of the service’s values (free text is left out). Names, document numbers, birth dates and addresses are never stored in n8n. The Client ID stays as sent, as workflows find the customer by it: use one that is not an e-mail address.',
 			},
 		],
 		description:
@@ -63,41 +70,36 @@ export const description = updateDisplayOptions(displayOptions, properties);
 /** The item it outputs, for n8n's schema preview (gulpfile.js writes it as JSON Schema). */
 export const outputSchema = verificationDataSchema;
 
+const decision = decisionSchema.shape;
+const dataFields = verificationDataSchema.shape;
+
 /**
- * What Leave Out keeps: the references and the decision, a list of fields that are about the
- * check and not the person. Any other field (and any the service adds later) is left out.
+ * What Leave Out keeps: the references and the decision, a list of fields that are about the check
+ * and not the person, each only with a value of its type in the contract (the provider's words, true
+ * or false, lists of its tags): free text or an object there could hold anyone's data. Any other
+ * field (and any the service adds later) is left out. A `status` object keeps the decision the
+ * trigger's Leave Out keeps.
  */
-const DECISION_FIELDS = [
-	'scanRef',
-	'clientId',
-	'status',
-	'final',
-	'autoDocument',
-	'autoFace',
-	'manualDocument',
-	'manualFace',
-	'fraudTags',
-	'mismatchTags',
-	'docType',
-	'manuallyDataChanged',
-	'clientIpProxyRiskLevel',
-];
+const DECISION_FIELDS = {
+	scanRef: dataFields.scanRef,
+	clientId: dataFields.clientId,
+	status: z.union([decision.overall, decisionSchema]),
+	final: z.boolean(),
+	autoDocument: decision.autoDocument,
+	autoFace: decision.autoFace,
+	manualDocument: decision.manualDocument,
+	manualFace: decision.manualFace,
+	fraudTags: decision.fraudTags,
+	mismatchTags: decision.mismatchTags,
+	docType: z.enum(KYC_DOCUMENT_TYPES).nullable(),
+	manuallyDataChanged: dataFields.manuallyDataChanged,
+	clientIpProxyRiskLevel: z.enum(RISK_LEVELS).nullable(),
+};
 
-/** The same of a `status` object: the decision the trigger's Leave Out keeps (the webhook's shape). */
-const STATUS_FIELDS = Object.keys(decisionSchema.shape);
-
-/** Only the named fields `object` has. */
-function pick(object: IDataObject, fields: string[]): IDataObject {
-	const kept: IDataObject = {};
-	for (const field of fields) if (object[field] !== undefined) kept[field] = object[field];
-	return kept;
-}
-
-/** The answer without personal data: the decision fields, a status object's decision fields. */
-export function decisionOnly(data: IDataObject): IDataObject {
-	const kept = pick(data, DECISION_FIELDS);
-	if (isPlainObject(kept.status)) kept.status = pick(kept.status, STATUS_FIELDS);
-	return kept;
+/** The answer without personal data: the decision fields, a status object's decision. */
+export function decisionOnly(answer: IDataObject): IDataObject {
+	const status = isPlainObject(answer.status) ? statusDecision(answer.status) : answer.status;
+	return typedFields({ ...answer, status }, DECISION_FIELDS);
 }
 
 export async function execute(
