@@ -121,7 +121,6 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-/** Its entry in the Operation selector. */
 export const option: INodePropertyOptions = {
 	name: 'Create',
 	value: 'create',
@@ -134,7 +133,6 @@ const displayOptions = { show: { resource: ['aml'], operation: ['create'] } };
 
 export const description = updateDisplayOptions(displayOptions, properties);
 
-/** The item it outputs, for n8n's schema preview (gulpfile.js writes it as JSON Schema). */
 export const outputSchema = amlCheckItemSchema;
 
 const FIELD_LABELS = {

@@ -14,7 +14,6 @@ import {
 	pdfItem,
 } from '../../helpers/fileDownload';
 
-/** Its entry in the Operation selector. */
 export const option: INodePropertyOptions = {
 	name: 'Download PDF',
 	value: 'downloadPdf',
@@ -31,7 +30,6 @@ export const description = updateDisplayOptions(displayOptions, [
 	...outputFileFields,
 ]);
 
-/** The item it outputs, for n8n's schema preview (gulpfile.js writes it as JSON Schema). */
 export const outputSchema = z.object({
 	checkId: z.string(),
 	fileName: z.string(),

@@ -36,7 +36,6 @@ const properties: INodeProperties[] = [
 	...outputFileFields,
 ];
 
-/** Its entry in the Operation selector. */
 export const option: INodePropertyOptions = {
 	name: 'Download Profile PDF',
 	value: 'downloadProfilePdf',
@@ -48,7 +47,6 @@ const displayOptions = { show: { resource: ['aml'], operation: ['downloadProfile
 
 export const description = updateDisplayOptions(displayOptions, properties);
 
-/** The item it outputs, for n8n's schema preview (gulpfile.js writes it as JSON Schema). */
 export const outputSchema = z.object({
 	checkId: z.string(),
 	profileId: z.string(),

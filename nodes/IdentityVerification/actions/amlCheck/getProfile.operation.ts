@@ -19,7 +19,6 @@ import {
 	profileIdField,
 } from './common';
 
-/** Its entry in the Operation selector. */
 export const option: INodePropertyOptions = {
 	name: 'Get Profile',
 	value: 'getProfile',
@@ -32,7 +31,6 @@ const displayOptions = { show: { resource: ['aml'], operation: ['getProfile'] } 
 
 export const description = updateDisplayOptions(displayOptions, [checkIdField, profileIdField]);
 
-/** The item it outputs, for n8n's schema preview (gulpfile.js writes it as JSON Schema). */
 export const outputSchema = amlProfileItemSchema;
 
 export async function execute(

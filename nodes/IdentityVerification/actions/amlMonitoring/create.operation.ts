@@ -7,7 +7,6 @@ import { validateInput } from '../../helpers/validation';
 import { subjectFields, subjectLabels, subjectOf } from '../amlCheck/subject';
 import { monitoringItem, renewField, SETTINGS_LABELS, tagsField, tagsOf } from './common';
 
-/** Its entry in the Operation selector. */
 export const option: INodePropertyOptions = {
 	name: 'Create',
 	value: 'create',
@@ -24,7 +23,6 @@ export const description = updateDisplayOptions(displayOptions, [
 	{ ...tagsField, hint: 'Optional' },
 ]);
 
-/** The item it outputs, for n8n's schema preview (gulpfile.js writes it as JSON Schema). */
 export const outputSchema = amlMonitoringItemSchema;
 
 export async function execute(

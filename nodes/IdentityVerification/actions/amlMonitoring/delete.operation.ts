@@ -5,7 +5,6 @@ import { z } from 'zod';
 import { apiRequest } from '../../transport';
 import { MONITORING_NOT_FOUND, monitoringIdField, monitoringOf } from './common';
 
-/** Its entry in the Operation selector. */
 export const option: INodePropertyOptions = {
 	name: 'Delete',
 	value: 'delete',
@@ -18,7 +17,6 @@ const displayOptions = { show: { resource: ['amlMonitoring'], operation: ['delet
 
 export const description = updateDisplayOptions(displayOptions, [monitoringIdField]);
 
-/** The item it outputs, for n8n's schema preview (gulpfile.js writes it as JSON Schema). */
 export const outputSchema = z.object({ monitoringId: z.string(), deleted: z.boolean() });
 
 export async function execute(

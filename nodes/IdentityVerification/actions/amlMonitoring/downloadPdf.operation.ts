@@ -13,7 +13,6 @@ import {
 } from '../../helpers/fileDownload';
 import { MONITORING_NOT_FOUND, monitoringIdField, monitoringOf } from './common';
 
-/** Its entry in the Operation selector. */
 export const option: INodePropertyOptions = {
 	name: 'Download PDF',
 	value: 'downloadPdf',
@@ -30,7 +29,6 @@ export const description = updateDisplayOptions(displayOptions, [
 	...outputFileFields,
 ]);
 
-/** The item it outputs, for n8n's schema preview (gulpfile.js writes it as JSON Schema). */
 export const outputSchema = z.object({
 	monitoringId: z.string(),
 	fileName: z.string(),

@@ -5,7 +5,6 @@ import { amlMonitoringItemSchema } from '../../../shared/contract';
 import { apiRequest } from '../../transport';
 import { MONITORING_NOT_FOUND, monitoringIdField, monitoringItem, monitoringOf } from './common';
 
-/** Its entry in the Operation selector. */
 export const option: INodePropertyOptions = {
 	name: 'Get',
 	value: 'get',
@@ -18,7 +17,6 @@ const displayOptions = { show: { resource: ['amlMonitoring'], operation: ['get']
 
 export const description = updateDisplayOptions(displayOptions, [monitoringIdField]);
 
-/** The item it outputs, for n8n's schema preview (gulpfile.js writes it as JSON Schema). */
 export const outputSchema = amlMonitoringItemSchema;
 
 export async function execute(

@@ -107,7 +107,6 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-/** Its entry in the Operation selector. */
 export const option: INodePropertyOptions = {
 	name: 'Get Many',
 	value: 'getAll',
@@ -120,7 +119,6 @@ const displayOptions = { show: { resource: ['amlMonitoring'], operation: ['getAl
 
 export const description = updateDisplayOptions(displayOptions, properties);
 
-/** The item it outputs, for n8n's schema preview (gulpfile.js writes it as JSON Schema). */
 export const outputSchema = amlMonitoringListItemSchema;
 
 export async function execute(

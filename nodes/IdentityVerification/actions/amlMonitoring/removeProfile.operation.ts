@@ -9,7 +9,6 @@ import { validateInput } from '../../helpers/validation';
 import { PROFILE_ID_LABEL } from '../amlCheck/common';
 import { MONITORING_ID_LABEL, monitoringIdField } from './common';
 
-/** Its entry in the Operation selector. */
 export const option: INodePropertyOptions = {
 	name: 'Remove Profile',
 	value: 'removeProfile',
@@ -34,7 +33,6 @@ export const description = updateDisplayOptions(displayOptions, [
 	},
 ]);
 
-/** The item it outputs, for n8n's schema preview (gulpfile.js writes it as JSON Schema). */
 export const outputSchema = z.object({
 	monitoringId: z.string(),
 	profileId: z.string(),

@@ -4,7 +4,6 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { amlMonitoringItemSchema } from '../../../shared/contract';
 import { startOrStop, startStopFields } from './startStop';
 
-/** Its entry in the Operation selector. */
 export const option: INodePropertyOptions = {
 	name: 'Stop',
 	value: 'stop',
@@ -20,7 +19,6 @@ export const description = updateDisplayOptions(
 	startStopFields('Reviewed: customer offboarded'),
 );
 
-/** The item it outputs, for n8n's schema preview (gulpfile.js writes it as JSON Schema). */
 export const outputSchema = amlMonitoringItemSchema;
 
 export async function execute(

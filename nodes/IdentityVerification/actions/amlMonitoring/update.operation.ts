@@ -20,7 +20,6 @@ import {
 	tagsOf,
 } from './common';
 
-/** Its entry in the Operation selector. */
 export const option: INodePropertyOptions = {
 	name: 'Update',
 	value: 'update',
@@ -47,7 +46,6 @@ export const description = updateDisplayOptions(displayOptions, [
 	},
 ]);
 
-/** The item it outputs, for n8n's schema preview (gulpfile.js writes it as JSON Schema). */
 export const outputSchema = amlMonitoringItemSchema;
 
 export async function execute(

@@ -106,7 +106,6 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-/** Its entry in the Operation selector. */
 export const option: INodePropertyOptions = {
 	name: 'Create Token',
 	value: 'createToken',
@@ -118,7 +117,6 @@ const displayOptions = { show: { resource: ['bank'], operation: ['createToken'] 
 
 export const description = updateDisplayOptions(displayOptions, properties);
 
-/** The item it outputs, for n8n's schema preview (gulpfile.js writes it as JSON Schema). */
 export const outputSchema = bankTokenSchema;
 
 /** The fields a wrong value is named by in a message, with how to fix it. */

@@ -82,7 +82,6 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-/** Its entry in the Operation selector. */
 export const option: INodePropertyOptions = {
 	name: 'List Transactions',
 	value: 'listTransactions',
@@ -102,7 +101,6 @@ const TRANSACTIONS_NOT_FOUND = {
 
 export const description = updateDisplayOptions(displayOptions, properties);
 
-/** The item it outputs, for n8n's schema preview (gulpfile.js writes it as JSON Schema). */
 export const outputSchema = bankTransactionSchema;
 
 /** A day as the service writes booking dates: `2026-03-14`. */

@@ -30,7 +30,6 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-/** Its entry in the Operation selector. */
 export const option: INodePropertyOptions = {
 	name: 'Add to Blocklist',
 	value: 'addToBlocklist',

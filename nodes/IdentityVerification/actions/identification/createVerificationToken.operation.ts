@@ -298,7 +298,6 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-/** Its entry in the Operation selector. */
 export const option: INodePropertyOptions = {
 	name: 'Create Verification Token',
 	value: 'createVerificationToken',
@@ -312,7 +311,6 @@ const displayOptions = {
 
 export const description = updateDisplayOptions(displayOptions, properties);
 
-/** The item it outputs, for n8n's schema preview (gulpfile.js writes it as JSON Schema). */
 export const outputSchema = verificationTokenResponseSchema;
 
 /** Display names and fixes of the request fields, for error messages. */

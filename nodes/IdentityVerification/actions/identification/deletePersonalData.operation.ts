@@ -25,7 +25,6 @@ const properties: INodeProperties[] = [
 	),
 ];
 
-/** Its entry in the Operation selector. */
 export const option: INodePropertyOptions = {
 	name: 'Delete Personal Data',
 	value: 'deletePersonalData',
@@ -40,7 +39,6 @@ const displayOptions = {
 
 export const description = updateDisplayOptions(displayOptions, properties);
 
-/** The item it outputs, for n8n's schema preview (gulpfile.js writes it as JSON Schema). */
 export const outputSchema = z.object({
 	scanRef: z.string(),
 	deleted: z.boolean(),

@@ -45,7 +45,6 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-/** Its entry in the Operation selector. */
 export const option: INodePropertyOptions = {
 	name: 'Download Files',
 	value: 'downloadFiles',
@@ -58,7 +57,6 @@ const displayOptions = { show: { resource: ['identification'], operation: ['down
 
 export const description = updateDisplayOptions(displayOptions, properties);
 
-/** The item it outputs, for n8n's schema preview (gulpfile.js writes it as JSON Schema). */
 export const outputSchema = z.object({
 	scanRef: z.string(),
 	files: z.array(

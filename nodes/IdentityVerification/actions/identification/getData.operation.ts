@@ -54,7 +54,6 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-/** Its entry in the Operation selector. */
 export const option: INodePropertyOptions = {
 	name: 'Get Data',
 	value: 'getData',
@@ -67,7 +66,6 @@ const displayOptions = { show: { resource: ['identification'], operation: ['getD
 
 export const description = updateDisplayOptions(displayOptions, properties);
 
-/** The item it outputs, for n8n's schema preview (gulpfile.js writes it as JSON Schema). */
 export const outputSchema = verificationDataSchema;
 
 const decision = decisionSchema.shape;

@@ -18,7 +18,6 @@ const properties: INodeProperties[] = [
 	blocklistField,
 ];
 
-/** Its entry in the Operation selector. */
 export const option: INodePropertyOptions = {
 	name: 'Remove From Blocklist',
 	value: 'removeFromBlocklist',
@@ -33,7 +32,6 @@ const displayOptions = {
 
 export const description = updateDisplayOptions(displayOptions, properties);
 
-/** The item it outputs, for n8n's schema preview (gulpfile.js writes it as JSON Schema). */
 export const outputSchema = z.object({
 	scanRef: z.string(),
 	blocklist: blocklistParamsSchema.shape.source,

@@ -121,7 +121,6 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-/** Its entry in the Operation selector. */
 export const option: INodePropertyOptions = {
 	name: 'Wait for Result',
 	value: 'waitForResult',

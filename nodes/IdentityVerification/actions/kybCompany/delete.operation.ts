@@ -6,7 +6,6 @@ import { apiRequest } from '../../transport';
 import { COMPANY_NOT_FOUND, companyIdField } from '../company';
 import { companyOf } from './common';
 
-/** Its entry in the Operation selector. */
 export const option: INodePropertyOptions = {
 	name: 'Delete',
 	value: 'delete',
@@ -34,7 +33,6 @@ const NOT_FOUND = {
 	advice: `${COMPANY_NOT_FOUND.advice} Get Many shows whether the company is still listed.`,
 };
 
-/** The item it outputs, for n8n's schema preview (gulpfile.js writes it as JSON Schema). */
 export const outputSchema = z.object({ deleted: z.boolean(), companyId: z.string() });
 
 export async function execute(

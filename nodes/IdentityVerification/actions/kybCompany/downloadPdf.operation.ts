@@ -41,7 +41,6 @@ const properties: INodeProperties[] = [
 	...outputFileFields,
 ];
 
-/** Its entry in the Operation selector. */
 export const option: INodePropertyOptions = {
 	name: 'Download PDF',
 	value: 'downloadPdf',
@@ -54,7 +53,6 @@ const displayOptions = { show: { resource: ['kybCompany'], operation: ['download
 
 export const description = updateDisplayOptions(displayOptions, properties);
 
-/** The item it outputs, for n8n's schema preview (gulpfile.js writes it as JSON Schema). */
 export const outputSchema = z.object({
 	companyId: z.string(),
 	fileName: z.string(),

@@ -13,7 +13,6 @@ import { COMPANY_NOT_FOUND, companyIdField } from '../company';
 import { companyOf } from './common';
 import { simplifiedCompany } from './simplify';
 
-/** Its entry in the Operation selector. */
 export const option: INodePropertyOptions = {
 	name: 'Get',
 	value: 'get',
@@ -31,7 +30,6 @@ export const description = updateDisplayOptions(displayOptions, [
 	),
 ]);
 
-/** The item it outputs, for n8n's schema preview (gulpfile.js writes it as JSON Schema). */
 export const outputSchema = kybCompanyDetailSchema;
 
 export async function execute(

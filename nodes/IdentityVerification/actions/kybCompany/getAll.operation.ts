@@ -47,7 +47,6 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-/** Its entry in the Operation selector. */
 export const option: INodePropertyOptions = {
 	name: 'Get Many',
 	value: 'getAll',
@@ -60,7 +59,6 @@ const displayOptions = { show: { resource: ['kybCompany'], operation: ['getAll']
 
 export const description = updateDisplayOptions(displayOptions, properties);
 
-/** The item it outputs, for n8n's schema preview (gulpfile.js writes it as JSON Schema). */
 export const outputSchema = kybCompanyListItemSchema;
 
 export async function execute(

@@ -45,7 +45,6 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-/** Its entry in the Operation selector. */
 export const option: INodePropertyOptions = {
 	name: 'Set Review Decision',
 	value: 'setReviewDecision',
@@ -58,7 +57,6 @@ const displayOptions = { show: { resource: ['kybCompany'], operation: ['setRevie
 
 export const description = updateDisplayOptions(displayOptions, properties);
 
-/** The item it outputs, for n8n's schema preview (gulpfile.js writes it as JSON Schema). */
 export const outputSchema = kybCompanyStatusSchema.extend({ companyId: z.string() });
 
 const FIELD_LABELS = {

@@ -142,7 +142,6 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-/** Its entry in the Operation selector. */
 export const option: INodePropertyOptions = {
 	name: 'Create Session',
 	value: 'createSession',
@@ -155,7 +154,6 @@ const displayOptions = { show: { resource: ['kyb'], operation: ['createSession']
 
 export const description = updateDisplayOptions(displayOptions, properties);
 
-/** The item it outputs, for n8n's schema preview (gulpfile.js writes it as JSON Schema). */
 export const outputSchema = kybSessionSchema.extend({ formUrl: z.string() });
 
 const FIELD_LABELS = fieldLabels(properties, {

@@ -10,7 +10,6 @@ import { z } from 'zod';
 import { apiRequest } from '../../transport';
 import { authModeOf, companyFields, questionnaireOf } from './common';
 
-/** Its entry in the Operation selector. */
 export const option: INodePropertyOptions = {
 	name: 'Delete Questionnaire Answers',
 	value: 'deleteAnswers',
@@ -22,7 +21,6 @@ const displayOptions = { show: { resource: ['kyb'], operation: ['deleteAnswers']
 
 export const description: INodeProperties[] = updateDisplayOptions(displayOptions, companyFields);
 
-/** The item it outputs, for n8n's schema preview (gulpfile.js writes it as JSON Schema). */
 export const outputSchema = z.object({
 	deleted: z.boolean(),
 	companyId: z.string(),

@@ -12,7 +12,6 @@ import { toItems } from '../../helpers/response';
 import { companyIdField } from '../company';
 import { authModeOf, formCompanyOf } from './common';
 
-/** Its entry in the Operation selector. */
 export const option: INodePropertyOptions = {
 	name: 'Get All Answers',
 	value: 'getAllAnswers',
@@ -27,7 +26,6 @@ export const description: INodeProperties[] = updateDisplayOptions(displayOption
 	companyIdField,
 ]);
 
-/** The item it outputs, for n8n's schema preview (gulpfile.js writes it as JSON Schema). */
 export const outputSchema = kybAnswersDetailSchema;
 
 export async function execute(

@@ -14,7 +14,6 @@ import { toItems } from '../../helpers/response';
 import { simplifyOption } from '../../helpers/simplify';
 import { authModeOf, companyFields, questionnaireOf } from './common';
 
-/** Its entry in the Operation selector. */
 export const option: INodePropertyOptions = {
 	name: 'Get Questionnaire Answers',
 	value: 'getAnswers',
@@ -33,7 +32,6 @@ export const description: INodeProperties[] = updateDisplayOptions(displayOption
 	),
 ]);
 
-/** The item it outputs, for n8n's schema preview (gulpfile.js writes it as JSON Schema). */
 export const outputSchema = questionnaireAnswersSchema;
 
 /**

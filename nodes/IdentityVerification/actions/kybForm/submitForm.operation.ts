@@ -26,7 +26,6 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-/** Its entry in the Operation selector. */
 export const option: INodePropertyOptions = {
 	name: 'Submit Form',
 	value: 'submitForm',
@@ -38,7 +37,6 @@ const displayOptions = { show: { resource: ['kyb'], operation: ['submitForm'] } 
 
 export const description = updateDisplayOptions(displayOptions, properties);
 
-/** The item it outputs, for n8n's schema preview (gulpfile.js writes it as JSON Schema). */
 export const outputSchema = z.object({ id: z.string().optional() }).passthrough();
 
 export async function execute(

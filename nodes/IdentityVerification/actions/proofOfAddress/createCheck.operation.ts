@@ -92,7 +92,6 @@ const SIMPLIFIED_POA_FIELDS = [
 	'issueDate',
 ];
 
-/** Its entry in the Operation selector. */
 export const option: INodePropertyOptions = {
 	name: 'Create Check',
 	value: 'createCheck',
