@@ -478,6 +478,8 @@ interface StalledRead {
 	target: string;
 	attempts: number;
 	itemIndex?: number;
+	/** What a too large answer means, when another bound than Max File Size set its size. */
+	tooLarge?: { message: string; advice: string };
 }
 
 /** What happened, for each error made here, e.g. `nothing arrived for 30 seconds`. */
@@ -517,6 +519,10 @@ export function stalledReadError(node: INode, redact: Redactor, read: StalledRea
 
 /** An answer larger than its bound: reading stops there, and it is not asked for again. */
 function tooLargeError(node: INode, redact: Redactor, read: StalledRead): NodeApiError {
+	if (read.tooLarge) {
+		const { message, advice } = read.tooLarge;
+		return apiError(node, redact, { message, description: advice, itemIndex: read.itemIndex });
+	}
 	const size = megabytesText(read.limit);
 	return apiError(node, redact, {
 		message: read.file

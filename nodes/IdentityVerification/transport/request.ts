@@ -458,6 +458,7 @@ function stalledError(state: RequestState, attempt: number): Stalled {
 			target: shownUrl(state.url),
 			attempts: attempt,
 			itemIndex: state.req.itemIndex,
+			tooLarge: state.req.tooLarge,
 		});
 }
 
