@@ -162,6 +162,39 @@ describe('an answer that trickles in, a byte now and then', () => {
 	);
 });
 
+describe('the run’s time budget (10 times the Timeout) ends the retries', () => {
+	/** Headers and the start of a list, then a space every 50 ms: never a whole answer. */
+	const tricklingJson: Script = (res) => {
+		res.writeHead(200, { 'content-type': 'application/json' });
+		res.write('{"results":[');
+		trickles.add(setInterval(() => res.write(' '), 50));
+	};
+
+	test('a trickling JSON answer is not tried again once the run has taken 10 times the Timeout', async () => {
+		script = tricklingJson;
+		// Timeout 0.2 s: each attempt ends after 0.2 s, the run's budget after 2 s. The 10 retries
+		// asked for would wait about 30 s between them.
+		const { error } = await probe({ requestOptions: { timeout: 0.2 }, maxRetries: 10 });
+		expect(error?.message).toMatch(
+			/^The service's answer timed out after \d+ attempts: it was still arriving after 200 ms; it was not tried again: the node has run for more than 2 seconds$/,
+		);
+		expect(error?.description).toMatch(
+			/^A run of the node, all its items together, may take 10 times its Timeout\. Raise Timeout \(Seconds\) under Request Options in the node, or have each run do less \(fewer items, Limit instead of Return All\)\. This was the answer to GET /,
+		);
+		expect(requests).toBeGreaterThanOrEqual(2);
+		expect(requests).toBeLessThanOrEqual(10);
+	});
+
+	test('with a Timeout long enough, the same retries all happen', async () => {
+		script = (res, request, req) =>
+			request <= 2 ? tricklingJson(res, request, req) : answer({ results: [1] })(res, request, req);
+		const { error, items } = await probe({ readTotalMs: 200, maxRetries: 10 });
+		expect(error).toBeUndefined();
+		expect(items[0].json.body).toEqual({ results: [1] });
+		expect(requests).toBe(3);
+	});
+});
+
 describe('the defaults and what a read leaves behind (stub of n8n’s helper, fake timers)', () => {
 	/** A stream that gives `first`, then whatever `more` pushes. */
 	function openStream(first: string): Readable {

@@ -1,7 +1,8 @@
 /**
  * What the operations that download a file share: where the file goes, how large it may be (Max
- * File Size, checked before anything is sent), the optional password of a PDF, and a PDF the
- * service makes, through the transport's one streamed path into n8n's binary store.
+ * File Size, and Max Total Size for several; checked before anything is sent), the optional
+ * password of a PDF, and a PDF the service makes, through the transport's one streamed path into
+ * n8n's binary store.
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
@@ -19,6 +20,20 @@ export const maxFileSizeOption: INodeProperties = {
 	typeOptions: { minValue: 0.1, numberPrecision: 1 },
 	description:
 		'Stop the download of a larger file, with an error naming the size, instead of storing it',
+};
+
+/** The most an item's files may have together unless Max Total Size says otherwise (MB). */
+const DEFAULT_MAX_TOTAL_MB = 500;
+
+/** Max Total Size (MB), for an operation that downloads several files per item. */
+export const maxTotalSizeOption: INodeProperties = {
+	displayName: 'Max Total Size (MB)',
+	name: 'maxTotalSizeMb',
+	type: 'number',
+	default: DEFAULT_MAX_TOTAL_MB,
+	typeOptions: { minValue: 0.1, numberPrecision: 1 },
+	description:
+		"Stop before the item's files together would pass this size, with an error naming it. A verification's photos and videos are usually a few to tens of MB.",
 };
 
 /** Put Output File in Field; `description` names the nodes that would read the file next. */
@@ -78,31 +93,42 @@ function outputFieldOf(this: IExecuteFunctions, itemIndex: number): string {
 	);
 }
 
-const maxFileSizeSchema = z.object({
-	maxFileSizeMb: z
-		.number({ invalid_type_error: 'must be a number of megabytes' })
-		.positive({ message: 'must be above 0' })
-		.finite({ message: 'must be a number of megabytes' }),
-});
+const megabytesSchema = z
+	.number({ invalid_type_error: 'must be a number of megabytes' })
+	.positive({ message: 'must be above 0' })
+	.finite({ message: 'must be a number of megabytes' });
 
-const MAX_FILE_SIZE_LABEL = {
-	maxFileSizeMb: {
-		label: 'Max File Size (MB)',
-		fix: `Enter a number of megabytes above 0, for example ${DEFAULT_MAX_FILE_MB}.`,
-	},
-};
+/** A size option of the item's Options, in bytes, checked: the error names the option. */
+function megabytesOptionOf(
+	this: IExecuteFunctions,
+	option: INodeProperties,
+	itemIndex: number,
+): number {
+	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const fallback = option.default as number;
+	const { [option.name]: megabytes } = validateInput.call(
+		this,
+		z.object({ [option.name]: megabytesSchema }),
+		{ [option.name]: numberFromText(options[option.name] ?? fallback) },
+		{
+			[option.name]: {
+				label: option.displayName,
+				fix: `Enter a number of megabytes above 0, for example ${fallback}.`,
+			},
+		},
+		itemIndex,
+	) as Record<string, number>;
+	return Math.ceil(megabytes * 1024 * 1024);
+}
 
 /** The item's Max File Size in bytes, checked. */
 export function maxFileBytesOf(this: IExecuteFunctions, itemIndex: number): number {
-	const { maxFileSizeMb } = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	const { maxFileSizeMb: megabytes } = validateInput.call(
-		this,
-		maxFileSizeSchema,
-		{ maxFileSizeMb: numberFromText(maxFileSizeMb ?? DEFAULT_MAX_FILE_MB) },
-		MAX_FILE_SIZE_LABEL,
-		itemIndex,
-	);
-	return Math.ceil(megabytes * 1024 * 1024);
+	return megabytesOptionOf.call(this, maxFileSizeOption, itemIndex);
+}
+
+/** The item's Max Total Size in bytes, checked. */
+export function maxTotalBytesOf(this: IExecuteFunctions, itemIndex: number): number {
+	return megabytesOptionOf.call(this, maxTotalSizeOption, itemIndex);
 }
 
 /** The PDF of one item: the request, and the file's name without extension. */

@@ -9,11 +9,14 @@ import {
 	assertUnderBaseUrl,
 	getBaseUrl,
 	isChunkStream,
+	isRunOver,
 	joinUrl,
 	MAX_PAGES,
 	readJsonBody,
+	runBudgetOf,
+	runOverWords,
 } from '../transport';
-import type { ApiRequest } from '../transport';
+import type { ApiRequest, RunBudget } from '../transport';
 import { readStreamedObject } from './jsonStream';
 
 export interface PageListOptions {
@@ -48,6 +51,8 @@ interface ListRead {
 	/** Pages whose answer came and was checked, and the results they hold: what a failure reports. */
 	pagesDone: number;
 	resultsDone: number;
+	/** Pages page 1's `count` announces (those Limit needs), when it gives one. */
+	pagesPlanned?: number;
 	/** `count` of the first page, and whether a later page reported another one. */
 	count?: number;
 	countChanged: boolean;
@@ -68,7 +73,7 @@ interface ListRead {
  *
  * What the service sends sizes nothing unchecked: a `count` needing more than MAX_PAGES pages is
  * refused before any page is planned, links stop at MAX_PAGES, and before each page the event loop
- * gets a turn and a stopped execution ends the read.
+ * gets a turn, and a stopped execution or the node run's spent time budget ends the read.
  */
 export async function listPages(
 	this: IExecuteFunctions,
@@ -152,6 +157,7 @@ async function fetchCountedPages(read: ListRead, first: ListPage): Promise<ListP
 	const lastPage = Math.ceil(wanted / pageSize);
 	// `count` is the service's word: refuse what no read may take before planning any of it.
 	if (lastPage > MAX_PAGES) throw tooManyPagesAnnounced(read, wanted, pageSize, lastPage);
+	read.pagesPlanned = lastPage;
 	const numbers = Array.from({ length: Math.max(0, lastPage - 1) }, (_, index) => index + 2);
 	for (const page of numbers) visit(read, `page:${page}`, `page ${page}`);
 	return await mapWithConcurrency(
@@ -367,11 +373,31 @@ function checkedPage(
 
 /**
  * Before each page: other work gets a turn of the event loop (answers that come without waiting
- * must not hold n8n for a whole read), and a stopped execution ends the read without another page.
+ * must not hold n8n for a whole read), and a stopped execution or a spent run budget ends the read
+ * without another page. Page 1 always goes: the budget ends what multiplies a request.
  */
 async function betweenPages(read: ListRead): Promise<void> {
 	if (read.pagesRead > 0) await sleep(0);
 	if (isStopped(read)) throw stoppedError(read);
+	const budget = runBudgetOf(read.context, read.options.itemIndex);
+	if (read.pagesRead > 0 && isRunOver(budget)) throw runOverError(read, budget);
+}
+
+/** The node run's time budget was spent before the list was read to the end. */
+function runOverError(read: ListRead, budget: RunBudget): NodeOperationError {
+	const { itemsName, limit } = read.options;
+	const narrower =
+		limit === undefined
+			? 'ask for less: use Limit instead of Return All, or filters'
+			: 'lower Limit';
+	const words = runOverWords(budget, `${narrower}, or raise Per Page so fewer pages are needed`);
+	const planned = read.pagesPlanned ?? 0;
+	const of = read.pagesDone < planned ? ` of ${planned}` : '';
+	return new NodeOperationError(
+		read.context.getNode(),
+		`The ${itemsName} were not read to the end: ${words.happened} (${read.pagesDone}${of} pages read)`,
+		{ itemIndex: read.options.itemIndex, description: words.advice },
+	);
 }
 
 function isStopped(read: ListRead): boolean {

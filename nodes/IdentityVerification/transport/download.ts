@@ -68,7 +68,7 @@ export async function downloadLink(
 	this: IExecuteFunctions,
 	link: string,
 	file: FileToStore,
-	req: Pick<ApiRequest, 'itemIndex' | 'maxBytes'>,
+	req: Pick<ApiRequest, 'itemIndex' | 'maxBytes' | 'tooLarge'>,
 ): Promise<DownloadedFile> {
 	const { baseUrl } = await resolveCredential.call(this, 'apiKey', req.itemIndex);
 	const problem = fileLinkProblem(link, baseUrl);

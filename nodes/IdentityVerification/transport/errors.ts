@@ -10,6 +10,8 @@ import type { INode, JsonObject } from 'n8n-workflow';
 import { isPlainObject } from '../../shared/isPlainObject';
 import { DEFAULT_BASE_URL } from '../../shared/urlGuards';
 import { parseJsonBody, TOO_LONG } from './body';
+import { RUN_BUDGET_TIMEOUTS } from './limits';
+import type { RunBudget } from './limits';
 import type { ApiMethod, SentAs } from './types';
 import { makeRedactor } from './redact';
 import type { Redactor } from './redact';
@@ -231,7 +233,7 @@ const serverProblem: HintRule = ({ status, repeatable, attempts }) =>
 					'The request was sent once and not repeated, because the service may already have processed it. Check in the dashboard whether it went through before running again.',
 			}
 		: {
-				message: `The service had an internal problem (HTTP ${status}) on all ${triesText(attempts)}`,
+				message: `The service had an internal problem (HTTP ${status})${attempts === 1 ? '' : ` on all ${triesText(attempts)}`}`,
 				advice:
 					'This is on the service side. Try again later; if it keeps happening, contact the provider’s support with the time of this run.',
 			};
@@ -476,6 +478,8 @@ interface StalledRead {
 	target: string;
 	attempts: number;
 	itemIndex?: number;
+	/** What a too large answer means, when another bound than Max File Size set its size. */
+	tooLarge?: { message: string; advice: string };
 }
 
 /** What happened, for each error made here, e.g. `nothing arrived for 30 seconds`. */
@@ -515,6 +519,10 @@ export function stalledReadError(node: INode, redact: Redactor, read: StalledRea
 
 /** An answer larger than its bound: reading stops there, and it is not asked for again. */
 function tooLargeError(node: INode, redact: Redactor, read: StalledRead): NodeApiError {
+	if (read.tooLarge) {
+		const { message, advice } = read.tooLarge;
+		return apiError(node, redact, { message, description: advice, itemIndex: read.itemIndex });
+	}
 	const size = megabytesText(read.limit);
 	return apiError(node, redact, {
 		message: read.file
@@ -537,6 +545,30 @@ function megabytesText(bytes: number): string {
 /** What happened when `error` is an answer that timed out while it was read, else undefined. */
 export function stalledReadOf(error: unknown): string | undefined {
 	return typeof error === 'object' && error !== null ? stalledReads.get(error) : undefined;
+}
+
+// A run of the node that took longer than its budget (limits.ts): nothing more is tried or asked for.
+
+/** What happened, `the node has run for more than 20 minutes`, and what to change (with `narrower`). */
+export function runOverWords(
+	budget: RunBudget,
+	narrower: string,
+): { happened: string; advice: string } {
+	return {
+		happened: `the node has run for more than ${formatDuration(budget.ms)}`,
+		advice: `A run of the node, all its items together, may take ${RUN_BUDGET_TIMEOUTS} times its Timeout. Raise Timeout (Seconds) under Request Options in the node, or ${narrower}.`,
+	};
+}
+
+/** A failure that was not tried again because the run's budget was spent: the error says so. */
+export function withRetriesStopped(error: NodeApiError, budget: RunBudget): NodeApiError {
+	const words = runOverWords(
+		budget,
+		'have each run do less (fewer items, Limit instead of Return All)',
+	);
+	error.message = `${error.message}; it was not tried again: ${words.happened}`;
+	error.description = [words.advice, error.description].filter(Boolean).join(' ');
+	return error;
 }
 
 // What is quoted and kept of an error answer: bounded and redacted, as a service echoing an

@@ -20,6 +20,15 @@ export { apiRequest } from './request';
 export { downloadFile, downloadLink } from './download';
 export { assertUnderBaseUrl, getBaseUrl, joinUrl, serviceCredentialTests } from './credential';
 export { isChunkStream, readJsonBody } from './body';
-export { DEFAULT_MAX_FILE_MB, MAX_JSON_BYTES, MAX_PAGES, requestOptionsProperty } from './limits';
+export {
+	DEFAULT_MAX_FILE_MB,
+	isRunOver,
+	MAX_JSON_BYTES,
+	MAX_PAGES,
+	requestOptionsProperty,
+	runBudgetOf,
+} from './limits';
+export { runOverWords } from './errors';
 export { backoffDelay, parseRetryAfter } from './retry';
+export type { RunBudget } from './limits';
 export type { ApiRequest, Auth, AuthMode, StreamedBody } from './types';

@@ -2,7 +2,8 @@
  * Every bound on an answer of the service, in one place (docs/service-interface.md, "Bounds"):
  * what the network sends sizes nothing unchecked and holds no execution without end. The user sees
  * and sets the time an answer may take (Request Options → Timeout) and, where a node downloads a
- * file, its Max File Size; the rest are fixed here.
+ * file, its Max File Size; the rest are fixed here. A run of the node gets a time budget in all,
+ * a multiple of the Timeout, which ends its retries, pages and files.
  */
 import type { INodeProperties } from 'n8n-workflow';
 
@@ -27,6 +28,14 @@ export const ERROR_BODY_BYTES = 64 * 1024;
 export const DEFAULT_MAX_FILE_MB = 100;
 /** The most pages one list read takes (a service that keeps sending `next`, or a huge `count`). */
 export const MAX_PAGES = 2000;
+/**
+ * How long one run of the node (all its items) may take, in Timeouts: the bounds above are per
+ * answer, and attempts, pages and files multiply them. Past it, nothing is tried again and no
+ * further page or file is asked for.
+ */
+export const RUN_BUDGET_TIMEOUTS = 10;
+/** When each run of a node sent its first request: n8n gives each run one context, for all items. */
+const runStarts = new WeakMap<object, number>();
 
 /** What reading one answer's body may take: time without a byte, time in all, and size. */
 export interface ReadLimits {
@@ -51,7 +60,7 @@ export const requestOptionsProperty: INodeProperties = {
 			type: 'number',
 			default: DEFAULT_TIMEOUT_SECONDS,
 			typeOptions: { minValue: 1 },
-			description: `How long one answer of the service may take, from its first to its last byte (${DEFAULT_TIMEOUT_SECONDS} seconds unless set). A file download gets one more second for every 64 KB it has. An answer that stops for 30 seconds ends sooner.`,
+			description: `How long one answer of the service may take, from its first to its last byte (${DEFAULT_TIMEOUT_SECONDS} seconds unless set). A file download gets one more second for every 64 KB it has. An answer that stops for 30 seconds ends sooner. A run of the node, all its items, may take ${RUN_BUDGET_TIMEOUTS} times this: after that no request is tried again and no further page or file is read.`,
 		},
 	],
 };
@@ -81,4 +90,26 @@ export function readLimitsOf(
 /** How long the headers may take: 30 s, or the whole Timeout when that is shorter. */
 export function headersTimeoutOf(limits: ReadLimits, own: number | undefined): number {
 	return own ?? Math.min(HEADERS_TIMEOUT_MS, limits.totalMs);
+}
+
+/** A run's time budget, as it applies to one item: when it ends (ms since 1970) and how long it is. */
+export interface RunBudget {
+	endsAt: number;
+	ms: number;
+}
+
+/**
+ * The node run's time budget: RUN_BUDGET_TIMEOUTS times the item's Timeout, from the run's first
+ * request (the first call starts it).
+ */
+export function runBudgetOf(context: RequestContext, itemIndex: number | undefined): RunBudget {
+	const startedAt = runStarts.get(context) ?? Date.now();
+	runStarts.set(context, startedAt);
+	const ms = RUN_BUDGET_TIMEOUTS * timeoutMsOf(context, itemIndex);
+	return { endsAt: startedAt + ms, ms };
+}
+
+/** Whether the run's budget is spent, or would be after waiting `waitMs` more. */
+export function isRunOver(budget: RunBudget, waitMs = 0): boolean {
+	return Date.now() + waitMs >= budget.endsAt;
 }

@@ -1,7 +1,8 @@
 /**
  * One request to the service, attempted until it succeeds, fails for good, or the execution is
  * stopped: 429 is retried for every method, 5xx, network failures and bodies that stop coming for
- * requests that are safe to repeat (GET, DELETE, and the POSTs that only read). n8n's
+ * requests that are safe to repeat (GET, DELETE, and the POSTs that only read), while the node
+ * run's time budget lasts (limits.ts: it ends the retries of every request of the run). n8n's
  * httpRequestWithAuthentication sends each attempt and adds the credential; redirects are not
  * followed. Every answer is read under the bounds of limits.ts, by the transport or, for a
  * streamed answer, by the request's own reader.
@@ -30,9 +31,10 @@ import {
 	stalledReadOf,
 	unexpectedError,
 	unreadableAnswerError,
+	withRetriesStopped,
 } from './errors';
-import { headersTimeoutOf, readLimitsOf } from './limits';
-import type { ReadLimits } from './limits';
+import { headersTimeoutOf, isRunOver, readLimitsOf, runBudgetOf } from './limits';
+import type { ReadLimits, RunBudget } from './limits';
 import { makeRedactor } from './redact';
 import type { Redactor } from './redact';
 import {
@@ -81,6 +83,10 @@ interface RequestState {
 	/** How long an attempt's headers may take. */
 	timeoutMs: number;
 	read: ReadLimits;
+	/** The node run's time budget: no retry starts once it is spent. */
+	runBudget: RunBudget;
+	/** A retry was not made because the budget was spent: the failure says so. */
+	budgetSpent?: boolean;
 	/** The credential's secrets and the request's own out of every error. */
 	redact: Redactor;
 }
@@ -179,6 +185,7 @@ function stateOf(
 		maxRetries: normaliseMaxRetries(req.maxRetries),
 		timeoutMs: headersTimeoutOf(read, req.timeoutMs),
 		read,
+		runBudget: runBudgetOf(context, req.itemIndex),
 		redact,
 	};
 }
@@ -288,7 +295,7 @@ async function handleResponse<T>(
 		notFound: state.req.notFound,
 		itemIndex,
 	};
-	throw httpError(state.node, state.redact, failure);
+	throw failedForGood(state, httpError(state.node, state.redact, failure));
 }
 
 /**
@@ -375,7 +382,7 @@ async function handleBrokenRead(
 		throw error;
 	if (wasStopped(state)) throw stoppedError(state);
 	if (await retriedAfterBackoff(state, attempt)) return RETRY;
-	if (stalled) throw error;
+	if (stalled) throw failedForGood(state, error as NodeApiError);
 	const network = classifyNetworkError(error) ?? { problem: 'reset' as const };
 	throw networkFailure(state, attempt, { ...network, duringRead: true });
 }
@@ -386,7 +393,7 @@ function networkFailure(
 	attempt: number,
 	network: ReturnType<typeof classifyNetworkError> & object & { duringRead?: boolean },
 ): NodeApiError {
-	return networkError(state.node, state.redact, {
+	const error = networkError(state.node, state.redact, {
 		...network,
 		origin: state.target.origin,
 		method: state.req.method,
@@ -396,15 +403,29 @@ function networkFailure(
 		timeoutMs: state.timeoutMs,
 		itemIndex: state.req.itemIndex,
 	});
+	return failedForGood(state, error);
 }
 
-/** Whether a failed attempt is tried again: safe to repeat, retries left, and the wait not stopped. */
+/** The failure of the last attempt; when the run's budget stopped the retries, it says so. */
+function failedForGood(state: RequestState, error: NodeApiError): NodeApiError {
+	return state.budgetSpent ? withRetriesStopped(error, state.runBudget) : error;
+}
+
+/**
+ * Whether a failed attempt is tried again: safe to repeat, retries left, the run's budget not
+ * spent by the wait, and the wait not stopped.
+ */
 async function retriedAfterBackoff(state: RequestState, attempt: number): Promise<boolean> {
-	return (
-		isRepeatable(state.req) &&
-		attempt <= state.maxRetries &&
-		(await waitToRetry(state, backoffDelay(attempt)))
-	);
+	if (!isRepeatable(state.req) || attempt > state.maxRetries) return false;
+	const wait = backoffDelay(attempt);
+	return withinRunBudget(state, wait) && (await waitToRetry(state, wait));
+}
+
+/** Whether a retry after `waitMs` starts within the run's budget; when not, the failure says so. */
+function withinRunBudget(state: RequestState, waitMs: number): boolean {
+	if (!isRunOver(state.runBudget, waitMs)) return true;
+	state.budgetSpent = true;
+	return false;
 }
 
 /** A redirect is not followed; its streamed body is closed so the connection is let go. */
@@ -437,14 +458,15 @@ function stalledError(state: RequestState, attempt: number): Stalled {
 			target: shownUrl(state.url),
 			attempts: attempt,
 			itemIndex: state.req.itemIndex,
+			tooLarge: state.req.tooLarge,
 		});
 }
 
 // Waiting before a retry, and stopping.
 
 /**
- * Whether a failed status is retried (after the wait). A 429 is waited out only within the
- * execution's budget for it, and tells the caller first.
+ * Whether a failed status is retried (after the wait), within the run's budget. A 429 is waited
+ * out only within the execution's budget for it, and tells the caller first.
  */
 async function waitToRetryStatus(
 	state: RequestState,
@@ -453,8 +475,10 @@ async function waitToRetryStatus(
 	retryAfter: string | undefined,
 ): Promise<boolean> {
 	if (!isRetryableStatus(status, state.req) || attempt > state.maxRetries) return false;
-	if (status !== 429) return await waitToRetry(state, retryDelay(attempt, retryAfter));
-	const wait = rateLimitRetryDelay(attempt, retryAfter);
+	const wait =
+		status === 429 ? rateLimitRetryDelay(attempt, retryAfter) : retryDelay(attempt, retryAfter);
+	if (!withinRunBudget(state, wait)) return false;
+	if (status !== 429) return await waitToRetry(state, wait);
 	if (!spendRateLimitWait(state, wait)) return false;
 	if (!wasStopped(state)) state.req.onRateLimited?.();
 	return await waitToRetry(state, wait);

@@ -85,6 +85,8 @@ export interface ApiRequest {
 	readTotalMs?: number;
 	/** The most bytes the answer may have: default limits.ts's for JSON, Max File Size for a file. */
 	maxBytes?: number;
+	/** What an answer over `maxBytes` means here, when another bound set it (not Max File Size). */
+	tooLarge?: { message: string; advice: string };
 	/** Values this request sends that no error may show (e.g. a PDF password), besides the credential's. */
 	secrets?: string[];
 	/** What a 404 means for this request, instead of the general "nothing with the ID(s) given". */

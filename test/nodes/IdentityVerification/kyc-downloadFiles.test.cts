@@ -2,7 +2,8 @@
  * Identification → Download Files: each photo the service lists, downloaded from its link at once
  * into a binary field named by its kind, with its type from its bytes. The links are untrusted: no
  * credential goes with them, only https to a public host (or the test service's own host), no
- * redirect, a size bound, and an expired link says so.
+ * redirect, a size bound per file and per item, and an expired link says so. The files of a
+ * verification end with the run's time budget.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -93,6 +94,8 @@ const service = {
 	serve: (_name: string, res: http.ServerResponse): void => void res.writeHead(404).end(),
 	/** The Authorization header of each request for a file. */
 	fileAuth: [] as Array<string | undefined>,
+	/** How many times the files were asked for (POST /api/v2/files). */
+	listed: 0,
 };
 let server: http.Server;
 beforeAll(async () => {
@@ -103,6 +106,7 @@ beforeAll(async () => {
 			service.serve(req.url.slice(3), res);
 			return;
 		}
+		service.listed++;
 		res.writeHead(200, { 'content-type': 'application/json' });
 		res.end(JSON.stringify(service.files(service.url)));
 	});
@@ -115,6 +119,7 @@ afterAll(async () => {
 });
 beforeEach(() => {
 	service.fileAuth.length = 0;
+	service.listed = 0;
 });
 
 const PNG = Buffer.concat([
@@ -200,6 +205,71 @@ describe('Identification: Download Files treats the links as untrusted', () => {
 			'larger than the Max File Size',
 		);
 		expect(error.description).toContain('Raise Max File Size');
+	});
+
+	test('files that together pass Max Total Size: reading stops at it, the error names it, no further file is asked for', async () => {
+		service.files = (url) => ({ FRONT: `${url}/f/1`, BACK: `${url}/f/2`, FACE: `${url}/f/3` });
+		// 60 KB each: the first fits in 0.1 MB (102.4 KB), the second passes it.
+		service.serve = (_name, res) =>
+			res.writeHead(200).end(Buffer.concat([PNG, Buffer.alloc(60 * 1024 - PNG.length)]));
+		const error = expectError(await runAgainstService({ options: { maxTotalSizeMb: 0.1 } }));
+		expect(error.message).toBe(
+			'The files of this verification are larger than the Max Total Size of 0.1 MB in all (1 of 3 files were downloaded)',
+		);
+		expect(error.description).toContain('Raise Max Total Size (MB)');
+		expect(service.fileAuth).toHaveLength(2);
+	});
+
+	test('files within Max Total Size are all downloaded (500 MB unless set)', async () => {
+		service.files = (url) => ({ FRONT: `${url}/f/1`, BACK: `${url}/f/2` });
+		service.serve = (_name, res) =>
+			res.writeHead(200).end(Buffer.concat([PNG, Buffer.alloc(40 * 1024)]));
+		const { items, error } = await runAgainstService({ options: { maxTotalSizeMb: 0.1 } });
+		expect(error).toBeUndefined();
+		expect(Object.keys(items[0].binary ?? {})).toEqual(['FRONT', 'BACK']);
+	});
+
+	test.each([
+		[0, 'must be above 0'],
+		[-5, 'must be above 0'],
+		['lots', 'must be a number of megabytes'],
+	])('Max Total Size %p is refused naming the field, before any request', async (value, rule) => {
+		const error = expectError(await runAgainstService({ options: { maxTotalSizeMb: value } }));
+		expect(error.message).toBe(`Max Total Size (MB): ${rule}`);
+		expect(service.listed).toBe(0);
+	});
+
+	test('once the run’s time budget (10 times the Timeout) is spent, no file of a later item is asked for', async () => {
+		service.files = (url) => ({ FRONT: `${url}/f/slow`, BACK: `${url}/f/2` });
+		// The first item's first file takes 1.6 s, within its Timeout of 5 s; the second item's
+		// Timeout of 0.15 s gives the run 1.5 s.
+		service.serve = (name, res) => {
+			const send = () => res.writeHead(200).end(PNG);
+			if (name === 'slow' && service.fileAuth.length === 1) setTimeout(send, 1600);
+			else send();
+		};
+		const { items, error } = await runNode({
+			node: 'identityVerification',
+			parameters: downloadFiles('={{ $json.scanRef }}', {
+				requestOptions: { timeout: '={{ $json.timeout }}' },
+			}),
+			credentials: {
+				identityVerificationApi: { apiKey: 'k', apiSecret: 'secret-value', baseUrl: service.url },
+			},
+			input: [
+				{ json: { scanRef: 'scan-1', timeout: 5 } },
+				{ json: { scanRef: 'scan-2', timeout: 0.15 } },
+			],
+			continueOnFail: true,
+		});
+		expect(error).toBeUndefined();
+		expect(Object.keys(items[0].binary ?? {})).toEqual(['FRONT', 'BACK']);
+		expect(items[1].json.error).toBe(
+			'The files of this verification were not all downloaded: the node has run for more than 1.5 seconds (0 of 2 files were downloaded)',
+		);
+		expect(items[1].json.description).toContain('Raise Timeout (Seconds) under Request Options');
+		expect(service.listed).toBe(2);
+		expect(service.fileAuth).toHaveLength(2);
 	});
 
 	test('a file of another type (an HTML page) is refused, naming what it was', async () => {

@@ -397,6 +397,51 @@ describe('a stopped execution', () => {
 	});
 });
 
+describe('the run’s time budget (10 times the Timeout: 20 minutes by default)', () => {
+	/** Each page takes 3 minutes of the clock: pages asked for at 0, 3, …, 18 minutes fit in 20. */
+	function slowPages(count: number | undefined, lastPage?: number) {
+		let clock = 1_000_000;
+		jest.spyOn(Date, 'now').mockImplementation(() => clock);
+		return stub((url) => {
+			clock += 3 * 60_000;
+			return onePerPage(count, lastPage)(url);
+		});
+	}
+	afterEach(() => jest.restoreAllMocks());
+
+	test.each([
+		['following links (no count)', undefined, '(7 pages read)'],
+		['by page number (count given)', 40, '(7 of 40 pages read)'],
+	])(
+		'%s: no page is asked for once it is spent, and the error says how far it got',
+		async (_, count, got) => {
+			const s = slowPages(count);
+			const error = await list(s, { perPage: 1, maxParallel: 1, itemIndex: 1 }).catch(
+				(e: unknown) => e,
+			);
+			expect(error).toMatchObject({
+				message: `The transactions were not read to the end: the node has run for more than 20 minutes ${got}`,
+				description:
+					'A run of the node, all its items together, may take 10 times its Timeout. Raise Timeout (Seconds) under Request Options in the node, or ask for less: use Limit instead of Return All, or filters, or raise Per Page so fewer pages are needed.',
+				context: { itemIndex: 1 },
+			});
+			expect(s.asked).toHaveLength(7);
+		},
+	);
+
+	test('with Limit, the advice is to lower it', async () => {
+		const s = slowPages(undefined);
+		await expect(list(s, { perPage: 1, limit: 100 })).rejects.toMatchObject({
+			description: expect.stringContaining('or lower Limit, or raise Per Page'),
+		});
+	});
+
+	test('a list read within the budget is whole', async () => {
+		const s = slowPages(6, 6);
+		expect(await list(s, { perPage: 1, maxParallel: 1 })).toEqual(range(1, 7));
+	});
+});
+
 describe('a page with very many results', () => {
 	test('is collected whole, after earlier pages, in order', async () => {
 		const big = 500_000;

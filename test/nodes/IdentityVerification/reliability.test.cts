@@ -113,6 +113,29 @@ describe('a 429 on one page still halves the parallel pages (item 1)', () => {
 	});
 });
 
+describe('Return All within the run’s time budget (10 times the Timeout)', () => {
+	test('slow pages: no page is asked for once the run has taken 10 times the Timeout, and the error says how far it got', async () => {
+		const ids = ctx.sb.bank.seedAccount({ transactions: 1000 });
+		const path = `/bank/verifications/${ids.verificationId}/`;
+		ctx.sb.faults.add({ method: 'GET', path, latencyMs: 50, times: Infinity });
+		// 100 pages of at least 50 ms one after the other: 5 s; the budget at Timeout 0.3 s is 3 s.
+		const { error } = await ctx.run(
+			listParams(ids, {
+				options: { perPage: 10, maxParallelRequests: 1 },
+				requestOptions: { timeout: 0.3 },
+			}),
+		);
+		expect(error?.message).toMatch(
+			/^The transactions were not read to the end: the node has run for more than 3 seconds \((\d+) of 100 pages read\)$/,
+		);
+		expect(error?.description).toContain('Raise Timeout (Seconds) under Request Options');
+		const read = Number(/\((\d+) of/.exec(error?.message ?? '')?.[1]);
+		const asked = ctx.sb.requests.filter((r) => r.path.startsWith(path));
+		expect(asked).toHaveLength(read);
+		expect(read).toBeLessThan(100);
+	});
+});
+
 describe('Per Page is sent only when set (Also)', () => {
 	test('sends no perPage when the option is not set, and the one given when it is', async () => {
 		const ids = ctx.sb.bank.seedAccount({ transactions: 120 });

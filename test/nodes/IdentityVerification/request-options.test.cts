@@ -1,7 +1,8 @@
 /**
  * The bounds on every answer, where the user sees them: Request Options → Timeout under each
- * operation, the size bound of a JSON answer, and a file's Max File Size announced by the answer's
- * Content-Length. Through n8n's engine against a scripted loopback service.
+ * operation, the run's time budget it sets (retries end there), the size bound of a JSON answer,
+ * and a file's Max File Size announced by the answer's Content-Length. Through n8n's engine
+ * against a scripted loopback service.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -31,13 +32,20 @@ afterAll(async () => {
 	await new Promise<void>((resolve) => server.close(() => resolve()));
 });
 
-const getStatus = (more: Record<string, unknown> = {}) =>
+const getStatus = ({
+	input,
+	continueOnFail,
+	...more
+}: Record<string, unknown> &
+	Pick<Parameters<typeof runNode>[0], 'input' | 'continueOnFail'> = {}) =>
 	runNode({
 		node: 'identityVerification',
 		parameters: { resource: 'identification', operation: 'getStatus', scanRef: 'scan-1', ...more },
 		credentials: {
 			identityVerificationApi: { apiKey: 'k', apiSecret: 'secret-value', baseUrl: base },
 		},
+		input,
+		continueOnFail,
 	});
 
 describe('Request Options → Timeout', () => {
@@ -54,6 +62,48 @@ describe('Request Options → Timeout', () => {
 		);
 		expect(error?.description).toMatch(/raise Timeout \(Seconds\) under Request Options/);
 		expect(Date.now() - started).toBeLessThan(30_000);
+	});
+});
+
+describe('the run’s time budget: 10 times the Timeout, for all items of the run', () => {
+	test('a 429 is not waited out past the budget: the error says the retries were stopped', async () => {
+		let requests = 0;
+		answer = (res) => {
+			requests++;
+			res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '1' }).end('{}');
+		};
+		// Budget 1.5 s: the first wait of 1 s fits, the second would end past it.
+		const { error } = await getStatus({ requestOptions: { timeout: 0.15 } });
+		expect(requests).toBe(2);
+		expect(error?.message).toBe(
+			"The service's request limit was reached (HTTP 429): it still refused after 2 attempts; it was not tried again: the node has run for more than 1.5 seconds",
+		);
+	});
+
+	test('the budget is the run’s, from its first request: a later item gets no retry once it is spent', async () => {
+		let requests = 0;
+		answer = (res) => {
+			requests++;
+			// Item 1: a slow refusal (not retried). Item 2: a server error, retried while time is left.
+			const reply = () =>
+				res.writeHead(requests === 1 ? 400 : 503, { 'content-type': 'application/json' }).end('{}');
+			if (requests === 1) setTimeout(reply, 1100);
+			else reply();
+		};
+		const { items, error } = await getStatus({
+			scanRef: '={{ $json.scanRef }}',
+			requestOptions: { timeout: '={{ $json.timeout }}' },
+			input: [
+				{ json: { scanRef: 'slow', timeout: 5 } },
+				{ json: { scanRef: 'later', timeout: 0.1 } },
+			],
+			continueOnFail: true,
+		});
+		expect(error).toBeUndefined();
+		expect(requests).toBe(2);
+		expect(items[1].json.error).toBe(
+			'The service had an internal problem (HTTP 503); it was not tried again: the node has run for more than 1 second',
+		);
 	});
 });
 

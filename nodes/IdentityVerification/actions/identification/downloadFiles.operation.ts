@@ -10,8 +10,14 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import { z } from 'zod';
 
 import { isPlainObject } from '../../../shared/isPlainObject';
-import { apiRequest, downloadLink } from '../../transport';
-import { maxFileBytesOf, maxFileSizeOption } from '../../helpers/fileDownload';
+import { apiRequest, downloadLink, isRunOver, runBudgetOf, runOverWords } from '../../transport';
+import type { ApiRequest, RunBudget } from '../../transport';
+import {
+	maxFileBytesOf,
+	maxFileSizeOption,
+	maxTotalBytesOf,
+	maxTotalSizeOption,
+} from '../../helpers/fileDownload';
 import { scanRefField, scanRefOf } from './common';
 
 const properties: INodeProperties[] = [
@@ -41,6 +47,7 @@ const properties: INodeProperties[] = [
 					'Whether to download the videos the service lists too (FRONT_VIDEO, BACK_VIDEO, FACE_VIDEO), which can be large',
 			},
 			maxFileSizeOption,
+			maxTotalSizeOption,
 		],
 	},
 ];
@@ -97,11 +104,17 @@ const fieldOf = (kind: string) => kind.replace(/[^\w-]/g, '_');
 const isLink = (link: unknown): link is string =>
 	typeof link === 'string' && /^https?:\/\//i.test(link.trim());
 
-/** Each linked file, downloaded one after the other (each within Max File Size). */
+/** How large the item's files may be: each (Max File Size), and all together (Max Total Size). */
+interface SizeBounds {
+	fileBytes: number;
+	totalBytes: number;
+}
+
+/** Each linked file, downloaded one after the other (each within the size bounds and the run's time). */
 async function downloadAll(
 	this: IExecuteFunctions,
 	links: Array<[string, string]>,
-	maxBytes: number,
+	bounds: SizeBounds,
 	itemIndex: number,
 ): Promise<{ files: IDataObject[]; binary: IBinaryKeyData }> {
 	if (links.length > MAX_FILES) {
@@ -113,19 +126,76 @@ async function downloadAll(
 	}
 	const files: IDataObject[] = [];
 	const binary: Array<[string, IBinaryKeyData[string]]> = [];
+	let total = 0;
 	for (const [kind, link] of links) {
+		const done = { downloaded: files.length, listed: links.length };
+		const budget = runBudgetOf(this, itemIndex);
+		if (isRunOver(budget)) throw runOverError.call(this, budget, done, itemIndex);
+		const left = bounds.totalBytes - total;
+		if (left <= 0) {
+			const { message, advice } = totalTooLarge(bounds, done);
+			throw new NodeOperationError(this.getNode(), message, { itemIndex, description: advice });
+		}
 		const what = `${kind} file`;
 		const file = await downloadLink.call(
 			this,
 			link,
 			{ name: fieldOf(kind), accepts: ACCEPTED, what },
-			{ itemIndex, maxBytes },
+			{ itemIndex, ...sizeBoundOf(bounds, left, done) },
 		);
+		total += file.fileSize;
 		files.push({ kind, fileName: file.fileName, mimeType: file.mimeType, fileSize: file.fileSize });
 		binary.push([fieldOf(kind), file.binary]);
 	}
 	// Own fields whatever a kind is called (one named __proto__ stays a field).
 	return { files, binary: Object.fromEntries(binary) };
+}
+
+/** How far the item's downloads got: for the messages that stop them. */
+interface Progress {
+	downloaded: number;
+	listed: number;
+}
+
+/** What reaching Max Total Size says, and what to change. */
+function totalTooLarge(bounds: SizeBounds, done: Progress): { message: string; advice: string } {
+	const megabytes = Math.round((bounds.totalBytes / 1024 / 1024) * 10) / 10;
+	return {
+		message: `The files of this verification are larger than the Max Total Size of ${megabytes} MB in all (${done.downloaded} of ${done.listed} files were downloaded)`,
+		advice:
+			'Reading stopped at the limit. Raise Max Total Size (MB) in the node’s Options if a verification’s files may be that large, or leave Include Videos off.',
+	};
+}
+
+/**
+ * The next file's size bound: Max File Size, or what is left of Max Total Size when that is less
+ * (reading stops there, and the error names Max Total Size).
+ */
+function sizeBoundOf(
+	bounds: SizeBounds,
+	left: number,
+	done: Progress,
+): Pick<ApiRequest, 'maxBytes' | 'tooLarge'> {
+	if (left >= bounds.fileBytes) return { maxBytes: bounds.fileBytes };
+	return { maxBytes: left, tooLarge: totalTooLarge(bounds, done) };
+}
+
+/** The node run's time budget was spent before all files were downloaded. */
+function runOverError(
+	this: IExecuteFunctions,
+	budget: RunBudget,
+	done: Progress,
+	itemIndex: number,
+): NodeOperationError {
+	const words = runOverWords(
+		budget,
+		'download fewer files per run (fewer items, without Include Videos)',
+	);
+	return new NodeOperationError(
+		this.getNode(),
+		`The files of this verification were not all downloaded: ${words.happened} (${done.downloaded} of ${done.listed} files were downloaded)`,
+		{ itemIndex, description: words.advice },
+	);
 }
 
 export async function execute(
@@ -134,7 +204,10 @@ export async function execute(
 ): Promise<INodeExecutionData[]> {
 	const scanRef = scanRefOf.call(this, itemIndex);
 	const { includeVideos } = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	const maxBytes = maxFileBytesOf.call(this, itemIndex);
+	const bounds = {
+		fileBytes: maxFileBytesOf.call(this, itemIndex),
+		totalBytes: maxTotalBytesOf.call(this, itemIndex),
+	};
 	const answer = await apiRequest.call(this, 'apiKey', {
 		method: 'POST',
 		path: '/api/v2/files',
@@ -147,7 +220,7 @@ export async function execute(
 		([kind]) => includeVideos === true || !kind.endsWith('_VIDEO'),
 	);
 	const listed = links.filter((entry): entry is [string, string] => isLink(entry[1]));
-	const { files, binary } = await downloadAll.call(this, listed, maxBytes, itemIndex);
+	const { files, binary } = await downloadAll.call(this, listed, bounds, itemIndex);
 	const notAvailable = links.filter(([, link]) => !isLink(link)).map(([kind]) => kind);
 	const json = { scanRef, files, notAvailable };
 	return [files.length > 0 ? { json, binary } : { json }];
