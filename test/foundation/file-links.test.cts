@@ -267,6 +267,42 @@ describe('a file link is fetched without the credential, and not through a redir
 		expect(s.plain).toEqual([]);
 	});
 
+	// A link may name an address inside n8n's network by a public-looking name: if its words told a
+	// closed port (refused) from an open one (an answer that is no HTTP, a TLS greeting that fails),
+	// links would map that network.
+	test('a link that gets no answer says the same, whatever the address did', async () => {
+		const failures = [
+			Object.assign(new Error('connect ECONNREFUSED 10.0.0.5:6379'), { code: 'ECONNREFUSED' }),
+			Object.assign(new Error('connect EHOSTUNREACH 10.0.0.5:22'), { code: 'EHOSTUNREACH' }),
+			Object.assign(new Error('timeout of 30000ms exceeded'), { code: 'ECONNABORTED' }),
+			Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }),
+			Object.assign(new Error('Parse Error: Expected HTTP/'), { code: 'HPE_INVALID_CONSTANT' }),
+			Object.assign(new Error('SSL routines:ssl3_get_record:wrong version number'), {
+				code: 'ERR_SSL_WRONG_VERSION_NUMBER',
+			}),
+			new Error('-ERR unknown command'),
+		];
+		jest.spyOn(Math, 'random').mockReturnValue(0);
+		try {
+			const words = await Promise.all(
+				failures.map(async (failure) => {
+					const s = context(() => {
+						throw failure;
+					});
+					const error = (await downloadLink
+						.call(s.context, LINK, FILE, { itemIndex: 0 })
+						.catch((e: unknown) => e)) as Error & { description?: string };
+					return { message: error.message, description: error.description };
+				}),
+			);
+			expect(new Set(words.map((w) => JSON.stringify(w))).size).toBe(1);
+			expect(words[0].message).toMatch(/file link/);
+			expect(JSON.stringify(words[0])).not.toMatch(/ECONN|EHOST|HPE|SSL|refused|ERR|code/i);
+		} finally {
+			jest.restoreAllMocks();
+		}
+	});
+
 	test('a file over Max File Size is refused, saying which bound', async () => {
 		const s = context(() => ({ statusCode: 200, body: Readable.from([PNG, Buffer.alloc(2048)]) }));
 		await expect(

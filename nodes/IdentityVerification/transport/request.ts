@@ -354,7 +354,10 @@ async function handleNoResponse(
 ): Promise<typeof RETRY> {
 	const { node, req } = state;
 	if (wasStopped(state)) throw stoppedError(state);
-	const network = classifyNetworkError(error);
+	// A file link's failure without a known code (an answer in another protocol) is one more
+	// failure without an answer, retried and worded as the others (errors.ts, LINK_NO_ANSWER).
+	const network =
+		classifyNetworkError(error) ?? (isLink(state) ? { problem: 'other' as const } : undefined);
 	if (!network) throw unexpectedError(node, state.redact, error, req.itemIndex);
 	if (await retriedAfterBackoff(state, attempt)) return RETRY;
 	throw networkFailure(state, attempt, network);
@@ -395,7 +398,12 @@ function networkFailure(
 		attempts: attempt,
 		timeoutMs: state.timeoutMs,
 		itemIndex: state.req.itemIndex,
+		link: isLink(state),
 	});
+}
+
+function isLink(state: RequestState): boolean {
+	return state.target.auth === 'link';
 }
 
 /** Whether a failed attempt is tried again: safe to repeat, retries left, and the wait not stopped. */
