@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { amlMonitoringItemSchema } from '../../../shared/contract';
+import { amlMonitoringStartStopItemSchema } from '../../../shared/contract';
 import { startOrStop, startStopFields } from './startStop';
 
 /** Its entry in the Operation selector. */
@@ -9,7 +9,7 @@ export const option: INodePropertyOptions = {
 	name: 'Stop',
 	value: 'stop',
 	description:
-		'Stop an AML monitoring by its Monitoring ID, with an optional comment: no daily screening until started again; outputs the monitoring',
+		'Stop an AML monitoring by its Monitoring ID, with an optional comment: no daily screening until started again; outputs the monitoring and the comment',
 	action: 'Stop an AML monitoring',
 };
 
@@ -21,7 +21,7 @@ export const description = updateDisplayOptions(
 );
 
 /** The item it outputs, for n8n's schema preview (gulpfile.js writes it as JSON Schema). */
-export const outputSchema = amlMonitoringItemSchema;
+export const outputSchema = amlMonitoringStartStopItemSchema;
 
 export async function execute(
 	this: IExecuteFunctions,
