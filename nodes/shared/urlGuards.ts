@@ -87,20 +87,42 @@ function ipv4Of(hostname: string): number[] | undefined {
 }
 
 /**
- * IPv4 ranges that are not the public internet: this network (0/8), private (10/8, 172.16/12,
- * 192.168/16), shared (100.64/10), loopback (127/8), link-local (169.254/16), and reserved and
- * multicast (224/3, 240/4 incl. broadcast).
+ * IPv4 ranges that are not the public internet (IANA's special-purpose addresses that are not
+ * globally reachable): this network (0/8), private (10/8, 172.16/12, 192.168/16), shared
+ * (100.64/10), loopback (127/8), link-local (169.254/16), the protocol's own (192.0.0/24),
+ * documentation (192.0.2/24, 198.51.100/24, 203.0.113/24), benchmarking (198.18/15), and
+ * multicast and reserved (224/3: 224/4, 240/4 incl. broadcast).
  */
-function isPrivateIpv4([a, b]: number[]): boolean {
-	return (
-		a === 0 ||
-		a === 10 ||
-		a === 127 ||
-		a >= 224 ||
-		(a === 100 && b >= 64 && b <= 127) ||
-		(a === 169 && b === 254) ||
-		(a === 172 && b >= 16 && b <= 31) ||
-		(a === 192 && b === 168)
+const NOT_PUBLIC_IPV4: Array<[string, number]> = [
+	['0.0.0.0', 8],
+	['10.0.0.0', 8],
+	['100.64.0.0', 10],
+	['127.0.0.0', 8],
+	['169.254.0.0', 16],
+	['172.16.0.0', 12],
+	['192.0.0.0', 24],
+	['192.0.2.0', 24],
+	['192.168.0.0', 16],
+	['198.18.0.0', 15],
+	['198.51.100.0', 24],
+	['203.0.113.0', 24],
+	['224.0.0.0', 3],
+];
+
+function ipv4Number(octets: number[]): number {
+	return octets.reduce((n, octet) => n * 256 + octet, 0);
+}
+
+/** Whether two IPv4 addresses (as numbers) share their first `prefix` bits. */
+function samePrefix(a: number, b: number, prefix: number): boolean {
+	const size = 2 ** (32 - prefix);
+	return Math.floor(a / size) === Math.floor(b / size);
+}
+
+function isPrivateIpv4(octets: number[]): boolean {
+	const address = ipv4Number(octets);
+	return NOT_PUBLIC_IPV4.some(([network, prefix]) =>
+		samePrefix(address, ipv4Number(network.split('.').map(Number)), prefix),
 	);
 }
 
@@ -117,23 +139,34 @@ function ipv6Groups(address: string): number[] {
 
 /**
  * IPv6 addresses that are not the public internet, as URL writes them (compressed, lower case, in
- * brackets): unspecified and loopback, unique local (fc00::/7), link-local (fe80::/10), multicast
- * (ff00::/8), and IPv4 mapped (::ffff:0:0/96) or translated (64:ff9b::/96) into IPv6, judged by
- * their IPv4 part.
+ * brackets): IPv4-compatible (::/96, deprecated; unspecified and loopback among them), discard
+ * (100::/64), NAT64 for local use (64:ff9b:1::/48), documentation (2001:db8::/32), unique local
+ * (fc00::/7), link-local (fe80::/10), multicast (ff00::/8), and IPv4 mapped (::ffff:0:0/96) or
+ * translated (64:ff9b::/96) into IPv6, judged by their IPv4 part.
  */
 function isPrivateIpv6(address: string): boolean {
 	const g = ipv6Groups(address);
 	const v4 = () => [g[6] >> 8, g[6] & 255, g[7] >> 8, g[7] & 255];
-	const zeroUpTo = (end: number) => g.slice(0, end).every((group) => group === 0);
-	if (zeroUpTo(7) && (g[7] === 0 || g[7] === 1)) return true;
-	if (zeroUpTo(5) && g[5] === 0xffff) return isPrivateIpv4(v4());
-	if (g[0] === 0x64 && g[1] === 0xff9b && g.slice(2, 6).every((group) => group === 0))
-		return isPrivateIpv4(v4());
+	const zero = (from: number, to: number) => g.slice(from, to).every((group) => group === 0);
+	if (zero(0, 6)) return true;
+	if (zero(0, 5) && g[5] === 0xffff) return isPrivateIpv4(v4());
+	if (g[0] === 0x64 && g[1] === 0xff9b && zero(2, 6)) return isPrivateIpv4(v4());
+	if (g[0] === 0x64 && g[1] === 0xff9b && g[2] === 1) return true;
+	if (g[0] === 0x100 && zero(1, 4)) return true;
+	if (g[0] === 0x2001 && g[1] === 0xdb8) return true;
 	return (g[0] & 0xfe00) === 0xfc00 || (g[0] & 0xffc0) === 0xfe80 || (g[0] & 0xff00) === 0xff00;
 }
 
+/** A name without the trailing dots of its fully qualified form (`localhost.` is `localhost`). */
+function withoutTrailingDots(hostname: string): string {
+	let end = hostname.length;
+	while (end > 0 && hostname[end - 1] === '.') end--;
+	return hostname.slice(0, end);
+}
+
 /** Whether a URL's hostname is an address (or name) of this machine or a private network. */
-export function isPrivateHost(hostname: string): boolean {
+export function isPrivateHost(urlHostname: string): boolean {
+	const hostname = withoutTrailingDots(urlHostname);
 	if (hostname === 'localhost' || hostname.endsWith('.localhost')) return true;
 	if (hostname.startsWith('[')) return isPrivateIpv6(hostname.slice(1, -1));
 	const ipv4 = ipv4Of(hostname);

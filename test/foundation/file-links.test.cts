@@ -39,9 +39,42 @@ describe('which links are fetched', () => {
 		['https://[::1]/a.png', /private network/],
 		['https://[fd00::1]/a.png', /private network/],
 		['https://[::ffff:10.0.0.1]/a.png', /private network/],
+		// a name written with the root's trailing dot is the same name
+		['https://localhost./a.png', /private network/],
+		['https://LOCALHOST../a.png', /private network/],
+		['https://files.localhost./a.png', /private network/],
+		['https://127.0.0.1./a.png', /private network/],
+		['https://0x7f.1./a.png', /private network/],
+		// reserved for benchmarks, documentation, carrier-grade NAT, the future, the protocol itself
+		['https://198.18.0.1/a.png', /private network/],
+		['https://198.19.255.254/a.png', /private network/],
+		['https://192.0.2.10/a.png', /private network/],
+		['https://198.51.100.7/a.png', /private network/],
+		['https://203.0.113.9/a.png', /private network/],
+		['https://100.64.0.1/a.png', /private network/],
+		['https://240.0.0.1/a.png', /private network/],
+		['https://255.255.255.255/a.png', /private network/],
+		['https://192.0.0.170/a.png', /private network/],
+		['https://[::ffff:198.18.0.1]/a.png', /private network/],
+		['https://[::ffff:c633:6407]/a.png', /private network/],
+		['https://[64:ff9b::203.0.113.9]/a.png', /private network/],
+		['https://[::127.0.0.1]/a.png', /private network/],
+		['https://[2001:db8::1]/a.png', /private network/],
 		['not a link', /not a web address/],
 	])('%s is not', (link, words) => {
 		expect(fileLinkProblem(link, SERVICE)).toMatch(words);
+	});
+
+	test.each([
+		'https://198.17.255.255/a.png',
+		'https://198.20.0.1/a.png',
+		'https://192.0.3.1/a.png',
+		'https://203.0.114.1/a.png',
+		'https://100.128.0.1/a.png',
+		'https://[2001:db9::1]/a.png',
+		'https://files.example.com./a.png',
+	])('%s, next to a refused range, is fetched', (link) => {
+		expect(fileLinkProblem(link, SERVICE)).toBeUndefined();
 	});
 
 	test("a loopback test service's links to another port are not its own", () => {
@@ -62,7 +95,12 @@ describe('the private-address check against net.BlockList', () => {
 		['127.0.0.0', 8],
 		['169.254.0.0', 16],
 		['172.16.0.0', 12],
+		['192.0.0.0', 24],
+		['192.0.2.0', 24],
 		['192.168.0.0', 16],
+		['198.18.0.0', 15],
+		['198.51.100.0', 24],
+		['203.0.113.0', 24],
 		['224.0.0.0', 3],
 	];
 	const reference = new BlockList();
@@ -70,8 +108,12 @@ describe('the private-address check against net.BlockList', () => {
 		reference.addSubnet(address, prefix, 'ipv4');
 		reference.addSubnet(`64:ff9b::${address}`, 96 + prefix, 'ipv6');
 	}
-	reference.addAddress('::', 'ipv6');
-	reference.addAddress('::1', 'ipv6');
+	// IPv4-compatible (deprecated, :: and ::1 among them), discard-only, NAT64 for local use,
+	// documentation
+	reference.addSubnet('::', 96, 'ipv6');
+	reference.addSubnet('100::', 64, 'ipv6');
+	reference.addSubnet('64:ff9b:1::', 48, 'ipv6');
+	reference.addSubnet('2001:db8::', 32, 'ipv6');
 	reference.addSubnet('fc00::', 7, 'ipv6');
 	reference.addSubnet('fe80::', 10, 'ipv6');
 	reference.addSubnet('ff00::', 8, 'ipv6');
@@ -80,9 +122,22 @@ describe('the private-address check against net.BlockList', () => {
 	const hostnameOf = (address: string, v6: boolean) =>
 		new URL(`https://${v6 ? `[${address}]` : address}/`).hostname;
 
+	/** An IPv4 address as a number, and back. */
+	const ipv4Number = (address: string) =>
+		address.split('.').reduce((n, octet) => n * 256 + Number(octet), 0);
+	const ipv4Text = (n: number) =>
+		[24, 16, 8, 0].map((bits) => Math.floor(n / 2 ** bits) % 256).join('.');
+
 	test('IPv4 addresses', () => {
+		// Addresses in each range and just outside it: random ones rarely fall in a /24.
+		const nearby = fc.constantFrom(...IPV4).chain(([address, prefix]) => {
+			const size = 2 ** (32 - prefix);
+			return fc
+				.integer({ min: -size, max: 2 * size - 1 })
+				.map((offset) => ipv4Text((ipv4Number(address) + offset + 2 ** 32) % 2 ** 32));
+		});
 		fc.assert(
-			fc.property(fc.ipV4(), (address) => {
+			fc.property(fc.oneof(fc.ipV4(), nearby), (address) => {
 				expect(isPrivateHost(hostnameOf(address, false))).toBe(reference.check(address, 'ipv4'));
 			}),
 			{ numRuns: 20_000 },
@@ -93,7 +148,23 @@ describe('the private-address check against net.BlockList', () => {
 		const mapped = fc.ipV4().map((address) => `::ffff:${address}`);
 		const translated = fc.ipV4().map((address) => `64:ff9b::${address}`);
 		const nearby = fc
-			.constantFrom('fc', 'fd', 'fe8', 'fe9', 'fea', 'feb', 'fec', 'ff', '::', 'fb')
+			.constantFrom(
+				'fc',
+				'fd',
+				'fe8',
+				'fe9',
+				'fea',
+				'feb',
+				'fec',
+				'ff',
+				'::',
+				'fb',
+				'100:0:0:0:',
+				'64:ff9b:1:',
+				'64:ff9b:0:',
+				'2001:db8:',
+				'2001:db9:',
+			)
 			.chain((start) => fc.ipV6().map((address) => `${start}${address.slice(start.length)}`))
 			.filter((address) => URL.canParse(`https://[${address}]/`));
 		fc.assert(
@@ -194,6 +265,42 @@ describe('a file link is fetched without the credential, and not through a redir
 			downloadLink.call(s.context, 'https://169.254.169.254/latest/', FILE, { itemIndex: 0 }),
 		).rejects.toThrow(/not followed: it points to this machine or a private network/);
 		expect(s.plain).toEqual([]);
+	});
+
+	// A link may name an address inside n8n's network by a public-looking name: if its words told a
+	// closed port (refused) from an open one (an answer that is no HTTP, a TLS greeting that fails),
+	// links would map that network.
+	test('a link that gets no answer says the same, whatever the address did', async () => {
+		const failures = [
+			Object.assign(new Error('connect ECONNREFUSED 10.0.0.5:6379'), { code: 'ECONNREFUSED' }),
+			Object.assign(new Error('connect EHOSTUNREACH 10.0.0.5:22'), { code: 'EHOSTUNREACH' }),
+			Object.assign(new Error('timeout of 30000ms exceeded'), { code: 'ECONNABORTED' }),
+			Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }),
+			Object.assign(new Error('Parse Error: Expected HTTP/'), { code: 'HPE_INVALID_CONSTANT' }),
+			Object.assign(new Error('SSL routines:ssl3_get_record:wrong version number'), {
+				code: 'ERR_SSL_WRONG_VERSION_NUMBER',
+			}),
+			new Error('-ERR unknown command'),
+		];
+		jest.spyOn(Math, 'random').mockReturnValue(0);
+		try {
+			const words = await Promise.all(
+				failures.map(async (failure) => {
+					const s = context(() => {
+						throw failure;
+					});
+					const error = (await downloadLink
+						.call(s.context, LINK, FILE, { itemIndex: 0 })
+						.catch((e: unknown) => e)) as Error & { description?: string };
+					return { message: error.message, description: error.description };
+				}),
+			);
+			expect(new Set(words.map((w) => JSON.stringify(w))).size).toBe(1);
+			expect(words[0].message).toMatch(/file link/);
+			expect(JSON.stringify(words[0])).not.toMatch(/ECONN|EHOST|HPE|SSL|refused|ERR|code/i);
+		} finally {
+			jest.restoreAllMocks();
+		}
 	});
 
 	test('a file over Max File Size is refused, saying which bound', async () => {

@@ -357,6 +357,8 @@ interface NetworkFailure {
 	duringRead?: boolean;
 	/** What the answer is, when the request names it (`page 3 of the list`). */
 	answerName?: string;
+	/** A file link the service gave, not the service: one wording for all (`LINK_NO_ANSWER`). */
+	link?: boolean;
 }
 
 /** What a message may say: the failure, how often it was tried, whether a POST may have landed. */
@@ -396,9 +398,21 @@ const NETWORK_HINTS: Record<NetworkProblem, NetworkHint> = {
 	}),
 };
 
+/**
+ * Every failure of a file link without an answer, in the same words and without its network code:
+ * a link may name an address inside n8n's network, and telling a refused connection from one that
+ * answered in another protocol would let links map it.
+ */
+const LINK_NO_ANSWER: NetworkHint = ({ origin, tries }) => ({
+	message: `The file link to ${origin} could not be fetched${tries}`,
+	description:
+		'No usable answer came from the address the service gave. Run the node again later: it asks the service for fresh links. If it keeps happening, report it to the service provider.',
+});
+
 /** What the user is told about a failure without an answer: the message and what to do. */
 export function networkWords(failure: NetworkFailure): { message: string; description: string } {
 	const tries = afterTries(failure.attempts);
+	if (failure.link) return LINK_NO_ANSWER({ ...failure, tries, notRepeated: '' });
 	const hint = NETWORK_HINTS[failure.problem] ?? NETWORK_HINTS.other;
 	const { message, description } = hint({
 		...failure,

@@ -361,7 +361,10 @@ async function handleNoResponse(
 ): Promise<typeof RETRY> {
 	const { node, req } = state;
 	if (wasStopped(state)) throw stoppedError(state);
-	const network = classifyNetworkError(error);
+	// A file link's failure without a known code (an answer in another protocol) is one more
+	// failure without an answer, retried and worded as the others (errors.ts, LINK_NO_ANSWER).
+	const network =
+		classifyNetworkError(error) ?? (isLink(state) ? { problem: 'other' as const } : undefined);
 	if (!network) throw unexpectedError(node, state.redact, error, req.itemIndex);
 	if (await retriedAfterBackoff(state, attempt)) return RETRY;
 	throw networkFailure(state, attempt, network);
@@ -402,6 +405,7 @@ function networkFailure(
 		attempts: attempt,
 		timeoutMs: state.timeoutMs,
 		itemIndex: state.req.itemIndex,
+		link: isLink(state),
 	});
 	return failedForGood(state, error);
 }
@@ -409,6 +413,10 @@ function networkFailure(
 /** The failure of the last attempt; when the run's budget stopped the retries, it says so. */
 function failedForGood(state: RequestState, error: NodeApiError): NodeApiError {
 	return state.budgetSpent ? withRetriesStopped(error, state.runBudget) : error;
+}
+
+function isLink(state: RequestState): boolean {
+	return state.target.auth === 'link';
 }
 
 /**

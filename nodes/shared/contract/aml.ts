@@ -358,6 +358,14 @@ export const amlMonitoringItemSchema = z
 	.object({ monitoringId: z.string() })
 	.merge(amlMonitoringSchema);
 
+/**
+ * What Start and Stop output: the monitoring, and the comment sent with the request when there was
+ * one (the service keeps it, but does not answer with it).
+ */
+export const amlMonitoringStartStopItemSchema = amlMonitoringItemSchema.extend({
+	comment: z.string().optional(),
+});
+
 /** A monitoring in the list (`AmlMonitoringList`). */
 export const amlMonitoringListEntrySchema = z
 	.object({

@@ -142,8 +142,16 @@ export const PROVIDER_HEADER_PREFIX = 'Idenfy';
 
 /** A header prefix as typed (spaces and a trailing `-` tolerated), or undefined when unusable. */
 export function cleanHeaderPrefix(prefix: unknown): string | undefined {
-	const cleaned = typeof prefix === 'string' ? prefix.trim().replace(/-+$/, '') : '';
+	const cleaned = typeof prefix === 'string' ? withoutTrailingDashes(prefix.trim()) : '';
+	// One quantifier, anchored at both ends: a single pass over the text.
 	return /^[A-Za-z0-9][A-Za-z0-9_-]*$/.test(cleaned) ? cleaned : undefined;
+}
+
+/** `text` without its trailing dashes: a loop, as `/-+$/` retries from every dash of a long run. */
+function withoutTrailingDashes(text: string): string {
+	let end = text.length;
+	while (end > 0 && text[end - 1] === '-') end--;
+	return text.slice(0, end);
 }
 
 /** The header names of one prefix: in lower case as Node gives them, and as written, for messages. */

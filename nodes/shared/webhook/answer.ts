@@ -17,7 +17,7 @@ export interface Refusal {
 	level: 'warn' | 'error';
 	/** What to do about it, in the user's words (the editor's description, the log line's end). */
 	fix: string;
-	/** A detail for the log only (e.g. the JSON parser's message). */
+	/** A detail for the log only (e.g. why there is no signing key); never from the body. */
 	detail?: string;
 }
 

@@ -165,13 +165,13 @@ function parseBody(rawBody: Buffer): { body: IDataObject } | { refusal: Refusal 
 	try {
 		const text = rawBody.toString('utf8');
 		body = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
-	} catch (error) {
+	} catch {
+		// Without the parser's message: it quotes the body, which is anyone's to write.
 		return {
 			refusal: {
 				status: 400,
 				level: 'warn',
 				error: 'The body is not valid JSON',
-				detail: (error as Error).message,
 				fix: NOT_AN_OBJECT_FIX,
 			},
 		};

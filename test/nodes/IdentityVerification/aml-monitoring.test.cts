@@ -173,6 +173,22 @@ describe('AML Monitoring: Start, Stop, Remove Profile, Download PDF', () => {
 		expect(started.items[0].json.status).toBe('ALERT');
 	});
 
+	// The service keeps the comment but does not answer with it (writeOnly in its OpenAPI).
+	test.each(['stop', 'start'])(
+		'%s outputs the comment it sent, so the run shows what was kept',
+		async (operation) => {
+			const id = seed();
+			const comment = 'Customer offboarded: account closed on request';
+			const { items, error } = await ctx.run(op(operation, { monitoringId: id, comment }));
+			expect(error).toBeUndefined();
+			expectPaired(items);
+			expect(items[0].json).toMatchObject({ monitoringId: id, comment });
+			expect(Object.keys(items[0].json).slice(0, 2)).toEqual(['monitoringId', 'status']);
+			const without = await ctx.run(op(operation, { monitoringId: id }));
+			expect(without.items[0].json).not.toHaveProperty('comment');
+		},
+	);
+
 	test('Stop refuses a comment over 10,000 characters; a start or stop is not repeated after a server error', async () => {
 		const id = seed();
 		expectError(

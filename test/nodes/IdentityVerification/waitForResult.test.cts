@@ -120,11 +120,42 @@ describe('Wait for Result: the resume request', () => {
 
 	test('resumes on an expired session as IDENTIFICATION_EXPIRED (an outcome, not a preliminary result)', async () => {
 		const h = await host();
-		await postSigned(h.url, identification({ final: undefined, status: { overall: 'EXPIRED' } }), {
+		await postSigned(h.url, identification({ status: { overall: 'EXPIRED' } }), {
 			key: KEY,
 			eventType: 'IDENTIFICATION_EXPIRED',
 		});
 		expect(h.emitted[0][0].json).toMatchObject({ eventType: 'IDENTIFICATION_EXPIRED' });
+	});
+
+	test.each([
+		['without final', { final: undefined }],
+		['with final as the text "false"', { final: 'false' }],
+		['with final as the text "true"', { final: 'true' }],
+		['with final null', { final: null }],
+	])(
+		'Final Result Only keeps waiting on a result %s (only final: true is final)',
+		async (_, overrides) => {
+			const h = await host();
+			const res = await postSigned(h.url, identification(overrides), {
+				key: KEY,
+				eventType: 'IDENTIFICATION_MANUAL_FINISHED',
+			});
+			expect(res.status).toBe(200);
+			expect(res.json).toMatchObject({
+				received: true,
+				waiting: expect.stringContaining('final'),
+			});
+			expect(h.emitted).toHaveLength(0);
+		},
+	);
+
+	test('First Result resumes on a result without final', async () => {
+		const h = await host({ waitOptions: { resultToWaitFor: 'first' } });
+		await postSigned(h.url, identification({ final: undefined }), {
+			key: KEY,
+			eventType: 'IDENTIFICATION_AUTO_FINISHED',
+		});
+		expect(h.emitted).toHaveLength(1);
 	});
 
 	test('acknowledges and ignores results of another verification and non-identification events', async () => {

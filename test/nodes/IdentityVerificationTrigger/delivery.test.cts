@@ -192,8 +192,37 @@ describe('receiveDelivery', () => {
 			status: 400,
 			error: 'The body is not valid JSON',
 			level: 'warn',
-			why: new RegExp(`^${NAME}: delivery refused \\(400\\): The body is not valid JSON \\(`),
+			why: new RegExp(
+				`^${NAME}: delivery refused \\(400\\): The body is not valid JSON\\. Header names it carried: service-signature\\. `,
+			),
 		});
+	});
+
+	// JSON.parse's message quotes the body ("Unexpected token ...", '"abc"... is not valid JSON'),
+	// and a body is anyone's to write: a person's data, or text forged for the log.
+	const MARKER = 'Qz7x';
+	test.each([
+		[`${MARKER} is no JSON`],
+		[`"${MARKER}`],
+		[`{"scanRef": "s-1", "final": ${MARKER}}`],
+		[`{"a": 1} ${MARKER}`],
+		[`${MARKER}`],
+	])('the refusal of the body %j quotes none of it, in the log or the error', async (text) => {
+		const raw = Buffer.from(text);
+		const webhook = stub({ rawBody: raw, headers: signed(raw) });
+		await receive(webhook);
+		const manual = stub({ rawBody: raw, headers: signed(raw), mode: 'manual' });
+		const thrown = (await receive(manual).catch((error: unknown) => error)) as NodeOperationError;
+		expect(thrown).toBeInstanceOf(NodeOperationError);
+		const said = [
+			...webhook.logs.map((line) => line.message),
+			...manual.logs.map((line) => line.message),
+			JSON.stringify(webhook.answered),
+			thrown.message,
+			thrown.description,
+		];
+		expect(webhook.logs).toHaveLength(1);
+		for (const text of said) expect(text).not.toContain(MARKER);
 	});
 
 	test.each([['null'], ['42'], ['"text"'], ['[1,2]'], ['true']])(

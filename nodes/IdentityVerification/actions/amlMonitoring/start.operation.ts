@@ -1,14 +1,14 @@
 import type { IExecuteFunctions, INodeExecutionData, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { amlMonitoringItemSchema } from '../../../shared/contract';
+import { amlMonitoringStartStopItemSchema } from '../../../shared/contract';
 import { startOrStop, startStopFields } from './startStop';
 
 export const option: INodePropertyOptions = {
 	name: 'Start',
 	value: 'start',
 	description:
-		'Start a stopped AML monitoring again by its Monitoring ID, with an optional comment: daily screening resumes; outputs the monitoring',
+		'Start a stopped AML monitoring again by its Monitoring ID, with an optional comment: daily screening resumes; outputs the monitoring and the comment',
 	action: 'Start an AML monitoring',
 };
 
@@ -19,7 +19,7 @@ export const description = updateDisplayOptions(
 	startStopFields('Customer relationship resumed'),
 );
 
-export const outputSchema = amlMonitoringItemSchema;
+export const outputSchema = amlMonitoringStartStopItemSchema;
 
 export async function execute(
 	this: IExecuteFunctions,

@@ -44,5 +44,8 @@ export async function startOrStop(
 		itemIndex,
 		notFound: MONITORING_NOT_FOUND,
 	});
-	return [{ json: monitoringItem(response.body) }];
+	// The service keeps the comment but does not answer with it: shown as sent.
+	const item = monitoringItem(response.body);
+	if (body.comment !== undefined) item.comment = body.comment;
+	return [{ json: item }];
 }

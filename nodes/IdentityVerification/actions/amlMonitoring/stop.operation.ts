@@ -1,14 +1,14 @@
 import type { IExecuteFunctions, INodeExecutionData, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { amlMonitoringItemSchema } from '../../../shared/contract';
+import { amlMonitoringStartStopItemSchema } from '../../../shared/contract';
 import { startOrStop, startStopFields } from './startStop';
 
 export const option: INodePropertyOptions = {
 	name: 'Stop',
 	value: 'stop',
 	description:
-		'Stop an AML monitoring by its Monitoring ID, with an optional comment: no daily screening until started again; outputs the monitoring',
+		'Stop an AML monitoring by its Monitoring ID, with an optional comment: no daily screening until started again; outputs the monitoring and the comment',
 	action: 'Stop an AML monitoring',
 };
 
@@ -19,7 +19,7 @@ export const description = updateDisplayOptions(
 	startStopFields('Reviewed: customer offboarded'),
 );
 
-export const outputSchema = amlMonitoringItemSchema;
+export const outputSchema = amlMonitoringStartStopItemSchema;
 
 export async function execute(
 	this: IExecuteFunctions,

@@ -20,7 +20,6 @@ import { receiveDelivery } from '../../../shared/webhook/delivery';
 import type { IdentityVerificationEvent } from '../../../shared/webhook/events';
 import {
 	isIdentificationResult,
-	isNonFinal,
 	outputItem,
 	personalDataProperty,
 } from '../../../shared/webhook/events';
@@ -230,7 +229,9 @@ function notForThisWait(
 	if (expected === undefined) return 'this execution is not waiting for a verification';
 	if (event.scanRef !== expected) return 'the result is for another verification';
 	const options = this.getNodeParameter('waitOptions', {}) as WaitOptions;
-	if (options.resultToWaitFor !== 'first' && isNonFinal(event)) {
+	// Only a signed `final: true` is final: a body without it (or with the text "false") may still
+	// be followed by the manual review, so it keeps waiting as a `final: false` one does.
+	if (options.resultToWaitFor !== 'first' && event.final !== true) {
 		return 'not a final result: waiting for the manual review';
 	}
 	return undefined;
