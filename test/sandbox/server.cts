@@ -137,6 +137,10 @@ function faultReply(fault: FaultRule, status: number): Reply {
 		headers['Retry-After'] = String(fault.retryAfter);
 	const message =
 		status === 429 ? 'Requests per hour limit has been reached.' : `Sandbox fault: HTTP ${status}.`;
+	if (fault.jsonText !== undefined) {
+		headers['Content-Type'] = 'application/json';
+		return { status, headers, buffer: Buffer.from(fault.jsonText) };
+	}
 	const body = fault.body !== undefined ? fault.body : statusErrorBody(status, message);
 	return { status, headers, json: body };
 }

@@ -34,6 +34,8 @@ export interface FaultRule {
 	times?: number;
 	/** JSON body of a `status` answer (default: the service's `{identifier, message}`). */
 	body?: unknown;
+	/** A `status` answer's JSON as text, sent as it is: what JSON.stringify cannot write (nested 5,000 deep). */
+	jsonText?: string;
 }
 
 export interface RequestLogEntry {

@@ -7,8 +7,11 @@
  *
  * Only the structure is scanned here (strings, brackets, commas, colons); every value, and every
  * piece of text, is decoded as UTF-8 and parsed by JSON.parse, so each value is what JSON.parse
- * gives for the whole text. A text that is not JSON gives `{ ok: false }`.
+ * gives for the whole text. A text that is not JSON gives `{ ok: false }`; one nested deeper than
+ * MAX_JSON_DEPTH throws JsonTooDeepError once the stream has ended (a stream that breaks off is
+ * read again by the transport; this answer would be the same).
  */
+import { JsonTooDeepError, MAX_JSON_DEPTH, nestedDeeperThan } from '../../shared/jsonDepth';
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -82,6 +85,11 @@ class Run {
 /** The scanner: `write` every chunk in order, then `end`. */
 class StreamedObjectReader {
 	private failed = false;
+	/**
+	 * The array members with an element nested too deep. Such a member fails the read at its end
+	 * when it is the one that counts (a key that comes again replaces it, as in JSON.parse).
+	 */
+	private readonly tooDeep = new Set<string>();
 	/** Brackets open around the scan, outside the named members (1: in the top-level object). */
 	private depth = 0;
 	private inString = false;
@@ -132,11 +140,24 @@ class StreamedObjectReader {
 		if (this.failed || this.member) return { ok: false };
 		const text = this.rest + this.kept.text(Buffer.alloc(0), 0);
 		if (text.trim() === '') return { ok: true, value: null };
+		let value: unknown;
 		try {
-			return { ok: true, value: JSON.parse(text) as unknown };
+			value = JSON.parse(text);
 		} catch {
 			return { ok: false };
 		}
+		if (nestedDeeperThan(value, MAX_JSON_DEPTH) || this.deepMemberCounts(value))
+			throw new JsonTooDeepError();
+		return { ok: true, value };
+	}
+
+	/** Whether a member with an element nested too deep is the one the object holds (an array). */
+	private deepMemberCounts(value: unknown): boolean {
+		if (typeof value !== 'object' || value === null) return false;
+		const members = value as Record<string, unknown>;
+		return [...this.tooDeep].some(
+			(key) => Object.prototype.hasOwnProperty.call(members, key) && Array.isArray(members[key]),
+		);
 	}
 
 	/**
@@ -189,6 +210,7 @@ class StreamedObjectReader {
 			if (member.kind === 'skippedString') this.inString = true;
 			else {
 				member.onStart();
+				this.tooDeep.delete(this.keyText);
 				this.level = 0;
 				this.firstElement = true;
 				this.element.start(i + 1);
@@ -229,7 +251,10 @@ class StreamedObjectReader {
 		} else if (byte === CLOSE_OBJECT) this.failed = true;
 	}
 
-	/** An element's text parsed and handed over; one that is not JSON fails the read. */
+	/**
+	 * An element's text parsed and handed over; one that is not JSON fails the read. The element
+	 * is two levels down (in the array, in the top-level object): its own depth may be two less.
+	 */
 	private handOver(text: string, member: ElementsMember): void {
 		let value: unknown;
 		try {
@@ -238,7 +263,8 @@ class StreamedObjectReader {
 			this.failed = true;
 			return;
 		}
-		member.onElement(value);
+		if (nestedDeeperThan(value, MAX_JSON_DEPTH - 2)) this.tooDeep.add(this.keyText);
+		else member.onElement(value);
 	}
 }
 

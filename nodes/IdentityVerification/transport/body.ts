@@ -9,6 +9,7 @@
  */
 import { sleep } from 'n8n-workflow';
 
+import { JsonTooDeepError, MAX_JSON_DEPTH, nestedDeeperThan } from '../../shared/jsonDepth';
 import type { Stall } from './errors';
 import { ERROR_BODY_BYTES } from './limits';
 import type { ReadLimits } from './limits';
@@ -23,7 +24,11 @@ const WATCH_STEP_MS = 1000;
 /** Makes the error a body read ends with when a bound is passed (`limit`: the ms or bytes passed). */
 export type Stalled = (stall: Stall, limit: number) => Error;
 
-/** A 2xx answer's body read whole under the read deadline: a Buffer for `binary`, else JSON. */
+/**
+ * A 2xx answer's body read whole under the read deadline: a Buffer for `binary`, else JSON. JSON
+ * nested deeper than MAX_JSON_DEPTH ends the read like a bound passed, and is not asked for again
+ * (the answer would be the same).
+ */
 export async function readWholeBody(
 	body: unknown,
 	kind: 'json' | 'binary',
@@ -31,7 +36,10 @@ export async function readWholeBody(
 	stalled: Stalled,
 ): Promise<unknown> {
 	const read = await readWhole(watchedChunks(body, limits, stalled));
-	return kind === 'binary' ? toBuffer(read) : parseJsonBody(read);
+	if (kind === 'binary') return toBuffer(read);
+	const value = parseJsonBody(read);
+	if (nestedDeeperThan(value, MAX_JSON_DEPTH)) throw stalled('depth', MAX_JSON_DEPTH);
+	return value;
 }
 
 /** What an error answer longer than ERROR_BODY_BYTES is read as: nothing of it is quoted. */
@@ -74,12 +82,20 @@ export function normaliseHeaders(headers: unknown): Record<string, string> {
 
 // JSON and bytes.
 
-/** A body that came whole, as JSON: bytes decoded, JSON text parsed, `null` when empty. */
+/**
+ * A body that came whole, as JSON: bytes decoded, JSON text parsed, `null` when empty. Throws
+ * JsonTooDeepError when it is nested deeper than MAX_JSON_DEPTH.
+ */
 export function readJsonBody(body: unknown): { ok: true; value: unknown } | { ok: false } {
-	return jsonOf(decoded(body));
+	const read = jsonOf(decoded(body));
+	if (read.ok && nestedDeeperThan(read.value, MAX_JSON_DEPTH)) throw new JsonTooDeepError();
+	return read;
 }
 
-/** A body as JSON: bytes decoded, JSON text parsed, other text kept as it is; `null` when empty. */
+/**
+ * A body as JSON: bytes decoded, JSON text parsed, other text kept as it is; `null` when empty. Any
+ * depth: an error answer is cut to a few levels before it is kept (errors.ts).
+ */
 export function parseJsonBody(body: unknown): unknown {
 	const text = decoded(body);
 	const read = jsonOf(text);

@@ -8,6 +8,7 @@ import { NodeApiError } from 'n8n-workflow';
 import type { INode, JsonObject } from 'n8n-workflow';
 
 import { isPlainObject } from '../../shared/isPlainObject';
+import { JsonTooDeepError, MAX_JSON_DEPTH } from '../../shared/jsonDepth';
 import { DEFAULT_BASE_URL } from '../../shared/urlGuards';
 import { parseJsonBody, TOO_LONG } from './body';
 import { RUN_BUDGET_TIMEOUTS } from './limits';
@@ -463,6 +464,7 @@ export function unreadableAnswerError(
 	error: unknown,
 	itemIndex?: number,
 ): NodeApiError {
+	if (error instanceof JsonTooDeepError) return tooDeepError(node, redact, { itemIndex });
 	const text = redact(error instanceof Error ? error.message : String(error));
 	return apiError(node, redact, {
 		message: `The service's answer could not be read: ${cut(text, QUOTE_LIMIT)}`,
@@ -472,11 +474,15 @@ export function unreadableAnswerError(
 	});
 }
 
-// An answer whose body stopped arriving, took too long or grew too large. A stalled answer is
-// retried where reads are (the transport recognises it by `stalledReadOf`); a too large one is not.
+// An answer whose body stopped arriving, took too long, grew too large or is nested too deep. A
+// stalled answer is retried where reads are (the transport recognises it by `stalledReadOf`); a too
+// large or too deep one is not.
 
-/** `idle`: nothing arrived for too long; `total`: the whole body took too long; `size`: too large. */
-export type Stall = 'idle' | 'total' | 'size';
+/**
+ * `idle`: nothing arrived for too long; `total`: the whole body took too long; `size`: too large;
+ * `depth`: its JSON is nested too deep.
+ */
+export type Stall = 'idle' | 'total' | 'size' | 'depth';
 
 interface StalledRead {
 	stall: Stall;
@@ -520,6 +526,7 @@ function slowAdvice(read: StalledRead): string {
 /** The answer's body stopped arriving, took too long, or grew past its bound (after any retries). */
 export function stalledReadError(node: INode, redact: Redactor, read: StalledRead): NodeApiError {
 	if (read.stall === 'size') return tooLargeError(node, redact, read);
+	if (read.stall === 'depth') return tooDeepError(node, redact, read);
 	const what = whatHappened(read);
 	const tries = afterTries(read.attempts);
 	const error = apiError(node, redact, {
@@ -545,6 +552,23 @@ function tooLargeError(node: INode, redact: Redactor, read: StalledRead): NodeAp
 		description: read.file
 			? `This was the answer to ${read.method} ${read.target}. Raise Max File Size in the node if the file may be that large.`
 			: `This was the answer to ${read.method} ${read.target}. No answer of the service should be that large: use Limit or fewer results per page, or report it to the service provider.`,
+		itemIndex: read.itemIndex,
+	});
+}
+
+/**
+ * An answer nested deeper than MAX_JSON_DEPTH (shared/jsonDepth.ts): n8n could not copy or save
+ * it. Not asked for again; `method` and `target` when the transport knows them.
+ */
+function tooDeepError(
+	node: INode,
+	redact: Redactor,
+	read: { method?: ApiMethod; target?: string; itemIndex?: number },
+): NodeApiError {
+	const request = read.target ? `This was the answer to ${read.method} ${read.target}. ` : '';
+	return apiError(node, redact, {
+		message: `The service's answer is nested more than ${MAX_JSON_DEPTH} levels deep, which n8n cannot store; it was not used`,
+		description: `${request}The service's answers are nested a few levels only: report it to the service provider with the time of this run.`,
 		itemIndex: read.itemIndex,
 	});
 }

@@ -15,6 +15,7 @@ import type {
 } from 'n8n-workflow';
 
 import { WEBHOOK_HEADERS, acceptedHeaderSets, type WebhookHeaderNames } from '../contract';
+import { MAX_JSON_DEPTH, nestedDeeperThan } from '../jsonDepth';
 import { refuse, type Refusal } from './answer';
 import { checkSigningKey } from './credentialTest';
 import { buildEvent, type IdentityVerificationEvent } from './events';
@@ -159,7 +160,7 @@ async function rawBodyOf(context: IWebhookFunctions): Promise<Buffer | undefined
 const NOT_AN_OBJECT_FIX =
 	'The service sends each delivery as a JSON object; check what sends to this address.';
 
-/** The body as a JSON object, or the refusal (400). */
+/** The body as a JSON object nested at most MAX_JSON_DEPTH deep, or the refusal (400). */
 function parseBody(rawBody: Buffer): { body: IDataObject } | { refusal: Refusal } {
 	let body: unknown;
 	try {
@@ -186,6 +187,16 @@ function parseBody(rawBody: Buffer): { body: IDataObject } | { refusal: Refusal 
 			},
 		};
 	}
+	if (nestedDeeperThan(body, MAX_JSON_DEPTH)) {
+		return {
+			refusal: {
+				status: 400,
+				level: 'warn',
+				error: `The body is nested more than ${MAX_JSON_DEPTH} levels deep, which n8n cannot store`,
+				fix: 'The service’s deliveries are nested a few levels only; check what sends to this address.',
+			},
+		};
+	}
 	return { body: body as IDataObject };
 }
 
@@ -201,7 +212,8 @@ const NO_RAW_BODY: Refusal = {
 /**
  * Reads, verifies and parses the delivery. A refusal is already answered or thrown (answer.ts:
  * 500 without raw body or signing key, 401 for a missing or wrong signature, 400 for a body that is
- * not a JSON object). The signature is checked on every delivery; only the key's read is shared.
+ * not a JSON object or is nested too deep). The signature is checked on every delivery; only the
+ * key's read is shared.
  */
 export async function receiveDelivery(
 	this: IWebhookFunctions,

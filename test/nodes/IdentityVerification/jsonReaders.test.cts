@@ -12,6 +12,11 @@ import type { IWebhookFunctions } from 'n8n-workflow';
 import { readPage } from '../../../nodes/IdentityVerification/helpers/pagination';
 import { withoutEcho } from '../../../nodes/IdentityVerification/helpers/response';
 import { readJsonBody } from '../../../nodes/IdentityVerification/transport';
+import {
+	JsonTooDeepError,
+	MAX_JSON_DEPTH,
+	nestedDeeperThan,
+} from '../../../nodes/shared/jsonDepth';
 import { receiveDelivery } from '../../../nodes/shared/webhook/delivery';
 
 /** A JSON value as written: a number keeps its text (`-0`, `1E+400`, 30 digits). */
@@ -267,9 +272,19 @@ function withoutFile(read: unknown): unknown {
 	return copy;
 }
 
-/** The webhook delivery's body, read without the signature check. */
+/**
+ * The webhook delivery's body, read without the signature check; a refused one is `refused` (400
+ * with the error `tooDeep` when it is nested too deep).
+ */
 async function deliveryRead(rawBody: Buffer): Promise<unknown> {
-	const response = { status: () => response, json: () => response };
+	let answered: { error?: string } = {};
+	const response = {
+		status: () => response,
+		json: (body: { error?: string }) => {
+			answered = body;
+			return response;
+		},
+	};
 	const context = {
 		getRequestObject: () => ({ headers: {}, rawBody }),
 		getResponseObject: () => response,
@@ -281,7 +296,10 @@ async function deliveryRead(rawBody: Buffer): Promise<unknown> {
 		verifySignature: false,
 		receivedAt: new Date(0),
 	});
-	return received.ok ? received.event.body : 'refused';
+	if (received.ok) return received.event.body;
+	return answered.error?.includes(`nested more than ${MAX_JSON_DEPTH} levels`)
+		? 'tooDeep'
+		: 'refused';
 }
 
 /**
@@ -302,10 +320,18 @@ function exact(value: unknown): string {
 	return `(${typeof value})`;
 }
 
+/** The depth of a parsed value, by recursion: the reference (generated values are a few hundred deep). */
+function depthOf(value: unknown): number {
+	if (typeof value !== 'object' || value === null) return 0;
+	return 1 + Math.max(0, ...Object.values(value).map(depthOf));
+}
+
 /**
  * Every reader gives what JSON.parse gives of the bytes decoded as UTF-8 (a BOM before them left
  * out), and refuses what JSON.parse refuses: a page becomes '' (its shape is then refused), a POA
- * answer nothing, a delivery is answered 400 (as it is when the body is not an object).
+ * answer nothing, a delivery is answered 400 (as it is when the body is not an object). What
+ * JSON.parse reads nested more than MAX_JSON_DEPTH deep (measured on its value) every reader
+ * refuses as such: JsonTooDeepError, a delivery's 400 that names the limit.
  */
 async function expectEveryReaderExact(bytes: Buffer, at: number[]): Promise<void> {
 	let parsed: unknown;
@@ -315,6 +341,16 @@ async function expectEveryReaderExact(bytes: Buffer, at: number[]): Promise<void
 	} catch {
 		ok = false;
 	}
+	const isObject = ok && typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed);
+	if (ok && depthOf(parsed) > MAX_JSON_DEPTH) {
+		await expect(pageRead(stream(bytes, at))).rejects.toThrow(JsonTooDeepError);
+		await expect(pageRead(Buffer.from(bytes))).rejects.toThrow(JsonTooDeepError);
+		await expect(poaRead(stream(bytes, at))).rejects.toThrow(JsonTooDeepError);
+		await expect(poaRead(Buffer.from(bytes))).rejects.toThrow(JsonTooDeepError);
+		expect(() => readJsonBody(Buffer.from(bytes))).toThrow(JsonTooDeepError);
+		expect(await deliveryRead(Buffer.from(bytes))).toBe(isObject ? 'tooDeep' : 'refused');
+		return;
+	}
 	const expected = exact(ok ? parsed : '');
 	expect(exact(await pageRead(stream(bytes, at)))).toBe(expected);
 	expect(exact(await pageRead(Buffer.from(bytes)))).toBe(expected);
@@ -323,7 +359,6 @@ async function expectEveryReaderExact(bytes: Buffer, at: number[]): Promise<void
 	expect(exact(await poaRead(Buffer.from(bytes)))).toBe(poa);
 	const whole = readJsonBody(Buffer.from(bytes));
 	expect(exact(whole.ok ? whole.value : '')).toBe(expected);
-	const isObject = ok && typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed);
 	expect(exact(await deliveryRead(Buffer.from(bytes)))).toBe(
 		isObject ? expected : exact('refused'),
 	);
@@ -366,6 +401,64 @@ test('a damaged text is refused where JSON.parse refuses it, and read exactly wh
 			await expectEveryReaderExact(bytes, cutsOf(bytes, how));
 		}),
 		{ numRuns: 300, seed: SEED },
+	);
+});
+
+/**
+ * A value inside arrays and objects nested around it (with siblings before or after), which bring
+ * it near MAX_JSON_DEPTH: a few levels under it to a few over.
+ */
+const deepValue: fc.Arbitrary<Json> = fc
+	.tuple(
+		value,
+		fc.array(fc.tuple(fc.boolean(), key, fc.option(scalar), fc.boolean()), {
+			minLength: MAX_JSON_DEPTH - 8,
+			maxLength: MAX_JSON_DEPTH + 2,
+		}),
+	)
+	.map(([inner, shells]) =>
+		shells.reduce<Json>((current, [isArray, name, sibling, siblingFirst]) => {
+			const members: Array<[string, Json]> = [[name, current]];
+			if (sibling !== null) {
+				const other: [string, Json] = [`${name}-`, sibling];
+				if (siblingFirst) members.unshift(other);
+				else members.push(other);
+			}
+			return isArray
+				? { kind: 'array', items: members.map(([, item]) => item) }
+				: { kind: 'object', members };
+		}, inner),
+	);
+
+/** A document with a deep value as an element of `results`, as another member, or as itself. */
+const deepDocument: fc.Arbitrary<Json> = fc
+	.tuple(document, deepValue, fc.constantFrom('element', 'member', 'whole'), fc.nat())
+	.map(([doc, deep, where, at]): Json => {
+		if (doc.kind !== 'object' || where === 'whole') return deep;
+		const members = [...doc.members];
+		const member: [string, Json] =
+			where === 'element' ? ['results', { kind: 'array', items: [deep] }] : ['deep', deep];
+		members.splice(at % (members.length + 1), 0, member);
+		return { kind: 'object', members };
+	});
+
+test(`a text nested more than ${MAX_JSON_DEPTH} levels deep is refused by every reader exactly where JSON.parse's value is, however it is cut`, async () => {
+	await fc.assert(
+		fc.asyncProperty(deepDocument, style, cuts, async (doc, s, how) => {
+			const bytes = Buffer.from(write(doc, { ...s, indent: undefined }));
+			await expectEveryReaderExact(bytes, cutsOf(bytes, how === 'bytes' ? [0.5] : how));
+		}),
+		{ numRuns: 150, seed: SEED },
+	);
+});
+
+test('the depth measure without recursion agrees with the recursive one on any JSON value', () => {
+	fc.assert(
+		fc.property(fc.jsonValue({ maxDepth: 12 }), fc.integer({ min: 0, max: 14 }), (json, limit) => {
+			const parsed = JSON.parse(JSON.stringify(json)) as unknown;
+			expect(nestedDeeperThan(parsed, limit)).toBe(depthOf(parsed) > limit);
+		}),
+		{ numRuns: 2000, seed: SEED },
 	);
 });
 

@@ -10,6 +10,7 @@ import {
 } from '../../../nodes/IdentityVerification/helpers/jsonStream';
 import { withoutEcho } from '../../../nodes/IdentityVerification/helpers/response';
 import { readJsonBody } from '../../../nodes/IdentityVerification/transport';
+import { JsonTooDeepError, MAX_JSON_DEPTH } from '../../../nodes/shared/jsonDepth';
 
 /** Whether this Node can give a chunk's memory back (`ArrayBuffer.prototype.transfer`, Node 21+). */
 const releasesMemory =
@@ -148,15 +149,91 @@ describe('elements with letters outside ASCII give exactly what JSON.parse gives
 		expect(elements.map((e) => JSON.stringify(e))).toEqual(expected.map((e) => JSON.stringify(e)));
 		for (const element of elements) expect(Object.getPrototypeOf(element)).toBe(Object.prototype);
 	});
+});
 
-	test('an element nested deeper than the stack allows is read as JSON.parse reads it', async () => {
-		const depth = 200_000;
-		const text = `{"results":[${'['.repeat(depth)}"é"${']'.repeat(depth)}]}`;
-		const { read, elements } = await readPage([Buffer.from(text)]);
-		expect(read.ok).toBe(true);
-		let value = elements[0];
-		for (let i = 0; i < depth; i++) value = (value as unknown[])[0];
-		expect(value).toBe('é');
+/** The depth of a parsed value, by recursion (the reference: the texts below are a few hundred deep). */
+function depthOf(value: unknown): number {
+	if (typeof value !== 'object' || value === null) return 0;
+	return 1 + Math.max(0, ...Object.values(value).map(depthOf));
+}
+
+/** Arrays and objects in turn, nested `levels` deep; the innermost key holds a quote and a bracket. */
+function nestedText(levels: number): string {
+	let text = '"é"';
+	for (let i = 0; i < levels; i++) {
+		if (i % 2 === 1) text = `[${text}]`;
+		else text = i === 0 ? `{"k\\"]":${text}}` : `{"":${text}}`;
+	}
+	return text;
+}
+
+describe(`a text nested more than ${MAX_JSON_DEPTH} levels deep is refused, wherever it is cut`, () => {
+	const cases = [
+		// An element: two levels below the top (in `results`, in the object).
+		...[MAX_JSON_DEPTH - 2, MAX_JSON_DEPTH - 1].map(
+			(levels) => `{"count":1,"results":[1,${nestedText(levels)},"]"]}`,
+		),
+		// The rest of the page: a member that is not read element by element.
+		...[MAX_JSON_DEPTH - 1, MAX_JSON_DEPTH].map(
+			(levels) => `{"results":[],"deep":${nestedText(levels)},"next":null}`,
+		),
+		// A `results` that is no array member of the top level.
+		`{"nested":{"results":${nestedText(MAX_JSON_DEPTH - 1)}}}`,
+		nestedText(MAX_JSON_DEPTH + 1),
+	];
+
+	test.each(cases.map((text) => [depthOf(JSON.parse(text)), text]))(
+		'%s levels: %#',
+		async (depth, text) => {
+			expect(depth === MAX_JSON_DEPTH || depth === MAX_JSON_DEPTH + 1).toBe(true);
+			const expected = expectedPage(text);
+			for (const list of splits(text)) {
+				if (depth > MAX_JSON_DEPTH) {
+					await expect(readPage(list)).rejects.toThrow(JsonTooDeepError);
+					await expect(withoutEcho(chunks(list), 'file')).rejects.toThrow(JsonTooDeepError);
+				} else {
+					const { read, elements } = await readPage(list);
+					expect(read).toEqual({ ok: true, value: expected.value });
+					expect(elements).toEqual(expected.elements);
+				}
+			}
+			const whole = () => readJsonBody(Buffer.from(text));
+			if (depth > MAX_JSON_DEPTH) expect(whole).toThrow(JsonTooDeepError);
+			else expect(whole()).toEqual({ ok: true, value: JSON.parse(text) });
+		},
+	);
+
+	test.each([5_000, 1_000_000])(
+		'an element or a member %s levels deep (JSON.parse reads it; n8n could not store it)',
+		async (levels) => {
+			const deep = `${'['.repeat(levels)}${']'.repeat(levels)}`;
+			expect(() => JSON.parse(deep)).not.toThrow();
+			for (const text of [`{"results":[${deep}]}`, `{"results":[],"deep":${deep}}`]) {
+				const bytes = Buffer.from(text);
+				const cut = Math.floor(bytes.length / 3);
+				await expect(readPage([bytes.subarray(0, cut), bytes.subarray(cut)])).rejects.toThrow(
+					`nested more than ${MAX_JSON_DEPTH} levels deep`,
+				);
+				expect(() => readJsonBody(bytes)).toThrow(JsonTooDeepError);
+			}
+		},
+	);
+
+	test('the stream is read to its end first (one that breaks off would be asked for again)', async () => {
+		const pieces: string[] = [`{"results":[${nestedText(MAX_JSON_DEPTH)},`, '1,', '2]}'];
+		let given = 0;
+		async function* counted() {
+			for (const piece of pieces) {
+				given++;
+				yield Buffer.from(piece);
+			}
+		}
+		await expect(
+			readStreamedObject(counted(), {
+				results: { kind: 'elements', onStart: () => undefined, onElement: () => undefined },
+			}),
+		).rejects.toThrow(JsonTooDeepError);
+		expect(given).toBe(pieces.length);
 	});
 });
 

@@ -11,6 +11,7 @@ import {
 	IDENTIFICATION_EVENT_TYPES,
 	type EventType,
 } from '../../../nodes/shared/contract';
+import { MAX_JSON_DEPTH } from '../../../nodes/shared/jsonDepth';
 import {
 	n8nLogger,
 	SIGNING_CREDENTIAL,
@@ -397,6 +398,52 @@ describe('bodies that are not JSON', () => {
 		const res = await post(h.url, text, { 'service-signature': sign(text, KEY) });
 		expect(res.status).toBe(422);
 		expect(h.emitted).toHaveLength(0);
+	});
+});
+
+describe('bodies nested deeper than n8n can store', () => {
+	let h: TriggerHost;
+
+	beforeAll(async () => {
+		h = await host();
+	});
+
+	/** A delivery whose `deep` member makes the body `levels` deep in all. */
+	const nested = (levels: number) =>
+		`{"scanRef":"s-1","final":true,"deep":${'['.repeat(levels - 1)}${']'.repeat(levels - 1)}}`;
+
+	test.each([5_000, 1_000_000])(
+		'a signed body %s levels deep is answered 400 naming the limit, logged, and starts nothing',
+		async (levels) => {
+			const logger = n8nLogger();
+			const spy = jest.spyOn(logger, 'warn');
+			try {
+				const res = await postSigned(h.url, nested(levels), {
+					key: KEY,
+					eventType: 'IDENTIFICATION',
+				});
+				expect(res.status).toBe(400);
+				expect(res.json).toEqual({
+					received: false,
+					error: `The body is nested more than ${MAX_JSON_DEPTH} levels deep, which n8n cannot store`,
+				});
+				expect(h.emitted).toHaveLength(0);
+				expect(spy.mock.calls.map((c) => String(c[0])).join('\n')).toMatch(
+					/delivery refused \(400\): The body is nested more than 200 levels deep/,
+				);
+			} finally {
+				spy.mockRestore();
+			}
+		},
+	);
+
+	test('a body as deep as the limit starts the workflow', async () => {
+		const res = await postSigned(h.url, nested(MAX_JSON_DEPTH), {
+			key: KEY,
+			eventType: 'IDENTIFICATION',
+		});
+		expect(res.status).toBe(200);
+		expect(last(h)).toMatchObject({ scanRef: 's-1' });
 	});
 });
 
