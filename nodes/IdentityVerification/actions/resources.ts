@@ -84,7 +84,7 @@ const REGISTRY: Resource[] = [
 		},
 		operations: identification.operations,
 		defaultOperation: 'createVerificationToken',
-		ownOperation: waitForResult,
+		ownOperation: { option: waitForResult.option, description: waitForResult.description },
 	},
 	{
 		option: {
@@ -130,7 +130,8 @@ export const RESOURCE_OPTIONS = REGISTRY.map((resource) => resource.option);
  * `@tool` display option: the AI tool variant does not offer it (a tool call cannot pause).
  */
 function operationSelectors(resource: Resource): INodeProperties[] {
-	const value = resource.option.value;
+	const { option, defaultOperation } = resource;
+	const value = option.value;
 	const options = Object.values(resource.operations).map((operation) => operation.option);
 	const selector = (shown: INodePropertyOptions[], tool?: boolean): INodeProperties => ({
 		displayName: 'Operation',
@@ -141,7 +142,7 @@ function operationSelectors(resource: Resource): INodeProperties[] {
 			show: { resource: [value], ...(tool === undefined ? {} : { '@tool': [tool] }) },
 		},
 		options: shown,
-		default: resource.defaultOperation,
+		default: defaultOperation,
 	});
 	const own = resource.ownOperation;
 	if (!own) return [selector(options)];
