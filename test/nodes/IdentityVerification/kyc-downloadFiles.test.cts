@@ -241,11 +241,11 @@ describe('Identification: Download Files treats the links as untrusted', () => {
 
 	test('once the run’s time budget (10 times the Timeout) is spent, no file of a later item is asked for', async () => {
 		service.files = (url) => ({ FRONT: `${url}/f/slow`, BACK: `${url}/f/2` });
-		// The first item's first file takes 1.6 s, within its Timeout of 5 s; the second item's
-		// Timeout of 0.15 s gives the run 1.5 s.
+		// The first item's first file takes 5.2 s, within its Timeout of 10 s; the second item's
+		// Timeout of 0.5 s gives the run 5 s (and its list 0.5 s to answer, also on a loaded machine).
 		service.serve = (name, res) => {
 			const send = () => res.writeHead(200).end(PNG);
-			if (name === 'slow' && service.fileAuth.length === 1) setTimeout(send, 1600);
+			if (name === 'slow' && service.fileAuth.length === 1) setTimeout(send, 5200);
 			else send();
 		};
 		const { items, error } = await runNode({
@@ -257,15 +257,15 @@ describe('Identification: Download Files treats the links as untrusted', () => {
 				identityVerificationApi: { apiKey: 'k', apiSecret: 'secret-value', baseUrl: service.url },
 			},
 			input: [
-				{ json: { scanRef: 'scan-1', timeout: 5 } },
-				{ json: { scanRef: 'scan-2', timeout: 0.15 } },
+				{ json: { scanRef: 'scan-1', timeout: 10 } },
+				{ json: { scanRef: 'scan-2', timeout: 0.5 } },
 			],
 			continueOnFail: true,
 		});
 		expect(error).toBeUndefined();
 		expect(Object.keys(items[0].binary ?? {})).toEqual(['FRONT', 'BACK']);
 		expect(items[1].json.error).toBe(
-			'The files of this verification were not all downloaded: the node has run for more than 1.5 seconds (0 of 2 files were downloaded)',
+			'The files of this verification were not all downloaded: the node has run for more than 5 seconds (0 of 2 files were downloaded)',
 		);
 		expect(items[1].json.description).toContain('Raise Timeout (Seconds) under Request Options');
 		expect(service.listed).toBe(2);

@@ -117,16 +117,16 @@ describe('Return All within the run’s time budget (10 times the Timeout)', () 
 	test('slow pages: no page is asked for once the run has taken 10 times the Timeout, and the error says how far it got', async () => {
 		const ids = ctx.sb.bank.seedAccount({ transactions: 1000 });
 		const path = `/bank/verifications/${ids.verificationId}/`;
-		ctx.sb.faults.add({ method: 'GET', path, latencyMs: 50, times: Infinity });
-		// 100 pages of at least 50 ms one after the other: 5 s; the budget at Timeout 0.3 s is 3 s.
+		ctx.sb.faults.add({ method: 'GET', path, latencyMs: 100, times: Infinity });
+		// 100 pages of at least 100 ms one after the other: 10 s; the budget at Timeout 0.5 s is 5 s.
 		const { error } = await ctx.run(
 			listParams(ids, {
 				options: { perPage: 10, maxParallelRequests: 1 },
-				requestOptions: { timeout: 0.3 },
+				requestOptions: { timeout: 0.5 },
 			}),
 		);
 		expect(error?.message).toMatch(
-			/^The transactions were not read to the end: the node has run for more than 3 seconds \((\d+) of 100 pages read\)$/,
+			/^The transactions were not read to the end: the node has run for more than 5 seconds \((\d+) of 100 pages read\)$/,
 		);
 		expect(error?.description).toContain('Raise Timeout (Seconds) under Request Options');
 		const read = Number(/\((\d+) of/.exec(error?.message ?? '')?.[1]);

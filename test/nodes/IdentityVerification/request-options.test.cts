@@ -70,13 +70,14 @@ describe('the run’s time budget: 10 times the Timeout, for all items of the ru
 		let requests = 0;
 		answer = (res) => {
 			requests++;
-			res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '1' }).end('{}');
+			res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '3' }).end('{}');
 		};
-		// Budget 1.5 s: the first wait of 1 s fits, the second would end past it.
-		const { error } = await getStatus({ requestOptions: { timeout: 0.15 } });
+		// Budget 5 s: the first wait of 3 s fits, the second would end past it. (A Timeout well
+		// above a loopback answer's time, also on a loaded machine.)
+		const { error } = await getStatus({ requestOptions: { timeout: 0.5 } });
 		expect(requests).toBe(2);
 		expect(error?.message).toBe(
-			"The service's request limit was reached (HTTP 429): it still refused after 2 attempts; it was not tried again: the node has run for more than 1.5 seconds",
+			"The service's request limit was reached (HTTP 429): it still refused after 2 attempts; it was not tried again: the node has run for more than 5 seconds",
 		);
 	});
 
@@ -87,22 +88,22 @@ describe('the run’s time budget: 10 times the Timeout, for all items of the ru
 			// Item 1: a slow refusal (not retried). Item 2: a server error, retried while time is left.
 			const reply = () =>
 				res.writeHead(requests === 1 ? 400 : 503, { 'content-type': 'application/json' }).end('{}');
-			if (requests === 1) setTimeout(reply, 1100);
+			if (requests === 1) setTimeout(reply, 5100);
 			else reply();
 		};
 		const { items, error } = await getStatus({
 			scanRef: '={{ $json.scanRef }}',
 			requestOptions: { timeout: '={{ $json.timeout }}' },
 			input: [
-				{ json: { scanRef: 'slow', timeout: 5 } },
-				{ json: { scanRef: 'later', timeout: 0.1 } },
+				{ json: { scanRef: 'slow', timeout: 10 } },
+				{ json: { scanRef: 'later', timeout: 0.5 } },
 			],
 			continueOnFail: true,
 		});
 		expect(error).toBeUndefined();
 		expect(requests).toBe(2);
 		expect(items[1].json.error).toBe(
-			'The service had an internal problem (HTTP 503); it was not tried again: the node has run for more than 1 second',
+			'The service had an internal problem (HTTP 503); it was not tried again: the node has run for more than 5 seconds',
 		);
 	});
 });
