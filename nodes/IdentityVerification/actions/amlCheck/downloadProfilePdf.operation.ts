@@ -9,7 +9,7 @@ import { z } from 'zod';
 
 import { amlProfilePdfParamsSchema } from '../../../shared/contract';
 import { segment } from '../../helpers/response';
-import { validateInput } from '../../helpers/validation';
+import { fieldLabels, validateInput } from '../../helpers/validation';
 import {
 	CHECK_ID_LABEL,
 	checkIdField,
@@ -58,10 +58,9 @@ export const outputSchema = z.object({
 const FIELD_LABELS = {
 	checkId: CHECK_ID_LABEL,
 	profileId: PROFILE_ID_LABEL,
-	password: {
-		label: 'Password',
-		fix: 'Choose a password (at least 1 character): the service locks the PDF with it.',
-	},
+	...fieldLabels(properties, {
+		password: 'Choose a password (at least 1 character): the service locks the PDF with it.',
+	}),
 };
 
 export async function execute(

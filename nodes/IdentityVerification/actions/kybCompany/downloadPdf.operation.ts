@@ -15,7 +15,7 @@ import {
 	PASSWORD_LABEL,
 	pdfItem,
 } from '../../helpers/fileDownload';
-import { validateInput } from '../../helpers/validation';
+import { fieldLabel, validateInput } from '../../helpers/validation';
 import { COMPANY_NOT_FOUND, companyIdField } from '../company';
 import { companyOf } from './common';
 
@@ -69,7 +69,7 @@ function bodyOf(this: IExecuteFunctions, itemIndex: number) {
 		content: Array.isArray(sections) && sections.length === 0 ? undefined : sections,
 	};
 	const labels = {
-		content: { label: 'Sections', fix: 'Choose sections from the list.' },
+		content: fieldLabel(properties, 'sections', 'Choose sections from the list.'),
 		password: PASSWORD_LABEL,
 	};
 	return validateInput.call(this, kybCompanyPdfRequestSchema, input, labels, itemIndex);
