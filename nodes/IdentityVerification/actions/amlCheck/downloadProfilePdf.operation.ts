@@ -18,6 +18,7 @@ import {
 	profileIdField,
 } from './common';
 import { outputFileFields, pdfItem } from '../../helpers/fileDownload';
+import { fileItemSchema } from '../../helpers/fileItem';
 
 const properties: INodeProperties[] = [
 	checkIdField,
@@ -47,13 +48,9 @@ const displayOptions = { show: { resource: ['aml'], operation: ['downloadProfile
 
 export const description = updateDisplayOptions(displayOptions, properties);
 
-export const outputSchema = z.object({
-	checkId: z.string(),
-	profileId: z.string(),
-	fileName: z.string(),
-	mimeType: z.string(),
-	fileSize: z.number(),
-});
+export const outputSchema = z
+	.object({ checkId: z.string(), profileId: z.string() })
+	.merge(fileItemSchema);
 
 const FIELD_LABELS = {
 	checkId: CHECK_ID_LABEL,

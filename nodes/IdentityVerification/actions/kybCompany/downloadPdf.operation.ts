@@ -15,6 +15,7 @@ import {
 	PASSWORD_LABEL,
 	pdfItem,
 } from '../../helpers/fileDownload';
+import { fileItemSchema } from '../../helpers/fileItem';
 import { fieldLabel, validateInput } from '../../helpers/validation';
 import { COMPANY_NOT_FOUND, companyIdField } from '../company';
 import { companyOf } from './common';
@@ -53,12 +54,7 @@ const displayOptions = { show: { resource: ['kybCompany'], operation: ['download
 
 export const description = updateDisplayOptions(displayOptions, properties);
 
-export const outputSchema = z.object({
-	companyId: z.string(),
-	fileName: z.string(),
-	mimeType: z.string(),
-	fileSize: z.number(),
-});
+export const outputSchema = z.object({ companyId: z.string() }).merge(fileItemSchema);
 
 /** The item's password and sections, checked before anything is sent. */
 function bodyOf(this: IExecuteFunctions, itemIndex: number) {
