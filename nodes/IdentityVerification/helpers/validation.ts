@@ -14,15 +14,35 @@ interface FieldLabel {
 
 export type FieldLabels = Record<string, FieldLabel>;
 
-/** A field of the description by its name, also inside a collection (Options, Filters). */
+/**
+ * A field of the description by its name, also inside a collection (Options, Filters) or a group
+ * of a fixed collection.
+ */
 function findField(properties: INodeProperties[], name: string): INodeProperties | undefined {
 	for (const property of properties) {
 		if (property.name === name) return property;
-		const inner = (property.options ?? []).filter((o): o is INodeProperties => 'type' in o);
-		const found = findField(inner, name);
+		const found = findField(innerFields(property), name);
 		if (found) return found;
 	}
 	return undefined;
+}
+
+/** The fields a collection holds, and those of each group of a fixed collection. */
+function innerFields(property: INodeProperties): INodeProperties[] {
+	return (property.options ?? []).flatMap((option) => {
+		if ('type' in option) return [option as INodeProperties];
+		return 'values' in option ? option.values : [];
+	});
+}
+
+/**
+ * One field's label, for a request value whose path is not the field's name
+ * (`reviewInfo.approvalStatus` is the Decision field): its display name, with how to fix it.
+ */
+export function fieldLabel(properties: INodeProperties[], name: string, fix?: string): FieldLabel {
+	const field = findField(properties, name);
+	if (!field) throw new Error(`No field "${name}" to name in a message`);
+	return { label: field.displayName, fix };
 }
 
 /**
@@ -35,11 +55,7 @@ export function fieldLabels(
 	fixes: Record<string, string | undefined>,
 ): FieldLabels {
 	const labels: FieldLabels = {};
-	for (const [name, fix] of Object.entries(fixes)) {
-		const field = findField(properties, name);
-		if (!field) throw new Error(`No field "${name}" to name in a message`);
-		labels[name] = { label: field.displayName, fix };
-	}
+	for (const [name, fix] of Object.entries(fixes)) labels[name] = fieldLabel(properties, name, fix);
 	return labels;
 }
 

@@ -2,12 +2,14 @@
  * The action node's small helpers on their own: how a broken input rule is worded and numbers typed
  * as text (validation.ts), and which answers count as empty or become several items (response.ts).
  */
-import type { IExecuteFunctions } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 import { z } from 'zod';
 
 import { isNonEmptyObject, toItems } from '../../../nodes/IdentityVerification/helpers/response';
 import {
+	fieldLabel,
+	fieldLabels,
 	numberFromText,
 	validateInput,
 	type FieldLabels,
@@ -83,6 +85,58 @@ describe('validateInput: the message names the field and the rule', () => {
 			description:
 				'Change the "A" field so that it meets the rule: must be a string, not a number. Also: B: must be a string, not a number.',
 		});
+	});
+});
+
+describe('fieldLabels: each label is the display name of its field', () => {
+	const properties: INodeProperties[] = [
+		{ displayName: 'Client ID', name: 'clientId', type: 'string', default: '' },
+		{
+			displayName: 'Options',
+			name: 'options',
+			type: 'collection',
+			default: {},
+			options: [{ displayName: 'Callback URL', name: 'callbackUrl', type: 'string', default: '' }],
+		},
+		{
+			displayName: 'Custom Fields',
+			name: 'customFields',
+			type: 'fixedCollection',
+			default: {},
+			options: [
+				{
+					displayName: 'Field',
+					name: 'field',
+					values: [{ displayName: 'Field Name', name: 'fieldName', type: 'string', default: '' }],
+				},
+			],
+		},
+	];
+
+	test('a top-level field, one in a collection and one in a group of a fixed collection', () => {
+		expect(
+			fieldLabels(properties, {
+				clientId: 'Enter it.',
+				callbackUrl: undefined,
+				fieldName: 'Name it.',
+			}),
+		).toEqual({
+			clientId: { label: 'Client ID', fix: 'Enter it.' },
+			callbackUrl: { label: 'Callback URL', fix: undefined },
+			fieldName: { label: 'Field Name', fix: 'Name it.' },
+		});
+	});
+
+	test('a request path other than the field name takes the field by its name', () => {
+		expect(fieldLabel(properties, 'callbackUrl', 'Enter a URL.')).toEqual({
+			label: 'Callback URL',
+			fix: 'Enter a URL.',
+		});
+	});
+
+	test('a name the description does not have is a mistake of the code', () => {
+		expect(() => fieldLabels(properties, { missing: 'x' })).toThrow('No field "missing"');
+		expect(() => fieldLabel(properties, 'field')).toThrow('No field "field"');
 	});
 });
 

@@ -25,12 +25,12 @@ export const profileIdField: INodeProperties = {
 };
 
 export const CHECK_ID_LABEL = {
-	label: 'Check ID',
+	label: checkIdField.displayName,
 	fix: 'Enter the AML check ID, the UUID that Create outputs as checkId (or that the dashboard shows).',
 };
 
 export const PROFILE_ID_LABEL = {
-	label: 'Profile ID',
+	label: profileIdField.displayName,
 	fix: 'Enter the resourceId of one of the check’s hits.',
 };
 

@@ -17,7 +17,7 @@ import {
 } from '../../../shared/contract';
 import { isPlainObject } from '../../../shared/isPlainObject';
 import { apiRequest } from '../../transport';
-import { numberFromText, validateInput } from '../../helpers/validation';
+import { fieldLabel, numberFromText, validateInput } from '../../helpers/validation';
 import { subjectFields, subjectLabels, subjectOf } from './subject';
 
 /** The provider's datasets, by value: a name a person reads, and what the list holds. */
@@ -137,20 +137,28 @@ export const outputSchema = amlCheckItemSchema;
 
 const FIELD_LABELS = {
 	...subjectLabels(),
-	'filter.threshold': {
-		label: 'Match Threshold',
-		fix: 'Enter a whole number from 75 to 100; 85 is the service’s default.',
-	},
-	'filter.datasets': { label: 'Datasets', fix: 'Choose at least one dataset to search.' },
-	'filter.sanctionBodies': {
-		label: 'Sanction Bodies',
-		fix: 'Enter sanctioning body IDs from 1 to 80 separated by commas, or leave the field empty.',
-	},
-	'filter.dateOfBirthMatching': {
-		label: 'Date of Birth Matching',
-		fix: 'Choose one of the options.',
-	},
-	'filter.pepTiers': { label: 'PEP Tiers', fix: 'Choose tiers from the list.' },
+	'filter.threshold': fieldLabel(
+		properties,
+		'threshold',
+		'Enter a whole number from 75 to 100; 85 is the service’s default.',
+	),
+	// The person's and the company's Datasets fields have the same name.
+	'filter.datasets': fieldLabel(
+		properties,
+		'personDatasets',
+		'Choose at least one dataset to search.',
+	),
+	'filter.sanctionBodies': fieldLabel(
+		properties,
+		'sanctionBodies',
+		'Enter sanctioning body IDs from 1 to 80 separated by commas, or leave the field empty.',
+	),
+	'filter.dateOfBirthMatching': fieldLabel(
+		properties,
+		'dateOfBirthMatching',
+		'Choose one of the options.',
+	),
+	'filter.pepTiers': fieldLabel(properties, 'pepTiers', 'Choose tiers from the list.'),
 };
 
 export async function execute(

@@ -13,6 +13,7 @@ import {
 	PASSWORD_LABEL,
 	pdfItem,
 } from '../../helpers/fileDownload';
+import { fileItemSchema } from '../../helpers/fileItem';
 
 export const option: INodePropertyOptions = {
 	name: 'Download PDF',
@@ -30,12 +31,7 @@ export const description = updateDisplayOptions(displayOptions, [
 	...outputFileFields,
 ]);
 
-export const outputSchema = z.object({
-	checkId: z.string(),
-	fileName: z.string(),
-	mimeType: z.string(),
-	fileSize: z.number(),
-});
+export const outputSchema = z.object({ checkId: z.string() }).merge(fileItemSchema);
 
 const paramsSchema = amlCheckIdSchema.merge(amlPdfRequestSchema);
 

@@ -9,7 +9,7 @@ import { z } from 'zod';
 
 import { amlProfilePdfParamsSchema } from '../../../shared/contract';
 import { segment } from '../../helpers/response';
-import { validateInput } from '../../helpers/validation';
+import { fieldLabels, validateInput } from '../../helpers/validation';
 import {
 	CHECK_ID_LABEL,
 	checkIdField,
@@ -18,6 +18,7 @@ import {
 	profileIdField,
 } from './common';
 import { outputFileFields, pdfItem } from '../../helpers/fileDownload';
+import { fileItemSchema } from '../../helpers/fileItem';
 
 const properties: INodeProperties[] = [
 	checkIdField,
@@ -47,21 +48,16 @@ const displayOptions = { show: { resource: ['aml'], operation: ['downloadProfile
 
 export const description = updateDisplayOptions(displayOptions, properties);
 
-export const outputSchema = z.object({
-	checkId: z.string(),
-	profileId: z.string(),
-	fileName: z.string(),
-	mimeType: z.string(),
-	fileSize: z.number(),
-});
+export const outputSchema = z
+	.object({ checkId: z.string(), profileId: z.string() })
+	.merge(fileItemSchema);
 
 const FIELD_LABELS = {
 	checkId: CHECK_ID_LABEL,
 	profileId: PROFILE_ID_LABEL,
-	password: {
-		label: 'Password',
-		fix: 'Choose a password (at least 1 character): the service locks the PDF with it.',
-	},
+	...fieldLabels(properties, {
+		password: 'Choose a password (at least 1 character): the service locks the PDF with it.',
+	}),
 };
 
 export async function execute(

@@ -4,7 +4,7 @@
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { dayOfText, type FieldLabels } from '../../helpers/validation';
+import { dayOfText, fieldLabel, type FieldLabels } from '../../helpers/validation';
 
 const PERSON = { show: { userType: ['PERSON'] } };
 const COMPANY = { show: { userType: ['COMPANY'] } };
@@ -112,29 +112,27 @@ export const subjectFields: INodeProperties[] = [
 /** The labels of the subject's fields, by their path in the request under `prefix` (`amlCheck.`). */
 export function subjectLabels(prefix = ''): FieldLabels {
 	const code = 'Enter a two-letter country code such as LT, or leave the field out.';
+	const label = (name: string, fix: string) => fieldLabel(subjectFields, name, fix);
 	return {
-		[`${prefix}clientId`]: {
-			label: 'Client ID',
-			fix: 'Enter your own ID for this person or company, 1 to 100 characters.',
-		},
-		[`${prefix}input.fullName`]: {
-			label: 'Full Name',
-			fix: 'Enter the full name, 1 to 200 characters.',
-		},
-		[`${prefix}input.companyName`]: {
-			label: 'Company Name',
-			fix: 'Enter the company name, 1 to 200 characters.',
-		},
-		[`${prefix}input.nationality`]: { label: 'Nationality', fix: code },
-		[`${prefix}input.country`]: { label: 'Country', fix: code },
-		[`${prefix}input.dateOfBirth`]: {
-			label: 'Date of Birth',
-			fix: 'Pick a day, or enter one as text such as 1985-04-12.',
-		},
-		[`${prefix}input.sex`]: {
-			label: 'Sex',
-			fix: 'Choose Female or Male (in an expression: FEMALE or MALE), or leave the field out.',
-		},
+		[`${prefix}clientId`]: label(
+			'clientId',
+			'Enter your own ID for this person or company, 1 to 100 characters.',
+		),
+		[`${prefix}input.fullName`]: label('fullName', 'Enter the full name, 1 to 200 characters.'),
+		[`${prefix}input.companyName`]: label(
+			'companyName',
+			'Enter the company name, 1 to 200 characters.',
+		),
+		[`${prefix}input.nationality`]: label('nationality', code),
+		[`${prefix}input.country`]: label('country', code),
+		[`${prefix}input.dateOfBirth`]: label(
+			'dateOfBirth',
+			'Pick a day, or enter one as text such as 1985-04-12.',
+		),
+		[`${prefix}input.sex`]: label(
+			'sex',
+			'Choose Female or Male (in an expression: FEMALE or MALE), or leave the field out.',
+		),
 	};
 }
 

@@ -4,7 +4,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { amlMonitoringIdSchema } from '../../../shared/contract';
 import { isPlainObject } from '../../../shared/isPlainObject';
 import { segment } from '../../helpers/response';
-import { splitList, validateInput } from '../../helpers/validation';
+import { fieldLabels, splitList, validateInput } from '../../helpers/validation';
 
 export const monitoringIdField: INodeProperties = {
 	displayName: 'Monitoring ID',
@@ -19,7 +19,7 @@ export const monitoringIdField: INodeProperties = {
 };
 
 export const MONITORING_ID_LABEL = {
-	label: 'Monitoring ID',
+	label: monitoringIdField.displayName,
 	fix: 'Enter the monitoring ID, a UUID: monitoringId of another AML Monitoring step, or body.monitoringId of the AML Monitoring Update event.',
 };
 
@@ -81,10 +81,7 @@ export const tagsField: INodeProperties = {
 		'Up to 5 tags separated by commas, each at most 32 characters: Get Many can find the monitorings by them',
 };
 
-export const SETTINGS_LABELS = {
-	isSubscribed: { label: 'Renew Automatically', fix: 'Set it to true or false.' },
-	tags: {
-		label: 'Tags',
-		fix: 'Enter at most 5 tags separated by commas, each at most 32 characters.',
-	},
-};
+export const SETTINGS_LABELS = fieldLabels([renewField, tagsField], {
+	isSubscribed: 'Set it to true or false.',
+	tags: 'Enter at most 5 tags separated by commas, each at most 32 characters.',
+});

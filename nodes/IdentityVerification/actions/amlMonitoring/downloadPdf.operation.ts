@@ -11,6 +11,7 @@ import {
 	PASSWORD_LABEL,
 	pdfItem,
 } from '../../helpers/fileDownload';
+import { fileItemSchema } from '../../helpers/fileItem';
 import { MONITORING_NOT_FOUND, monitoringIdField, monitoringOf } from './common';
 
 export const option: INodePropertyOptions = {
@@ -29,12 +30,7 @@ export const description = updateDisplayOptions(displayOptions, [
 	...outputFileFields,
 ]);
 
-export const outputSchema = z.object({
-	monitoringId: z.string(),
-	fileName: z.string(),
-	mimeType: z.string(),
-	fileSize: z.number(),
-});
+export const outputSchema = z.object({ monitoringId: z.string() }).merge(fileItemSchema);
 
 export async function execute(
 	this: IExecuteFunctions,

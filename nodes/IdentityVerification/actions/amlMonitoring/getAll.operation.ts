@@ -13,7 +13,7 @@ import {
 } from '../../../shared/contract';
 import { listPages } from '../../helpers/pagination';
 import { listReadOf, pageOptions, returnAllFields } from '../../helpers/listRead';
-import { validateInput } from '../../helpers/validation';
+import { fieldLabels, validateInput } from '../../helpers/validation';
 import { monitoringItem, SETTINGS_LABELS, tagsOf } from './common';
 
 const properties: INodeProperties[] = [
@@ -129,10 +129,10 @@ export async function execute(
 		this,
 		amlMonitoringListQuerySchema,
 		queryOf.call(this, itemIndex),
-		{
-			country: { label: 'Country', fix: 'Enter a two-letter country code such as LT.' },
-			tags: SETTINGS_LABELS.tags,
-		},
+		fieldLabels(properties, {
+			country: 'Enter a two-letter country code such as LT.',
+			tags: SETTINGS_LABELS.tags.fix,
+		}),
 		itemIndex,
 	);
 	const read = listReadOf.call(this, itemIndex);

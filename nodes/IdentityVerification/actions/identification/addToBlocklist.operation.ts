@@ -11,7 +11,7 @@ import { blocklistEntrySchema, blocklistParamsSchema } from '../../../shared/con
 import { isPlainObject } from '../../../shared/isPlainObject';
 import { apiRequest } from '../../transport';
 import { segment } from '../../helpers/response';
-import { validateInput } from '../../helpers/validation';
+import { fieldLabels, validateInput } from '../../helpers/validation';
 import { BLOCKLIST_LABELS, blocklistField, scanRefField } from './common';
 
 const properties: INodeProperties[] = [
@@ -40,6 +40,11 @@ export const option: INodePropertyOptions = {
 
 const displayOptions = { show: { resource: ['identification'], operation: ['addToBlocklist'] } };
 
+const FIELD_LABELS = {
+	...BLOCKLIST_LABELS,
+	...fieldLabels(properties, { reason: 'Enter the reason as text, or leave it empty.' }),
+};
+
 export const description = updateDisplayOptions(displayOptions, properties);
 
 /** The item it outputs: the service's entry, with the verification and the list it is on. */
@@ -61,7 +66,7 @@ export async function execute(
 			source: this.getNodeParameter('blocklist', itemIndex, 'SELFIE'),
 			reason: reason === '' ? undefined : reason,
 		},
-		BLOCKLIST_LABELS,
+		FIELD_LABELS,
 		itemIndex,
 	);
 	const response = await apiRequest.call(this, 'apiKey', {

@@ -4,22 +4,24 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { BLOCKLIST_SOURCES, scanRefRequestSchema } from '../../../shared/contract';
 import { validateInput } from '../../helpers/validation';
 
+/** The Scan Reference field but its description. */
+const scanRefBase = {
+	displayName: 'Scan Reference',
+	name: 'scanRef',
+	type: 'string',
+	required: true,
+	default: '',
+	placeholder: 'e.g. 3af8e5b2-5a7c-11ee-8c99-0242ac120002',
+} satisfies Omit<INodeProperties, 'description'>;
+
 /** The Scan Reference field; `description` says which verification it is and where it comes from. */
 export function scanRefField(description: string): INodeProperties {
-	return {
-		displayName: 'Scan Reference',
-		name: 'scanRef',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: 'e.g. 3af8e5b2-5a7c-11ee-8c99-0242ac120002',
-		description,
-	};
+	return { ...scanRefBase, description };
 }
 
 /** What a message about the Scan Reference calls it and how to fix it. */
 export const SCAN_REF_LABEL = {
-	label: 'Scan Reference',
+	label: scanRefBase.displayName,
 	fix: 'Enter the scanRef of the verification, from Get Many, the token response or a webhook.',
 };
 
@@ -65,12 +67,11 @@ export const blocklistField: INodeProperties = {
 		'Which blocklist. Its match makes a later verification SUSPECTED (fraud tag Face_Blacklisted, Doc_Face_Blacklisted or Data_Blacklisted).',
 };
 
-/** The field labels of a blocklist request. */
+/** The field labels of a blocklist request (Add to Blocklist adds its Reason). */
 export const BLOCKLIST_LABELS = {
 	scanRef: SCAN_REF_LABEL,
 	source: {
-		label: 'Blocklist',
+		label: blocklistField.displayName,
 		fix: `Choose one of the lists (${BLOCKLIST_SOURCES.join(', ')}).`,
 	},
-	reason: { label: 'Reason', fix: 'Enter the reason as text, or leave it empty.' },
 };

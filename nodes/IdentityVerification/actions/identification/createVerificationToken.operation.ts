@@ -16,6 +16,8 @@ import { apiRequest, getBaseUrl, joinUrl } from '../../transport';
 import { toItems } from '../../helpers/response';
 import { simplifyOption, simplifyItems } from '../../helpers/simplify';
 import {
+	fieldLabel,
+	fieldLabels,
 	invalidInput,
 	numberFromText,
 	validateInput,
@@ -313,20 +315,24 @@ export const description = updateDisplayOptions(displayOptions, properties);
 
 export const outputSchema = verificationTokenResponseSchema;
 
+/** A typed field is named with the collection it is in: `Additional Fields › Callback URL`. */
+const { label: typedFieldsLabel } = fieldLabel(properties, 'tokenFields');
+const TYPED_FIELD_LABELS: FieldLabels = Object.fromEntries(
+	TYPED_FIELDS.map((field) => [
+		field.name,
+		{ label: `${typedFieldsLabel} › ${field.displayName}` },
+	]),
+);
+
 /** Display names and fixes of the request fields, for error messages. */
 const FIELD_LABELS: FieldLabels = {
-	clientId: {
-		label: 'Client ID',
-		fix: 'Enter your own reference for the person (at most 100 characters), for example a customer number.',
-	},
-	...Object.fromEntries(
-		TYPED_FIELDS.map((field) => [
-			field.name,
-			{ label: `Additional Fields › ${field.displayName}` },
-		]),
-	),
+	...fieldLabels(properties, {
+		clientId:
+			'Enter your own reference for the person (at most 100 characters), for example a customer number.',
+	}),
+	...TYPED_FIELD_LABELS,
 	callbackUrl: {
-		label: 'Additional Fields › Callback URL',
+		...TYPED_FIELD_LABELS.callbackUrl,
 		fix: 'Enter a full https:// address, or turn on "Send the Result to This Workflow" instead.',
 	},
 };

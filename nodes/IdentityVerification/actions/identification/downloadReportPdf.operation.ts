@@ -10,6 +10,7 @@ import { z } from 'zod';
 
 import { reportPdfRequestSchema } from '../../../shared/contract';
 import { maxFileSizeOption, outputFileField, pdfItem } from '../../helpers/fileDownload';
+import { fileItemSchema } from '../../helpers/fileItem';
 import { fieldLabels, validateInput } from '../../helpers/validation';
 import { SCAN_REF_LABEL, scanRefField } from './common';
 
@@ -73,12 +74,7 @@ const displayOptions = {
 
 export const description = updateDisplayOptions(displayOptions, properties);
 
-export const outputSchema = z.object({
-	scanRef: z.string(),
-	fileName: z.string(),
-	mimeType: z.string(),
-	fileSize: z.number(),
-});
+export const outputSchema = z.object({ scanRef: z.string() }).merge(fileItemSchema);
 
 const FIELD_LABELS = {
 	...fieldLabels(properties, {

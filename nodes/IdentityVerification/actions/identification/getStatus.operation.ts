@@ -9,7 +9,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { scanRefRequestSchema, verificationStatusSchema } from '../../../shared/contract';
 import { apiRequest } from '../../transport';
 import { isNonEmptyObject } from '../../helpers/response';
-import { validateInput } from '../../helpers/validation';
+import { fieldLabels, validateInput } from '../../helpers/validation';
 
 const properties: INodeProperties[] = [
 	{
@@ -55,12 +55,9 @@ export async function execute(
 		this,
 		scanRefRequestSchema,
 		{ scanRef: this.getNodeParameter('scanRef', itemIndex, '') },
-		{
-			scanRef: {
-				label: 'Scan Reference',
-				fix: 'Enter the scanRef from the token response or a webhook.',
-			},
-		},
+		fieldLabels(properties, {
+			scanRef: 'Enter the scanRef from the token response or a webhook.',
+		}),
 		itemIndex,
 	);
 	const response = await apiRequest.call(this, 'apiKey', {

@@ -15,7 +15,8 @@ import {
 	PASSWORD_LABEL,
 	pdfItem,
 } from '../../helpers/fileDownload';
-import { validateInput } from '../../helpers/validation';
+import { fileItemSchema } from '../../helpers/fileItem';
+import { fieldLabel, validateInput } from '../../helpers/validation';
 import { COMPANY_NOT_FOUND, companyIdField } from '../company';
 import { companyOf } from './common';
 
@@ -53,12 +54,7 @@ const displayOptions = { show: { resource: ['kybCompany'], operation: ['download
 
 export const description = updateDisplayOptions(displayOptions, properties);
 
-export const outputSchema = z.object({
-	companyId: z.string(),
-	fileName: z.string(),
-	mimeType: z.string(),
-	fileSize: z.number(),
-});
+export const outputSchema = z.object({ companyId: z.string() }).merge(fileItemSchema);
 
 /** The item's password and sections, checked before anything is sent. */
 function bodyOf(this: IExecuteFunctions, itemIndex: number) {
@@ -69,7 +65,7 @@ function bodyOf(this: IExecuteFunctions, itemIndex: number) {
 		content: Array.isArray(sections) && sections.length === 0 ? undefined : sections,
 	};
 	const labels = {
-		content: { label: 'Sections', fix: 'Choose sections from the list.' },
+		content: fieldLabel(properties, 'sections', 'Choose sections from the list.'),
 		password: PASSWORD_LABEL,
 	};
 	return validateInput.call(this, kybCompanyPdfRequestSchema, input, labels, itemIndex);

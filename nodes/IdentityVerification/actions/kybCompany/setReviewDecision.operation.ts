@@ -11,7 +11,7 @@ import { z } from 'zod';
 import { kybCompanyStatusRequestSchema, kybCompanyStatusSchema } from '../../../shared/contract';
 import { isPlainObject } from '../../../shared/isPlainObject';
 import { apiRequest } from '../../transport';
-import { validateInput } from '../../helpers/validation';
+import { fieldLabel, validateInput } from '../../helpers/validation';
 import { COMPANY_NOT_FOUND, companyIdField } from '../company';
 import { companyOf } from './common';
 
@@ -60,11 +60,16 @@ export const description = updateDisplayOptions(displayOptions, properties);
 export const outputSchema = kybCompanyStatusSchema.extend({ companyId: z.string() });
 
 const FIELD_LABELS = {
-	'reviewInfo.approvalStatus': {
-		label: 'Decision',
-		fix: 'Choose Approve or Deny (in an expression: APPROVED or DENIED).',
-	},
-	'reviewInfo.denyReason': { label: 'Deny Reason', fix: 'Shorten it to at most 64 characters.' },
+	'reviewInfo.approvalStatus': fieldLabel(
+		properties,
+		'decision',
+		'Choose Approve or Deny (in an expression: APPROVED or DENIED).',
+	),
+	'reviewInfo.denyReason': fieldLabel(
+		properties,
+		'denyReason',
+		'Shorten it to at most 64 characters.',
+	),
 };
 
 export async function execute(

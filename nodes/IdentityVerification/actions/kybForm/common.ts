@@ -3,7 +3,7 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { kybFormTokenSchema, kybQuestionnaireParamsSchema } from '../../../shared/contract';
 import type { Auth } from '../../transport';
 import { segment } from '../../helpers/response';
-import { validateInput } from '../../helpers/validation';
+import { fieldLabels, validateInput } from '../../helpers/validation';
 import { COMPANY_NOT_FOUND, companyIdOf } from '../company';
 
 /** How a KYB form operation signs in; Create Session always uses the API key. */
@@ -63,12 +63,10 @@ export function authModeOf(this: IExecuteFunctions, itemIndex: number): Auth {
 		this,
 		kybFormTokenSchema,
 		{ formToken: this.getNodeParameter('formToken', itemIndex, '') },
-		{
-			formToken: {
-				label: 'Form Token',
-				fix: 'Map the tokenString of Create Session into the field, or set Authentication to API Key.',
-			},
-		},
+		fieldLabels([formTokenProperty], {
+			formToken:
+				'Map the tokenString of Create Session into the field, or set Authentication to API Key.',
+		}),
 		itemIndex,
 	);
 }
@@ -95,13 +93,10 @@ export const companyFields: INodeProperties[] = [
 	},
 ];
 
-const companyFieldLabels = {
-	companyId: { label: 'Company ID', fix: 'Enter the company ID from the dashboard.' },
-	questionnaireId: {
-		label: 'Questionnaire ID',
-		fix: 'Enter the questionnaire ID of the KYB form.',
-	},
-};
+const companyFieldLabels = fieldLabels(companyFields, {
+	companyId: 'Enter the company ID from the dashboard.',
+	questionnaireId: 'Enter the questionnaire ID of the KYB form.',
+});
 
 /** The questionnaire an item names (checked before any request) and its answers' path. */
 export function questionnaireOf(

@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { kybFormParamsSchema } from '../../../shared/contract';
 import { apiRequest } from '../../transport';
 import { isNonEmptyObject, segment } from '../../helpers/response';
-import { validateInput } from '../../helpers/validation';
+import { fieldLabels, validateInput } from '../../helpers/validation';
 import { authModeOf } from './common';
 
 const properties: INodeProperties[] = [
@@ -47,7 +47,7 @@ export async function execute(
 		this,
 		kybFormParamsSchema,
 		{ formId: this.getNodeParameter('formId', itemIndex, '') },
-		{ formId: { label: 'Form ID', fix: 'Enter the ID of the KYB form to submit.' } },
+		fieldLabels(properties, { formId: 'Enter the ID of the KYB form to submit.' }),
 		itemIndex,
 	);
 	const response = await apiRequest.call(this, authModeOf.call(this, itemIndex), {

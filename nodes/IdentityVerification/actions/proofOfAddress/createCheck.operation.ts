@@ -24,7 +24,7 @@ import {
 import { releasedOnceRead } from '../../helpers/jsonStream';
 import { isNonEmptyObject, withoutEcho } from '../../helpers/response';
 import { simplifyItems, simplifyOption } from '../../helpers/simplify';
-import { invalidInput, validateInput } from '../../helpers/validation';
+import { fieldLabels, invalidInput, validateInput } from '../../helpers/validation';
 
 const properties: INodeProperties[] = [
 	{
@@ -113,16 +113,12 @@ export const outputSchema = poaCheckSchema
 
 const textFieldsSchema = poaCheckRequestSchema.pick({ providedName: true, providedAddress: true });
 
-const TEXT_FIELD_LABELS = {
-	providedName: {
-		label: 'Provided Name',
-		fix: "Enter the person's full name as written on the document, at most 255 characters, or leave it empty.",
-	},
-	providedAddress: {
-		label: 'Provided Address',
-		fix: "Enter the person's address as written on the document, at most 255 characters, or leave it empty.",
-	},
-};
+const TEXT_FIELD_LABELS = fieldLabels(properties, {
+	providedName:
+		"Enter the person's full name as written on the document, at most 255 characters, or leave it empty.",
+	providedAddress:
+		"Enter the person's address as written on the document, at most 255 characters, or leave it empty.",
+});
 
 /** The Provided Name and Provided Address of an item, checked; an empty one is not sent. */
 function textFields(this: IExecuteFunctions, itemIndex: number): Record<string, string> {
