@@ -67,7 +67,7 @@ export function optionalPasswordOf(this: IExecuteFunctions, itemIndex: number): 
 }
 
 export const PASSWORD_LABEL = {
-	label: 'Password',
+	label: optionalPasswordField.displayName,
 	fix: 'Enter the password as text, or leave it empty for a PDF without one.',
 };
 

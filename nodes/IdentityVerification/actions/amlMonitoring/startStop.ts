@@ -6,11 +6,13 @@ import { apiRequest } from '../../transport';
 import { validateInput } from '../../helpers/validation';
 import { MONITORING_NOT_FOUND, monitoringIdField, monitoringItem, monitoringOf } from './common';
 
+const COMMENT_LABEL = 'Comment';
+
 export function startStopFields(why: string): INodeProperties[] {
 	return [
 		monitoringIdField,
 		{
-			displayName: 'Comment',
+			displayName: COMMENT_LABEL,
 			name: 'comment',
 			type: 'string',
 			typeOptions: { rows: 2 },
@@ -33,7 +35,7 @@ export async function startOrStop(
 		this,
 		amlMonitoringStartStopSchema,
 		{ comment: comment === '' ? undefined : comment },
-		{ comment: { label: 'Comment', fix: 'Shorten the comment to at most 10,000 characters.' } },
+		{ comment: { label: COMMENT_LABEL, fix: 'Shorten the comment to at most 10,000 characters.' } },
 		itemIndex,
 	);
 	// Not repeated after a failure that may have reached the service: the comment would be kept twice.

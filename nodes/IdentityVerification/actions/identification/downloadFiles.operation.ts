@@ -18,6 +18,7 @@ import {
 	maxTotalBytesOf,
 	maxTotalSizeOption,
 } from '../../helpers/fileDownload';
+import { fileItemSchema } from '../../helpers/fileItem';
 import { scanRefField, scanRefOf } from './common';
 
 const properties: INodeProperties[] = [
@@ -66,14 +67,7 @@ export const description = updateDisplayOptions(displayOptions, properties);
 
 export const outputSchema = z.object({
 	scanRef: z.string(),
-	files: z.array(
-		z.object({
-			kind: z.string(),
-			fileName: z.string(),
-			mimeType: z.string(),
-			fileSize: z.number(),
-		}),
-	),
+	files: z.array(z.object({ kind: z.string() }).merge(fileItemSchema)),
 	notAvailable: z.array(z.string()),
 });
 
