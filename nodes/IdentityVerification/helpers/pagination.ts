@@ -3,21 +3,17 @@ import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import { listPageSchema } from '../../shared/contract';
 import type { ListPage } from '../../shared/contract';
-import { isPlainObject } from '../../shared/isPlainObject';
 import {
 	apiRequest,
 	assertUnderBaseUrl,
 	getBaseUrl,
-	isChunkStream,
 	isRunOver,
 	joinUrl,
 	MAX_PAGES,
-	readJsonBody,
 	runBudgetOf,
 	runOverWords,
 } from '../transport';
 import type { ApiRequest, RunBudget } from '../transport';
-import { readStreamedObject } from './jsonStream';
 
 export interface PageListOptions {
 	/** Contract path of the list, path parameters already encoded, e.g. `/bank/verifications/x/accounts/y/transactions/`. */
@@ -279,7 +275,7 @@ async function fetchPage(
 			...options.readDeadline,
 			notFound: options.notFound,
 			answerName: `${label} of the list`,
-			read: readPage,
+			reader: 'listPage',
 			// Fewer pages at the same time once the service says it gets too many requests.
 			onRateLimited: control ? () => control.throttle() : undefined,
 		});
@@ -303,40 +299,6 @@ function withProgress(read: ListRead, label: string, error: unknown): unknown {
 	const progress = `Reading stopped at ${label}: ${pages} with ${read.resultsDone} ${read.options.itemsName} had been read, and none of them were output for this item. Run it again once the cause below is fixed.`;
 	error.description = error.description ? `${progress} ${error.description}` : progress;
 	return error;
-}
-
-/**
- * A page's answer as JSON, and its results when they were read one by one. Streamed, the `results`
- * are parsed as they arrive (see helpers/jsonStream.ts): the page is never held as one text, and
- * the body keeps an empty array in their place, so that checking its shape goes through none of
- * them (each is any JSON value). An answer that is not JSON becomes '' (its shape is then refused
- * like any other text); one that came whole is parsed as it is.
- */
-export async function readPage(body: unknown): Promise<{ body: unknown; results?: unknown[] }> {
-	if (!isChunkStream(body)) {
-		const whole = readJsonBody(body);
-		return { body: whole.ok ? whole.value : '' };
-	}
-	let results: unknown[] = [];
-	// The answer is this read's alone and the reader keeps nothing of a chunk it has read (what it
-	// keeps, it copies): each chunk's memory is given back as soon as it is read.
-	const streamed = await readStreamedObject(
-		body,
-		{
-			results: {
-				kind: 'elements',
-				onStart: () => (results = []),
-				onElement: (value) => results.push(value),
-			},
-		},
-		{ releaseChunks: true },
-	);
-	if (!streamed.ok) return { body: '' };
-	const page = streamed.value;
-	// An empty array where `results` was read, unless a later `results` replaced it (the last counts).
-	const placeholder =
-		isPlainObject(page) && Array.isArray(page.results) && page.results.length === 0;
-	return placeholder ? { body: page, results } : { body: page };
 }
 
 /** The page's shape checked; every `next` link must stay under the Base URL. */

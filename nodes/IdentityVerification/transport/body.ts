@@ -10,10 +10,9 @@
 import { sleep } from 'n8n-workflow';
 
 import { JsonTooDeepError, MAX_JSON_DEPTH, nestedDeeperThan } from '../../shared/jsonDepth';
-import type { Stall } from './errors';
 import { ERROR_BODY_BYTES } from './limits';
 import type { ReadLimits } from './limits';
-import type { ResponseKind } from './types';
+import type { ResponseKind, Stall } from './types';
 
 /**
  * The longest single wait of the watchdog. n8n's sleep ends at once when the read ends; where it

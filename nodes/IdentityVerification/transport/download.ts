@@ -9,8 +9,8 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { IBinaryData, IExecuteFunctions } from 'n8n-workflow';
 
 import { fileLinkProblem, shownUrl } from '../../shared/urlGuards';
-import { detectFileType } from '../helpers/fileType';
-import type { DetectedFileType } from '../helpers/fileType';
+import { detectFileType } from './fileType';
+import type { DetectedFileType } from './fileType';
 import { base64Decoder } from './base64';
 import { resolveCredential } from './credential';
 import { apiRequest, linkRequest } from './request';
@@ -20,7 +20,7 @@ import type { AnswerStream, ApiRequest, AuthMode } from './types';
 export interface FileToStore {
 	/** Its file name without extension; the extension comes from the type its bytes show. */
 	name: string;
-	/** The types it may be (`pdf`, `jpeg`, `png`, …, from helpers/fileType.ts). */
+	/** The types it may be (`pdf`, `jpeg`, `png`, …, from fileType.ts). */
 	accepts: string[];
 	/** What it is, for messages: `PDF report`, `photo`. */
 	what: string;

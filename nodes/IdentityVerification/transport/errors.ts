@@ -13,7 +13,7 @@ import { DEFAULT_BASE_URL } from '../../shared/urlGuards';
 import { parseJsonBody, TOO_LONG } from './body';
 import { RUN_BUDGET_TIMEOUTS } from './limits';
 import type { RunBudget } from './limits';
-import type { ApiMethod, SentAs } from './types';
+import type { ApiMethod, SentAs, Stall } from './types';
 import { makeRedactor } from './redact';
 import type { Redactor } from './redact';
 
@@ -477,12 +477,6 @@ export function unreadableAnswerError(
 // An answer whose body stopped arriving, took too long, grew too large or is nested too deep. A
 // stalled answer is retried where reads are (the transport recognises it by `stalledReadOf`); a too
 // large or too deep one is not.
-
-/**
- * `idle`: nothing arrived for too long; `total`: the whole body took too long; `size`: too large;
- * `depth`: its JSON is nested too deep.
- */
-export type Stall = 'idle' | 'total' | 'size' | 'depth';
 
 interface StalledRead {
 	stall: Stall;

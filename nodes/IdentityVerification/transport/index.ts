@@ -15,11 +15,14 @@
  * credential.ts: the credential, where a request may go, the credential tests. body.ts: reading an
  * answer under its bounds. limits.ts: the bounds. retry.ts: when to retry, how long to wait.
  * errors.ts: the messages and the status table. redact.ts: secrets out of every error.
+ * jsonStream.ts and readers.ts: a JSON answer read as it arrives (a page's results one by one, an
+ * upload's echo skipped). fileType.ts: what a file is, from its first bytes.
  */
 export { apiRequest } from './request';
 export { downloadFile, downloadLink } from './download';
 export { assertUnderBaseUrl, getBaseUrl, joinUrl, serviceCredentialTests } from './credential';
-export { isChunkStream, readJsonBody } from './body';
+export { ACCEPTED_FILE_TYPES_TEXT, detectFileType } from './fileType';
+export { releasedOnceRead } from './jsonStream';
 export {
 	DEFAULT_MAX_FILE_MB,
 	isRunOver,

@@ -35,6 +35,7 @@ import {
 } from './errors';
 import { headersTimeoutOf, isRunOver, readLimitsOf, runBudgetOf } from './limits';
 import type { ReadLimits, RunBudget } from './limits';
+import { JSON_READERS } from './readers';
 import { makeRedactor } from './redact';
 import type { Redactor } from './redact';
 import {
@@ -299,8 +300,8 @@ async function handleResponse<T>(
 }
 
 /**
- * A 2xx answer with its body as the caller asked for it: read whole (JSON, binary), read by the
- * request's own reader as it arrives, or left out (none). A body that breaks off or times out
+ * A 2xx answer with its body as the caller asked for it: read whole (JSON, binary), read by its
+ * reader as it arrives (a list's page, an upload's answer, a file being stored), or left out (none). A body that breaks off or times out
  * while it is read is retried like an attempt without an answer.
  */
 async function handleSuccess<T>(
@@ -320,7 +321,8 @@ async function handleSuccess<T>(
 		discardStream(response.body);
 		throw stalled('size', state.read.maxBytes);
 	}
-	if (!state.req.read) {
+	const read = state.req.read ?? (state.req.reader && JSON_READERS[state.req.reader]);
+	if (!read) {
 		try {
 			return result(await readWholeBody(response.body, kind, state.read, stalled));
 		} catch (error) {
@@ -329,7 +331,7 @@ async function handleSuccess<T>(
 	}
 	const body = watchedBody(response.body, state.read, stalled) as AnswerStream;
 	try {
-		return result(await state.req.read(body));
+		return result(await read(body));
 	} catch (error) {
 		// The answer failed its reader (it broke off, stalled, grew too large), or the reader failed.
 		if (streamFailed(body) || stalledReadOf(error) !== undefined) {

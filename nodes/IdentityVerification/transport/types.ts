@@ -59,10 +59,13 @@ export interface ApiRequest {
 	/** `json` (default): JSON (`null` for an empty body); `binary`: a file (a Buffer); `none`: `undefined`. */
 	response?: ResponseKind;
 	/**
-	 * Reads a 2xx answer's body as it arrives instead of the transport reading it whole (a page
-	 * parsed result by result, a file stored while it downloads): under the same deadlines and size
-	 * bound, and an answer that breaks off while it is read is retried like one that never came.
+	 * Reads a 2xx JSON answer as it arrives instead of whole (readers.ts): a list's page, its results
+	 * one by one (`listPage`: the body is `{ body, results }`), or an upload's answer without the
+	 * document it echoes (`withoutFileEcho`). Under the same deadlines and size bound; an answer that
+	 * breaks off while it is read is retried like one that never came.
 	 */
+	reader?: JsonReader;
+	/** The transport's own reader of a file, stored while it downloads (download.ts). */
 	read?: (body: AnswerStream) => Promise<unknown>;
 	/**
 	 * A POST that only reads (the service reads data, files and PDFs by POST): repeated after a
@@ -104,6 +107,15 @@ export interface StreamedBody {
 }
 
 export type ResponseKind = 'json' | 'binary' | 'none';
+
+/** A JSON answer's reader as it arrives (readers.ts). */
+export type JsonReader = 'listPage' | 'withoutFileEcho';
+
+/**
+ * Which bound ended the read of an answer. `idle`: nothing arrived for too long; `total`: the whole
+ * body took too long; `size`: too large; `depth`: its JSON is nested too deep.
+ */
+export type Stall = 'idle' | 'total' | 'size' | 'depth';
 
 export interface ApiResponse<T = unknown> {
 	statusCode: number;

@@ -9,9 +9,9 @@
 import fc from 'fast-check';
 import type { IWebhookFunctions } from 'n8n-workflow';
 
-import { readPage } from '../../../nodes/IdentityVerification/helpers/pagination';
-import { withoutEcho } from '../../../nodes/IdentityVerification/helpers/response';
-import { readJsonBody } from '../../../nodes/IdentityVerification/transport';
+import { readPage } from '../../../nodes/IdentityVerification/transport/readers';
+import { withoutEcho } from '../../../nodes/IdentityVerification/transport/readers';
+import { readJsonBody } from '../../../nodes/IdentityVerification/transport/body';
 import {
 	JsonTooDeepError,
 	MAX_JSON_DEPTH,

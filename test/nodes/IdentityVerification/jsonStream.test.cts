@@ -1,5 +1,5 @@
 /**
- * The streamed JSON reader (helpers/jsonStream.ts) against JSON.parse: every text read in one
+ * The streamed JSON reader (transport/jsonStream.ts) against JSON.parse: every text read in one
  * chunk, split in two at every byte and one byte at a time gives what JSON.parse gives, with the
  * named array member's elements handed over in order and the named string member skipped; every
  * text JSON.parse refuses is refused.
@@ -7,9 +7,9 @@
 import {
 	readStreamedObject,
 	type StreamedJson,
-} from '../../../nodes/IdentityVerification/helpers/jsonStream';
-import { withoutEcho } from '../../../nodes/IdentityVerification/helpers/response';
-import { readJsonBody } from '../../../nodes/IdentityVerification/transport';
+} from '../../../nodes/IdentityVerification/transport/jsonStream';
+import { withoutEcho } from '../../../nodes/IdentityVerification/transport/readers';
+import { readJsonBody } from '../../../nodes/IdentityVerification/transport/body';
 import { JsonTooDeepError, MAX_JSON_DEPTH } from '../../../nodes/shared/jsonDepth';
 
 /** Whether this Node can give a chunk's memory back (`ArrayBuffer.prototype.transfer`, Node 21+). */

@@ -10,9 +10,14 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { z } from 'zod';
 
 import { poaCheckRequestSchema, poaCheckSchema } from '../../../shared/contract';
-import { apiRequest, MAX_JSON_BYTES } from '../../transport';
+import {
+	ACCEPTED_FILE_TYPES_TEXT,
+	apiRequest,
+	detectFileType,
+	MAX_JSON_BYTES,
+	releasedOnceRead,
+} from '../../transport';
 import type { StreamedBody } from '../../transport';
-import { ACCEPTED_FILE_TYPES_TEXT, detectFileType } from '../../helpers/fileType';
 import {
 	isPlainBase64,
 	jsonBodyLength,
@@ -21,8 +26,7 @@ import {
 	jsonPiecesWithBase64,
 	leadingBytes,
 } from '../../helpers/jsonBody';
-import { releasedOnceRead } from '../../helpers/jsonStream';
-import { isNonEmptyObject, withoutEcho } from '../../helpers/response';
+import { isNonEmptyObject } from '../../helpers/response';
 import { simplifyItems, simplifyOption } from '../../helpers/simplify';
 import { fieldLabels, invalidInput, validateInput } from '../../helpers/validation';
 
@@ -302,7 +306,7 @@ async function createdCheck(
 		itemIndex,
 		// The echoed document (base64) makes the answer larger than the upload by a third.
 		maxBytes: MAX_JSON_BYTES + Math.ceil((uploadedBytes * 4) / 3),
-		read: async (answer) => await withoutEcho(answer, 'file'),
+		reader: 'withoutFileEcho',
 	});
 	const check: IDataObject = isNonEmptyObject(response.body) ? response.body : {};
 	check.fileSizeBytes = uploadedBytes;
