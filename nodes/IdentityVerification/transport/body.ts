@@ -12,7 +12,7 @@ import { sleep } from 'n8n-workflow';
 import { JsonTooDeepError, MAX_JSON_DEPTH, nestedDeeperThan } from '../../shared/jsonDepth';
 import { ERROR_BODY_BYTES } from './limits';
 import type { ReadLimits } from './limits';
-import type { ResponseKind, Stall } from './types';
+import type { Stall } from './types';
 
 /**
  * The longest single wait of the watchdog. n8n's sleep ends at once when the read ends; where it
@@ -45,20 +45,18 @@ export async function readWholeBody(
 export const TOO_LONG = Symbol('error answer too long');
 
 /**
- * What is read of an error answer, for its message: its first 64 KB (ERROR_BODY_BYTES), parsed as
- * JSON when it is JSON. An answer longer than that is TOO_LONG and not quoted at all: the start of
- * a document the service echoed is no message, and the status says what happened.
+ * What is read of an error answer, for its message: its first 64 KB (ERROR_BODY_BYTES), as bytes
+ * (errors.ts parses them, once). An answer longer than that is TOO_LONG and not quoted at all: the
+ * start of a document the service echoed is no message, and the status says what happened.
  */
 export async function readErrorBody(
 	body: unknown,
-	kind: ResponseKind,
 	limits: ReadLimits,
 	stalled: Stalled,
 ): Promise<unknown> {
 	const read = await readCapped(watchedChunks(body, limits, stalled), ERROR_BODY_BYTES);
 	discardStream(body);
-	if (!read.complete) return TOO_LONG;
-	return kind === 'json' ? parseJsonBody(read.body) : read.body;
+	return read.complete ? read.body : TOO_LONG;
 }
 
 /** Closes a streamed body nobody will read (e.g. of a redirect), so its connection is let go. */

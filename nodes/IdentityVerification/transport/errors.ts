@@ -606,8 +606,6 @@ export function withRetriesStopped(error: NodeApiError, budget: RunBudget): Node
 // What is quoted and kept of an error answer: bounded and redacted, as a service echoing an
 // uploaded document must not put it whole into the execution data.
 
-/** What of an error answer's text is parsed: far more than any real error, far less than an upload. */
-const ERROR_TEXT_LIMIT = 65_536;
 /** A longer string in an error answer is data (e.g. an echoed document), not a message. */
 const LONG_TEXT = 1000;
 /** Lists and objects of an error answer keep this many entries, nested this deep. */
@@ -617,16 +615,6 @@ const MAX_DEPTH = 8;
 const EXCERPT_LIMIT = 4096;
 /** What the details keep of an error answer too big to keep whole. */
 const USEFUL_KEYS = ['detail', 'message', 'error', 'error_description', 'title', 'code', 'errors'];
-
-/** The start of an error answer's text or bytes: a huge answer is not decoded and parsed whole. */
-function headOf(raw: unknown): unknown {
-	if (raw instanceof Uint8Array && raw.byteLength > ERROR_TEXT_LIMIT) {
-		return raw.subarray(0, ERROR_TEXT_LIMIT);
-	}
-	if (typeof raw === 'string' && raw.length > ERROR_TEXT_LIMIT)
-		return raw.slice(0, ERROR_TEXT_LIMIT);
-	return raw;
-}
 
 /** What stands in the place of a text of the service that may quote a secret too short to take out. */
 const LEFT_OUT = '[left out: it may quote a secret]';
@@ -638,10 +626,11 @@ function quotedText(redact: Redactor, text: string): string {
 
 /**
  * An error body as JSON, or its text trimmed, redacted and cut at 300 characters (redacted first,
- * so a cut cannot leave part of a secret); undefined when empty. Only its first 64 KB are read.
+ * so a cut cannot leave part of a secret); undefined when empty. The body is what readErrorBody
+ * read: at most ERROR_BODY_BYTES.
  */
 export function parseErrorBody(raw: unknown, redact: Redactor = makeRedactor([])): unknown {
-	const body = parseJsonBody(headOf(raw));
+	const body = parseJsonBody(raw);
 	if (typeof body !== 'string') return body ?? undefined;
 	return cut(quotedText(redact, body.trim()), 300);
 }

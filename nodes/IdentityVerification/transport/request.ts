@@ -281,8 +281,7 @@ async function handleResponse<T>(
 	if (status >= 200 && status < 300)
 		return await handleSuccess<T>(state, response, headers, attempt);
 	if (status >= 300 && status < 400) throw refuseRedirect(state, response, headers.location);
-	const kind = state.req.response ?? 'json';
-	const body = await readErrorBody(response.body, kind, state.read, stalledError(state, attempt));
+	const body = await readErrorBody(response.body, state.read, stalledError(state, attempt));
 	if (await waitToRetryStatus(state, status, attempt, headers['retry-after'])) return RETRY;
 	const { method, itemIndex } = state.req;
 	const failure = {
