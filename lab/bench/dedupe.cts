@@ -5,8 +5,10 @@
 import { randomBytes } from 'node:crypto';
 import { ObservableObject, type IDataObject } from 'n8n-workflow';
 
-import { claimDelivery, dedupeKey, formerDedupeKeys } from '../../nodes/shared/webhook/dedupe';
+import { dedupe } from './built.cjs';
 import { load, log, median, round, type DedupeFigures, type Options } from './common.cjs';
+
+const { claimDelivery, dedupeKey, formerDedupeKeys } = dedupe;
 
 const NODE_KEY = 'node:Identity Verification Trigger';
 const SIZES = ['0', '500', '1000'] as const;
