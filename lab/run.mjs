@@ -106,8 +106,10 @@ const TASKS = {
 		if (leftOut > 0) log(`${leftOut} more changed lines are over the budget and not mutated here.`);
 		stryker(['--mutate', patterns.join(','), ...args]);
 	},
-	// The lab's own unit test; compiling the lab also type-checks it against the package's helpers.
+	// The lab's own unit test; compiling the lab also type-checks it against the package's helpers
+	// and the built package's declarations (dist/, what bench/built.cts loads).
 	test: (args) => {
+		buildPackage();
 		buildLab();
 		jest(['lab/mutation/', ...args]);
 	},

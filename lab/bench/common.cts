@@ -86,14 +86,9 @@ export interface VerifyFigures {
 
 /** µs per claim of the duplicate store, by the number of entries the record already holds. */
 export interface DedupeFigures {
-	/** The record as this process wrote it (the usual case). */
 	claimMicros: Record<'0' | '500' | '1000', number>;
-	/** The record another writer left (another webhook process, a restart): read whole once. */
-	otherWriterMicros: Record<'0' | '500' | '1000', number>;
 	/** What n8n itself does with the same static data per delivery: parse it, serialise it. */
 	n8nStaticDataMicros: Record<'0' | '500' | '1000', number>;
-	/** claimMicros at 1,000 entries / at 0 entries. */
-	flatness: number;
 	/** claimMicros at 1,000 entries / n8n's own parse and save of that static data. */
 	vsN8nStaticData: number;
 }

@@ -2,8 +2,8 @@
 // n8n's HTTP Request node following `next` one page at a time (its pagination option) against this
 // node's Return All at default settings, both running inside the same pinned real n8n, timed by n8n
 // itself (the node's `executionTime` in the run data), alternating A and B.
-import { DEFAULT_MAX_PARALLEL } from '../../nodes/IdentityVerification/helpers/listRead';
 import type { Stack } from '../../test/n8n/stack.cjs';
+import { defaultMaxParallel } from './built.cjs';
 import { load, log, median, round, type Options, type PaginationFigures } from './common.cjs';
 import { createActive, runMeasured, type MeasuredRun } from './n8n.cjs';
 import {
@@ -15,6 +15,8 @@ import {
 } from './workflows.cjs';
 
 const PAGINATION = { transactions: 10_000, perPage: 100, latencyMs: 50 };
+/** Max Parallel Requests as Return All runs at its default. */
+const DEFAULT_MAX_PARALLEL = defaultMaxParallel();
 
 /** The two workflows over the same seeded account; each run of them, and what it must read. */
 async function paginationWorkflows(stack: Stack, basicAuth: { id: string; name: string }) {

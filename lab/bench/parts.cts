@@ -5,10 +5,8 @@
 // n8n's, measured through n8n in the trigger section.)
 import { randomBytes } from 'node:crypto';
 
-import { dedupeKey, formerDedupeKeys } from '../../nodes/shared/webhook/dedupe';
-import { buildEvent } from '../../nodes/shared/webhook/events';
-import { bodyHash, verifySignature } from '../../nodes/shared/webhook/signature';
 import { sampleBody, sign } from '../../test/sandbox/index.cjs';
+import { dedupe, events, signature } from './built.cjs';
 import {
 	log,
 	median,
@@ -19,6 +17,10 @@ import {
 	type PartFigures,
 	type VerifyFigures,
 } from './common.cjs';
+
+const { dedupeKey, formerDedupeKeys } = dedupe;
+const { buildEvent } = events;
+const { bodyHash, verifySignature } = signature;
 
 /** A JSON body of exactly `size` bytes (an event with a padding field). */
 function jsonBodyOfSize(size: number): Buffer {

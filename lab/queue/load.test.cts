@@ -7,8 +7,12 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { SEED, signedDelivery, type WebhookRequest } from '../../test/sandbox/index.cjs';
-import { transactionsRange } from '../../test/sandbox/data.cjs';
+import {
+	SEED,
+	signedDelivery,
+	transactionsRange,
+	type WebhookRequest,
+} from '../../test/sandbox/index.cjs';
 import { ROOT, waitForWebhook } from '../../test/n8n/runtime.cjs';
 import { productionWebhookUrl } from '../../test/n8n/stack.cjs';
 import { startQueueStack, type QueueStack } from '../../test/n8n/queue.cjs';

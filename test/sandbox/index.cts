@@ -18,6 +18,7 @@ export { SEED, MAX_PER_PAGE } from './seed.cjs';
 export type * from './types.cjs';
 export { sign, signedDelivery, type WebhookRequest } from './webhooks.cjs';
 export { sampleBody } from './bodies.cjs';
+export { transactionsRange } from './data.cjs';
 
 export interface StartSandboxOptions extends Partial<SandboxCredentials> {
 	/** Default 0: a random free port. */

@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { fieldLabels, numberFromText, validateInput } from './validation';
 
 const DEFAULT_PER_PAGE = 50;
-export const DEFAULT_MAX_PARALLEL = 4;
+const DEFAULT_MAX_PARALLEL = 4;
 const MAX_PARALLEL_LIMIT = 16;
 
 /** Return All, and Limit when it is off. */
