@@ -1,7 +1,7 @@
 /**
  * "Simplify" on the operations whose answer has more than ten fields (POA check, verification
  * token, a KYB company and the list of them): off by default on the canvas, on by default in the AI tool variant (n8n's `@tool`). List
- * Transactions has one too, off everywhere (bank-transactions.test.cts).
+ * Transactions has one too, off everywhere (bank/listTransactions.test.cts).
  */
 import { NodeHelpers, type INode, type INodeProperties } from 'n8n-workflow';
 import { IdentityVerification } from '../../../../nodes/IdentityVerification/IdentityVerification.node';

@@ -1,9 +1,8 @@
 /**
- * KYB Form: Create Session (the company's link and its form token), Get All Answers and Get Many
- * Beneficiaries, and the Form Token field every form operation accepts instead of a credential.
+ * KYB Form → Create Session: the company's link and its form token, the Additional Fields as the
+ * provider names them, their bounds, and a server error that is not repeated.
  */
 import { kybFormLink } from '../../../../nodes/shared/contract';
-import { SEED } from '../../../sandbox/index.cjs';
 import { expectError, expectPaired, serviceRequests, useSandbox } from '../util.cjs';
 
 const ctx = useSandbox();
@@ -14,14 +13,6 @@ const session = (extra: Record<string, unknown> = {}) => ({
 	clientId: 'deal-42',
 	...extra,
 });
-
-/** A session made over the API, and its company's form filled and submitted from its link. */
-async function submittedSession() {
-	const { items } = await ctx.run(session());
-	const token = items[0].json.tokenString as string;
-	const { companyId } = await ctx.sb.kyb.submitSession(token);
-	return { token, companyId };
-}
 
 describe('KYB Form → Create Session', () => {
 	test('outputs the link to send the company, then the session as the service answered', async () => {
@@ -139,156 +130,5 @@ describe('KYB Form → Create Session', () => {
 		expect(items.map((item) => item.json.clientId ?? null)).toEqual(['deal-1', null, 'deal-3']);
 		expect(items[1].json.error).toMatch(/Client ID: must not be empty/);
 		expect(serviceRequests(ctx.sb, '/kyb/tokens/')).toBe(2);
-	});
-});
-
-describe('KYB Form → Get All Answers, Get Many Beneficiaries', () => {
-	test('every questionnaire’s answers, one item each, with the API key', async () => {
-		const { companyId } = await submittedSession();
-		const { items, error } = await ctx.run({
-			resource: 'kyb',
-			operation: 'getAllAnswers',
-			companyId,
-		});
-		expect(error).toBeUndefined();
-		expect(items).toHaveLength(1);
-		expect(items[0].json).toMatchObject({
-			id: SEED.kyb.questionnaireId,
-			title: 'Company onboarding',
-		});
-		const sections = items[0].json.sections as Array<{ questions: Array<{ key: string }> }>;
-		expect(sections.flatMap((s) => s.questions.map((q) => q.key))).toContain('beneficialOwners');
-	});
-
-	test('each beneficiary an item, paired with its company’s item', async () => {
-		const first = await submittedSession();
-		const second = await submittedSession();
-		const { items, error } = await ctx.run(
-			{ resource: 'kyb', operation: 'getBeneficiaries', companyId: '={{ $json.company }}' },
-			{ input: [{ json: { company: first.companyId } }, { json: { company: second.companyId } }] },
-		);
-		expect(error).toBeUndefined();
-		expect(items).toHaveLength(4);
-		expectPaired(items, (i) => (i < 2 ? 0 : 1));
-		expect(items.map((i) => (i.json.info as { surname: string }).surname)).toEqual([
-			'Jonaitis',
-			'Onaitė',
-			'Jonaitis',
-			'Onaitė',
-		]);
-	});
-
-	test('an unknown company: the company’s own 404 words', async () => {
-		const result = await ctx.run({
-			resource: 'kyb',
-			operation: 'getBeneficiaries',
-			companyId: 'nope',
-		});
-		const error = expectError(result, 'no company with this Company ID');
-		expect(error.description).toMatch(/companyId of a KYB event/);
-	});
-
-	test.each([
-		['empty', '={{ "" }}', 'must not be empty'],
-		['only dots', '..', 'only dots'],
-	])('refuses a Company ID that is %s before sending anything', async (_name, companyId, rule) => {
-		const result = await ctx.run({ resource: 'kyb', operation: 'getAllAnswers', companyId });
-		expectError(result, 'Company ID', rule);
-		expect(serviceRequests(ctx.sb)).toBe(0);
-	});
-});
-
-describe('KYB Form → Authentication: Form Token (a company’s token from Create Session)', () => {
-	const withToken = (
-		operation: string,
-		formToken: string,
-		extra: Record<string, unknown> = {},
-	) => ({
-		resource: 'kyb',
-		operation,
-		authentication: 'formToken',
-		formToken,
-		...extra,
-	});
-
-	test('Create Session’s item, mapped into the field ({{ $json.tokenString }}), reads its company’s form with no credential of its own', async () => {
-		const created = await ctx.run(session(), { credentials: 'apiKeyOnly' });
-		const sessionItem = created.items[0].json;
-		const { companyId } = await ctx.sb.kyb.submitSession(sessionItem.tokenString as string);
-		ctx.sb.resetLog();
-		const { items, error } = await ctx.run(
-			withToken('getAllAnswers', '={{ $json.tokenString }}', { companyId }),
-			{ credentials: 'apiKeyOnly', input: [{ json: sessionItem }] },
-		);
-		expect(error).toBeUndefined();
-		expect(items).toHaveLength(1);
-		expect(ctx.sb.requests).toMatchObject([
-			{ authScheme: 'bearer', authorized: true, status: 200 },
-		]);
-	});
-
-	test('sent as Bearer to the API credential’s Base URL, for the existing form operations too', async () => {
-		const { token, companyId } = await submittedSession();
-		ctx.sb.resetLog();
-		const owners = await ctx.run(withToken('getBeneficiaries', token, { companyId }), {
-			credentials: 'apiKeyOnly',
-		});
-		expect(owners.error).toBeUndefined();
-		expect(owners.items).toHaveLength(2);
-		const answers = await ctx.run(
-			withToken('getAnswers', token, { companyId, questionnaireId: SEED.kyb.questionnaireId }),
-			{ credentials: 'apiKeyOnly' },
-		);
-		expect(answers.error).toBeUndefined();
-		expect(ctx.sb.requests.map((r) => [r.authScheme, r.authorized, r.status])).toEqual([
-			['bearer', true, 200],
-			['bearer', true, 200],
-		]);
-	});
-
-	test('another company’s form: 403, with what to check', async () => {
-		const { token } = await submittedSession();
-		const other = ctx.sb.kyb.addCompany();
-		const result = await ctx.run(withToken('getBeneficiaries', token, { companyId: other }), {
-			credentials: 'apiKeyOnly',
-		});
-		const error = expectError(result, 'HTTP 403');
-		expect(error.description).toMatch(/only works for the company whose session made it/);
-	});
-
-	test('an expired token: 401 says to run Create Session again, and never shows the token', async () => {
-		const expired = await ctx.run(session({ sessionFields: { lifetime: 0 } }));
-		const token = expired.items[0].json.tokenString as string;
-		const result = await ctx.run(
-			withToken('getAllAnswers', token, { companyId: SEED.kyb.companyId }),
-			{ credentials: 'apiKeyOnly' },
-		);
-		const error = expectError(result, 'token in the Form Token field', 'HTTP 401');
-		expect(error.description).toMatch(/Run Create Session again/);
-		expect(JSON.stringify({ m: error.message, d: error.description })).not.toContain(token);
-	});
-
-	test('an empty Form Token is refused before anything is sent', async () => {
-		const result = await ctx.run(
-			withToken('getAllAnswers', '={{ "  " }}', { companyId: SEED.kyb.companyId }),
-			{ credentials: 'apiKeyOnly' },
-		);
-		expectError(result, 'Form Token', 'must not be empty');
-		expect(serviceRequests(ctx.sb)).toBe(0);
-	});
-
-	test('the saved form token credential still works as before (Authentication → Form Token Credential)', async () => {
-		const { items, error } = await ctx.run(
-			{
-				resource: 'kyb',
-				operation: 'submitForm',
-				authentication: 'kybFormToken',
-				formId: SEED.kyb.formId,
-			},
-			{ credentials: 'formTokenOnly' },
-		);
-		expect(error).toBeUndefined();
-		expect(items[0].json).toEqual({ submitted: true, formId: SEED.kyb.formId });
-		expect(ctx.sb.requests[0]).toMatchObject({ authScheme: 'bearer', authorized: true });
 	});
 });
