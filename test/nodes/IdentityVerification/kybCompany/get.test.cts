@@ -1,29 +1,12 @@
 /** KYB Company → Get: the whole record of a submitted company, Simplify, and an unknown company. */
-import { expectError, useSandbox } from '../util.cjs';
+import { company, useKybSandbox } from '../kyb-util.cjs';
+import { expectError } from '../util.cjs';
 
-const ctx = useSandbox();
-
-const company = (operation: string, extra: Record<string, unknown> = {}) => ({
-	resource: 'kybCompany',
-	operation,
-	...extra,
-});
-
-/** A company whose form was submitted from a session's link (waiting for the review). */
-async function submitted(input: Parameters<typeof ctx.sb.kyb.submitSession>[1] = {}) {
-	const { items } = await ctx.run({
-		resource: 'kyb',
-		operation: 'createSession',
-		clientId: 'deal-42',
-	});
-	const { companyId } = await ctx.sb.kyb.submitSession(items[0].json.tokenString as string, input);
-	ctx.sb.resetLog();
-	return companyId;
-}
+const ctx = useKybSandbox();
 
 describe('KYB Company → Get', () => {
 	test('the whole record of a submitted company', async () => {
-		const companyId = await submitted();
+		const companyId = await ctx.submitted();
 		const { items, error } = await ctx.run(company('get', { companyId }));
 		expect(error).toBeUndefined();
 		expect(items).toHaveLength(1);
@@ -39,7 +22,7 @@ describe('KYB Company → Get', () => {
 	});
 
 	test('Simplify: the main fields, the beneficiaries by name', async () => {
-		const companyId = await submitted();
+		const companyId = await ctx.submitted();
 		const { items } = await ctx.run(company('get', { companyId, simplify: true }));
 		expect(items[0].json).toEqual({
 			id: companyId,

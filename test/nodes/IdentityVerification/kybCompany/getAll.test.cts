@@ -1,37 +1,9 @@
 /** KYB Company → Get Many: every page, Limit, the registration number filter and Simplify. */
-import path from 'node:path';
-import type { IDataObject } from 'n8n-workflow';
-
-import { resources } from '../../../../nodes/IdentityVerification/actions/resources';
-import * as contract from '../../../../nodes/shared/contract';
 import { SEED } from '../../../sandbox/index.cjs';
+import { company, unlisted } from '../kyb-util.cjs';
 import { expectError, serviceRequests, useSandbox } from '../util.cjs';
 
 const ctx = useSandbox();
-
-const company = (operation: string, extra: Record<string, unknown> = {}) => ({
-	resource: 'kybCompany',
-	operation,
-	...extra,
-});
-
-// The output schemas the build writes (gulpfile.js), read as output-schema.test.cts reads them.
-const GULPFILE = path.resolve(__dirname, '..', '..', '..', '..', '..', 'gulpfile.js');
-const SCHEMAS = (
-	require(GULPFILE) as {
-		outputSchemas(
-			source: typeof contract,
-			list: typeof resources,
-		): Record<string, { properties?: Record<string, unknown> }>;
-	}
-).outputSchemas(contract, resources);
-
-/** The fields of an item that n8n's schema preview of the operation does not list. */
-function unlisted(operation: string, item: IDataObject): string[] {
-	const schema = SCHEMAS[`IdentityVerification/__schema__/v1.0.0/kybCompany/${operation}.json`];
-	if (!schema) throw new Error(`the build writes no schema for ${operation}`);
-	return Object.keys(item).filter((key) => !schema.properties?.[key]);
-}
 
 describe('KYB Company → Get Many', () => {
 	test('Return All reads every page, newest first', async () => {

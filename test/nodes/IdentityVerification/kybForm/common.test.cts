@@ -3,24 +3,10 @@
  * common.ts): a company's token from Create Session, sent as Bearer to the API credential's Base URL.
  */
 import { SEED } from '../../../sandbox/index.cjs';
-import { expectError, serviceRequests, useSandbox } from '../util.cjs';
+import { session, useKybSandbox } from '../kyb-util.cjs';
+import { expectError, serviceRequests } from '../util.cjs';
 
-const ctx = useSandbox();
-
-const session = (extra: Record<string, unknown> = {}) => ({
-	resource: 'kyb',
-	operation: 'createSession',
-	clientId: 'deal-42',
-	...extra,
-});
-
-/** A session made over the API, and its company's form filled and submitted from its link. */
-async function submittedSession() {
-	const { items } = await ctx.run(session());
-	const token = items[0].json.tokenString as string;
-	const { companyId } = await ctx.sb.kyb.submitSession(token);
-	return { token, companyId };
-}
+const ctx = useKybSandbox();
 
 describe('KYB Form → Authentication: Form Token (a company’s token from Create Session)', () => {
 	const withToken = (
@@ -52,7 +38,7 @@ describe('KYB Form → Authentication: Form Token (a company’s token from Crea
 	});
 
 	test('sent as Bearer to the API credential’s Base URL, for the existing form operations too', async () => {
-		const { token, companyId } = await submittedSession();
+		const { token, companyId } = await ctx.submittedSession();
 		ctx.sb.resetLog();
 		const owners = await ctx.run(withToken('getBeneficiaries', token, { companyId }), {
 			credentials: 'apiKeyOnly',
@@ -71,7 +57,7 @@ describe('KYB Form → Authentication: Form Token (a company’s token from Crea
 	});
 
 	test('another company’s form: 403, with what to check', async () => {
-		const { token } = await submittedSession();
+		const { token } = await ctx.submittedSession();
 		const other = ctx.sb.kyb.addCompany();
 		const result = await ctx.run(withToken('getBeneficiaries', token, { companyId: other }), {
 			credentials: 'apiKeyOnly',

@@ -3,16 +3,10 @@
  * provider names them, their bounds, and a server error that is not repeated.
  */
 import { kybFormLink } from '../../../../nodes/shared/contract';
+import { session } from '../kyb-util.cjs';
 import { expectError, expectPaired, serviceRequests, useSandbox } from '../util.cjs';
 
 const ctx = useSandbox();
-
-const session = (extra: Record<string, unknown> = {}) => ({
-	resource: 'kyb',
-	operation: 'createSession',
-	clientId: 'deal-42',
-	...extra,
-});
 
 describe('KYB Form → Create Session', () => {
 	test('outputs the link to send the company, then the session as the service answered', async () => {

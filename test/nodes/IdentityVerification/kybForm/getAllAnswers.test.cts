@@ -1,27 +1,13 @@
 /** KYB Form → Get All Answers: every questionnaire's answers of a submitted company, one item each. */
 import { SEED } from '../../../sandbox/index.cjs';
-import { expectError, serviceRequests, useSandbox } from '../util.cjs';
+import { session, useKybSandbox } from '../kyb-util.cjs';
+import { expectError, serviceRequests } from '../util.cjs';
 
-const ctx = useSandbox();
-
-const session = (extra: Record<string, unknown> = {}) => ({
-	resource: 'kyb',
-	operation: 'createSession',
-	clientId: 'deal-42',
-	...extra,
-});
-
-/** A session made over the API, and its company's form filled and submitted from its link. */
-async function submittedSession() {
-	const { items } = await ctx.run(session());
-	const token = items[0].json.tokenString as string;
-	const { companyId } = await ctx.sb.kyb.submitSession(token);
-	return { token, companyId };
-}
+const ctx = useKybSandbox();
 
 describe('KYB Form → Get All Answers', () => {
 	test('every questionnaire’s answers, one item each, with the API key', async () => {
-		const { companyId } = await submittedSession();
+		const { companyId } = await ctx.submittedSession();
 		const { items, error } = await ctx.run({
 			resource: 'kyb',
 			operation: 'getAllAnswers',
