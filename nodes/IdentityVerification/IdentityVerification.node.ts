@@ -15,7 +15,8 @@ import { signingKeyCredentialTest, webhookLifecycle } from '../shared/webhook/de
 import * as waitForResult from './actions/identification/waitForResult.operation';
 import { RESOURCE_FIELDS, RESOURCE_OPTIONS } from './actions/resources';
 import { router } from './actions/router';
-import { requestOptionsProperty, serviceCredentialTests } from './transport';
+import { serviceCredentialTests } from './helpers/credentialTest';
+import { requestOptionsProperty } from './transport';
 
 const PROPERTIES: INodeProperties[] = [
 	{

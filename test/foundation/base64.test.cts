@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 
-import { base64Decoder } from '../../nodes/IdentityVerification/transport/base64';
+import { base64Decoder } from '../../nodes/IdentityVerification/transport/download';
 
 /** What the decoder gives for `text` arriving in these pieces (its bytes, as latin1). */
 function decoded(pieces: string[]): Buffer {

@@ -11,7 +11,7 @@ import fc from 'fast-check';
 import type { IExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
 
 import { fileLinkProblem, isPrivateHost } from '../../nodes/shared/urlGuards';
-import { downloadLink } from '../../nodes/IdentityVerification/transport';
+import { downloadLink } from '../../nodes/IdentityVerification/transport/download';
 import { ACTION_NODE } from '../harness/fixtures/action-node.cjs';
 
 describe('which links are fetched', () => {

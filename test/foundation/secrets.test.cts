@@ -433,7 +433,7 @@ describe('what the service writes: pieces, base64 and short passwords', () => {
 describe('the credential test', () => {
 	test('redacts a secret before it cuts a long error, so no part of it shows', async () => {
 		const { serviceCredentialTests } = await import(
-			'../../nodes/IdentityVerification/transport/credential'
+			'../../nodes/IdentityVerification/helpers/credentialTest'
 		);
 		// An error whose words run to the cut (500 characters) with the secret across it.
 		const failing = {

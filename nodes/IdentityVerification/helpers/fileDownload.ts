@@ -7,7 +7,8 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
 
-import { DEFAULT_MAX_FILE_MB, downloadFile } from '../transport';
+import { DEFAULT_MAX_FILE_MB } from '../transport';
+import { downloadFile } from '../transport/download';
 import type { ApiRequest } from '../transport';
 import { numberFromText, validateInput } from './validation';
 

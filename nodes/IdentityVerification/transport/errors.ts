@@ -10,12 +10,21 @@ import type { INode, JsonObject } from 'n8n-workflow';
 import { isPlainObject } from '../../shared/isPlainObject';
 import { JsonTooDeepError, MAX_JSON_DEPTH } from '../../shared/jsonDepth';
 import { DEFAULT_BASE_URL } from '../../shared/urlGuards';
-import { parseJsonBody, TOO_LONG } from './body';
-import { RUN_BUDGET_TIMEOUTS } from './limits';
-import type { RunBudget } from './limits';
-import type { ApiMethod, SentAs, Stall } from './types';
+import {
+	discardStream,
+	ERROR_BODY_BYTES,
+	parseJsonBody,
+	readCapped,
+	RUN_BUDGET_TIMEOUTS,
+	watchedChunks,
+} from './limits';
+import type { ReadLimits, RunBudget, Stalled } from './limits';
 import { makeRedactor } from './redact';
 import type { Redactor } from './redact';
+import type { ApiMethod, SentAs, Stall } from './types';
+
+export { makeRedactor } from './redact';
+export type { Redactor } from './redact';
 
 interface ErrorParts {
 	message: string;
@@ -69,6 +78,23 @@ interface HttpFailure {
 	/** What a 404 means for this request, if it says. */
 	notFound?: { message: string; advice: string };
 	itemIndex?: number;
+}
+
+/** What an error answer longer than ERROR_BODY_BYTES is read as: nothing of it is quoted. */
+const TOO_LONG = Symbol('error answer too long');
+
+/**
+ * What is read of an error answer: its first 64 KB as bytes, parsed once by httpError. A longer one
+ * is TOO_LONG and not quoted at all: the start of an echoed document is no message.
+ */
+export async function readErrorBody(
+	body: unknown,
+	limits: ReadLimits,
+	stalled: Stalled,
+): Promise<unknown> {
+	const read = await readCapped(watchedChunks(body, limits, stalled), ERROR_BODY_BYTES, true);
+	discardStream(body);
+	return read.complete ? read.body : TOO_LONG;
 }
 
 /** An HTTP answer that is not 2xx, after the retries the transport was allowed to make. */
@@ -303,7 +329,7 @@ function httpHint(input: HintInput): Hint {
 // No answer at all: what kind of failure it was, read from the error codes on its chain, and
 // what the user is told for each kind.
 
-type NetworkProblem = 'refused' | 'dns' | 'timeout' | 'reset' | 'tls' | 'other';
+export type NetworkProblem = 'refused' | 'dns' | 'timeout' | 'reset' | 'tls' | 'other';
 
 /** The kind of one error on the chain, by its Node.js / axios code or its message; in this order. */
 function problemOf(code: string | undefined, message: string): NetworkProblem | undefined {

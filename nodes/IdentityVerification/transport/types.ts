@@ -1,27 +1,15 @@
-/**
- * What a node says about one request, and what it gets back. Its own module, so that the entry
- * point (index.ts) only re-exports and the transport's files never import each other in a circle.
- */
+/** What a node says about one request, and what it gets back (its own module, so no file of the transport imports another in a circle). */
 import type { IDataObject, IExecuteFunctions, ILoadOptionsFunctions } from 'n8n-workflow';
 
 export type AuthMode = 'apiKey' | 'kybFormToken';
 
 /**
- * A KYB form token the node was given instead of a credential (the Form Token field, e.g. Create
- * Session's tokenString): sent as the KYB form token credential sends it, to the API credential's
- * Base URL, so a company's form needs no credential of its own.
+ * How a request authenticates: with a credential, or with a KYB form token given to the node (its
+ * Form Token field), sent as the form token credential sends it to the API credential's Base URL.
  */
-interface GivenFormToken {
-	formToken: string;
-}
+export type Auth = AuthMode | { formToken: string };
 
-/** How a request authenticates: with one of the credentials, or with a form token given to the node. */
-export type Auth = AuthMode | GivenFormToken;
-
-/**
- * As whom a request goes: with one of the credentials, with a given form token (`formToken`), or
- * (`link`) to a file link with none.
- */
+/** As whom a request goes; `link`: to a file link the service gave, with no credential. */
 export type SentAs = AuthMode | 'formToken' | 'link';
 
 export type ApiMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
@@ -29,92 +17,73 @@ export type ApiMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 /** Contexts that can send requests with a credential (node execution and option loading). */
 export type RequestContext = IExecuteFunctions | ILoadOptionsFunctions;
 
-/**
- * An answer's body as a reader gets it: n8n's Node.js stream, read chunk by chunk (or with
- * read/unshift, to look at a file's first bytes and put them back).
- */
+/** An answer's body as n8n hands it over: a Node.js stream (read/unshift let a file's first bytes be looked at). */
 export interface AnswerStream extends AsyncIterable<Uint8Array> {
 	read(size?: number): Buffer | null;
 	unshift(chunk: Buffer): void;
 	once(event: string, listener: (...args: unknown[]) => void): unknown;
 	removeListener(event: string, listener: (...args: unknown[]) => void): unknown;
 	destroy(error?: Error): unknown;
-	/** Node's Readable.compose: the stream passed through an async generator (a decoder). */
 	compose(
 		transform: (source: AsyncIterable<Uint8Array>) => AsyncGenerator<Uint8Array>,
 	): AnswerStream;
 	pipe: unknown;
 }
 
+/** What a 2xx answer is: JSON (`null` when empty), a file (a Buffer, or what `read` makes of it), or nothing. */
+export type ResponseKind = 'json' | 'binary' | 'none';
+
+/**
+ * A JSON answer read as it arrives (jsonStream.ts): a list's page, its `results` parsed one by one
+ * (the body is `{ body, results }`), or an upload's answer without the document it echoes in `file`.
+ */
+export type JsonReader = 'listPage' | 'withoutFileEcho';
+
 /** One request, as a node describes it: the transport does the rest. */
 export interface ApiRequest {
 	method: ApiMethod;
-	/** Contract path incl. trailing slash, e.g. `/bank/tokens/`; path params already encodeURIComponent'ed. */
+	/** Contract path incl. trailing slash, e.g. `/bank/tokens/`; path params already encoded. */
 	path?: string;
-	/** Absolute URL (e.g. a `next` link); refused unless it is under the credential's Base URL (origin and path). */
+	/** Absolute URL (a `next` link): refused unless it is under the credential's Base URL. */
 	url?: string;
 	qs?: IDataObject;
-	/** A Buffer is pre-serialised JSON bytes and is sent as `application/json`; so is a StreamedBody. */
+	/** A Buffer is JSON bytes already made; a StreamedBody is JSON sent as it is made. */
 	body?: IDataObject | Buffer | StreamedBody;
-	/** `json` (default): JSON (`null` for an empty body); `binary`: a file (a Buffer); `none`: `undefined`. */
 	response?: ResponseKind;
-	/**
-	 * Reads a 2xx JSON answer as it arrives instead of whole (readers.ts): a list's page, its results
-	 * one by one (`listPage`: the body is `{ body, results }`), or an upload's answer without the
-	 * document it echoes (`withoutFileEcho`). Under the same deadlines and size bound; an answer that
-	 * breaks off while it is read is retried like one that never came.
-	 */
 	reader?: JsonReader;
-	/** The transport's own reader of a file, stored while it downloads (download.ts). */
+	/** A file's reader, stored while it downloads (download.ts). */
 	read?: (body: AnswerStream) => Promise<unknown>;
-	/**
-	 * A POST that only reads (the service reads data, files and PDFs by POST): repeated after a
-	 * server error, a lost connection or a stalled answer, as a GET is.
-	 */
+	/** A POST that only reads (data, files, PDFs): repeated after a failure, as a GET is. */
 	repeatable?: boolean;
-	/** What the answer is, when messages should name it (e.g. `page 3 of the list`). */
+	/** What the answer is, when messages should name it (`page 3 of the list`). */
 	answerName?: string;
 	/** For error context; also where the node's Request Options (Timeout) are read. */
 	itemIndex?: number;
 	/** Default 3 (so up to 4 attempts); 0 disables retries. */
 	maxRetries?: number;
-	/** Called before a 429 is waited out and retried (e.g. to lower the number of parallel pages). */
+	/** Called before a 429 is waited out (e.g. to lower the number of parallel pages). */
 	onRateLimited?: () => void;
-	/** How long the answer's headers may take (limits.ts): default 30 s, or less with a shorter Timeout. */
+	/** Bounds (limits.ts): headers, body without a byte, body in all, size. */
 	timeoutMs?: number;
-	/** How long the answer's body may go without a byte (limits.ts). */
 	readIdleMs?: number;
-	/** How long reading the answer's body may take in all: default the node's Timeout (limits.ts). */
 	readTotalMs?: number;
-	/** The most bytes the answer may have: default limits.ts's for JSON, Max File Size for a file. */
 	maxBytes?: number;
-	/** What an answer over `maxBytes` means here, when another bound set it (not Max File Size). */
+	/** What an answer over `maxBytes` means here, when another bound than Max File Size set it. */
 	tooLarge?: { message: string; advice: string };
-	/** Values this request sends that no error may show (e.g. a PDF password), besides the credential's. */
+	/** Values this request sends that no error may show (a PDF password), besides the credential's. */
 	secrets?: string[];
-	/** What a 404 means for this request, instead of the general "nothing with the ID(s) given". */
+	/** What a 404 means for this request, instead of "nothing with the ID(s) given". */
 	notFound?: { message: string; advice: string };
 }
 
-/**
- * JSON bytes sent as they are made (a document read from n8n's binary store): never whole in
- * memory. Opened anew for each attempt, as a sent stream cannot be sent again.
- */
+/** JSON bytes sent as they are made (a document from n8n's binary store), opened anew per attempt. */
 export interface StreamedBody {
-	/** The exact number of bytes the stream gives, sent as Content-Length. */
+	/** The exact number of bytes, sent as Content-Length. */
 	length: number;
 	open: () => Promise<AsyncIterable<string | Uint8Array> & { pipe: unknown }>;
 }
 
-export type ResponseKind = 'json' | 'binary' | 'none';
-
-/** A JSON answer's reader as it arrives (readers.ts). */
-export type JsonReader = 'listPage' | 'withoutFileEcho';
-
-/**
- * Which bound ended the read of an answer. `idle`: nothing arrived for too long; `total`: the whole
- * body took too long; `size`: too large; `depth`: its JSON is nested too deep.
- */
+/** Which bound ended the read of an answer: no byte for too long, too long in all, too large, nested too deep. */
 export type Stall = 'idle' | 'total' | 'size' | 'depth';
 
 export interface ApiResponse<T = unknown> {

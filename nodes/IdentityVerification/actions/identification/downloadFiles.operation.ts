@@ -10,7 +10,8 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import { z } from 'zod';
 
 import { isPlainObject } from '../../../shared/isPlainObject';
-import { apiRequest, downloadLink, isRunOver, runBudgetOf, runOverWords } from '../../transport';
+import { apiRequest, isRunOver, runBudgetOf, runOverWords } from '../../transport';
+import { downloadLink } from '../../transport/download';
 import type { ApiRequest, RunBudget } from '../../transport';
 import {
 	maxFileBytesOf,

@@ -10,13 +10,8 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { z } from 'zod';
 
 import { poaCheckRequestSchema, poaCheckSchema } from '../../../shared/contract';
-import {
-	ACCEPTED_FILE_TYPES_TEXT,
-	apiRequest,
-	detectFileType,
-	MAX_JSON_BYTES,
-	releasedOnceRead,
-} from '../../transport';
+import { apiRequest, MAX_JSON_BYTES, releasedOnceRead } from '../../transport';
+import { ACCEPTED_FILE_TYPES_TEXT, detectFileType } from '../../transport/download';
 import type { StreamedBody } from '../../transport';
 import {
 	isPlainBase64,

@@ -3,7 +3,7 @@
  * messages, which ones the proof-of-address check accepts, and the edges (short files, ISO-BMFF
  * brands and box sizes, text versus binary).
  */
-import { detectFileType } from '../../../../nodes/IdentityVerification/transport/fileType';
+import { detectFileType } from '../../../../nodes/IdentityVerification/transport/download';
 
 const bytes = (...parts: Array<string | number[]>) =>
 	Buffer.concat(

@@ -8,8 +8,8 @@ import {
 	readStreamedObject,
 	type StreamedJson,
 } from '../../../../nodes/IdentityVerification/transport/jsonStream';
-import { withoutEcho } from '../../../../nodes/IdentityVerification/transport/readers';
-import { readJsonBody } from '../../../../nodes/IdentityVerification/transport/body';
+import { withoutEcho } from '../../../../nodes/IdentityVerification/transport/jsonStream';
+import { readJsonBody } from '../../../../nodes/IdentityVerification/transport/limits';
 import { JsonTooDeepError, MAX_JSON_DEPTH } from '../../../../nodes/shared/jsonDepth';
 
 /** Whether this Node can give a chunk's memory back (`ArrayBuffer.prototype.transfer`, Node 21+). */

@@ -9,9 +9,9 @@
 import fc from 'fast-check';
 import type { IWebhookFunctions } from 'n8n-workflow';
 
-import { readPage } from '../../../../nodes/IdentityVerification/transport/readers';
-import { withoutEcho } from '../../../../nodes/IdentityVerification/transport/readers';
-import { readJsonBody } from '../../../../nodes/IdentityVerification/transport/body';
+import { readPage } from '../../../../nodes/IdentityVerification/transport/jsonStream';
+import { withoutEcho } from '../../../../nodes/IdentityVerification/transport/jsonStream';
+import { readJsonBody } from '../../../../nodes/IdentityVerification/transport/limits';
 import {
 	JsonTooDeepError,
 	MAX_JSON_DEPTH,
