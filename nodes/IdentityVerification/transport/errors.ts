@@ -92,7 +92,7 @@ export async function readErrorBody(
 	limits: ReadLimits,
 	stalled: Stalled,
 ): Promise<unknown> {
-	const read = await readCapped(watchedChunks(body, limits, stalled), ERROR_BODY_BYTES, true);
+	const read = await readCapped(watchedChunks(body, limits, stalled), ERROR_BODY_BYTES);
 	discardStream(body);
 	return read.complete ? read.body : TOO_LONG;
 }

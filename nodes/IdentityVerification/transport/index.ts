@@ -333,11 +333,16 @@ async function handleSuccess<T>(
 		if ((errored !== undefined && errored !== null) || stalledReadOf(error) !== undefined) {
 			return await handleBrokenRead(state, attempt, error);
 		}
-		if (error instanceof NodeApiError || error instanceof NodeOperationError) throw error;
-		throw unreadableAnswerError(state.node, state.redact, error, state.req.itemIndex);
+		throw readerFailed(state, error);
 	} finally {
 		body.destroy?.();
 	}
+}
+
+/** The reader's own verdict on the answer (it is no PDF, say) as it is; anything else worded. */
+function readerFailed(state: RequestState, error: unknown): NodeApiError | NodeOperationError {
+	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
+	return unreadableAnswerError(state.node, state.redact, error, state.req.itemIndex);
 }
 
 /** No answer: RETRY when the network failed and repeating is safe, else the error. */

@@ -121,21 +121,27 @@ export async function readWholeBody(
 	limits: ReadLimits,
 	stalled: Stalled,
 ): Promise<unknown> {
-	const read = await readCapped(watchedChunks(body, limits, stalled), Infinity);
-	if (kind === 'binary') return toBuffer(read.body);
-	const value = parseJsonBody(read.body);
+	const read = await readWhole(watchedChunks(body, limits, stalled));
+	if (kind === 'binary') return toBuffer(read);
+	const value = parseJsonBody(read);
 	if (nestedDeeperThan(value, MAX_JSON_DEPTH)) throw stalled('depth', MAX_JSON_DEPTH);
 	return value;
 }
 
+async function readWhole(body: unknown): Promise<unknown> {
+	if (!isChunkStream(body)) return body;
+	const chunks: Buffer[] = [];
+	for await (const chunk of body) chunks.push(bufferOf(chunk));
+	return Buffer.concat(chunks);
+}
+
 /**
- * A stream's bytes, up to `limit` (`complete: false` at `limit`: the rest is not read). `tolerant`:
- * what came before it broke off (an error answer: the status still says what happened).
+ * An error answer's bytes for its message, up to `limit` (`complete: false` there: the rest is not
+ * read), or what came before it broke off: the status still says what happened.
  */
 export async function readCapped(
 	body: unknown,
 	limit: number,
-	tolerant = false,
 ): Promise<{ body: unknown; complete: boolean }> {
 	if (!isChunkStream(body)) return { body, complete: true };
 	const chunks: Buffer[] = [];
@@ -147,8 +153,8 @@ export async function readCapped(
 			size += chunk.length;
 			if (size >= limit) return { body: undefined, complete: false };
 		}
-	} catch (error) {
-		if (!tolerant) throw error;
+	} catch {
+		// broken off (dropped, or the execution stopped)
 	}
 	return { body: Buffer.concat(chunks), complete: true };
 }
