@@ -11,7 +11,7 @@ import {
 	rateLimitDelay,
 	rateLimitRetryDelay,
 	retryDelay,
-} from '../../nodes/IdentityVerification/transport/retry';
+} from '../../../../nodes/IdentityVerification/transport/retry';
 
 describe('what is retried', () => {
 	test('GET and DELETE are idempotent; POST, PUT and PATCH are not', () => {
@@ -140,5 +140,29 @@ describe('Max Retries', () => {
 		expect(normaliseMaxRetries(-1)).toBe(0);
 		expect(normaliseMaxRetries(10)).toBe(10);
 		expect(normaliseMaxRetries(11)).toBe(10);
+	});
+});
+
+const halfway = () => 0.5;
+
+describe('retry delay after a 429 or 5xx', () => {
+	test.each(['0', '-5', '-1.5', 'soon', '', 'Thu, 01 Jan 1970 00:00:00 GMT'])(
+		'Retry-After %j waits the normal backoff, not less',
+		(header) => {
+			for (const retry of [1, 2, 3]) {
+				expect(retryDelay(retry, header, halfway)).toBe(backoffDelay(retry, halfway));
+			}
+			// Retry 2 backs off up to 600 ms (300 ms base, doubled); half of it with the jitter fixed.
+			expect(retryDelay(2, header, halfway)).toBe(300);
+		},
+	);
+
+	test('a Retry-After longer than the backoff is honoured', () => {
+		expect(retryDelay(1, '2', halfway)).toBe(2000);
+		expect(parseRetryAfter('2')).toBe(2000);
+	});
+
+	test('without Retry-After the backoff applies', () => {
+		expect(retryDelay(3, undefined, halfway)).toBe(backoffDelay(3, halfway));
 	});
 });
