@@ -45,81 +45,57 @@ describe('makeRedactor', () => {
 	});
 });
 
-describe('makeRedactor: a secret echoed encoded', () => {
-	/** Changes under every encoding: &, <, >, ", ', +, a space, /, =, %, a backslash and ä. */
+describe('makeRedactor: the Authorization header echoed', () => {
 	const SECRET_CHARS = `S3c&r<e>t"'+ä /x=%\\9`;
-	const r = makeRedactor([SECRET_CHARS]);
-	const html = (text: string) =>
-		text
-			.replace(/&/g, '&amp;')
-			.replace(/</g, '&lt;')
-			.replace(/>/g, '&gt;')
-			.replace(/"/g, '&quot;')
-			.replace(/'/g, '&#39;');
-	const every = (text: string, code: (c: number) => string) =>
-		Array.from(text, (c) => code(c.codePointAt(0) ?? 0)).join('');
-	const lowerHex = (text: string) => text.replace(/%[0-9A-F]{2}/g, (hex) => hex.toLowerCase());
 
-	test.each([
-		['as it is', SECRET_CHARS],
-		['HTML-escaped by name', html(SECRET_CHARS)],
-		["HTML-escaped with &#x27; for '", html(SECRET_CHARS).replace(/&#39;/g, '&#x27;')],
-		['HTML: every character a decimal entity', every(SECRET_CHARS, (c) => `&#${c};`)],
-		[
-			'HTML: every character a hex entity, upper case',
-			every(SECRET_CHARS, (c) => `&#X${c.toString(16).toUpperCase()};`),
-		],
-		['URL-encoded (upper-case hex)', encodeURIComponent(SECRET_CHARS)],
-		['URL-encoded (lower-case hex)', lowerHex(encodeURIComponent(SECRET_CHARS))],
-		['form-encoded (+ for a space)', new URLSearchParams({ q: SECRET_CHARS }).toString().slice(2)],
-		['JSON-escaped', JSON.stringify(SECRET_CHARS).slice(1, -1)],
-		['JSON with \\u escapes', every(SECRET_CHARS, (c) => `\\u${c.toString(16).padStart(4, '0')}`)],
-	])('%s', (_form, echoed) => {
-		expect(echoed === SECRET_CHARS || !echoed.includes(SECRET_CHARS)).toBe(true);
-		expect(r(`<p>Invalid key: ${echoed}.</p>`)).toBe('<p>Invalid key: [redacted].</p>');
-	});
-
-	test('several forms in one text, and the text around them kept as it was', () => {
-		const text = `a=${encodeURIComponent(SECRET_CHARS)}&amp;b=${html(SECRET_CHARS)} %zz &amp; +`;
-		expect(r(text)).toBe('a=[redacted]&amp;b=[redacted] %zz &amp; +');
-	});
-
-	test('the Basic header of the key pair, also URL-encoded', () => {
+	test('the Basic header of the key pair, as the credential passes it', () => {
 		const basic = Buffer.from(`key-1:${SECRET_CHARS}`).toString('base64');
 		const withBasic = makeRedactor(['key-1', SECRET_CHARS, basic]);
 		expect(withBasic(`Basic ${basic}`)).toBe('Basic [redacted]');
-		expect(withBasic(`auth=Basic%20${encodeURIComponent(basic)}`)).toBe('auth=Basic%20[redacted]');
+		expect(withBasic.quote(`Rejected Authorization: Basic ${basic}`)).toBe(
+			'Rejected Authorization: Basic [redacted]',
+		);
 	});
 });
 
 describe('makeRedactor: what the service wrote (quote)', () => {
 	const r = makeRedactor([SECRET, 'pw1']);
 
-	test('a piece of a secret of 6 characters or more is taken out, ordinary words are not', () => {
-		expect(r.quote(`Invalid secret ${SECRET.slice(0, 8)}… for key`)).toBe(
-			'Invalid secret [redacted]… for key',
-		);
-		expect(r.quote(`ends with ${SECRET.slice(-6)}`)).toBe('ends with [redacted]');
+	test('every secret is taken out of what the service wrote, ordinary words are not', () => {
+		expect(r.quote(`Invalid secret ${SECRET} for key`)).toBe('Invalid secret [redacted] for key');
 		expect(r.quote('The value is not valid')).toBe('The value is not valid');
-	});
-
-	test('a piece of a secret, URL- or HTML-encoded, is taken out too', () => {
-		const piece = `S3c&r<e>t`;
-		const special = makeRedactor([`${piece}"'+ä /x=%\\9`]);
-		expect(special.quote(`key=${encodeURIComponent(piece)}`)).toBe('key=[redacted]');
-		expect(
-			special.quote(
-				`<p>${piece.replace('&', '&amp;').replace('<', '&lt;').replace('>', '&gt;')}</p>`,
-			),
-		).toBe('<p>[redacted]</p>');
 	});
 
 	test('a text holding a secret too short to take out safely is left out whole', () => {
 		expect(r.quote('The password pw1 is not allowed')).toBeUndefined();
-		expect(r.quote('password=pw%31')).toBeUndefined();
 		expect(r.quote('Not found')).toBe('Not found');
 		// the node's own words with the value put in are redacted as before
 		expect(r('pw1')).toBe('[redacted]');
+	});
+
+	test('a secret and its base64 never survive in any surrounding text (generated)', () => {
+		fc.assert(
+			fc.property(
+				fc.string({ minLength: 4, maxLength: 30 }),
+				fc.array(fc.string({ maxLength: 20 }), { minLength: 2, maxLength: 4 }),
+				fc.boolean(),
+				(secret, around, encoded) => {
+					const echo = encoded ? Buffer.from(secret).toString('base64') : secret;
+					const text = around.join(echo);
+					const r = makeRedactor([secret]);
+					// what is left between the markers (a secret may end like the marker itself)
+					for (const out of [r(text), r.quote(text) ?? '']) {
+						for (const left of out.split('[redacted]')) {
+							expect(left).not.toContain(secret);
+							for (const form of base64Forms(secret)) {
+								if (form.length >= 6) expect(left).not.toContain(form);
+							}
+						}
+					}
+				},
+			),
+			{ numRuns: 2000 },
+		);
 	});
 
 	test('base64 of a secret inside other base64 is taken out, at every alignment (generated)', () => {
