@@ -16,7 +16,7 @@ import {
 } from '../../nodes/IdentityVerification/transport/errors';
 import fc from 'fast-check';
 
-import { base64Forms, makeRedactor } from '../../nodes/IdentityVerification/transport/redact';
+import { base64Forms, makeRedactor } from '../../nodes/IdentityVerification/transport/errors';
 import { ACTION_NODE as NODE } from '../harness/fixtures/action-node.cjs';
 
 const SECRET = 'S3cr3t-Value';
