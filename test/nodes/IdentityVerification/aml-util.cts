@@ -1,12 +1,30 @@
 /**
- * What the tests of the AML Monitoring operations share: the sandbox (util.cts) with monitorings
- * seeded in it, and the checks several operations make alike (the Monitoring ID, the comment of
- * Start and Stop).
+ * What the tests of the AML operations share: the parameters of AML Check's operations, and for AML
+ * Monitoring the sandbox (util.cts) with monitorings seeded in it and the checks several of its
+ * operations make alike (the Monitoring ID, the comment of Start and Stop).
  */
 import type { INodeParameters } from 'n8n-workflow';
 
 import { expectError, expectPaired, serviceRequests, useSandbox } from './util.cjs';
 import type { Ctx } from './util.cjs';
+
+/** AML Check → Create for a person on the lists, with `extra`. */
+export const createCheck = (extra: Record<string, unknown> = {}) => ({
+	resource: 'aml',
+	operation: 'create',
+	clientId: 'customer-42',
+	fullName: 'Aleksandr Volkov',
+	...extra,
+});
+
+/** AML Check → Get Profile of the first hit of the item before (Create's output), with `extra`. */
+export const getProfile = (extra: Record<string, unknown> = {}) => ({
+	resource: 'aml',
+	operation: 'getProfile',
+	checkId: '={{ $json.checkId }}',
+	profileId: '={{ $json.amlCheck[0].resourceId }}',
+	...extra,
+});
 
 /** An AML Monitoring operation's parameters. */
 export const monitoring = (operation: string, extra: INodeParameters = {}): INodeParameters => ({

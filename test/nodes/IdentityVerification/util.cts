@@ -112,6 +112,22 @@ export function binaryItem(
 	return { json: { fileName }, binary: { [property]: binary } };
 }
 
+/**
+ * One test a row: the node refuses the row's parameters with an error that names the field (`label`)
+ * and the rule, before sending anything.
+ */
+export function testRefusals(ctx: Ctx, rows: Array<[INodeParameters, string, string]>): void {
+	test.each(rows)('refuses %j before sending anything', async (parameters, label, rule) => {
+		const result = await ctx.run(parameters);
+		expectError(result, `${label}:`, rule);
+		expect(serviceRequests(ctx.sb)).toBe(0);
+	});
+}
+
+/** The output of a step chained after the node under test (RunOpts `after`), by its name. */
+export const outputOf = (result: RunNodeResult, name: string): INodeExecutionData[] =>
+	result.run.data.resultData.runData[name]?.[0]?.data?.main?.[0] ?? [];
+
 /** Service requests (admin calls excluded) the sandbox saw, optionally by path prefix. */
 export function serviceRequests(sb: Sandbox, path?: string): number {
 	return sb.count(path ? { path } : undefined);
