@@ -1,8 +1,16 @@
 /** Shared setup of the action node's tests: a sandbox over real HTTP and runNode through n8n's engine. */
-import type { IBinaryData, INodeExecutionData, INodeParameters } from 'n8n-workflow';
+import { NodeHelpers } from 'n8n-workflow';
+import type {
+	IBinaryData,
+	INode,
+	INodeExecutionData,
+	INodeParameters,
+	INodeProperties,
+} from 'n8n-workflow';
 import { createHash } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { IdentityVerification } from '../../../nodes/IdentityVerification/IdentityVerification.node';
 import { runNode, sandboxCredentials } from '../../harness/index.cjs';
 import type { RunNodeOptions, RunNodeResult } from '../../harness/index.cjs';
 import { SEED, startSandbox } from '../../sandbox/index.cjs';
@@ -239,6 +247,34 @@ export async function startCountingProxy(
 			server.closeAllConnections();
 		});
 	return proxy;
+}
+
+/**
+ * Simplify's value in a new node of this operation, as n8n fills in the defaults: on the canvas
+ * (`identityVerification`) or in the AI tool variant n8n derives (`identityVerificationTool`).
+ */
+export function simplifyDefault(
+	resource: string,
+	operation: string,
+	name: 'identityVerification' | 'identityVerificationTool',
+): unknown {
+	const { description } = new IdentityVerification();
+	const node: INode = {
+		id: 'n',
+		name: 'n',
+		type: `n8n-nodes-identity-verification.${name}`,
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: { resource, operation },
+	};
+	return NodeHelpers.getNodeParameters(
+		description.properties as INodeProperties[],
+		node.parameters,
+		true,
+		false,
+		node,
+		{ ...description, name },
+	)?.simplify;
 }
 
 export const sha256 = (bytes: Buffer): string => createHash('sha256').update(bytes).digest('hex');
