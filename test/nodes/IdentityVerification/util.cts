@@ -11,6 +11,7 @@ import { createHash } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { IdentityVerification } from '../../../nodes/IdentityVerification/IdentityVerification.node';
+import { MAX_JSON_DEPTH } from '../../../nodes/shared/jsonDepth';
 import { runNode, sandboxCredentials } from '../../harness/index.cjs';
 import type { RunNodeOptions, RunNodeResult } from '../../harness/index.cjs';
 import { SEED, startSandbox } from '../../sandbox/index.cjs';
@@ -276,6 +277,16 @@ export function simplifyDefault(
 		{ ...description, name },
 	)?.simplify;
 }
+
+/** JSON text of arrays nested `levels` deep. */
+export const nestedArrays = (levels: number): string =>
+	`${'['.repeat(levels)}${']'.repeat(levels)}`;
+
+/**
+ * What the node says of an answer nested deeper than n8n can store (n8n copies and saves an item
+ * by recursion: "Maximum call stack size exceeded" from a few thousand levels on).
+ */
+export const TOO_DEEP = `The service's answer is nested more than ${MAX_JSON_DEPTH} levels deep, which n8n cannot store; it was not used`;
 
 export const sha256 = (bytes: Buffer): string => createHash('sha256').update(bytes).digest('hex');
 
