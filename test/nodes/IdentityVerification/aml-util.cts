@@ -37,7 +37,7 @@ export const monitoring = (operation: string, extra: INodeParameters = {}): INod
 export const UNKNOWN = '00000000-0000-4000-8000-000000000000';
 
 /** A person the lists flag (a PEP), and one they do not. */
-export const PEP = {
+const PEP = {
 	userType: 'PERSON' as const,
 	clientId: 'customer-7',
 	input: { fullName: 'Łukasz Müller-Wiśniewski' },
