@@ -70,3 +70,14 @@ export async function useFilesystemBinaryMode(storage: string): Promise<BinaryDa
 	await binaryDataService.init();
 	return binaryDataService;
 }
+
+/** Back to the harness's own binary mode after useFilesystemBinaryMode: data kept inline again. */
+export function useInlineBinaryMode(): void {
+	const service = binaryDataService as unknown as {
+		mode: string;
+		config: { mode: string; availableModes: string[] };
+	};
+	service.config.mode = 'default';
+	service.config.availableModes = ['default'];
+	service.mode = 'default';
+}

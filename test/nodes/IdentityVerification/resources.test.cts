@@ -1,4 +1,7 @@
-/** What a user sees in n8n's node panel and parameter pane, read from the node class itself. */
+/**
+ * What a user sees in n8n's node panel and parameter pane, read from the node class itself (its
+ * resources and operations: actions/resources.ts and each resource's index.ts).
+ */
 import type { INode, INodeParameters, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { NodeHelpers, Workflow } from 'n8n-workflow';
 import { readFileSync } from 'node:fs';
@@ -288,5 +291,87 @@ describe('hints where a new user hesitates (visible under the field, not only in
 		const password = fieldOf('password', 'downloadProfilePdf');
 		expect(password.hint).toMatch(/^A password you choose/);
 		expect(password.hint).toMatch(/opens the file needs it/);
+	});
+});
+
+describe('AML in the editor, the nodes panel and the AI tool', () => {
+	// Two resources named as n8n's own nodes name theirs (the object, then Create, Get, Get Many,
+	// Update, Delete and a few verbs of its own), each operation with a one-line description and an
+	// action sentence, and saved workflows unchanged.
+	const { properties } = description;
+	const resourceOptions = properties.find((p) => p.name === 'resource')!
+		.options as INodePropertyOptions[];
+	const amlOptionsOf = (resource: string) =>
+		operationsOf(resource).options as INodePropertyOptions[];
+
+	test('AML is two resources: AML Check keeps the value saved workflows hold, AML Monitoring is new', () => {
+		expect(resourceOptions.filter((r) => String(r.value).startsWith('aml'))).toEqual([
+			expect.objectContaining({ name: 'AML Check', value: 'aml' }),
+			expect.objectContaining({ name: 'AML Monitoring', value: 'amlMonitoring' }),
+		]);
+	});
+
+	test.each([
+		['aml', ['Create', 'Download PDF', 'Download Profile PDF', 'Get Profile']],
+		[
+			'amlMonitoring',
+			[
+				'Create',
+				'Delete',
+				'Download PDF',
+				'Get',
+				'Get Many',
+				'Remove Profile',
+				'Start',
+				'Stop',
+				'Update',
+			],
+		],
+	])('%s: n8n’s operation names, in the alphabetical order n8n lists them', (resource, names) => {
+		expect(amlOptionsOf(resource).map((o) => o.name)).toEqual(names);
+	});
+
+	test.each(['aml', 'amlMonitoring'])(
+		'%s: each operation has a one-line description an agent can act on and a sentence for the nodes panel',
+		(resource) => {
+			for (const option of amlOptionsOf(resource)) {
+				expect([option.name, option.description]).toEqual([
+					option.name,
+					expect.stringMatching(/^[A-Z][^\n]{30,150}$/),
+				]);
+				expect([option.name, option.action]).toEqual([
+					option.name,
+					expect.stringMatching(/^[A-Z][a-z]+ .*AML (check|monitoring|profile)/),
+				]);
+			}
+		},
+	);
+
+	test('Get Many is n8n’s getAll; the monitoring ID field is the same on every monitoring operation', () => {
+		expect(amlOptionsOf('amlMonitoring').find((o) => o.name === 'Get Many')?.value).toBe('getAll');
+		const ids = properties.filter(
+			(p) =>
+				p.name === 'monitoringId' && p.displayOptions?.show?.resource?.includes('amlMonitoring'),
+		);
+		expect(ids.flatMap((p) => p.displayOptions?.show?.operation ?? []).sort()).toEqual(
+			['delete', 'downloadPdf', 'get', 'removeProfile', 'start', 'stop', 'update'].sort(),
+		);
+		expect(new Set(ids.map((p) => p.hint))).toEqual(
+			new Set([expect.stringContaining('body.monitoringId')]),
+		);
+	});
+
+	test('a saved AML node without an operation (n8n leaves a default out) stays Download Profile PDF', () => {
+		expect(operationsOf('aml').default).toBe('downloadProfilePdf');
+	});
+
+	test('the IDs a step needs are the ones the step before outputs: hints name {{ $json.checkId }} and {{ $json.profileId }}', () => {
+		const hintsOf = (name: string) =>
+			properties
+				.filter((p) => p.name === name && p.displayOptions?.show?.resource?.includes('aml'))
+				.map((p) => p.hint);
+		for (const hint of hintsOf('checkId')) expect(hint).toContain('{{ $json.checkId }}');
+		for (const hint of hintsOf('profileId')) expect(hint).toContain('{{ $json.profileId }}');
+		expect(hintsOf('checkId')).toHaveLength(3);
 	});
 });

@@ -1,8 +1,17 @@
 /** Shared setup of the action node's tests: a sandbox over real HTTP and runNode through n8n's engine. */
-import type { IBinaryData, INodeExecutionData, INodeParameters } from 'n8n-workflow';
+import { NodeHelpers } from 'n8n-workflow';
+import type {
+	IBinaryData,
+	INode,
+	INodeExecutionData,
+	INodeParameters,
+	INodeProperties,
+} from 'n8n-workflow';
 import { createHash } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { IdentityVerification } from '../../../nodes/IdentityVerification/IdentityVerification.node';
+import { MAX_JSON_DEPTH } from '../../../nodes/shared/jsonDepth';
 import { runNode, sandboxCredentials } from '../../harness/index.cjs';
 import type { RunNodeOptions, RunNodeResult } from '../../harness/index.cjs';
 import { SEED, startSandbox } from '../../sandbox/index.cjs';
@@ -111,6 +120,22 @@ export function binaryItem(
 	};
 	return { json: { fileName }, binary: { [property]: binary } };
 }
+
+/**
+ * One test a row: the node refuses the row's parameters with an error that names the field (`label`)
+ * and the rule, before sending anything.
+ */
+export function testRefusals(ctx: Ctx, rows: Array<[INodeParameters, string, string]>): void {
+	test.each(rows)('refuses %j before sending anything', async (parameters, label, rule) => {
+		const result = await ctx.run(parameters);
+		expectError(result, `${label}:`, rule);
+		expect(serviceRequests(ctx.sb)).toBe(0);
+	});
+}
+
+/** The output of a step chained after the node under test (RunOpts `after`), by its name. */
+export const outputOf = (result: RunNodeResult, name: string): INodeExecutionData[] =>
+	result.run.data.resultData.runData[name]?.[0]?.data?.main?.[0] ?? [];
 
 /** Service requests (admin calls excluded) the sandbox saw, optionally by path prefix. */
 export function serviceRequests(sb: Sandbox, path?: string): number {
@@ -224,6 +249,44 @@ export async function startCountingProxy(
 		});
 	return proxy;
 }
+
+/**
+ * Simplify's value in a new node of this operation, as n8n fills in the defaults: on the canvas
+ * (`identityVerification`) or in the AI tool variant n8n derives (`identityVerificationTool`).
+ */
+export function simplifyDefault(
+	resource: string,
+	operation: string,
+	name: 'identityVerification' | 'identityVerificationTool',
+): unknown {
+	const { description } = new IdentityVerification();
+	const node: INode = {
+		id: 'n',
+		name: 'n',
+		type: `n8n-nodes-identity-verification.${name}`,
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: { resource, operation },
+	};
+	return NodeHelpers.getNodeParameters(
+		description.properties as INodeProperties[],
+		node.parameters,
+		true,
+		false,
+		node,
+		{ ...description, name },
+	)?.simplify;
+}
+
+/** JSON text of arrays nested `levels` deep. */
+export const nestedArrays = (levels: number): string =>
+	`${'['.repeat(levels)}${']'.repeat(levels)}`;
+
+/**
+ * What the node says of an answer nested deeper than n8n can store (n8n copies and saves an item
+ * by recursion: "Maximum call stack size exceeded" from a few thousand levels on).
+ */
+export const TOO_DEEP = `The service's answer is nested more than ${MAX_JSON_DEPTH} levels deep, which n8n cannot store; it was not used`;
 
 export const sha256 = (bytes: Buffer): string => createHash('sha256').update(bytes).digest('hex');
 

@@ -8,8 +8,6 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { NodeHelpers, type INode, type INodeProperties } from 'n8n-workflow';
-import { IdentityVerification } from '../../../../nodes/IdentityVerification/IdentityVerification.node';
 import { MAX_PAGES } from '../../../../nodes/IdentityVerification/transport';
 import type { BankTransaction } from '../../../../nodes/shared/contract';
 import { SEED, startSandbox } from '../../../sandbox/index.cjs';
@@ -19,6 +17,7 @@ import {
 	expectError,
 	expectPaired,
 	serviceRequests,
+	simplifyDefault,
 	startCountingProxy,
 	transaction,
 	transactions as range,
@@ -459,27 +458,8 @@ describe('List Transactions: Simplify', () => {
 	});
 
 	test('is off by default on the canvas and in the AI tool variant: saved nodes keep their output', () => {
-		const { description } = new IdentityVerification();
-		const defaultsFor = (name: string) => {
-			const node: INode = {
-				id: 'n',
-				name: 'n',
-				type: `n8n-nodes-identity-verification.${name}`,
-				typeVersion: 1,
-				position: [0, 0],
-				parameters: { resource: 'bank', operation: 'listTransactions' },
-			};
-			return NodeHelpers.getNodeParameters(
-				description.properties as INodeProperties[],
-				node.parameters,
-				true,
-				false,
-				node,
-				{ ...description, name },
-			);
-		};
-		expect(defaultsFor('identityVerification')?.simplify).toBe(false);
-		expect(defaultsFor('identityVerificationTool')?.simplify).toBe(false);
+		expect(simplifyDefault('bank', 'listTransactions', 'identityVerification')).toBe(false);
+		expect(simplifyDefault('bank', 'listTransactions', 'identityVerificationTool')).toBe(false);
 	});
 });
 

@@ -2,12 +2,17 @@
  * listPages with a stub of n8n's request helper: the pages it asks for, the loop guard's keys for
  * page 1, where Limit and an empty page end the read, a count that changes, what each error says,
  * and that nothing the service sends (count, links, page sizes) holds n8n's event loop or reads on
- * after the execution was stopped. The engine tests (pagination-edge, reliability, bank) show the
- * same over real HTTP; these pin every branch and count every request.
+ * after the execution was stopped. The engine tests (bank/listTransactions, reliability) show the
+ * same over real HTTP; these pin every branch and count every request. Then the in-house promise
+ * pool behind parallel page requests (mapWithConcurrency): bounds, order, throttling, failure.
  */
 import { Readable } from 'node:stream';
+import type { IHttpRequestOptions } from 'n8n-workflow';
 
-import { listPages } from '../../../../nodes/IdentityVerification/helpers/pagination';
+import {
+	listPages,
+	mapWithConcurrency,
+} from '../../../../nodes/IdentityVerification/helpers/pagination';
 import { MAX_PAGES } from '../../../../nodes/IdentityVerification/transport';
 import type { PageListOptions } from '../../../../nodes/IdentityVerification/helpers/pagination';
 import { stubRequestContext } from '../../../harness/fixtures/request-context.cjs';
@@ -475,8 +480,18 @@ describe('a page answer read as it arrives', () => {
 		);
 	}
 
-	/** Page n of three of ten results each, answered as a stream; `broken` says which answers break off. */
-	function streamedList(broken: (page: number, attempt: number) => boolean) {
+	/**
+	 * Page n of three of ten results each, answered by `answer` with the page's body; records the
+	 * pages asked for, one line a request.
+	 */
+	function pagesAnswered(
+		answer: (
+			body: unknown,
+			page: number,
+			attempt: number,
+			options: IHttpRequestOptions,
+		) => Readable,
+	) {
 		const attempts = new Map<number, number>();
 		const asked: string[] = [];
 		const s = stubRequestContext({
@@ -486,17 +501,23 @@ describe('a page answer read as it arrives', () => {
 				const attempt = (attempts.get(page) ?? 0) + 1;
 				attempts.set(page, attempt);
 				asked.push(`page ${page}`);
-				expect(options.encoding).toBe('stream');
 				const body = {
 					count: 30,
 					next: page < 3 ? `${LIST}?page=${page + 1}` : null,
 					results: range((page - 1) * 10, page * 10).map((n) => ({ n, name: `Ž ${n} "q"` })),
 				};
-				return { statusCode: 200, body: streamed(body, 7, broken(page, attempt) ? 100 : Infinity) };
+				return { statusCode: 200, body: answer(body, page, attempt, options) };
 			},
 		});
 		return { ...s, asked };
 	}
+
+	/** The pages as streams of 7-byte chunks; `broken` says which answers break off. */
+	const streamedList = (broken: (page: number, attempt: number) => boolean) =>
+		pagesAnswered((body, page, attempt, options) => {
+			expect(options.encoding).toBe('stream');
+			return streamed(body, 7, broken(page, attempt) ? 100 : Infinity);
+		});
 
 	const expected = range(0, 30).map((n) => ({ n, name: `Ž ${n} "q"` }));
 
@@ -523,33 +544,14 @@ describe('a page answer read as it arrives', () => {
 		expect(s.asked.filter((p) => p === 'page 3')).toHaveLength(4);
 	});
 
-	/** Page n of three as a stream that stops after 100 bytes, never ending, when `stalls` says so. */
-	function stallingList(stalls: (page: number, attempt: number) => boolean) {
-		const attempts = new Map<number, number>();
-		const asked: string[] = [];
-		const s = stubRequestContext({
-			answer: (options) => {
-				const url = new URL(options.url);
-				const page = Number(options.qs?.page ?? url.searchParams.get('page') ?? 1);
-				const attempt = (attempts.get(page) ?? 0) + 1;
-				attempts.set(page, attempt);
-				asked.push(`page ${page}`);
-				const bytes = Buffer.from(
-					JSON.stringify({
-						count: 30,
-						next: page < 3 ? `${LIST}?page=${page + 1}` : null,
-						results: range((page - 1) * 10, page * 10).map((n) => ({ n, name: `Ž ${n} "q"` })),
-					}),
-				);
-				if (!stalls(page, attempt))
-					return { statusCode: 200, body: streamed(JSON.parse(String(bytes)), 7) };
-				const stalled = new Readable({ read() {} });
-				stalled.push(bytes.subarray(0, 100));
-				return { statusCode: 200, body: stalled };
-			},
+	/** The pages as streams; one `stalls` names stops after 100 bytes, never ending. */
+	const stallingList = (stalls: (page: number, attempt: number) => boolean) =>
+		pagesAnswered((body, page, attempt) => {
+			if (!stalls(page, attempt)) return streamed(body, 7);
+			const stalled = new Readable({ read() {} });
+			stalled.push(Buffer.from(JSON.stringify(body)).subarray(0, 100));
+			return stalled;
 		});
-		return { ...s, asked };
-	}
 
 	const quickly = { readDeadline: { readIdleMs: 100 } };
 
@@ -579,5 +581,120 @@ describe('a page answer read as it arrives', () => {
 			message: 'The service returned an unexpected answer for page 1',
 			description: 'Expected a list with "results"; body: Expected object, received string.',
 		});
+	});
+});
+
+/** Tasks that finish only when the test says so, so concurrency is observed, not timed. */
+function controlledTasks(n: number) {
+	const resolvers: Array<(v: number) => void> = [];
+	const rejecters: Array<(e: Error) => void> = [];
+	let active = 0;
+	const activeAtStart: number[] = [];
+	const started: number[] = [];
+	const worker = (input: number) =>
+		new Promise<number>((resolve, reject) => {
+			active++;
+			activeAtStart.push(active);
+			started.push(input);
+			resolvers[input] = (v) => {
+				active--;
+				resolve(v);
+			};
+			rejecters[input] = (e) => {
+				active--;
+				reject(e);
+			};
+		});
+	const inputs = Array.from({ length: n }, (_, i) => i);
+	const tick = () => new Promise((r) => setImmediate(r));
+	return {
+		inputs,
+		worker,
+		resolvers,
+		rejecters,
+		activeAtStart,
+		started,
+		tick,
+		active: () => active,
+	};
+}
+
+describe('mapWithConcurrency', () => {
+	test('runs at most the given number of tasks at once and keeps results in input order', async () => {
+		const t = controlledTasks(10);
+		const done = mapWithConcurrency(t.inputs, 3, (i) => t.worker(i));
+		await t.tick();
+		expect(t.started).toEqual([0, 1, 2]);
+		// finish out of order
+		for (const i of [2, 0, 1, 5, 3, 4, 8, 6, 7, 9]) {
+			while (!t.resolvers[i]) await t.tick();
+			t.resolvers[i](i * 10);
+			await t.tick();
+		}
+		expect(await done).toEqual(t.inputs.map((i) => i * 10));
+		expect(Math.max(...t.activeAtStart)).toBe(3);
+	});
+
+	test('after throttle() runs fewer tasks at once, never below one', async () => {
+		const t = controlledTasks(12);
+		let throttled = false;
+		const done = mapWithConcurrency(t.inputs, 4, (i, _index, control) => {
+			if (i === 3 && !throttled) {
+				throttled = true;
+				control.throttle();
+				expect(control.concurrency).toBe(2);
+			}
+			return t.worker(i);
+		});
+		await t.tick();
+		const before = t.activeAtStart.length;
+		expect(before).toBe(4);
+		for (let i = 0; i < 12; i++) {
+			while (!t.resolvers[i]) await t.tick();
+			t.resolvers[i](i);
+			await t.tick();
+		}
+		await done;
+		// tasks started after the first four never found more than 2 running (incl. themselves)
+		expect(Math.max(...t.activeAtStart.slice(before))).toBeLessThanOrEqual(2);
+	});
+
+	test('throttle() never goes below one task', async () => {
+		const seen: number[] = [];
+		await mapWithConcurrency([1, 2, 3, 4, 5], 2, async (_i, _index, control) => {
+			control.throttle();
+			control.throttle();
+			seen.push(control.concurrency);
+		});
+		expect(Math.min(...seen)).toBe(1);
+	});
+
+	test('on a failure starts nothing new, waits for the running tasks, then rejects with the failure', async () => {
+		const t = controlledTasks(6);
+		const done = mapWithConcurrency(t.inputs, 2, (i) => t.worker(i));
+		let settled = false;
+		done.catch(() => undefined).finally(() => (settled = true));
+		await t.tick();
+		t.rejecters[0](new Error('page 1 failed'));
+		await t.tick();
+		expect(t.started).toEqual([0, 1]);
+		expect(settled).toBe(false);
+		t.resolvers[1](1);
+		await expect(done).rejects.toThrow('page 1 failed');
+		expect(t.started).toEqual([0, 1]);
+	});
+
+	test('rejects when the last task running is the one that fails', async () => {
+		const t = controlledTasks(2);
+		const done = mapWithConcurrency(t.inputs, 2, (i) => t.worker(i));
+		await t.tick();
+		t.resolvers[0](0);
+		await t.tick();
+		t.rejecters[1](new Error('page 2 failed'));
+		await expect(done).rejects.toThrow('page 2 failed');
+	});
+
+	test('handles an empty list', async () => {
+		expect(await mapWithConcurrency([], 4, async () => 1)).toEqual([]);
 	});
 });

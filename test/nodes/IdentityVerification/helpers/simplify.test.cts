@@ -1,25 +1,24 @@
 /**
  * "Simplify" on the operations whose answer has more than ten fields (POA check, verification
- * token, a KYB company and the list of them): off by default on the canvas, on by default in the AI tool variant (n8n's `@tool`). List
- * Transactions has one too, off everywhere (bank/listTransactions.test.cts).
+ * token, a KYB company and the list of them): off by default on the canvas, on by default in the
+ * AI tool variant (n8n's `@tool`). List Transactions has one too, off everywhere
+ * (bank/listTransactions.test.cts).
  */
-import { NodeHelpers, type INode, type INodeProperties } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 import { IdentityVerification } from '../../../../nodes/IdentityVerification/IdentityVerification.node';
-import { SEED } from '../../../sandbox/index.cjs';
-import { binaryItem, expectPaired, useSandbox } from '../util.cjs';
+import {
+	binaryItem,
+	expectPaired,
+	poaParams as poa,
+	simplifyDefault,
+	useSandbox,
+} from '../util.cjs';
 
 const ctx = useSandbox();
 const PNG = Buffer.concat([
 	Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'),
 	Buffer.alloc(64, 1),
 ]);
-const poa = (extra: Record<string, unknown> = {}) => ({
-	resource: 'proofOfAddress',
-	operation: 'createCheck',
-	providedName: SEED.poa.name,
-	providedAddress: SEED.poa.address,
-	...extra,
-});
 
 describe('Simplify', () => {
 	test('POA check: off returns the whole answer (more than ten fields), on the fields a workflow routes on', async () => {
@@ -46,28 +45,8 @@ describe('Simplify', () => {
 		['kybCompany', 'get'],
 		['kybCompany', 'getAll'],
 	])('%s / %s: default off on the canvas, on in the AI tool variant', (resource, operation) => {
-		const { description } = new IdentityVerification();
-		const defaultsFor = (name: string) => {
-			const node: INode = {
-				id: 'n',
-				name: 'n',
-				type: `n8n-nodes-identity-verification.${name}`,
-				typeVersion: 1,
-				position: [0, 0],
-				parameters: { resource, operation },
-			};
-			const typeDescription = { ...description, name };
-			return NodeHelpers.getNodeParameters(
-				description.properties as INodeProperties[],
-				node.parameters,
-				true,
-				false,
-				node,
-				typeDescription,
-			);
-		};
-		expect(defaultsFor('identityVerification')?.simplify).toBe(false);
-		expect(defaultsFor('identityVerificationTool')?.simplify).toBe(true);
+		expect(simplifyDefault(resource, operation, 'identityVerification')).toBe(false);
+		expect(simplifyDefault(resource, operation, 'identityVerificationTool')).toBe(true);
 	});
 });
 

@@ -1,12 +1,8 @@
-/**
- * The action node's small helpers on their own: how a broken input rule is worded and numbers typed
- * as text (validation.ts), and which answers count as empty or become several items (response.ts).
- */
+/** helpers/validation.ts on its own: how a broken input rule is worded, and numbers typed as text. */
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 import { z } from 'zod';
 
-import { isNonEmptyObject, toItems } from '../../../../nodes/IdentityVerification/helpers/response';
 import {
 	fieldLabel,
 	fieldLabels,
@@ -160,26 +156,5 @@ describe('numberFromText', () => {
 	test('a value that is not text is returned as it is', () => {
 		expect(numberFromText(7)).toBe(7);
 		expect(numberFromText(undefined)).toBeUndefined();
-	});
-});
-
-describe('response helpers', () => {
-	test('an object with a key is an answer; {} , arrays and empty bodies are not', () => {
-		expect(isNonEmptyObject({ a: 1 })).toBe(true);
-		expect(isNonEmptyObject({})).toBe(false);
-		expect(isNonEmptyObject([1])).toBe(false);
-		expect(isNonEmptyObject('')).toBe(false);
-		expect(isNonEmptyObject(undefined)).toBe(false);
-	});
-
-	test('an array answer is one item per element (null elements become empty items); anything else one item', () => {
-		expect(toItems([{ a: 1 }, null, { b: 2 }])).toEqual([
-			{ json: { a: 1 } },
-			{ json: {} },
-			{ json: { b: 2 } },
-		]);
-		expect(toItems([])).toEqual([]);
-		expect(toItems({ a: 1 })).toEqual([{ json: { a: 1 } }]);
-		expect(toItems(undefined)).toEqual([{ json: {} }]);
 	});
 });

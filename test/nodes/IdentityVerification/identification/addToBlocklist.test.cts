@@ -1,7 +1,7 @@
 /**
- * Identification → Add to Blocklist / Remove From Blocklist: a fraudster a reviewer confirmed goes
- * on the provider's blocklist, which catches a repeat attempt (a later verification of theirs is
- * SUSPECTED with the list's fraud tag); a wrong decision is taken back.
+ * Identification → Add to Blocklist: a fraudster a reviewer confirmed goes on the provider's
+ * blocklist, which catches a repeat attempt (a later verification of theirs is SUSPECTED with the
+ * list's fraud tag). Taking a wrong decision back: removeFromBlocklist.test.cts.
  */
 import { expectError, expectPaired, serviceRequests, startCountingProxy } from '../util.cjs';
 import { useKycSandbox } from '../kyc-util.cjs';
@@ -14,14 +14,8 @@ const add = (scanRef: string, extra: Record<string, unknown> = {}) => ({
 	scanRef,
 	...extra,
 });
-const remove = (scanRef: string, blocklist: string) => ({
-	resource: 'identification',
-	operation: 'removeFromBlocklist',
-	scanRef,
-	blocklist,
-});
 
-describe('Identification: blocklists', () => {
+describe('Identification: Add to Blocklist', () => {
 	test('adds the face with a reason; a repeat attempt of the person is then SUSPECTED', async () => {
 		const scanRef = await ctx.finished('fraudster');
 		const { items, error } = await ctx.run(add(scanRef, { reason: 'Forged document' }));
@@ -62,31 +56,6 @@ describe('Identification: blocklists', () => {
 		} finally {
 			await proxy.close();
 		}
-	});
-
-	test('removes it again; the person’s next verification is approved', async () => {
-		const scanRef = await ctx.finished('wrongly-accused');
-		await ctx.run(add(scanRef, { blocklist: 'DOCUMENT' }));
-		const { items, error } = await ctx.run(remove(scanRef, 'DOCUMENT'));
-		expect(error).toBeUndefined();
-		expect(items[0].json).toEqual({ scanRef, blocklist: 'DOCUMENT', removed: true });
-		const next = await ctx.finished('wrongly-accused');
-		const status = await ctx.run({
-			resource: 'identification',
-			operation: 'getStatus',
-			scanRef: next,
-		});
-		expect(status.items[0].json.status).toBe('APPROVED');
-	});
-
-	test('removing what is not on the list: the 404 says which list', async () => {
-		const scanRef = await ctx.finished('customer-clean');
-		const error = expectError(
-			await ctx.run(remove(scanRef, 'SELFIE')),
-			'404',
-			'not on the SELFIE blocklist',
-		);
-		expect(error.description).toContain('Add to Blocklist');
 	});
 
 	test('adding twice: the service’s refusal (409) is shown', async () => {

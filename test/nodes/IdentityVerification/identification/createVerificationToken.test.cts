@@ -1,6 +1,8 @@
-/** Identification (KYC) resource: verification token and request information. */
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+/**
+ * Identification → Create Verification Token: the token and the link to send the person, the
+ * typed and free-form fields, the rules checked before anything is sent, and "Send the Result to
+ * This Workflow" with the Wait for Result step after it.
+ */
 import type { INodeParameters } from 'n8n-workflow';
 import { runNode, sandboxCredentials } from '../../../harness/index.cjs';
 import { expectError, expectPaired, serviceRequests, useSandbox, type RunOpts } from '../util.cjs';
@@ -12,31 +14,14 @@ const WAIT_STEP = {
 	parameters: { resource: 'identification', operation: 'waitForResult' },
 };
 
-/** A loopback receiver for the sandbox's webhooks (the KYC flow emits one when a check finishes). */
-let receiver: http.Server;
-let receiverUrl: string;
-beforeAll(async () => {
-	receiver = http.createServer((req, res) => {
-		req.resume();
-		req.on('end', () => res.writeHead(200).end());
-	});
-	await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-	receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/webhook`;
-});
-afterAll(async () => {
-	await new Promise<void>((resolve) => receiver.close(() => resolve()));
-});
-
-/** Runs the node's Create Verification Token, or Request Information, with these parameters. */
+/** Runs the node's Create Verification Token with these parameters. */
 const createToken = (parameters: INodeParameters, opts?: RunOpts) =>
 	ctx.run(
 		{ resource: 'identification', operation: 'createVerificationToken', ...parameters },
 		opts,
 	);
-const requestInformation = (parameters: INodeParameters) =>
-	ctx.run({ resource: 'identification', operation: 'requestInformation', ...parameters });
 
-describe('Identification (KYC)', () => {
+describe('Identification: Create Verification Token', () => {
 	test('creates a verification token and outputs the service answer (authToken, scanRef)', async () => {
 		const { items, error } = await createToken({ clientId: 'customer-42' });
 		expect(error).toBeUndefined();
@@ -83,36 +68,6 @@ describe('Identification (KYC)', () => {
 		const error = expectError(result, 'Client ID', 'must not be empty');
 		expect(error.message).not.toMatch(/Client ID: Client ID/);
 		expect(serviceRequests(ctx.sb)).toBe(0);
-	});
-
-	test('requests information for a finished verification', async () => {
-		ctx.sb.webhooks.configure({ url: receiverUrl });
-		const { scanRef } = ctx.sb.kyc.createSession('customer-44');
-		await ctx.sb.kyc.autoFinish(scanRef, { final: true });
-		const { items, error } = await requestInformation({ scanRef });
-		expect(error).toBeUndefined();
-		expect(items).toHaveLength(1);
-		expectPaired(items);
-		// The service's answer: the re-upload link and its token, with the verification it is for.
-		const tokenString = ctx.sb.kyc.get(scanRef)?.authToken;
-		expect(items[0].json).toEqual({
-			scanRef,
-			sessionUrl: `${ctx.sb.url}/api/v2/redirect?authToken=${tokenString}`,
-			tokenString,
-		});
-		expect(ctx.sb.kyc.get(scanRef)?.state).toBe('REUPLOAD_REQUESTED');
-
-		const again = await requestInformation({ scanRef });
-		const againError = expectError(again, '409');
-		expect(`${againError.message} ${againError.description}`).toContain('already been requested');
-	});
-
-	test('outputs { scanRef, requested: true } when the service answers without a body', async () => {
-		const { scanRef } = ctx.sb.kyc.createSession('customer-45');
-		ctx.sb.faults.add({ method: 'POST', path: '/kyc/', status: 204 });
-		const { items, error } = await requestInformation({ scanRef });
-		expect(error).toBeUndefined();
-		expect(items[0].json).toEqual({ scanRef, requested: true });
 	});
 
 	test('sends the typed token fields with their types (numbers, a list of documents, upper-case country)', async () => {
@@ -422,11 +377,5 @@ describe('Identification (KYC)', () => {
 		expect(items[0].json.verificationUrl).toBe(
 			'https://ivs.example.org/api/v2/redirect?authToken=tok-1',
 		);
-	});
-
-	test('explains an unknown scanRef clearly (404)', async () => {
-		const result = await requestInformation({ scanRef: 'no-such-scan' });
-		const error = expectError(result, '404');
-		expect(error.description).toMatch(/check the ids/i);
 	});
 });

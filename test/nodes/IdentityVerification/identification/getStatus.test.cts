@@ -1,27 +1,12 @@
 /** Identification → Get Status: POST /api/v2/status for re-checking a verification. */
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { INodeProperties } from 'n8n-workflow';
 
 import { IdentityVerification } from '../../../../nodes/IdentityVerification/IdentityVerification.node';
-import { expectError, expectPaired, useSandbox } from '../util.cjs';
+import { useKycSandbox } from '../kyc-util.cjs';
+import { expectError, expectPaired } from '../util.cjs';
 
-const ctx = useSandbox();
-
-/** A loopback receiver for the sandbox's webhooks (finishing a check sends one). */
-let receiver: http.Server;
-let receiverUrl: string;
-beforeAll(async () => {
-	receiver = http.createServer((req, res) => {
-		req.resume();
-		req.on('end', () => res.writeHead(200).end());
-	});
-	await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-	receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/webhook`;
-});
-afterAll(async () => {
-	await new Promise<void>((resolve) => receiver.close(() => resolve()));
-});
+// With the receiver of the sandbox's webhooks: finishing a verification sends one.
+const ctx = useKycSandbox();
 
 const getStatus = (scanRef: unknown) =>
 	ctx.run({ resource: 'identification', operation: 'getStatus', scanRef } as never);
@@ -61,7 +46,6 @@ describe('Identification → Get Status', () => {
 	});
 
 	test('outputs the result of a finished verification (its automatic and manual checks)', async () => {
-		ctx.sb.webhooks.configure({ url: receiverUrl });
 		const { scanRef } = ctx.sb.kyc.createSession('customer-72');
 		await ctx.sb.kyc.autoFinish(scanRef, { final: false });
 		const reviewing = await getStatus(scanRef);

@@ -1,10 +1,11 @@
 /**
  * Identification → Request Information: the provider's options are sent (none, no body: as before),
- * checked only where the provider's schema refuses, and the re-upload link is in the output.
+ * checked only where the provider's schema refuses, and the re-upload link is in the output; asking
+ * twice, an answer without a body and an unknown verification.
  */
 import type { INodeParameters } from 'n8n-workflow';
 
-import { expectError, serviceRequests, startCountingProxy } from '../util.cjs';
+import { expectError, expectPaired, serviceRequests, startCountingProxy } from '../util.cjs';
 import { useKycSandbox } from '../kyc-util.cjs';
 
 const ctx = useKycSandbox();
@@ -73,5 +74,40 @@ describe('Identification: Request Information', () => {
 		} finally {
 			await proxy.close();
 		}
+	});
+
+	test('requests information for a finished verification', async () => {
+		const { scanRef } = ctx.sb.kyc.createSession('customer-44');
+		await ctx.sb.kyc.autoFinish(scanRef, { final: true });
+		const { items, error } = await ctx.run(requestInformation(scanRef));
+		expect(error).toBeUndefined();
+		expect(items).toHaveLength(1);
+		expectPaired(items);
+		// The service's answer: the re-upload link and its token, with the verification it is for.
+		const tokenString = ctx.sb.kyc.get(scanRef)?.authToken;
+		expect(items[0].json).toEqual({
+			scanRef,
+			sessionUrl: `${ctx.sb.url}/api/v2/redirect?authToken=${tokenString}`,
+			tokenString,
+		});
+		expect(ctx.sb.kyc.get(scanRef)?.state).toBe('REUPLOAD_REQUESTED');
+
+		const again = await ctx.run(requestInformation(scanRef));
+		const againError = expectError(again, '409');
+		expect(`${againError.message} ${againError.description}`).toContain('already been requested');
+	});
+
+	test('outputs { scanRef, requested: true } when the service answers without a body', async () => {
+		const { scanRef } = ctx.sb.kyc.createSession('customer-45');
+		ctx.sb.faults.add({ method: 'POST', path: '/kyc/', status: 204 });
+		const { items, error } = await ctx.run(requestInformation(scanRef));
+		expect(error).toBeUndefined();
+		expect(items[0].json).toEqual({ scanRef, requested: true });
+	});
+
+	test('explains an unknown scanRef clearly (404)', async () => {
+		const result = await ctx.run(requestInformation('no-such-scan'));
+		const error = expectError(result, '404');
+		expect(error.description).toMatch(/check the ids/i);
 	});
 });

@@ -1,7 +1,16 @@
-/** KYB Company → Get Many: every page, Limit, the registration number filter and Simplify. */
+/**
+ * KYB Company → Get Many: every page, Limit, the registration number filter, Simplify, and a page
+ * with an element nested deeper than n8n can store.
+ */
 import { SEED } from '../../../sandbox/index.cjs';
 import { company, unlisted } from '../kyb-util.cjs';
-import { expectError, serviceRequests, useSandbox } from '../util.cjs';
+import {
+	TOO_DEEP,
+	expectError,
+	nestedArrays as nested,
+	serviceRequests,
+	useSandbox,
+} from '../util.cjs';
 
 const ctx = useSandbox();
 
@@ -56,4 +65,18 @@ describe('KYB Company → Get Many', () => {
 		expectError(await ctx.run(company('getAll', { limit: 0 })), 'Limit', 'at least 1');
 		expect(serviceRequests(ctx.sb)).toBe(0);
 	});
+
+	test.each([5_000, 1_000_000])(
+		'an element of a list page %s levels deep is refused, naming the limit',
+		async (levels) => {
+			ctx.sb.faults.add({
+				path: '/kyb/companies/',
+				status: 200,
+				jsonText: `{"count":2,"next":null,"previous":null,"results":[{"id":"c-1"},${nested(levels - 2)}]}`,
+			});
+			const result = await ctx.run(company('getAll', { returnAll: true }));
+			expectError(result, TOO_DEEP);
+			expect(serviceRequests(ctx.sb, '/kyb/companies/')).toBe(1);
+		},
+	);
 });
