@@ -13,11 +13,11 @@ import {
 	prunedErrorBody,
 	serviceMessage,
 	unexpectedError,
-} from '../../nodes/IdentityVerification/transport/errors';
+} from '../../../../nodes/IdentityVerification/transport/errors';
 import fc from 'fast-check';
 
-import { base64Forms, makeRedactor } from '../../nodes/IdentityVerification/transport/errors';
-import { ACTION_NODE as NODE } from '../harness/fixtures/action-node.cjs';
+import { base64Forms, makeRedactor } from '../../../../nodes/IdentityVerification/transport/errors';
+import { ACTION_NODE as NODE } from '../../../harness/fixtures/action-node.cjs';
 
 const SECRET = 'S3cr3t-Value';
 const redact = makeRedactor([SECRET]);
