@@ -141,8 +141,9 @@ interface HttpFailure {
 	auth: SentAs;
 	/** The name the user gave the credential, if n8n gave it. */
 	credentialName?: string;
-	/** What a 404 means for this request, if it says. */
+	/** What a 404 or a 409 means for this request, if it says. */
 	notFound?: { message: string; advice: string };
+	conflict?: { message: string; advice: string };
 	itemIndex?: number;
 }
 
@@ -224,20 +225,8 @@ function linkRedirectError(
 	});
 }
 
-/** What a hint may depend on. */
-interface HintInput {
-	status: number;
-	method: ApiMethod;
-	repeatable: boolean;
-	attempts: number;
-	auth: SentAs;
-	/** The name the user gave the credential, if n8n gave it. */
-	credentialName?: string;
-	/** The error answer, pruned and redacted. */
-	body: unknown;
-	/** What a 404 means for this request (the request's own words), if it says. */
-	notFound?: Hint;
-}
+/** What a hint may depend on: the failure, with its error answer pruned and redacted. */
+type HintInput = Omit<HttpFailure, 'itemIndex'>;
 
 interface Hint {
 	message: string;
@@ -348,6 +337,13 @@ const STATUS_HINTS: Partial<Record<number, HintRule>> = {
 			message: `Not found (HTTP 404): the service has nothing with the ID(s) given`,
 			advice:
 				'Check the IDs entered in the node (they must belong to the account of this credential: sandbox and production keys see different data). Also check that the Base URL in the credential has no extra path such as /api/v2.',
+		},
+	// The service's words say which state it is in; the advice is the request's own where it has one.
+	409: ({ conflict }) =>
+		conflict ?? {
+			message: `The service refused this step in the current state (HTTP 409)`,
+			advice:
+				'What the node acts on is not in a state that allows this step yet (the service’s words say which). Check its status with the matching Get operation, and run again once it has changed.',
 		},
 	422: rejectedFields,
 	429: ({ attempts }) => ({

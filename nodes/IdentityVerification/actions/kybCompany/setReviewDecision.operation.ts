@@ -72,6 +72,14 @@ const FIELD_LABELS = {
 	),
 };
 
+/** The service refuses a decision while the form is filled (PENDING) or checked (PROCESSING). */
+const NOT_DECIDABLE_YET = {
+	message:
+		'The company has not submitted its form yet, or the service is still checking it (HTTP 409)',
+	advice:
+		'A decision can be set once the company has submitted its form and the service has checked it: wait for Company Submitted (the trigger’s event), or see the company’s status with KYB Company → Get.',
+};
+
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
@@ -100,6 +108,7 @@ export async function execute(
 		body: request as IDataObject,
 		itemIndex,
 		notFound: COMPANY_NOT_FOUND,
+		conflict: NOT_DECIDABLE_YET,
 	});
 	const answer = isPlainObject(response.body) ? (response.body as IDataObject) : {};
 	return [{ json: { companyId, ...answer } }];

@@ -66,7 +66,9 @@ describe('KYB Company → Set Review Decision', () => {
 			company('setReviewDecision', { companyId: SEED.kyb.companyId, decision: 'APPROVED' }),
 		);
 		const error = expectError(result, 'HTTP 409');
-		expect(error.description).toMatch(/cannot be changed from PENDING/);
+		expect(error.message).toMatch(/^The company has not submitted its form yet/);
+		expect(error.description).toMatch(/cannot be changed from PENDING.*wait for Company Submitted/);
+		expect(error.description).not.toMatch(/Base URL/);
 		expect(serviceRequests(ctx.sb)).toBe(1);
 	});
 

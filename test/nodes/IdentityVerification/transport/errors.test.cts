@@ -373,6 +373,20 @@ describe('httpError', () => {
 		expect(fail(418).description).toMatch(/Base URL of the credential/);
 	});
 
+	test('409: the service’s words, then advice about the state, not the Base URL; or the request’s own', () => {
+		const generic = fail(409, { body: { message: 'Already finished.' } });
+		expect(generic.message).toBe('The service refused this step in the current state (HTTP 409)');
+		expect(generic.description).toMatch(
+			/^The service said: "Already finished\." .*Check its status/,
+		);
+		expect(generic.description).not.toMatch(/Base URL/);
+		const own = fail(409, { conflict: { message: 'Not yet', advice: 'Wait for it.' } });
+		expect([own.message, own.description]).toEqual([
+			'Not yet',
+			'The service said: "Said." Wait for it.',
+		]);
+	});
+
 	test('5xx: a POST was sent once and not repeated; a GET names its attempts', () => {
 		const post = fail(503, { method: 'POST', attempts: 1 });
 		expect(post.message).toBe('The service had an internal problem (HTTP 503)');
