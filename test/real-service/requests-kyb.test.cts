@@ -244,6 +244,13 @@ const CASES: Array<[string, OperationKey, INodeParameters]> = [
 		'POST /kyb/companies/{id}/change-status/',
 		company('setReviewDecision', { decision: 'DENIED' }),
 	],
+	...['NEED_TO_PROCESS', 'NEED_TO_REVIEW'].map(
+		(decision): [string, OperationKey, INodeParameters] => [
+			`decision: send back to ${decision} (a deny reason typed is not sent)`,
+			'POST /kyb/companies/{id}/change-status/',
+			company('setReviewDecision', { decision, denyReason: 'typed anyway' }),
+		],
+	),
 	['PDF: the defaults', 'POST /kyb/companies/{id}/pdf/', company('downloadPdf')],
 	[
 		'PDF: a password and two sections',
