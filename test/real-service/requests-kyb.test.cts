@@ -40,6 +40,7 @@ const OPERATIONS = [
 	'DELETE /kyb/companies/{id}/',
 	'POST /kyb/companies/{id}/change-status/',
 	'POST /kyb/companies/{id}/pdf/',
+	'POST /kyb/companies/{id}/automation/',
 	'GET /kyb/forms/{companyId}/beneficiaries/',
 	'GET /kyb/forms/{companyId}/questionnaires/answers/detail/',
 	'GET /kyb/forms/{companyId}/questionnaires/{id}/answers/',
@@ -147,6 +148,8 @@ function answerFor(key: OperationKey, seed: number): Reply {
 			return { status: 204 };
 		case 'POST /kyb/forms/{id}/submit/':
 			return { status: 200 };
+		case 'POST /kyb/companies/{id}/automation/':
+			return { status: 202 };
 		default:
 			return { status: 200, body: generated(apiPath, method, 200, seed) };
 	}
@@ -251,6 +254,7 @@ const CASES: Array<[string, OperationKey, INodeParameters]> = [
 			company('setReviewDecision', { decision, denyReason: 'typed anyway' }),
 		],
 	),
+	['re-run automation', 'POST /kyb/companies/{id}/automation/', company('rerunAutomation')],
 	['PDF: the defaults', 'POST /kyb/companies/{id}/pdf/', company('downloadPdf')],
 	[
 		'PDF: a password and two sections',

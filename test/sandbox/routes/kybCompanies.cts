@@ -79,6 +79,8 @@ interface CompanyRecord {
 	submissionTime: string | null;
 	statusChangedAt: string | null;
 	tokenString: string | null;
+	/** How many times its automated checks were re-run (POST automation/). */
+	automationRuns: number;
 }
 
 const SANDBOX_OWNERS: BeneficiaryInput[] = [
@@ -197,6 +199,7 @@ export class KybCompanyStore {
 			submissionTime: null,
 			statusChangedAt: null,
 			tokenString: opts.tokenString ?? null,
+			automationRuns: 0,
 		};
 		this.companies.set(record.id, record);
 		return record;
@@ -242,6 +245,14 @@ export class KybCompanyStore {
 			company.denyReason = null;
 		}
 		return company;
+	}
+
+	/** POST automation/: the checks run again (202); a form still being filled has nothing to check (409). */
+	rerunAutomation(id: string): void {
+		const company = this.found(id);
+		if (company.status === 'PENDING')
+			throw conflict('The automation cannot be run before the form is submitted.');
+		company.automationRuns += 1;
 	}
 
 	/** DELETE: the company and its session are removed. */
@@ -557,6 +568,17 @@ export const kybCompanyRoutes: Route[] = [
 					denyReason: company.denyReason,
 				};
 			return json(200, answer);
+		},
+	},
+	{
+		// The provider answers 202 with no body, and 402 (no body) when the account's funds ran out:
+		// a test asks for that with a fault.
+		method: 'POST',
+		pattern: '/kyb/companies/:id/automation/',
+		auth: 'basic',
+		handler: (req, core) => {
+			core.kybCompanies.rerunAutomation(req.params.id);
+			return { status: 202 };
 		},
 	},
 	{

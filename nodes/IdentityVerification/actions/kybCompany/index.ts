@@ -2,6 +2,7 @@ import * as deleteCompany from './delete.operation';
 import * as downloadPdf from './downloadPdf.operation';
 import * as get from './get.operation';
 import * as getAll from './getAll.operation';
+import * as rerunAutomation from './rerunAutomation.operation';
 import * as setReviewDecision from './setReviewDecision.operation';
 
 /**
@@ -13,5 +14,6 @@ export const operations = {
 	downloadPdf,
 	get,
 	getAll,
+	rerunAutomation,
 	setReviewDecision,
 };

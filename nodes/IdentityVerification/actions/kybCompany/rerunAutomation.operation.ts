@@ -1,0 +1,42 @@
+import type { IExecuteFunctions, INodeExecutionData, INodePropertyOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+import { z } from 'zod';
+
+import { apiRequest } from '../../transport';
+import { COMPANY_NOT_FOUND, companyIdField } from '../company';
+import { companyOf } from './common';
+
+export const option: INodePropertyOptions = {
+	name: 'Re-Run Automated Checks',
+	value: 'rerunAutomation',
+	description:
+		'Run a company’s automated checks again by its Company ID (registry, AML and the others the account has on), as the dashboard’s re-run does; outputs started: true. The checks are paid: HTTP 402 means the account’s funds for them have run out.',
+	action: 'Re-run the automated checks of a KYB company',
+};
+
+const displayOptions = { show: { resource: ['kybCompany'], operation: ['rerunAutomation'] } };
+
+export const description = updateDisplayOptions(displayOptions, [
+	{
+		...companyIdField,
+		hint: 'The checks are paid for from the account’s funds: an error with HTTP 402 means they have run out (top them up with the provider, then run again).',
+	},
+]);
+
+export const outputSchema = z.object({ started: z.boolean(), companyId: z.string() });
+
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
+	const { companyId, path } = companyOf.call(this, itemIndex);
+	// Not repeated after a failure that may have reached the service: each run is paid for.
+	await apiRequest.call(this, 'apiKey', {
+		method: 'POST',
+		path: `${path}automation/`,
+		response: 'none',
+		itemIndex,
+		notFound: COMPANY_NOT_FOUND,
+	});
+	return [{ json: { started: true, companyId } }];
+}
