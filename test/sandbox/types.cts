@@ -125,6 +125,8 @@ export interface KycSession {
 	failedAttempts: number;
 	/** The `status` block of the last result sent (what POST /api/v2/status reports). */
 	lastStatus?: Record<string, unknown>;
+	/** The body of its last result delivery, which POST /api/v2/full answers (with final false). */
+	lastResult?: Record<string, unknown>;
 	/** When its personal data was deleted (POST /api/v2/delete): document data, files and photos. */
 	deletedAt?: number;
 	/** The blocklists it was added to, by source (SELFIE, DOCUMENT, DOCUMENT_INFO). */
