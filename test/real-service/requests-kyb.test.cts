@@ -46,6 +46,10 @@ const OPERATIONS = [
 	'GET /kyb/forms/{companyId}/questionnaires/{id}/answers/',
 	'DELETE /kyb/forms/{companyId}/questionnaires/{id}/answers/',
 	'POST /kyb/forms/{id}/submit/',
+	'GET /api/v2/gov-ordered-documents/available-documents/',
+	'POST /api/v2/gov-ordered-documents/document-order/',
+	'GET /api/v2/gov-ordered-documents/',
+	'GET /api/v2/gov-ordered-documents/{id}/',
 ] as const;
 type OperationKey = (typeof OPERATIONS)[number];
 
@@ -150,6 +154,22 @@ function answerFor(key: OperationKey, seed: number): Reply {
 			return { status: 200 };
 		case 'POST /kyb/companies/{id}/automation/':
 			return { status: 202 };
+		case 'POST /api/v2/gov-ordered-documents/document-order/':
+			return { status: 200 };
+		case 'GET /api/v2/gov-ordered-documents/{id}/':
+			// Not delivered yet: its generated `file` would be a link to anywhere.
+			return {
+				status: 200,
+				body: { ...(generated(apiPath, method, 200, seed) as object), file: null },
+			};
+		case 'GET /api/v2/gov-ordered-documents/':
+			return {
+				status: 200,
+				body: (generated(apiPath, method, 200, seed) as object[]).map((d) => ({
+					...d,
+					file: null,
+				})),
+			};
 		default:
 			return { status: 200, body: generated(apiPath, method, 200, seed) };
 	}
@@ -255,6 +275,49 @@ const CASES: Array<[string, OperationKey, INodeParameters]> = [
 		],
 	),
 	['re-run automation', 'POST /kyb/companies/{id}/automation/', company('rerunAutomation')],
+	[
+		'registry: available documents',
+		'GET /api/v2/gov-ordered-documents/available-documents/',
+		company('getAvailableDocuments', { countryCode: 'lt', registrationNumber: '305123456' }),
+	],
+	[
+		'registry: available documents in a region',
+		'GET /api/v2/gov-ordered-documents/available-documents/',
+		company('getAvailableDocuments', {
+			countryCode: 'US',
+			registrationNumber: 'C1234567',
+			registryFields: { region: 'CA' },
+		}),
+	],
+	[
+		'registry: an order with every field, non-ASCII name of 200 characters',
+		'POST /api/v2/gov-ordered-documents/document-order/',
+		company('orderDocument', {
+			countryCode: 'LT',
+			registrationNumber: '305123456',
+			companyName: 'Ž'.repeat(200),
+			productKey: 'REGISTER_EXTRACT',
+			registryFields: { region: 'VL' },
+		}),
+	],
+	['registry: the orders', 'GET /api/v2/gov-ordered-documents/', company('getOrderedDocuments')],
+	[
+		'registry: the orders, every filter',
+		'GET /api/v2/gov-ordered-documents/',
+		company('getOrderedDocuments', {
+			filters: {
+				status: 'TIMED_OUT',
+				title: 'Išrašas',
+				orderedAfter: '2026-01-02T03:04:05',
+				orderedBefore: '2026-02-02T03:04:05Z',
+			},
+		}),
+	],
+	[
+		'registry: one order',
+		'GET /api/v2/gov-ordered-documents/{id}/',
+		company('getOrderedDocument', { documentId: COMPANY }),
+	],
 	['PDF: the defaults', 'POST /kyb/companies/{id}/pdf/', company('downloadPdf')],
 	[
 		'PDF: a password and two sections',

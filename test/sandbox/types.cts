@@ -229,6 +229,10 @@ export interface Sandbox {
 		addCompany(opts?: CompanyInput & { id?: string; clientId?: string }): string;
 		/** A company's state (undefined once deleted). */
 		company(id: string): KybCompany | undefined;
+		/** The IDs of the registry documents ordered, oldest first. */
+		govOrders(): string[];
+		/** The registry delivers an ordered document (GOV_ORDERED_DOCUMENT when configured); its answer. */
+		deliverGovOrder(id: string): Record<string, unknown>;
 	};
 	webhooks: {
 		configure(opts: WebhookConfig): void;

@@ -319,3 +319,104 @@ export const kybBeneficiarySchema = z
 		ownershipPercentage: z.number().nullish(),
 	})
 	.passthrough();
+
+// Registry documents (kyb.yaml's GOV Orders): the official documents a registry has for a company,
+// ordered through the service and delivered later (GOV_ORDERED_DOCUMENT).
+
+/** The countries whose registries the service orders from (kyb.yaml's CountryCodeEnum). */
+// prettier-ignore
+export const GOV_COUNTRY_CODES = [
+	'AL', 'AM', 'AR', 'AT', 'AU', 'AW', 'AZ', 'BA', 'BB', 'BD', 'BE', 'BG', 'BH', 'BN', 'BO', 'BQ', 'BR', 'BW', 'BY', 'BZ',
+	'CA', 'CH', 'CN', 'CO', 'CR', 'CW', 'CY', 'CZ', 'DE', 'DK', 'DO', 'EC', 'EE', 'ES', 'FI', 'FR', 'GB', 'GE', 'GG', 'GH',
+	'GI', 'GR', 'HK', 'HR', 'HU', 'ID', 'IE', 'IL', 'IM', 'IN', 'IS', 'IT', 'JE', 'JO', 'KH', 'KW', 'KY', 'LI', 'LK', 'LS',
+	'LT', 'LU', 'LV', 'MA', 'ME', 'MH', 'MM', 'MT', 'MU', 'MY', 'NL', 'NO', 'NZ', 'PE', 'PH', 'PK', 'PL', 'PR', 'PT', 'QA',
+	'RO', 'RS', 'RU', 'SB', 'SE', 'SG', 'SI', 'SK', 'TH', 'TN', 'TO', 'TR', 'TT', 'TW', 'UG', 'US', 'UY', 'VG', 'VI', 'VN',
+	'VU', 'WS', 'ZA',
+] as const;
+
+/** The statuses of an ordered document (kyb.yaml's GovDocumentOrderStatusEnum). */
+export const GOV_ORDER_STATUSES = [
+	'NOT_ORDERED',
+	'IN_PROGRESS',
+	'FINISHED',
+	'FAILED',
+	'TIMED_OUT',
+] as const;
+
+const govCountrySchema = z.enum(GOV_COUNTRY_CODES, {
+	errorMap: () => ({
+		message: `must be a country whose registry the service orders from: ${GOV_COUNTRY_CODES.join(', ')}`,
+	}),
+});
+
+/** A text of 1..max characters (`minLength: 1`, `maxLength`). */
+const someText = (max?: number) => {
+	const text = z.string().min(1, { message: 'must not be empty' });
+	return max === undefined ? text : text.max(max, { message: `must be at most ${max} characters` });
+};
+
+/** GET available-documents/: the company in the registry (country and number required, region optional). */
+export const govAvailableDocumentsParamsSchema = z.object({
+	countryCode: govCountrySchema,
+	registrationNumber: someText(),
+	region: someText().optional(),
+});
+
+/** POST document-order/ (kyb.yaml's GovPartnerOrderDocumentRequest); its answer has no body. */
+export const govDocumentOrderRequestSchema = govAvailableDocumentsParamsSchema.extend({
+	companyName: someText(200),
+	productKey: someText(),
+});
+
+/** GET gov-ordered-documents/: the filters the node offers (kyb.yaml also has delivery dates, format, order). */
+export const govOrderedDocumentsParamsSchema = z.object({
+	status: z
+		.enum(GOV_ORDER_STATUSES, {
+			errorMap: () => ({ message: `must be one of ${GOV_ORDER_STATUSES.join(', ')}` }),
+		})
+		.optional(),
+	title: z.string().optional(),
+	orderedAfter: z
+		.string()
+		.datetime({ offset: true, message: 'must be a date and time' })
+		.optional(),
+	orderedBefore: z
+		.string()
+		.datetime({ offset: true, message: 'must be a date and time' })
+		.optional(),
+});
+
+/** GET gov-ordered-documents/{id}/: the document's ID is a UUID. */
+export const govOrderedDocumentParamsSchema = z.object({ documentId: uuidSchema });
+
+/** A document the registry has for the company (kyb.yaml's GovRegistersFilingResult). */
+export const govAvailableDocumentSchema = z
+	.object({
+		id: z.string(),
+		productCode: z.string().nullish(),
+		productTitle: z.string().nullish(),
+		productFormat: z.string().nullish(),
+		price: z.number().nullish(),
+		currency: z.string().nullish(),
+		deliveryTimeMinutes: z.number().nullish(),
+		canOrder: z.boolean().nullish(),
+		companyName: z.string().nullish(),
+		companyCode: z.string().nullish(),
+		countryISO: z.string().nullish(),
+	})
+	.passthrough();
+
+/** An ordered document (kyb.yaml's GovPartnerOrderedDocument): `file` links it once delivered. */
+export const govOrderedDocumentSchema = z
+	.object({
+		id: z.string(),
+		title: z.string().nullish(),
+		documentFormat: z.string().nullish(),
+		productKey: z.string().nullish(),
+		expectedDeliveryTime: z.string().nullish(),
+		price: z.number().nullish(),
+		deliveredAt: z.string().nullish(),
+		status: z.string().nullish(),
+		file: z.string().nullish(),
+	})
+	.passthrough();
