@@ -46,6 +46,9 @@ const OPERATIONS = [
 	'GET /kyb/forms/{companyId}/questionnaires/{id}/answers/',
 	'DELETE /kyb/forms/{companyId}/questionnaires/{id}/answers/',
 	'POST /kyb/forms/{id}/submit/',
+	'POST /kyb/forms/',
+	'PATCH /kyb/forms/{id}/',
+	'POST /kyb/forms/{companyId}/beneficiaries/',
 	'GET /api/v2/gov-ordered-documents/available-documents/',
 	'POST /api/v2/gov-ordered-documents/document-order/',
 	'GET /api/v2/gov-ordered-documents/',
@@ -154,6 +157,9 @@ function answerFor(key: OperationKey, seed: number): Reply {
 			return { status: 200 };
 		case 'POST /kyb/companies/{id}/automation/':
 			return { status: 202 };
+		case 'POST /kyb/forms/':
+		case 'POST /kyb/forms/{companyId}/beneficiaries/':
+			return { status: 201, body: generated(apiPath, method, 201, seed) };
 		case 'POST /api/v2/gov-ordered-documents/document-order/':
 			return { status: 200 };
 		case 'GET /api/v2/gov-ordered-documents/{id}/':
@@ -353,6 +359,82 @@ const CASES: Array<[string, OperationKey, INodeParameters]> = [
 		'delete answers (formToken)',
 		'DELETE /kyb/forms/{companyId}/questionnaires/{id}/answers/',
 		form('deleteAnswers', { companyId: COMPANY, questionnaireId: 'q-1', ...withFormToken }),
+	],
+	[
+		'create form: name and country (formToken)',
+		'POST /kyb/forms/',
+		form('createForm', { companyName: 'UAB Šiaurė', country: 'lt', ...withFormToken }),
+	],
+	[
+		'create form: every detail at its bound (form token credential)',
+		'POST /kyb/forms/',
+		form('createForm', {
+			authentication: 'kybFormToken',
+			companyName: 'Ž'.repeat(200),
+			country: 'XK',
+			companyDetails: {
+				activityCode: '46.52.00',
+				brandNames: Array.from({ length: 10 }, (_, i) => `brand ${i}`).join(','),
+				city: 'c'.repeat(100),
+				email: 'info@example.com',
+				operatingAddress: 'o'.repeat(255),
+				phone: '+37060000000',
+				postalAddress: 'p'.repeat(255),
+				postcode: 'LT-01100',
+				region: 'VL',
+				registrationNumber: 'r'.repeat(100),
+				street: 's'.repeat(100),
+				tin: 't'.repeat(32),
+				type: 'UAB',
+				website: 'https://example.com/about',
+			},
+		}),
+	],
+	...['apiKey', 'formToken'].flatMap(
+		(authentication): Array<[string, OperationKey, INodeParameters]> => {
+			const auth = authentication === 'formToken' ? withFormToken : { authentication };
+			return [
+				[
+					`update form (${authentication})`,
+					'PATCH /kyb/forms/{id}/',
+					form('updateForm', {
+						companyId: COMPANY,
+						companyName: 'UAB Šiaurė',
+						country: 'LT',
+						companyDetails: { city: 'Kaunas' },
+						...auth,
+					}),
+				],
+				[
+					`add beneficiary: the name only (${authentication})`,
+					'POST /kyb/forms/{companyId}/beneficiaries/',
+					form('addBeneficiary', { companyId: COMPANY, name: 'Rūta', surname: 'Ž', ...auth }),
+				],
+			];
+		},
+	),
+	[
+		'add beneficiary: every field at its bound',
+		'POST /kyb/forms/{companyId}/beneficiaries/',
+		form('addBeneficiary', {
+			companyId: COMPANY,
+			name: 'n'.repeat(100),
+			surname: 's'.repeat(100),
+			beneficiaryTypes: ['ABO', 'CEO', 'REPRESENTATIVE', 'SHAREHOLDER', 'UBO'],
+			beneficiaryFields: {
+				countryOfResidence: 'LV',
+				dateOfBirth: '1985-04-12',
+				email: 'ruta@example.com',
+				formFiller: false,
+				nationality: 'LT',
+				ownershipPercentage: 100,
+				personalNumber: 'p'.repeat(50),
+				phone: '+37060000000',
+				positions: `${'d'.repeat(50)},owner,signatory`,
+				residentialAddress: 'a'.repeat(255),
+				scanRef: 'scan-1',
+			},
+		}),
 	],
 	// The provider accepts only the form token for a submit: the Form Token field sends it.
 	[

@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 
+import { AML_COUNTRIES } from './aml';
 import { nonEmpty, pathId, uuidSchema, wholeSeconds } from './common';
 
 export const kybQuestionnaireParamsSchema = z.object({
@@ -420,3 +421,117 @@ export const govOrderedDocumentSchema = z
 		file: z.string().nullish(),
 	})
 	.passthrough();
+
+// A company's form prefilled (kyb.yaml's KybFormCreateRequest, PatchedKybFormUpdateRequest,
+// BeneficiaryCreateRequest): what a CRM knows, so the company starts with it.
+
+/** kyb.yaml's CountryEnum is AML's: the same ISO 3166-1 alpha-2 codes and XK. */
+const formCountrySchema = z.enum(AML_COUNTRIES, {
+	errorMap: () => ({
+		message: 'must be a two-letter country code such as LT (ISO 3166-1 alpha-2)',
+	}),
+});
+
+/** An optional text of at most `max` characters (the provider's nullable `maxLength` fields). */
+const upTo = (max: number) =>
+	z
+		.string()
+		.max(max, { message: `must be at most ${max} characters` })
+		.optional();
+
+/** The company's details (kyb.yaml's CompanyInfoRequest): name and country required. */
+export const kybCompanyInfoRequestSchema = z.object({
+	companyName: someText(200),
+	country: formCountrySchema,
+	registrationNumber: upTo(100),
+	region: upTo(2),
+	type: upTo(100),
+	phone: upTo(128),
+	website: z
+		.string()
+		.url({ message: 'must be a web address such as https://example.com' })
+		.max(200, { message: 'must be at most 200 characters' })
+		.optional(),
+	email: z
+		.string()
+		.email({ message: 'must be an e-mail address' })
+		.max(254, { message: 'must be at most 254 characters' })
+		.optional(),
+	brandNames: z
+		.array(someText(100))
+		.max(10, { message: 'must have at most 10 brand names' })
+		.optional(),
+	activityCode: upTo(8),
+	tin: upTo(32),
+	operatingAddress: upTo(255),
+	postalAddress: upTo(255),
+	postcode: upTo(20),
+	street: upTo(100),
+	city: upTo(100),
+});
+
+/** POST /kyb/forms/ (the form token's company) and PATCH /kyb/forms/{id}/: the company's details. */
+export const kybFormRequestSchema = z.object({ company: kybCompanyInfoRequestSchema });
+
+/** The form as the service answers a create or update (kyb.yaml's KybFormCreate, KybFormUpdate). */
+export const kybFormSchema = z
+	.object({
+		id: z.string().nullish(),
+		company: companyInfoSchema,
+		meta: companyMetaSchema.nullish(),
+	})
+	.passthrough();
+
+export const KYB_BENEFICIARY_TYPES = [
+	'CEO',
+	'REPRESENTATIVE',
+	'SHAREHOLDER',
+	'UBO',
+	'ABO',
+] as const;
+
+/** POST /kyb/forms/{companyId}/beneficiaries/ (kyb.yaml's BeneficiaryCreateRequest), a person. */
+export const kybBeneficiaryRequestSchema = z.object({
+	beneficiaryTypes: z
+		.array(
+			z.enum(KYB_BENEFICIARY_TYPES, {
+				errorMap: () => ({ message: `must be among ${KYB_BENEFICIARY_TYPES.join(', ')}` }),
+			}),
+		)
+		.min(1, { message: 'must have at least one role' })
+		.optional(),
+	info: z.object({
+		infoType: z.literal('INDIVIDUAL'),
+		name: someText(100),
+		surname: someText(100),
+		email: z
+			.string()
+			.email({ message: 'must be an e-mail address' })
+			.max(254, { message: 'must be at most 254 characters' })
+			.optional(),
+		phone: upTo(128),
+		dateOfBirth: z
+			.string()
+			.regex(/^\d{4}-\d{2}-\d{2}$/, { message: 'must be a date such as 1985-04-12' })
+			.optional(),
+		nationality: formCountrySchema.optional(),
+		countryOfResidence: formCountrySchema.optional(),
+		personalNumber: z
+			.string()
+			.max(50, { message: 'must be at most 50 characters' })
+			// The provider's pattern ^[\u0000-\u007F]+$: ASCII only.
+			.refine((value) => [...value].every((c) => c.charCodeAt(0) < 128), {
+				message: 'must have only ASCII characters (no accented letters)',
+			})
+			.optional(),
+		residentialAddress: upTo(255),
+		scanRef: someText().optional(),
+	}),
+	positions: z.array(listEntry(50)).max(3, { message: 'must have at most 3 positions' }).optional(),
+	formFiller: z.boolean().optional(),
+	ownershipPercentage: z
+		.number({ invalid_type_error: 'must be a number from 0 to 100' })
+		.min(0, { message: 'must be from 0 to 100' })
+		.max(100, { message: 'must be from 0 to 100' })
+		.optional(),
+});
