@@ -25,7 +25,7 @@ export const option: INodePropertyOptions = {
 	name: 'Get Available Registry Documents',
 	value: 'getAvailableDocuments',
 	description:
-		'List the official documents a company’s registry offers (extracts, certificates), by country and registration number, one item each with its id, title, format and price; Order Registry Document orders one',
+		'List the official documents a company’s registry offers (extracts, certificates), by country and registration number, one item each with its ID, title, format and price; Order Registry Document orders one',
 	action: 'Get the registry documents available for a company',
 };
 

@@ -25,7 +25,7 @@ const properties: INodeProperties[] = [
 		default: '',
 		placeholder: 'e.g. 3c90c3cc-0d44-4b50-8888-8dd25736052a',
 		description:
-			'The id of the ordered document: from the Registry Document Ordered event, or from Get Many Ordered Documents',
+			'The ID of the ordered document: from the Registry Document Ordered event, or from Get Many Ordered Documents',
 	},
 	{
 		displayName: 'Download File',

@@ -37,9 +37,9 @@ const properties: INodeProperties[] = [
 		type: 'string',
 		required: true,
 		default: '',
-		placeholder: 'e.g. {{ $json.id }}',
+		placeholder: 'e.g. REGISTER_EXTRACT',
 		description:
-			'Which document to order: the id of one that Get Available Registry Documents lists. The ordered document keeps it as its productKey.',
+			'Which document to order: the ID of one that Get Available Registry Documents lists. The ordered document keeps it as its productKey.',
 	},
 	registryOptions,
 ];

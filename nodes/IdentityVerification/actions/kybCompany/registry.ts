@@ -34,7 +34,7 @@ export const registryCompanyFields: INodeProperties[] = [
 ];
 
 /** Region, inside Additional Fields: the provider's optional `region`. */
-export const regionField: INodeProperties = {
+const regionField: INodeProperties = {
 	displayName: 'Region',
 	name: 'region',
 	type: 'string',

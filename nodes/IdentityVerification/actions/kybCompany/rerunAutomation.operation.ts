@@ -11,7 +11,7 @@ export const option: INodePropertyOptions = {
 	value: 'rerunAutomation',
 	description:
 		'Run a company’s automated checks again by its Company ID (registry, AML and the others the account has on), as the dashboard’s re-run does; outputs started: true. The checks are paid: HTTP 402 means the account’s funds for them have run out.',
-	action: 'Re-run the automated checks of a KYB company',
+	action: 'Run the automated checks of a KYB company again',
 };
 
 const displayOptions = { show: { resource: ['kybCompany'], operation: ['rerunAutomation'] } };

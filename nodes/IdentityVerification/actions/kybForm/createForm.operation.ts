@@ -16,7 +16,7 @@ export const option: INodePropertyOptions = {
 	name: 'Create Form',
 	value: 'createForm',
 	description:
-		'Start a session’s KYB form with the company’s details from your CRM (name, country, registration number, addresses, …), so the company finds them filled; signs in with the session’s form token, and outputs the form with its id (the Company ID)',
+		'Start a session’s KYB form with the company’s details from your CRM (name, country, registration number, addresses, …), so the company finds them filled; signs in with the session’s form token, and outputs the form with its ID (the Company ID)',
 	action: 'Create a KYB form with the company details',
 };
 
