@@ -363,7 +363,7 @@ const CASES: Array<[string, OperationKey, INodeParameters]> = [
 	[
 		'create form: name and country (formToken)',
 		'POST /kyb/forms/',
-		form('createForm', { companyName: 'UAB Šiaurė', country: 'lt', ...withFormToken }),
+		form('createForm', { companyName: 'UAB Šiaurė', companyCountry: 'lt', ...withFormToken }),
 	],
 	[
 		'create form: every detail at its bound (form token credential)',
@@ -371,7 +371,7 @@ const CASES: Array<[string, OperationKey, INodeParameters]> = [
 		form('createForm', {
 			authentication: 'kybFormToken',
 			companyName: 'Ž'.repeat(200),
-			country: 'XK',
+			companyCountry: 'XK',
 			companyDetails: {
 				activityCode: '46.52.00',
 				brandNames: Array.from({ length: 10 }, (_, i) => `brand ${i}`).join(','),
@@ -400,7 +400,7 @@ const CASES: Array<[string, OperationKey, INodeParameters]> = [
 					form('updateForm', {
 						companyId: COMPANY,
 						companyName: 'UAB Šiaurė',
-						country: 'LT',
+						companyCountry: 'LT',
 						companyDetails: { city: 'Kaunas' },
 						...auth,
 					}),

@@ -5,7 +5,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { kybFormRequestSchema } from '../../../shared/contract';
-import { fieldLabels, validateInput } from '../../helpers/validation';
+import { fieldLabel, fieldLabels, validateInput } from '../../helpers/validation';
 
 /** An optional text detail and its description. */
 const detail = (displayName: string, name: string, description: string): INodeProperties => ({
@@ -28,7 +28,8 @@ export const companyDetailFields: INodeProperties[] = [
 	},
 	{
 		displayName: 'Country',
-		name: 'country',
+		// Not `country`: Bank → Create Token has a list of that name.
+		name: 'companyCountry',
 		type: 'string',
 		required: true,
 		default: '',
@@ -89,29 +90,35 @@ export const companyDetailFields: INodeProperties[] = [
 ];
 
 /** Their labels in messages (a nested value is named by its own field). */
-const LABELS = fieldLabels(companyDetailFields, {
-	companyName: 'Enter the company’s name, at most 200 characters.',
-	country: 'Enter a two-letter country code such as LT.',
-	brandNames: 'Give at most 10 names of 1 to 100 characters, separated by commas.',
-	email: 'Enter an e-mail address, or remove the detail.',
-	website: 'Enter a web address starting with https://, or remove the detail.',
-	// The others' rule (a length) says it all.
-	...Object.fromEntries(
-		[
-			'activityCode',
-			'city',
-			'operatingAddress',
-			'phone',
-			'postalAddress',
-			'postcode',
-			'region',
-			'registrationNumber',
-			'street',
-			'tin',
-			'type',
-		].map((name) => [name, undefined]),
+const LABELS = {
+	country: fieldLabel(
+		companyDetailFields,
+		'companyCountry',
+		'Enter a two-letter country code such as LT.',
 	),
-});
+	...fieldLabels(companyDetailFields, {
+		companyName: 'Enter the company’s name, at most 200 characters.',
+		brandNames: 'Give at most 10 names of 1 to 100 characters, separated by commas.',
+		email: 'Enter an e-mail address, or remove the detail.',
+		website: 'Enter a web address starting with https://, or remove the detail.',
+		// The others' rule (a length) says it all.
+		...Object.fromEntries(
+			[
+				'activityCode',
+				'city',
+				'operatingAddress',
+				'phone',
+				'postalAddress',
+				'postcode',
+				'region',
+				'registrationNumber',
+				'street',
+				'tin',
+				'type',
+			].map((name) => [name, undefined]),
+		),
+	}),
+};
 
 /** Text of a field as typed or mapped (an expression may give a number), trimmed. */
 const textOf = (value: unknown) =>
@@ -122,7 +129,7 @@ export function companyRequestOf(this: IExecuteFunctions, itemIndex: number): ID
 	const details = this.getNodeParameter('companyDetails', itemIndex, {}) as IDataObject;
 	const company: IDataObject = {
 		companyName: textOf(this.getNodeParameter('companyName', itemIndex, '')),
-		country: textOf(this.getNodeParameter('country', itemIndex, '')).toUpperCase(),
+		country: textOf(this.getNodeParameter('companyCountry', itemIndex, '')).toUpperCase(),
 	};
 	for (const [name, value] of Object.entries(details)) {
 		const text = textOf(value);

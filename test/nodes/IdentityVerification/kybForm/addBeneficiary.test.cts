@@ -23,7 +23,7 @@ async function formId(): Promise<string> {
 		authentication: 'formToken',
 		formToken: items[0].json.tokenString as string,
 		companyName: 'UAB Šiaurės Prekyba',
-		country: 'LT',
+		companyCountry: 'LT',
 	});
 	return made.items[0].json.id as string;
 }

@@ -12,7 +12,7 @@ const createForm = (formToken: string, extra: Record<string, unknown> = {}) => (
 	authentication: 'formToken',
 	formToken,
 	companyName: 'UAB Šiaurės Prekyba',
-	country: 'lt',
+	companyCountry: 'lt',
 	...extra,
 });
 
@@ -71,7 +71,7 @@ describe('KYB Form → Create Form', () => {
 
 	testRefusals(ctx, [
 		[createForm('t', { companyName: 'c'.repeat(201) }), 'Company Name', 'at most 200'],
-		[createForm('t', { country: 'Lithuania' }), 'Country', 'two-letter country code'],
+		[createForm('t', { companyCountry: 'Lithuania' }), 'Country', 'two-letter country code'],
 		[createForm('t', { companyDetails: { email: 'not-mail' } }), 'Email', 'e-mail address'],
 		[createForm('t', { companyDetails: { website: 'siaures' } }), 'Website', 'web address'],
 		[createForm('t', { companyDetails: { region: 'VLN' } }), 'Region', 'at most 2'],

@@ -11,7 +11,7 @@ const updateForm = (companyId: string, extra: Record<string, unknown> = {}) => (
 	operation: 'updateForm',
 	companyId,
 	companyName: 'UAB Šiaurės Prekyba',
-	country: 'LT',
+	companyCountry: 'LT',
 	...extra,
 });
 
@@ -24,7 +24,7 @@ async function formOfSession(): Promise<{ token: string; companyId: string }> {
 		authentication: 'formToken',
 		formToken: token,
 		companyName: 'Old name',
-		country: 'LV',
+		companyCountry: 'LV',
 		companyDetails: { city: 'Riga', registrationNumber: '4000' },
 	});
 	return { token, companyId: made.items[0].json.id as string };
