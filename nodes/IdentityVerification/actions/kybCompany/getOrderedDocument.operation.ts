@@ -25,7 +25,7 @@ const properties: INodeProperties[] = [
 		default: '',
 		placeholder: 'e.g. 3c90c3cc-0d44-4b50-8888-8dd25736052a',
 		description:
-			'The ID of the ordered document: from the Registry Document Ordered event, or from Get Many Ordered Documents',
+			'The ID of the ordered document: from the Registry document delivered event, or from Get Many Ordered Documents',
 	},
 	{
 		displayName: 'Download File',
@@ -45,7 +45,7 @@ export const option: INodePropertyOptions = {
 	name: 'Get Ordered Document',
 	value: 'getOrderedDocument',
 	description:
-		'Get one ordered registry document by its ID, with its status, and download its file once delivered (answers Registry Document Ordered)',
+		'Get one ordered registry document by its ID, with its status, and download its file once delivered (answers Registry document delivered)',
 	action: 'Get an ordered registry document',
 };
 
@@ -59,7 +59,7 @@ export const outputSchema = govOrderedDocumentSchema.merge(fileItemSchema.partia
 
 const LABELS = fieldLabels(properties, {
 	documentId:
-		'Map the id of the Registry Document Ordered event, or of Get Many Ordered Documents.',
+		'Map the id of the Registry document delivered event, or of Get Many Ordered Documents.',
 });
 
 /** The formats a registry sends its documents in that a download keeps (by their first bytes). */
@@ -83,7 +83,7 @@ export async function execute(
 		notFound: {
 			message: 'Not found (HTTP 404): the service has no ordered document with this Document ID',
 			advice:
-				'Use the id of a Registry Document Ordered event or one Get Many Ordered Documents lists; sandbox and production keys see different orders.',
+				'Use the id of a Registry document delivered event or one Get Many Ordered Documents lists; sandbox and production keys see different orders.',
 		},
 	});
 	const json: IDataObject = isPlainObject(response.body) ? response.body : {};

@@ -48,7 +48,7 @@ export const option: INodePropertyOptions = {
 	name: 'Order Registry Document',
 	value: 'orderDocument',
 	description:
-		'Order an official document from a company’s registry (paid: the price Get Available Registry Documents shows); it arrives later, with a Registry Document Ordered event, and Get Ordered Document downloads it',
+		'Order an official document from a company’s registry (paid: the price Get Available Registry Documents shows); it arrives later, with a Registry document delivered event, and Get Ordered Document downloads it',
 	action: 'Order a registry document for a company',
 };
 
