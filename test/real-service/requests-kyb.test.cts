@@ -40,11 +40,19 @@ const OPERATIONS = [
 	'DELETE /kyb/companies/{id}/',
 	'POST /kyb/companies/{id}/change-status/',
 	'POST /kyb/companies/{id}/pdf/',
+	'POST /kyb/companies/{id}/automation/',
 	'GET /kyb/forms/{companyId}/beneficiaries/',
 	'GET /kyb/forms/{companyId}/questionnaires/answers/detail/',
 	'GET /kyb/forms/{companyId}/questionnaires/{id}/answers/',
 	'DELETE /kyb/forms/{companyId}/questionnaires/{id}/answers/',
 	'POST /kyb/forms/{id}/submit/',
+	'POST /kyb/forms/',
+	'PATCH /kyb/forms/{id}/',
+	'POST /kyb/forms/{companyId}/beneficiaries/',
+	'GET /api/v2/gov-ordered-documents/available-documents/',
+	'POST /api/v2/gov-ordered-documents/document-order/',
+	'GET /api/v2/gov-ordered-documents/',
+	'GET /api/v2/gov-ordered-documents/{id}/',
 ] as const;
 type OperationKey = (typeof OPERATIONS)[number];
 
@@ -147,6 +155,27 @@ function answerFor(key: OperationKey, seed: number): Reply {
 			return { status: 204 };
 		case 'POST /kyb/forms/{id}/submit/':
 			return { status: 200 };
+		case 'POST /kyb/companies/{id}/automation/':
+			return { status: 202 };
+		case 'POST /kyb/forms/':
+		case 'POST /kyb/forms/{companyId}/beneficiaries/':
+			return { status: 201, body: generated(apiPath, method, 201, seed) };
+		case 'POST /api/v2/gov-ordered-documents/document-order/':
+			return { status: 200 };
+		case 'GET /api/v2/gov-ordered-documents/{id}/':
+			// Not delivered yet: its generated `file` would be a link to anywhere.
+			return {
+				status: 200,
+				body: { ...(generated(apiPath, method, 200, seed) as object), file: null },
+			};
+		case 'GET /api/v2/gov-ordered-documents/':
+			return {
+				status: 200,
+				body: (generated(apiPath, method, 200, seed) as object[]).map((d) => ({
+					...d,
+					file: null,
+				})),
+			};
 		default:
 			return { status: 200, body: generated(apiPath, method, 200, seed) };
 	}
@@ -244,6 +273,57 @@ const CASES: Array<[string, OperationKey, INodeParameters]> = [
 		'POST /kyb/companies/{id}/change-status/',
 		company('setReviewDecision', { decision: 'DENIED' }),
 	],
+	...['NEED_TO_PROCESS', 'NEED_TO_REVIEW'].map(
+		(decision): [string, OperationKey, INodeParameters] => [
+			`decision: send back to ${decision} (a deny reason typed is not sent)`,
+			'POST /kyb/companies/{id}/change-status/',
+			company('setReviewDecision', { decision, denyReason: 'typed anyway' }),
+		],
+	),
+	['re-run automation', 'POST /kyb/companies/{id}/automation/', company('rerunAutomation')],
+	[
+		'registry: available documents',
+		'GET /api/v2/gov-ordered-documents/available-documents/',
+		company('getAvailableDocuments', { countryCode: 'lt', registrationNumber: '305123456' }),
+	],
+	[
+		'registry: available documents in a region',
+		'GET /api/v2/gov-ordered-documents/available-documents/',
+		company('getAvailableDocuments', {
+			countryCode: 'US',
+			registrationNumber: 'C1234567',
+			registryFields: { region: 'CA' },
+		}),
+	],
+	[
+		'registry: an order with every field, non-ASCII name of 200 characters',
+		'POST /api/v2/gov-ordered-documents/document-order/',
+		company('orderDocument', {
+			countryCode: 'LT',
+			registrationNumber: '305123456',
+			companyName: 'Ž'.repeat(200),
+			productKey: 'REGISTER_EXTRACT',
+			registryFields: { region: 'VL' },
+		}),
+	],
+	['registry: the orders', 'GET /api/v2/gov-ordered-documents/', company('getOrderedDocuments')],
+	[
+		'registry: the orders, every filter',
+		'GET /api/v2/gov-ordered-documents/',
+		company('getOrderedDocuments', {
+			filters: {
+				status: 'TIMED_OUT',
+				title: 'Išrašas',
+				orderedAfter: '2026-01-02T03:04:05',
+				orderedBefore: '2026-02-02T03:04:05Z',
+			},
+		}),
+	],
+	[
+		'registry: one order',
+		'GET /api/v2/gov-ordered-documents/{id}/',
+		company('getOrderedDocument', { documentId: COMPANY }),
+	],
 	['PDF: the defaults', 'POST /kyb/companies/{id}/pdf/', company('downloadPdf')],
 	[
 		'PDF: a password and two sections',
@@ -279,6 +359,82 @@ const CASES: Array<[string, OperationKey, INodeParameters]> = [
 		'delete answers (formToken)',
 		'DELETE /kyb/forms/{companyId}/questionnaires/{id}/answers/',
 		form('deleteAnswers', { companyId: COMPANY, questionnaireId: 'q-1', ...withFormToken }),
+	],
+	[
+		'create form: name and country (formToken)',
+		'POST /kyb/forms/',
+		form('createForm', { companyName: 'UAB Šiaurė', companyCountry: 'lt', ...withFormToken }),
+	],
+	[
+		'create form: every detail at its bound (form token credential)',
+		'POST /kyb/forms/',
+		form('createForm', {
+			authentication: 'kybFormToken',
+			companyName: 'Ž'.repeat(200),
+			companyCountry: 'XK',
+			companyDetails: {
+				activityCode: '46.52.00',
+				brandNames: Array.from({ length: 10 }, (_, i) => `brand ${i}`).join(','),
+				city: 'c'.repeat(100),
+				email: 'info@example.com',
+				operatingAddress: 'o'.repeat(255),
+				phone: '+37060000000',
+				postalAddress: 'p'.repeat(255),
+				postcode: 'LT-01100',
+				region: 'VL',
+				registrationNumber: 'r'.repeat(100),
+				street: 's'.repeat(100),
+				tin: 't'.repeat(32),
+				type: 'UAB',
+				website: 'https://example.com/about',
+			},
+		}),
+	],
+	...['apiKey', 'formToken'].flatMap(
+		(authentication): Array<[string, OperationKey, INodeParameters]> => {
+			const auth = authentication === 'formToken' ? withFormToken : { authentication };
+			return [
+				[
+					`update form (${authentication})`,
+					'PATCH /kyb/forms/{id}/',
+					form('updateForm', {
+						companyId: COMPANY,
+						companyName: 'UAB Šiaurė',
+						companyCountry: 'LT',
+						companyDetails: { city: 'Kaunas' },
+						...auth,
+					}),
+				],
+				[
+					`add beneficiary: the name only (${authentication})`,
+					'POST /kyb/forms/{companyId}/beneficiaries/',
+					form('addBeneficiary', { companyId: COMPANY, name: 'Rūta', surname: 'Ž', ...auth }),
+				],
+			];
+		},
+	),
+	[
+		'add beneficiary: every field at its bound',
+		'POST /kyb/forms/{companyId}/beneficiaries/',
+		form('addBeneficiary', {
+			companyId: COMPANY,
+			name: 'n'.repeat(100),
+			surname: 's'.repeat(100),
+			beneficiaryTypes: ['ABO', 'CEO', 'REPRESENTATIVE', 'SHAREHOLDER', 'UBO'],
+			beneficiaryFields: {
+				countryOfResidence: 'LV',
+				dateOfBirth: '1985-04-12',
+				email: 'ruta@example.com',
+				formFiller: false,
+				nationality: 'LT',
+				ownershipPercentage: 100,
+				personalNumber: 'p'.repeat(50),
+				phone: '+37060000000',
+				positions: `${'d'.repeat(50)},owner,signatory`,
+				residentialAddress: 'a'.repeat(255),
+				scanRef: 'scan-1',
+			},
+		}),
 	],
 	// The provider accepts only the form token for a submit: the Form Token field sends it.
 	[

@@ -10,6 +10,7 @@
  */
 import type { INodeParameters } from 'n8n-workflow';
 
+import { verificationEventItemSchema } from '../../nodes/shared/contract';
 import { runNode } from '../harness/index.cjs';
 import {
 	operationOf as operationIn,
@@ -57,6 +58,8 @@ const GENERATE_PDF: JsonSchema = {
 /** The endpoints without an OpenAPI document: their body schema from the pages above (API key pair). */
 const DOCUMENTED: Record<string, JsonSchema> = {
 	'POST /api/v2/data': SCAN_REF_ONLY,
+	// Its API reference page's request example: `{"scanRef": …}` (fixtures README).
+	'POST /api/v2/full': SCAN_REF_ONLY,
 	'POST /api/v2/files': SCAN_REF_ONLY,
 	'POST /api/v2/delete': SCAN_REF_ONLY,
 	'POST /api/v2/generate-pdf': GENERATE_PDF,
@@ -121,6 +124,9 @@ const generated = (apiPath: string, method: string, status: number, seed: number
 const DATA_SCHEMA = (webhookSchemas().get('IDENTIFICATION') as { properties: JsonSchema })
 	.properties.data as JsonSchema;
 
+/** The provider's identification webhook, which /api/v2/full answers "in the same structure". */
+const WEBHOOK_SCHEMA = webhookSchemas().get('IDENTIFICATION') as JsonSchema;
+
 /** How the recording server answers each operation unless a test says otherwise. */
 function answerFor(
 	key: string,
@@ -154,6 +160,19 @@ function answerFor(
 			return {
 				status: 200,
 				body: fakeInstances(DATA_SCHEMA, { seed: 10, count: 1, alwaysFakeOptionals: true })[0],
+			};
+		case 'POST /api/v2/full':
+			// "`final` always reads `false`" (its API reference page).
+			return {
+				status: 200,
+				body: {
+					...(fakeInstances(WEBHOOK_SCHEMA, {
+						seed: 11,
+						count: 1,
+						alwaysFakeOptionals: true,
+					})[0] as object),
+					final: false,
+				},
 			};
 		case 'POST /api/v2/files':
 			// The shape of the webhook's file links (former docs, "File urls table").
@@ -205,6 +224,8 @@ const CASES: Array<[string, string, INodeParameters]> = [
 	],
 	['Get Data', 'getData', { scanRef: SCAN_REF }],
 	['Get Data: Leave Out', 'getData', { scanRef: ODD_REF, personalData: 'leaveOut' }],
+	['Get Result', 'getResult', { scanRef: SCAN_REF }],
+	['Get Result: Leave Out', 'getResult', { scanRef: ODD_REF, personalData: 'leaveOut' }],
 	['Download Files', 'downloadFiles', { scanRef: SCAN_REF }],
 	['Download Report PDF: the defaults', 'downloadReportPdf', { scanRef: SCAN_REF }],
 	[
@@ -260,6 +281,7 @@ describe('the schemas written from the provider’s pages accept its published r
 		['requests/delete.idenfy-docs-deletion.json', SCAN_REF_ONLY],
 		['requests/delete.idenfy-docs-2021.json', SCAN_REF_ONLY],
 		['requests/status.idenfy-docs-2021.json', SCAN_REF_ONLY],
+		['requests/full.idenfy-api-reference.json', SCAN_REF_ONLY],
 		['requests/generate-pdf.idenfy-docs-pdf-generation.json', GENERATE_PDF],
 		['requests/generate-pdf.with-language.idenfy-docs-pdf-generation.json', GENERATE_PDF],
 		['requests/generate-pdf.idenfy-docs-2021.json', GENERATE_PDF],
@@ -321,6 +343,18 @@ describe('the provider’s answers, through the operations', () => {
 				suspected,
 			})),
 		);
+	});
+
+	test('Get Result outputs the trigger’s item of a generated webhook body (final false)', async () => {
+		const { items, error } = await run('getResult', { scanRef: SCAN_REF });
+		expect(error).toBeUndefined();
+		const answer = server.answers[0] as Record<string, unknown>;
+		expect(items[0].json).toMatchObject({
+			eventType: 'IDENTIFICATION',
+			final: false,
+			body: answer,
+		});
+		expect(verificationEventItemSchema.safeParse(items[0].json).success).toBe(true);
 	});
 
 	test('Request Information outputs the published example with its scanRef', async () => {

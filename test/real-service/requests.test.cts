@@ -242,6 +242,15 @@ const EVERY_TOKEN_FIELD = {
 	sessionLength: 600,
 	successUrl: 'https://example.com/thank-you',
 	unverifiedUrl: 'https://example.com/try-again',
+	checkAml: true,
+	autoAmlMonitoring: true,
+	checkFaceBlacklist: true,
+	checkDocFaceBlacklist: false,
+	checkPersonBlacklist: true,
+	questionnaire: 'onboarding-questions',
+	questionnaireRequired: false,
+	theme: '3c90c3cc-0d44-4b50-8888-8dd25736052a',
+	riskAssessmentProfile: '5f0b6f5e-8f4a-4b8e-9a51-2f1f1f9c2a10',
 };
 
 const CASES: Case[] = [

@@ -362,6 +362,7 @@ const EXAMPLE_SCHEMAS: Record<string, z.ZodTypeAny> = {
 	}),
 	'requests/delete.idenfy-docs-deletion.json': scanRefRequestSchema,
 	'requests/delete.idenfy-docs-2021.json': scanRefRequestSchema,
+	'requests/full.idenfy-api-reference.json': scanRefRequestSchema,
 	'requests/generate-pdf.idenfy-docs-pdf-generation.json': reportPdfRequestSchema,
 	'requests/generate-pdf.with-language.idenfy-docs-pdf-generation.json': reportPdfRequestSchema,
 	'requests/generate-pdf.idenfy-docs-2021.json': reportPdfRequestSchema,

@@ -11,6 +11,7 @@ import { KycDriver } from './kyc.cjs';
 import { AmlStore } from './routes/aml.cjs';
 import { BankStore } from './routes/bank.cjs';
 import { KybStore } from './routes/kyb.cjs';
+import { GovOrderStore, govOrderBody } from './routes/govDocuments.cjs';
 import { KybCompanyStore } from './routes/kybCompanies.cjs';
 import type { CompanyInput } from './routes/kybCompanies.cjs';
 import type {
@@ -37,6 +38,7 @@ export class SandboxCore {
 	readonly aml = new AmlStore();
 	readonly kyb = new KybStore();
 	readonly kybCompanies = new KybCompanyStore();
+	readonly govOrders = new GovOrderStore();
 	readonly webhooks: WebhookSender;
 	readonly kyc: KycDriver;
 
@@ -129,6 +131,14 @@ export class SandboxCore {
 		return company;
 	}
 
+	/** A registry delivered an ordered document: its file is linked, and GOV_ORDERED_DOCUMENT is sent when configured. */
+	deliverGovOrder(id: string): Record<string, unknown> {
+		const body = govOrderBody(this.govOrders.deliver(id), this.url);
+		if (this.webhooks.configured)
+			this.webhooks.send('GOV_ORDERED_DOCUMENT', body).catch(() => undefined);
+		return body;
+	}
+
 	/** DELETE: the company is gone, and COMPANY_DELETE is sent in the background when configured. */
 	deleteKybCompany(id: string): void {
 		const company = this.kybCompanies.delete(id);
@@ -206,6 +216,7 @@ export class SandboxCore {
 		this.aml.reset();
 		this.kyb.reset();
 		this.kybCompanies.reset();
+		this.govOrders.reset();
 		this.kyc.reset();
 		this.webhooks.reset();
 	}

@@ -93,6 +93,8 @@ function sandboxFacade(core: SandboxCore, server: Server): Sandbox {
 			submitSession: (tokenString, input) => core.submitKybSession(tokenString, input),
 			addCompany: (o) => core.kybCompanies.addCompany(o).id,
 			company: (id) => core.kybCompanies.company(id),
+			govOrders: () => core.govOrders.list().map((o) => o.id),
+			deliverGovOrder: (id) => core.deliverGovOrder(id),
 		},
 		webhooks: {
 			configure: (o) => core.webhooks.configure(o),

@@ -104,6 +104,7 @@ export class KycDriver {
 			...this.blocklistCatch(session, result.overall),
 		});
 		session.lastStatus = body.status as Record<string, unknown>;
+		session.lastResult = body;
 		const kinds: EventType[] = [eventType];
 		// An account subscribed to the legacy event too gets every result twice, the same bytes.
 		if (this.sendsLegacyIdentification()) kinds.push('IDENTIFICATION');

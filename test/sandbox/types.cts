@@ -125,6 +125,8 @@ export interface KycSession {
 	failedAttempts: number;
 	/** The `status` block of the last result sent (what POST /api/v2/status reports). */
 	lastStatus?: Record<string, unknown>;
+	/** The body of its last result delivery, which POST /api/v2/full answers (with final false). */
+	lastResult?: Record<string, unknown>;
 	/** When its personal data was deleted (POST /api/v2/delete): document data, files and photos. */
 	deletedAt?: number;
 	/** The blocklists it was added to, by source (SELFIE, DOCUMENT, DOCUMENT_INFO). */
@@ -227,6 +229,10 @@ export interface Sandbox {
 		addCompany(opts?: CompanyInput & { id?: string; clientId?: string }): string;
 		/** A company's state (undefined once deleted). */
 		company(id: string): KybCompany | undefined;
+		/** The IDs of the registry documents ordered, oldest first. */
+		govOrders(): string[];
+		/** The registry delivers an ordered document (GOV_ORDERED_DOCUMENT when configured); its answer. */
+		deliverGovOrder(id: string): Record<string, unknown>;
 	};
 	webhooks: {
 		configure(opts: WebhookConfig): void;

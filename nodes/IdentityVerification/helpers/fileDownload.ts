@@ -8,7 +8,8 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { z } from 'zod';
 
 import { DEFAULT_MAX_FILE_MB } from '../transport';
-import { downloadFile } from '../transport/download';
+import { downloadFile, downloadLink } from '../transport/download';
+import type { FileToStore } from '../transport/download';
 import type { ApiRequest } from '../transport';
 import { numberFromText, validateInput } from './validation';
 
@@ -181,5 +182,32 @@ export async function pdfItem(
 	return {
 		json: { ...json, fileName: file.fileName, mimeType: file.mimeType, fileSize: file.fileSize },
 		binary: { [field]: file.binary },
+	};
+}
+
+/**
+ * Downloads a file at a link the service gave (no credential goes with it) into the item's output
+ * field, under Max File Size, and returns the output item as pdfItem does.
+ */
+export async function linkItem(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	link: string,
+	file: FileToStore,
+	json: IDataObject,
+) {
+	const field = outputFieldOf.call(this, itemIndex);
+	const downloaded = await downloadLink.call(this, link, file, {
+		itemIndex,
+		maxBytes: maxFileBytesOf.call(this, itemIndex),
+	});
+	return {
+		json: {
+			...json,
+			fileName: downloaded.fileName,
+			mimeType: downloaded.mimeType,
+			fileSize: downloaded.fileSize,
+		},
+		binary: { [field]: downloaded.binary },
 	};
 }

@@ -141,9 +141,9 @@ interface HttpFailure {
 	auth: SentAs;
 	/** The name the user gave the credential, if n8n gave it. */
 	credentialName?: string;
-	/** What a 404 or a 409 means for this request, if it says. */
+	/** What a 404, or another status, means for this request, if it says. */
 	notFound?: { message: string; advice: string };
-	conflict?: { message: string; advice: string };
+	statusWords?: Partial<Record<number, { message: string; advice: string }>>;
 	itemIndex?: number;
 }
 
@@ -338,13 +338,12 @@ const STATUS_HINTS: Partial<Record<number, HintRule>> = {
 			advice:
 				'Check the IDs entered in the node (they must belong to the account of this credential: sandbox and production keys see different data). Also check that the Base URL in the credential has no extra path such as /api/v2.',
 		},
-	// The service's words say which state it is in; the advice is the request's own where it has one.
-	409: ({ conflict }) =>
-		conflict ?? {
-			message: `The service refused this step in the current state (HTTP 409)`,
-			advice:
-				'What the node acts on is not in a state that allows this step yet (the service’s words say which). Check its status with the matching Get operation, and run again once it has changed.',
-		},
+	// The service's words say which state it is in.
+	409: () => ({
+		message: `The service refused this step in the current state (HTTP 409)`,
+		advice:
+			'What the node acts on is not in a state that allows this step yet (the service’s words say which). Check its status with the matching Get operation, and run again once it has changed.',
+	}),
 	422: rejectedFields,
 	429: ({ attempts }) => ({
 		message: `The service's request limit was reached (HTTP 429): it still refused after ${triesText(attempts)}`,
@@ -384,8 +383,8 @@ function linkExpired(status: number): Hint {
 
 function httpHint(input: HintInput): Hint {
 	const table = input.auth === 'link' ? LINK_HINTS : STATUS_HINTS;
-	const rule = table[input.status] ?? byClass(input.status);
-	return rule(input);
+	const own = input.auth === 'link' ? undefined : input.statusWords?.[input.status];
+	return own ?? (table[input.status] ?? byClass(input.status))(input);
 }
 
 // No answer at all: what kind of failure it was, read from the error codes on its chain, and

@@ -290,7 +290,7 @@ async function handleResponse<T>(
 			auth: state.target.auth,
 			credentialName: state.target.label,
 			notFound: state.req.notFound,
-			conflict: state.req.conflict,
+			statusWords: state.req.statusWords,
 			itemIndex: state.req.itemIndex,
 		}),
 	);

@@ -74,8 +74,8 @@ export interface ApiRequest {
 	secrets?: string[];
 	/** What a 404 means for this request, instead of "nothing with the ID(s) given". */
 	notFound?: { message: string; advice: string };
-	/** What a 409 (a step the thing's state does not allow yet) means for this request. */
-	conflict?: { message: string; advice: string };
+	/** What another status means for this request (a 409 for a state, a 402 for funds), before the table's words. */
+	statusWords?: Partial<Record<number, { message: string; advice: string }>>;
 }
 
 /** JSON bytes sent as they are made (a document from n8n's binary store), opened anew per attempt. */

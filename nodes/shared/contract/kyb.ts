@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 
+import { AML_COUNTRIES } from './aml';
 import { nonEmpty, pathId, uuidSchema, wholeSeconds } from './common';
 
 export const kybQuestionnaireParamsSchema = z.object({
@@ -319,3 +320,218 @@ export const kybBeneficiarySchema = z
 		ownershipPercentage: z.number().nullish(),
 	})
 	.passthrough();
+
+// Registry documents (kyb.yaml's GOV Orders): the official documents a registry has for a company,
+// ordered through the service and delivered later (GOV_ORDERED_DOCUMENT).
+
+/** The countries whose registries the service orders from (kyb.yaml's CountryCodeEnum). */
+// prettier-ignore
+export const GOV_COUNTRY_CODES = [
+	'AL', 'AM', 'AR', 'AT', 'AU', 'AW', 'AZ', 'BA', 'BB', 'BD', 'BE', 'BG', 'BH', 'BN', 'BO', 'BQ', 'BR', 'BW', 'BY', 'BZ',
+	'CA', 'CH', 'CN', 'CO', 'CR', 'CW', 'CY', 'CZ', 'DE', 'DK', 'DO', 'EC', 'EE', 'ES', 'FI', 'FR', 'GB', 'GE', 'GG', 'GH',
+	'GI', 'GR', 'HK', 'HR', 'HU', 'ID', 'IE', 'IL', 'IM', 'IN', 'IS', 'IT', 'JE', 'JO', 'KH', 'KW', 'KY', 'LI', 'LK', 'LS',
+	'LT', 'LU', 'LV', 'MA', 'ME', 'MH', 'MM', 'MT', 'MU', 'MY', 'NL', 'NO', 'NZ', 'PE', 'PH', 'PK', 'PL', 'PR', 'PT', 'QA',
+	'RO', 'RS', 'RU', 'SB', 'SE', 'SG', 'SI', 'SK', 'TH', 'TN', 'TO', 'TR', 'TT', 'TW', 'UG', 'US', 'UY', 'VG', 'VI', 'VN',
+	'VU', 'WS', 'ZA',
+] as const;
+
+/** The statuses of an ordered document (kyb.yaml's GovDocumentOrderStatusEnum). */
+export const GOV_ORDER_STATUSES = [
+	'NOT_ORDERED',
+	'IN_PROGRESS',
+	'FINISHED',
+	'FAILED',
+	'TIMED_OUT',
+] as const;
+
+const govCountrySchema = z.enum(GOV_COUNTRY_CODES, {
+	errorMap: () => ({
+		message: `must be a country whose registry the service orders from: ${GOV_COUNTRY_CODES.join(', ')}`,
+	}),
+});
+
+/** A text of 1..max characters (`minLength: 1`, `maxLength`). */
+const someText = (max?: number) => {
+	const text = z.string().min(1, { message: 'must not be empty' });
+	return max === undefined ? text : text.max(max, { message: `must be at most ${max} characters` });
+};
+
+/** GET available-documents/: the company in the registry (country and number required, region optional). */
+export const govAvailableDocumentsParamsSchema = z.object({
+	countryCode: govCountrySchema,
+	registrationNumber: someText(),
+	region: someText().optional(),
+});
+
+/** POST document-order/ (kyb.yaml's GovPartnerOrderDocumentRequest); its answer has no body. */
+export const govDocumentOrderRequestSchema = govAvailableDocumentsParamsSchema.extend({
+	companyName: someText(200),
+	productKey: someText(),
+});
+
+/** GET gov-ordered-documents/: the filters the node offers (kyb.yaml also has delivery dates, format, order). */
+export const govOrderedDocumentsParamsSchema = z.object({
+	status: z
+		.enum(GOV_ORDER_STATUSES, {
+			errorMap: () => ({ message: `must be one of ${GOV_ORDER_STATUSES.join(', ')}` }),
+		})
+		.optional(),
+	title: z.string().optional(),
+	orderedAfter: z
+		.string()
+		.datetime({ offset: true, message: 'must be a date and time' })
+		.optional(),
+	orderedBefore: z
+		.string()
+		.datetime({ offset: true, message: 'must be a date and time' })
+		.optional(),
+});
+
+/** GET gov-ordered-documents/{id}/: the document's ID is a UUID. */
+export const govOrderedDocumentParamsSchema = z.object({ documentId: uuidSchema });
+
+/** A document the registry has for the company (kyb.yaml's GovRegistersFilingResult). */
+export const govAvailableDocumentSchema = z
+	.object({
+		id: z.string(),
+		productCode: z.string().nullish(),
+		productTitle: z.string().nullish(),
+		productFormat: z.string().nullish(),
+		price: z.number().nullish(),
+		currency: z.string().nullish(),
+		deliveryTimeMinutes: z.number().nullish(),
+		canOrder: z.boolean().nullish(),
+		companyName: z.string().nullish(),
+		companyCode: z.string().nullish(),
+		countryISO: z.string().nullish(),
+	})
+	.passthrough();
+
+/** An ordered document (kyb.yaml's GovPartnerOrderedDocument): `file` links it once delivered. */
+export const govOrderedDocumentSchema = z
+	.object({
+		id: z.string(),
+		title: z.string().nullish(),
+		documentFormat: z.string().nullish(),
+		productKey: z.string().nullish(),
+		expectedDeliveryTime: z.string().nullish(),
+		price: z.number().nullish(),
+		deliveredAt: z.string().nullish(),
+		status: z.string().nullish(),
+		file: z.string().nullish(),
+	})
+	.passthrough();
+
+// A company's form prefilled (kyb.yaml's KybFormCreateRequest, PatchedKybFormUpdateRequest,
+// BeneficiaryCreateRequest): what a CRM knows, so the company starts with it.
+
+/** kyb.yaml's CountryEnum is AML's: the same ISO 3166-1 alpha-2 codes and XK. */
+const formCountrySchema = z.enum(AML_COUNTRIES, {
+	errorMap: () => ({
+		message: 'must be a two-letter country code such as LT (ISO 3166-1 alpha-2)',
+	}),
+});
+
+/** An optional text of at most `max` characters (the provider's nullable `maxLength` fields). */
+const upTo = (max: number) =>
+	z
+		.string()
+		.max(max, { message: `must be at most ${max} characters` })
+		.optional();
+
+/** The company's details (kyb.yaml's CompanyInfoRequest): name and country required. */
+export const kybCompanyInfoRequestSchema = z.object({
+	companyName: someText(200),
+	country: formCountrySchema,
+	registrationNumber: upTo(100),
+	region: upTo(2),
+	type: upTo(100),
+	phone: upTo(128),
+	website: z
+		.string()
+		.url({ message: 'must be a web address such as https://example.com' })
+		.max(200, { message: 'must be at most 200 characters' })
+		.optional(),
+	email: z
+		.string()
+		.email({ message: 'must be an e-mail address' })
+		.max(254, { message: 'must be at most 254 characters' })
+		.optional(),
+	brandNames: z
+		.array(someText(100))
+		.max(10, { message: 'must have at most 10 brand names' })
+		.optional(),
+	activityCode: upTo(8),
+	tin: upTo(32),
+	operatingAddress: upTo(255),
+	postalAddress: upTo(255),
+	postcode: upTo(20),
+	street: upTo(100),
+	city: upTo(100),
+});
+
+/** POST /kyb/forms/ (the form token's company) and PATCH /kyb/forms/{id}/: the company's details. */
+export const kybFormRequestSchema = z.object({ company: kybCompanyInfoRequestSchema });
+
+/** The form as the service answers a create or update (kyb.yaml's KybFormCreate, KybFormUpdate). */
+export const kybFormSchema = z
+	.object({
+		id: z.string().nullish(),
+		company: companyInfoSchema,
+		meta: companyMetaSchema.nullish(),
+	})
+	.passthrough();
+
+export const KYB_BENEFICIARY_TYPES = [
+	'CEO',
+	'REPRESENTATIVE',
+	'SHAREHOLDER',
+	'UBO',
+	'ABO',
+] as const;
+
+/** POST /kyb/forms/{companyId}/beneficiaries/ (kyb.yaml's BeneficiaryCreateRequest), a person. */
+export const kybBeneficiaryRequestSchema = z.object({
+	beneficiaryTypes: z
+		.array(
+			z.enum(KYB_BENEFICIARY_TYPES, {
+				errorMap: () => ({ message: `must be among ${KYB_BENEFICIARY_TYPES.join(', ')}` }),
+			}),
+		)
+		.min(1, { message: 'must have at least one role' })
+		.optional(),
+	info: z.object({
+		infoType: z.literal('INDIVIDUAL'),
+		name: someText(100),
+		surname: someText(100),
+		email: z
+			.string()
+			.email({ message: 'must be an e-mail address' })
+			.max(254, { message: 'must be at most 254 characters' })
+			.optional(),
+		phone: upTo(128),
+		dateOfBirth: z
+			.string()
+			.regex(/^\d{4}-\d{2}-\d{2}$/, { message: 'must be a date such as 1985-04-12' })
+			.optional(),
+		nationality: formCountrySchema.optional(),
+		countryOfResidence: formCountrySchema.optional(),
+		personalNumber: z
+			.string()
+			.max(50, { message: 'must be at most 50 characters' })
+			// The provider's pattern ^[\u0000-\u007F]+$: ASCII only.
+			.refine((value) => [...value].every((c) => c.charCodeAt(0) < 128), {
+				message: 'must have only ASCII characters (no accented letters)',
+			})
+			.optional(),
+		residentialAddress: upTo(255),
+		scanRef: someText().optional(),
+	}),
+	positions: z.array(listEntry(50)).max(3, { message: 'must have at most 3 positions' }).optional(),
+	formFiller: z.boolean().optional(),
+	ownershipPercentage: z
+		.number({ invalid_type_error: 'must be a number from 0 to 100' })
+		.min(0, { message: 'must be from 0 to 100' })
+		.max(100, { message: 'must be from 0 to 100' })
+		.optional(),
+});

@@ -1,7 +1,7 @@
 /** Identification (KYC): the verification token and the scan reference of a session. */
 import { z } from 'zod';
 
-import { LIMITS, listPageSchema, nonEmpty, pathId, wholeSeconds } from './common';
+import { LIMITS, listPageSchema, nonEmpty, pathId, uuidSchema, wholeSeconds } from './common';
 
 /** Whether YYYY-MM-DD names a real day (not 1990-02-30). */
 function isCalendarDate(value: string): boolean {
@@ -135,6 +135,23 @@ export const verificationTokenRequestSchema = z
 			.optional(),
 	})
 	.passthrough();
+
+/**
+ * The checks a compliance team sets per case, as Create Verification Token's typed fields (kyc.yaml's
+ * token request): each of the provider's type. Checked for the typed fields only, so a Custom Field
+ * of the same name stays sent as given, as before.
+ */
+export const verificationTokenChecksSchema = z.object({
+	checkAml: z.boolean().optional(),
+	autoAmlMonitoring: z.boolean().optional(),
+	checkFaceBlacklist: z.boolean().optional(),
+	checkDocFaceBlacklist: z.boolean().optional(),
+	checkPersonBlacklist: z.boolean().optional(),
+	questionnaire: z.string().trim().min(1, { message: 'must not be empty' }).optional(),
+	questionnaireRequired: z.boolean().optional(),
+	theme: uuidSchema.optional(),
+	riskAssessmentProfile: uuidSchema.optional(),
+});
 
 export const verificationTokenResponseSchema = z
 	.object({ authToken: z.string(), scanRef: z.string().nullish(), clientId: z.string().nullish() })

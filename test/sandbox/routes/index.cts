@@ -3,6 +3,7 @@ import type { Route } from '../router.cjs';
 import { amlRoutes } from './aml.cjs';
 import { amlMonitoringRoutes } from './amlMonitorings.cjs';
 import { bankRoutes } from './bank.cjs';
+import { govDocumentRoutes } from './govDocuments.cjs';
 import { kybRoutes } from './kyb.cjs';
 import { kybCompanyRoutes } from './kybCompanies.cjs';
 import { kycRoutes } from './kyc.cjs';
@@ -17,5 +18,6 @@ export const serviceRoutes: Route[] = [
 	...amlMonitoringRoutes,
 	...kybRoutes,
 	...kybCompanyRoutes,
+	...govDocumentRoutes,
 	...verificationPageRoutes,
 ];

@@ -14,9 +14,12 @@
  * second deletion), the sandbox answers as its other routes do: 409 VALIDATION_ERROR, 404.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
+import type { z } from 'zod';
 
 import {
+	kybBeneficiaryRequestSchema,
 	kybCompanyPdfRequestSchema,
+	kybFormRequestSchema,
 	kybCompanyStatusRequestSchema,
 	kybSessionRequestSchema,
 	type KybCompanyStatusRequest,
@@ -49,6 +52,9 @@ interface BeneficiaryInput {
 	/** Default: UBO (a beneficial owner). */
 	types?: Array<'CEO' | 'REPRESENTATIVE' | 'SHAREHOLDER' | 'UBO' | 'ABO'>;
 	formFiller?: boolean;
+	/** The person's other details as given (e-mail, phone, …: kyb.yaml's IndividualApplicant). */
+	details?: Record<string, unknown>;
+	positions?: string[];
 }
 
 /** What the company enters in its form (every field has a default). */
@@ -71,6 +77,8 @@ interface CompanyRecord {
 	clientId: string;
 	externalRef: string | null;
 	info: Required<Omit<CompanyInput, 'beneficiaries'>>;
+	/** The company's other details as its form has them (kyb.yaml's CompanyInfo: phone, city, …). */
+	details: Record<string, unknown>;
 	beneficiaries: Array<BeneficiaryInput & { id: string }>;
 	status: CompanyStatus;
 	approvalStatus: 'APPROVED' | 'DENIED' | null;
@@ -79,6 +87,8 @@ interface CompanyRecord {
 	submissionTime: string | null;
 	statusChangedAt: string | null;
 	tokenString: string | null;
+	/** How many times its automated checks were re-run (POST automation/). */
+	automationRuns: number;
 }
 
 const SANDBOX_OWNERS: BeneficiaryInput[] = [
@@ -106,6 +116,12 @@ const DEFAULT_COMPANY: Required<Omit<CompanyInput, 'beneficiaries'>> = {
 	registrationNumber: '305123456',
 	country: 'LT',
 };
+
+type KybFormRequest = z.infer<typeof kybFormRequestSchema>;
+type KybBeneficiaryRequest = z.infer<typeof kybBeneficiaryRequestSchema>;
+
+/** A beneficiary as the form keeps it: with its own ID. */
+const withId = (b: BeneficiaryInput) => ({ ...b, id: randomUUID() });
 
 export class KybCompanyStore {
 	private sessions = new Map<string, SessionRecord>();
@@ -148,6 +164,15 @@ export class KybCompanyStore {
 	submitSession(tokenString: string, input: CompanyInput = {}): CompanyRecord {
 		const session = this.validSession(tokenString);
 		if (!session) throw notFound('No valid KYB session with this token.');
+		const made = session.companyId ? this.companies.get(session.companyId) : undefined;
+		if (made?.status === 'PENDING') {
+			// The form was made over the API (Create Form): the company fills the rest and submits it.
+			const { beneficiaries, ...info } = input;
+			Object.assign(made.info, info);
+			if (beneficiaries) made.beneficiaries.push(...beneficiaries.map(withId));
+			this.submitForm(made.id);
+			return made;
+		}
 		if (session.companyId) throw conflict('Form is already submitted and can no longer be edited');
 		const company = this.addCompany({
 			clientId: session.request.clientId,
@@ -158,6 +183,73 @@ export class KybCompanyStore {
 		session.companyId = company.id;
 		this.submitForm(company.id);
 		return company;
+	}
+
+	/**
+	 * POST /kyb/forms/: a session's form, with the company's details and no beneficiaries yet; a
+	 * session has one form (the provider lists "one or zero").
+	 */
+	createForm(tokenString: string, request: KybFormRequest): CompanyRecord {
+		const session = this.validSession(tokenString);
+		if (!session)
+			throw new HttpError(
+				403,
+				errorBody('PERMISSIONS_ERROR', 'A form is created with a session’s form token.'),
+			);
+		if (session.companyId) throw conflict('This session already has a KYB form.');
+		const { companyName, registrationNumber, country, ...details } = request.company;
+		const company = this.addCompany({
+			clientId: session.request.clientId,
+			externalRef: session.request.externalRef ?? null,
+			tokenString,
+			companyName,
+			registrationNumber: registrationNumber ?? '',
+			country,
+			beneficiaries: [],
+		});
+		company.details = details;
+		session.companyId = company.id;
+		return company;
+	}
+
+	/** A form still being filled (PENDING), else the service's refusal. */
+	editable(id: string): CompanyRecord {
+		const company = this.found(id);
+		if (company.status !== 'PENDING')
+			throw conflict('Form is already submitted and can no longer be edited');
+		return company;
+	}
+
+	/** PATCH /kyb/forms/{id}/: the details given replace the form's; the others stay. */
+	updateForm(id: string, request: KybFormRequest): CompanyRecord {
+		const company = this.editable(id);
+		const { companyName, registrationNumber, country, ...details } = request.company;
+		Object.assign(company.info, { companyName, country });
+		if (registrationNumber !== undefined) company.info.registrationNumber = registrationNumber;
+		Object.assign(company.details, details);
+		return company;
+	}
+
+	/** POST /kyb/forms/{companyId}/beneficiaries/: a person added to a form being filled. */
+	addBeneficiary(
+		id: string,
+		request: KybBeneficiaryRequest,
+	): CompanyRecord['beneficiaries'][number] {
+		const company = this.editable(id);
+		const { name, surname, dateOfBirth, nationality, ...details } = request.info;
+		const beneficiary = withId({
+			name,
+			surname,
+			dateOfBirth: dateOfBirth ?? null,
+			nationality: nationality ?? null,
+			ownershipPercentage: request.ownershipPercentage ?? null,
+			types: request.beneficiaryTypes,
+			formFiller: request.formFiller,
+			positions: request.positions,
+			details,
+		});
+		company.beneficiaries.push(beneficiary);
+		return beneficiary;
 	}
 
 	/** A form was submitted (again, after more information was asked for): its company waits for the review. */
@@ -186,10 +278,8 @@ export class KybCompanyStore {
 				registrationNumber: opts.registrationNumber ?? DEFAULT_COMPANY.registrationNumber,
 				country: opts.country ?? DEFAULT_COMPANY.country,
 			},
-			beneficiaries: (opts.beneficiaries ?? SANDBOX_OWNERS).map((b) => ({
-				...b,
-				id: randomUUID(),
-			})),
+			details: {},
+			beneficiaries: (opts.beneficiaries ?? SANDBOX_OWNERS).map(withId),
 			status: 'PENDING',
 			approvalStatus: null,
 			denyReason: null,
@@ -197,6 +287,7 @@ export class KybCompanyStore {
 			submissionTime: null,
 			statusChangedAt: null,
 			tokenString: opts.tokenString ?? null,
+			automationRuns: 0,
 		};
 		this.companies.set(record.id, record);
 		return record;
@@ -244,6 +335,14 @@ export class KybCompanyStore {
 		return company;
 	}
 
+	/** POST automation/: the checks run again (202); a form still being filled has nothing to check (409). */
+	rerunAutomation(id: string): void {
+		const company = this.found(id);
+		if (company.status === 'PENDING')
+			throw conflict('The automation cannot be run before the form is submitted.');
+		company.automationRuns += 1;
+	}
+
 	/** DELETE: the company and its session are removed. */
 	delete(id: string): CompanyRecord {
 		const company = this.found(id);
@@ -283,7 +382,7 @@ function sessionBody(session: SessionRecord): Record<string, unknown> {
 }
 
 function companyInfoBody(company: CompanyRecord): Record<string, unknown> {
-	return { ...company.info, additionalInfo: {} };
+	return { ...company.info, ...company.details, additionalInfo: {} };
 }
 
 function listMetaBody(company: CompanyRecord): Record<string, unknown> {
@@ -308,12 +407,13 @@ function beneficiaryBody(b: CompanyRecord['beneficiaries'][number]): Record<stri
 			dateOfBirth: b.dateOfBirth ?? null,
 			country: null,
 			nationality: b.nationality ?? null,
+			...b.details,
 			additionalInfo: {},
 		},
 		parent: null,
 		beneficiaryType: types[0],
 		beneficiaryTypes: types,
-		positions: types.includes('CEO') ? ['director'] : ['shareholder'],
+		positions: b.positions ?? (types.includes('CEO') ? ['director'] : ['shareholder']),
 		formFiller: b.formFiller ?? false,
 		ownershipPercentage: b.ownershipPercentage ?? null,
 	};
@@ -560,6 +660,17 @@ export const kybCompanyRoutes: Route[] = [
 		},
 	},
 	{
+		// The provider answers 202 with no body, and 402 (no body) when the account's funds ran out:
+		// a test asks for that with a fault.
+		method: 'POST',
+		pattern: '/kyb/companies/:id/automation/',
+		auth: 'basic',
+		handler: (req, core) => {
+			core.kybCompanies.rerunAutomation(req.params.id);
+			return { status: 202 };
+		},
+	},
+	{
 		method: 'POST',
 		pattern: '/kyb/companies/:id/pdf/',
 		auth: 'basic',
@@ -577,6 +688,49 @@ export const kybCompanyRoutes: Route[] = [
 				},
 				stream: pdf.stream(),
 			};
+		},
+	},
+	{
+		// The provider takes only a form token here (kybTokenAuth): the token names the company.
+		method: 'POST',
+		pattern: '/kyb/forms/',
+		auth: 'basicOrBearer',
+		handler: (req, core) => {
+			const [scheme, token] = (req.headers.authorization ?? '').trim().split(/\s+/);
+			if (!/^bearer$/i.test(scheme ?? ''))
+				throw new HttpError(
+					403,
+					errorBody('PERMISSIONS_ERROR', 'A form is created with a session’s form token.'),
+				);
+			const request = parseOr400(kybFormRequestSchema, bodyObject(req));
+			const company = core.kybCompanies.createForm(token ?? '', request);
+			return json(201, {
+				id: company.id,
+				company: companyInfoBody(company),
+				documents: [],
+				beneficiaries: [],
+				meta: listMetaBody(company),
+			});
+		},
+	},
+	{
+		method: 'PATCH',
+		pattern: '/kyb/forms/:companyId/',
+		auth: 'basicOrBearer',
+		handler: (req, core) => {
+			const request = parseOr400(kybFormRequestSchema, bodyObject(req));
+			const company = core.kybCompanies.updateForm(formCompany(req, core).id, request);
+			return json(200, { company: companyInfoBody(company) });
+		},
+	},
+	{
+		method: 'POST',
+		pattern: '/kyb/forms/:companyId/beneficiaries/',
+		auth: 'basicOrBearer',
+		handler: (req, core) => {
+			const request = parseOr400(kybBeneficiaryRequestSchema, bodyObject(req));
+			const added = core.kybCompanies.addBeneficiary(formCompany(req, core).id, request);
+			return json(201, beneficiaryBody(added));
 		},
 	},
 	{

@@ -13,7 +13,7 @@ import {
 	scanRefSchema,
 	verificationTokenRequestSchema,
 } from '../../../nodes/shared/contract';
-import { documentData } from '../bodies.cjs';
+import { documentData, identificationBody } from '../bodies.cjs';
 import type { SandboxCore } from '../core.cjs';
 import { bodyObject, HttpError, json, notFound, parseOr400 } from '../http.cjs';
 import type { Reply, Req } from '../http.cjs';
@@ -103,6 +103,21 @@ function listPage(req: Req, core: SandboxCore): Reply {
 		previous: page > 1 ? pageLink(req, page - 1) : null,
 		results,
 	});
+}
+
+/**
+ * POST /api/v2/full: the last result in the webhook's structure, with the provider's two
+ * differences: `final` always false, and no REVIEWING (the automatic result while a review is
+ * pending). Before any result, or once the data is deleted, a body with nothing read.
+ */
+function fullResult(req: Req, core: SandboxCore): Reply {
+	const session = sessionOf(req, core);
+	const ids = { scanRef: session.scanRef, clientId: session.clientId };
+	if (session.lastResult && core.kyc.hasData(session))
+		return json(200, { ...session.lastResult, final: false });
+	const overall = overallOf(session);
+	const body = identificationBody('IDENTIFICATION', { ...ids, overall, checked: false });
+	return json(200, { ...body, final: false });
 }
 
 /** POST /api/v2/files: a link per kind (null when there is none, or the data was deleted). */
@@ -243,6 +258,7 @@ export const kycRoutes: Route[] = [
 		},
 	},
 	{ method: 'POST', pattern: '/api/v2/files', auth: 'basic', handler: fileLinks },
+	{ method: 'POST', pattern: '/api/v2/full', auth: 'basic', handler: fullResult },
 	{
 		method: 'GET',
 		pattern: '/files/:scanRef/:file',

@@ -9,6 +9,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import {
 	KYC_DOCUMENT_TYPES,
+	verificationTokenChecksSchema,
 	verificationTokenRequestSchema,
 	verificationTokenResponseSchema,
 } from '../../../shared/contract';
@@ -83,7 +84,79 @@ const DOCUMENT_TYPE_OPTIONS: INodePropertyOptions[] = KYC_DOCUMENT_TYPES.map((va
 	description: `Sent as ${value}`,
 })).sort((a, b) => a.name.localeCompare(b.name));
 
+/** A boolean check of the token, under Additional Fields. */
+const check = (displayName: string, name: string, description: string): INodeProperties => ({
+	displayName,
+	name,
+	type: 'boolean',
+	default: false,
+	description,
+});
+
+/** The checks a compliance team sets per case (verificationTokenChecksSchema), among the typed fields. */
+const CHECK_FIELDS: INodeProperties[] = [
+	check(
+		'AML Check',
+		'checkAml',
+		'Whether to screen the person against sanctions, PEP and adverse media lists once the document is read (the account must have AML checks)',
+	),
+	check(
+		'Automatic AML Monitoring',
+		'autoAmlMonitoring',
+		'Whether to add the person to the daily AML monitoring after the verification (AML Monitoring lists them)',
+	),
+	check(
+		'Blocklist Check: Document Face',
+		'checkDocFaceBlacklist',
+		'Whether to compare the face on the document with the faces on the account’s blocklist (a match is SUSPECTED)',
+	),
+	check(
+		'Blocklist Check: Personal Data',
+		'checkPersonBlacklist',
+		'Whether to compare the document data with the account’s blocklist (a match is SUSPECTED)',
+	),
+	check(
+		'Blocklist Check: Selfie',
+		'checkFaceBlacklist',
+		'Whether to compare the selfie with the faces on the account’s blocklist (a match is SUSPECTED)',
+	),
+	{
+		displayName: 'Questionnaire',
+		name: 'questionnaire',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. onboarding-questions',
+		description: 'The key of a questionnaire of the account the person answers in this session',
+	},
+	{
+		displayName: 'Questionnaire Required',
+		name: 'questionnaireRequired',
+		type: 'boolean',
+		default: true,
+		description:
+			'Whether the person must answer the questionnaire to finish (the provider’s default)',
+	},
+	{
+		displayName: 'Risk Assessment Profile',
+		name: 'riskAssessmentProfile',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. 3c90c3cc-0d44-4b50-8888-8dd25736052a',
+		description:
+			'The UUID of the account’s risk assessment profile to score this verification with',
+	},
+	{
+		displayName: 'Theme',
+		name: 'theme',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. 3c90c3cc-0d44-4b50-8888-8dd25736052a',
+		description: 'The UUID of one of the account’s verification screen themes',
+	},
+];
+
 const TYPED_FIELDS: INodeProperties[] = [
+	...CHECK_FIELDS,
 	{
 		displayName: 'Callback URL',
 		name: 'callbackUrl',
@@ -240,7 +313,8 @@ const properties: INodeProperties[] = [
 		type: 'collection',
 		placeholder: 'Add field',
 		default: {},
-		options: TYPED_FIELDS,
+		// In the order of their names, as the editor lists a collection's fields.
+		options: [...TYPED_FIELDS].sort((a, b) => a.displayName.localeCompare(b.displayName)),
 	},
 	{
 		displayName: 'Custom Fields',
@@ -367,6 +441,12 @@ function typedFields(this: IExecuteFunctions, itemIndex: number): IDataObject {
 		else body[name] = value;
 	}
 	return body;
+}
+
+/** The checks among the typed fields the user set. */
+function checksOf(body: IDataObject, typed: IDataObject): IDataObject {
+	const names = CHECK_FIELDS.map((field) => field.name).filter((name) => name in typed);
+	return Object.fromEntries(names.map((name) => [name, body[name]]));
 }
 
 /** The free-form Custom Fields; a name that a typed field already covers is refused. */
@@ -514,15 +594,24 @@ export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
+	const typed = typedFields.call(this, itemIndex);
 	const body: IDataObject = {
 		...customFields.call(this, itemIndex),
-		...typedFields.call(this, itemIndex),
+		...typed,
 		clientId: this.getNodeParameter('clientId', itemIndex, '') as string,
 	};
 	const sendResult = this.getNodeParameter('sendResultToWorkflow', itemIndex, false) === true;
 	const callbackUrl = sendResult ? await resultCallbackUrl.call(this, body, itemIndex) : undefined;
 	if (callbackUrl !== undefined) body.callbackUrl = callbackUrl;
 
+	// The checks' types for the typed fields only: a Custom Field of a name is sent as given.
+	validateInput.call(
+		this,
+		verificationTokenChecksSchema,
+		checksOf(body, typed),
+		FIELD_LABELS,
+		itemIndex,
+	);
 	const request = validateInput.call(
 		this,
 		verificationTokenRequestSchema,

@@ -5,6 +5,7 @@ import * as downloadFiles from './downloadFiles.operation';
 import * as downloadReportPdf from './downloadReportPdf.operation';
 import * as getData from './getData.operation';
 import * as getAll from './getAll.operation';
+import * as getResult from './getResult.operation';
 import * as getStatus from './getStatus.operation';
 import * as removeFromBlocklist from './removeFromBlocklist.operation';
 import * as requestInformation from './requestInformation.operation';
@@ -22,6 +23,7 @@ export const operations = {
 	downloadReportPdf,
 	getData,
 	getAll,
+	getResult,
 	getStatus,
 	removeFromBlocklist,
 	requestInformation,

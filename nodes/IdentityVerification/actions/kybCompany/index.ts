@@ -2,6 +2,11 @@ import * as deleteCompany from './delete.operation';
 import * as downloadPdf from './downloadPdf.operation';
 import * as get from './get.operation';
 import * as getAll from './getAll.operation';
+import * as getAvailableDocuments from './getAvailableDocuments.operation';
+import * as getOrderedDocument from './getOrderedDocument.operation';
+import * as getOrderedDocuments from './getOrderedDocuments.operation';
+import * as orderDocument from './orderDocument.operation';
+import * as rerunAutomation from './rerunAutomation.operation';
 import * as setReviewDecision from './setReviewDecision.operation';
 
 /**
@@ -12,6 +17,11 @@ export const operations = {
 	delete: deleteCompany,
 	downloadPdf,
 	get,
+	getAvailableDocuments,
 	getAll,
+	getOrderedDocuments,
+	getOrderedDocument,
+	orderDocument,
+	rerunAutomation,
 	setReviewDecision,
 };

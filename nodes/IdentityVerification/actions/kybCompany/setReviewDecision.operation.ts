@@ -29,10 +29,22 @@ const properties: INodeProperties[] = [
 					'The company passes KYB. The service refuses it while AML statuses are still unreviewed.',
 			},
 			{ name: 'Deny', value: 'DENIED', description: 'The company does not pass KYB' },
+			{
+				name: 'Send Back to Processing',
+				value: 'NEED_TO_PROCESS',
+				description:
+					'The company goes back to the status NEED_TO_PROCESS, undecided; the service takes no reason with it and sends no Company Reviewed',
+			},
+			{
+				name: 'Send Back to Review',
+				value: 'NEED_TO_REVIEW',
+				description:
+					'The company goes back to the status NEED_TO_REVIEW (waiting for a review), undecided; the service takes no reason with it and sends no Company Reviewed',
+			},
 		],
 		default: 'APPROVED',
 		description:
-			'The review’s result, as a reviewer would set it in the dashboard. Can be an expression giving APPROVED or DENIED.',
+			'The review’s result, as a reviewer would set it in the dashboard. Can be an expression giving APPROVED, DENIED, NEED_TO_PROCESS or NEED_TO_REVIEW.',
 	},
 	{
 		displayName: 'Deny Reason',
@@ -49,7 +61,7 @@ export const option: INodePropertyOptions = {
 	name: 'Set Review Decision',
 	value: 'setReviewDecision',
 	description:
-		'Approve or deny a submitted company by its Company ID (a denial may give a reason), the same as a manual review in the dashboard; the service then sends Company Reviewed',
+		'Approve or deny a submitted company by its Company ID (a denial may give a reason), the same as a manual review in the dashboard, or send it back undecided; a decision makes the service send Company Reviewed',
 	action: 'Set a KYB review decision',
 };
 
@@ -63,7 +75,7 @@ const FIELD_LABELS = {
 	'reviewInfo.approvalStatus': fieldLabel(
 		properties,
 		'decision',
-		'Choose Approve or Deny (in an expression: APPROVED or DENIED).',
+		'Choose a decision (in an expression: APPROVED, DENIED, NEED_TO_PROCESS or NEED_TO_REVIEW).',
 	),
 	'reviewInfo.denyReason': fieldLabel(
 		properties,
@@ -80,6 +92,22 @@ const NOT_DECIDABLE_YET = {
 		'A decision can be set once the company has submitted its form and the service has checked it: wait for Company Submitted (the trigger’s event), or see the company’s status with KYB Company → Get.',
 };
 
+/** The statuses that send a company back undecided: the provider's schema gives them only `status`. */
+const SEND_BACK = new Set<unknown>(['NEED_TO_PROCESS', 'NEED_TO_REVIEW']);
+
+/** The request of a decision: a status to send the company back to, or COMPLETED with the review. */
+function statusRequest(decision: unknown, reason: string): IDataObject {
+	if (SEND_BACK.has(decision)) return { status: String(decision) };
+	return {
+		// COMPLETED is the status that takes a decision ("the same as a manual review").
+		status: 'COMPLETED',
+		reviewInfo:
+			decision === 'DENIED' && reason !== ''
+				? { approvalStatus: decision, denyReason: reason }
+				: { approvalStatus: decision },
+	};
+}
+
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
@@ -90,14 +118,7 @@ export async function execute(
 	const request = validateInput.call(
 		this,
 		kybCompanyStatusRequestSchema,
-		{
-			// COMPLETED is the status that takes a decision ("the same as a manual review").
-			status: 'COMPLETED',
-			reviewInfo:
-				decision === 'DENIED' && reason !== ''
-					? { approvalStatus: decision, denyReason: reason }
-					: { approvalStatus: decision },
-		},
+		statusRequest(decision, reason),
 		FIELD_LABELS,
 		itemIndex,
 	);
@@ -108,7 +129,7 @@ export async function execute(
 		body: request as IDataObject,
 		itemIndex,
 		notFound: COMPANY_NOT_FOUND,
-		conflict: NOT_DECIDABLE_YET,
+		statusWords: { 409: NOT_DECIDABLE_YET },
 	});
 	const answer = isPlainObject(response.body) ? (response.body as IDataObject) : {};
 	return [{ json: { companyId, ...answer } }];

@@ -191,6 +191,48 @@ describe('Identification: Create Verification Token', () => {
 		});
 	});
 
+	test('the checks a compliance team sets per case reach the service with their types', async () => {
+		const checks = {
+			checkAml: true,
+			autoAmlMonitoring: true,
+			checkFaceBlacklist: true,
+			checkDocFaceBlacklist: false,
+			checkPersonBlacklist: true,
+			questionnaire: 'onboarding-questions',
+			questionnaireRequired: false,
+			theme: '3c90c3cc-0d44-4b50-8888-8dd25736052a',
+			riskAssessmentProfile: '5f0b6f5e-8f4a-4b8e-9a51-2f1f1f9c2a10',
+		};
+		const { items, error } = await createToken({ clientId: 'customer-49', tokenFields: checks });
+		expect(error).toBeUndefined();
+		expect(ctx.sb.kyc.get(String(items[0].json.scanRef))?.request).toMatchObject(checks);
+	});
+
+	test.each([
+		['checkAml', '={{ "yes" }}', 'Additional Fields › AML Check'],
+		['checkPersonBlacklist', '={{ 1 }}', 'Additional Fields › Blocklist Check: Personal Data'],
+		['theme', 'blue', 'Additional Fields › Theme'],
+		['riskAssessmentProfile', 'strict', 'Additional Fields › Risk Assessment Profile'],
+	])(
+		'refuses the typed %s = %j naming the field, before any request',
+		async (name, value, label) => {
+			const result = await createToken({ clientId: 'customer-50', tokenFields: { [name]: value } });
+			expectError(result, `${label}:`);
+			expect(serviceRequests(ctx.sb)).toBe(0);
+		},
+	);
+
+	test('a Custom Field named as a check is still sent as given (as before the typed field came)', async () => {
+		const { items, error } = await createToken({
+			clientId: 'customer-51',
+			additionalFields: { field: [{ name: 'checkAml', value: 'true' }] },
+		});
+		expect(error).toBeUndefined();
+		expect(ctx.sb.kyc.get(String(items[0].json.scanRef))?.request).toMatchObject({
+			checkAml: 'true',
+		});
+	});
+
 	test('keeps free-form Custom Fields for settings the node does not name; typed fields win', async () => {
 		const { items, error } = await createToken({
 			clientId: 'customer-48',

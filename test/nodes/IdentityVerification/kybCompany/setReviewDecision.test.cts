@@ -40,6 +40,24 @@ describe('KYB Company → Set Review Decision', () => {
 		});
 	});
 
+	test.each(['NEED_TO_REVIEW', 'NEED_TO_PROCESS'])(
+		'%s: a denied company is sent back undecided',
+		async (status) => {
+			const companyId = await ctx.submitted();
+			await ctx.run(company('setReviewDecision', { companyId, decision: 'DENIED' }));
+			const { items, error } = await ctx.run(
+				company('setReviewDecision', { companyId, decision: status, denyReason: 'typed anyway' }),
+			);
+			expect(error).toBeUndefined();
+			expect(items[0].json).toEqual({ companyId, status });
+			expect(ctx.sb.kyb.company(companyId)).toMatchObject({
+				status,
+				approvalStatus: null,
+				denyReason: null,
+			});
+		},
+	);
+
 	test.each([
 		[
 			'a deny reason of 65 characters',

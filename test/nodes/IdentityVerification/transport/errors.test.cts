@@ -373,14 +373,14 @@ describe('httpError', () => {
 		expect(fail(418).description).toMatch(/Base URL of the credential/);
 	});
 
-	test('409: the service’s words, then advice about the state, not the Base URL; or the request’s own', () => {
+	test('409: the service’s words, then advice about the state, not the Base URL; or the request’s own words', () => {
 		const generic = fail(409, { body: { message: 'Already finished.' } });
 		expect(generic.message).toBe('The service refused this step in the current state (HTTP 409)');
 		expect(generic.description).toMatch(
 			/^The service said: "Already finished\." .*Check its status/,
 		);
 		expect(generic.description).not.toMatch(/Base URL/);
-		const own = fail(409, { conflict: { message: 'Not yet', advice: 'Wait for it.' } });
+		const own = fail(409, { statusWords: { 409: { message: 'Not yet', advice: 'Wait for it.' } } });
 		expect([own.message, own.description]).toEqual([
 			'Not yet',
 			'The service said: "Said." Wait for it.',
