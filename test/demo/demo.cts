@@ -5,8 +5,9 @@
 // published (the sandbox's webhook sender is pointed at a trigger workflow). The others need the
 // user's own accounts of outside services (Slack, HubSpot, Google Sheets, e-mail): imported, listed,
 // not run. Prints the editor URL, how to sign in and a verification link of a customer who just
-// signed up through the onboarding workflow: the sandbox's verification page finishes it as approved
-// or denied and the waiting execution continues. Enter prints another link; Ctrl-C stops.
+// signed up through the onboarding workflow: the sandbox's verification page finishes it (approved,
+// denied, suspected, expired, cancelled) and the waiting execution continues; the sandbox's pages
+// and the AML test names. Enter prints another link; Ctrl-C stops.
 //
 // `npm run demo -- --headless`: runs every example the demo runs through n8n (`n8n execute --id`,
 // a sandbox-driven webhook delivery to a trigger workflow checked in n8n's execution list, a sign-up
@@ -19,6 +20,7 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { CACHE_DIR, N8N_VERSION, execute, type ExecuteResult } from '../n8n/runtime.cjs';
 import { alreadyRunning, claimDemoFolder, DEMO_LOCK_FILE, type Claim } from './lock.cjs';
+import { amlTestNames, DELIVERIES_PAGE } from '../sandbox/index.cjs';
 import {
 	demoStackOptions,
 	demoWorkflows,
@@ -112,6 +114,13 @@ function printTable(rows: Row[]): void {
 	console.log(widths.map((w) => '-'.repeat(w)).join('  '));
 	for (const c of cells) console.log(line(c));
 	for (const r of rows.filter((x) => x.note)) console.log(`  ${r.workflow}: ${r.note}`);
+}
+
+/** The names that hit (or not) on the sandbox's invented AML lists. */
+function printAmlTestNames(): void {
+	console.log('');
+	console.log('  AML test names (AML Check → Create, or an AML Monitoring):');
+	for (const { name, produces } of amlTestNames()) console.log(`    ${name}: ${produces}`);
 }
 
 /** The examples the demo does not run, and why: the outside services they need accounts of. */
@@ -242,6 +251,13 @@ function printGuide(stack: Stack, workflows: DemoWorkflow[]): void {
 	console.log(
 		`  Sandbox service:     ${stack.sandbox.url}  (credentials "Identity Verification sandbox" already point here)`,
 	);
+	console.log(
+		`  Sandbox pages:       ${stack.sandbox.url}/  (what it is, where results go, the AML test names)`,
+	);
+	console.log(
+		`                       ${stack.sandbox.url}${DELIVERIES_PAGE}  (every webhook sent and its answer, with Resend)`,
+	);
+	printAmlTestNames();
 	console.log('');
 	console.log(
 		'  Example workflows (the files of workflows/; into your own n8n: ⋯ → Import → From File,',
@@ -279,7 +295,7 @@ async function printVerificationLink(stack: Stack, w: DemoWorkflow, n: number): 
 		`  Try onboarding: customer ${customerId} just signed up through "${w.workflow.name}".`,
 	);
 	console.log(
-		'  Open their verification link and choose "Finish as approved" or "Finish as denied":',
+		'  Open their verification link and choose how it ends (approved, denied, suspected, expire now, cancel):',
 	);
 	console.log(`    ${answer.verificationUrl}`);
 	console.log(

@@ -3,8 +3,10 @@ import type { Route } from '../router.cjs';
 import { amlRoutes } from './aml.cjs';
 import { amlMonitoringRoutes } from './amlMonitorings.cjs';
 import { bankRoutes } from './bank.cjs';
+import { homePageRoutes } from './homePage.cjs';
 import { kybRoutes } from './kyb.cjs';
 import { kybCompanyRoutes } from './kybCompanies.cjs';
+import { kybFormPageRoutes } from './kybFormPage.cjs';
 import { kycRoutes } from './kyc.cjs';
 import { poaRoutes } from './poa.cjs';
 import { verificationPageRoutes } from './verificationPage.cjs';
@@ -18,4 +20,6 @@ export const serviceRoutes: Route[] = [
 	...kybRoutes,
 	...kybCompanyRoutes,
 	...verificationPageRoutes,
+	...kybFormPageRoutes,
+	...homePageRoutes,
 ];
