@@ -20,7 +20,7 @@ export type * from './types.cjs';
 export { sign, signedDelivery, type WebhookRequest } from './webhooks.cjs';
 export { sampleBody } from './bodies.cjs';
 export { transactionsRange } from './data.cjs';
-export { amlTestNames, type AmlTestName } from './amlLists.cjs';
+export { amlTestNames } from './amlLists.cjs';
 export { DELIVERIES_PAGE } from './pages.cjs';
 
 export interface StartSandboxOptions extends Partial<SandboxCredentials> {

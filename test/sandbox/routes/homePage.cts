@@ -21,7 +21,7 @@ import { SEED } from '../seed.cjs';
 const code = (text: string) => `<code>${escapeHtml(text)}</code>`;
 
 /** The AML test names as a table: screen one with AML Check → Create. */
-export function amlNamesTable(): string {
+function amlNamesTable(): string {
 	const rows = amlTestNames()
 		.map(
 			(n) =>
