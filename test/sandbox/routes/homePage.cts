@@ -57,7 +57,7 @@ function homePage(core: SandboxCore): Reply {
 			`<p><a href="${DELIVERIES_PAGE}">Deliveries</a>: every webhook sent, the answer it got, and Resend.</p>` +
 			'<h2>Pages of the flow</h2><ul>' +
 			'<li>A verification: the link of Create Verification Token (its <code>verificationUrl</code>) opens the sandbox’s verification page, where you finish it as approved, denied or suspected, expire it now, or cancel it.</li>' +
-			'<li>A company (KYB): the <code>formUrl</code> of Create Session opens the sandbox’s KYB form, where you fill in the company and its owners and submit it.</li></ul>' +
+			'<li>A company (KYB): in the demo, the <code>formUrl</code> of Create Session opens the sandbox’s KYB form, where you fill in the company and its owners and submit it.</li></ul>' +
 			`<h2>AML test names</h2><p>Screen these with AML Check → Create (or an AML Monitoring):</p>${amlNamesTable()}` +
 			'<h2>Seeded data</h2><ul>' +
 			`<li>Bank verification ${code(SEED.bank.verificationId)}, account ${code(SEED.bank.accountId)}</li>` +
@@ -67,11 +67,8 @@ function homePage(core: SandboxCore): Reply {
 	);
 }
 
-const time = (ms: number) =>
-	new Date(ms)
-		.toISOString()
-		.replace('T', ' ')
-		.replace(/\.\d+Z$/, ' UTC');
+/** The time of day in UTC: the list is of what was sent while trying the demo. */
+const time = (ms: number) => new Date(ms).toISOString().slice(11, 19);
 
 /** GET /__sandbox/deliveries: newest first, each with its answer and a Resend button. */
 export function deliveriesPage(core: SandboxCore): Reply {
@@ -86,7 +83,7 @@ export function deliveriesPage(core: SandboxCore): Reply {
 		)
 		.join('');
 	const table = rows
-		? `<table><tr><th>Sent</th><th>Event</th><th>To</th><th>Answer</th><th></th></tr>${rows}</table>`
+		? `<table><tr><th>Sent (UTC)</th><th>Event</th><th>To</th><th>Answer</th><th></th></tr>${rows}</table>`
 		: '<p>Nothing was sent yet. Finish a verification on its page, or submit a company’s KYB form.</p>';
 	return page(
 		200,
