@@ -107,9 +107,12 @@ export function deliveriesHtml(deliveries: Delivery[]): string {
 	);
 }
 
-/** What a page says when there was no address to send to. */
-export const NOTHING_SENT =
-	'<p><b>No webhook was sent:</b> the token has no Callback URL and the sandbox was not given an ' +
-	'address to send results to. The result is recorded (Get Status shows it). To receive it in n8n, ' +
-	'create the token with a <i>Callback URL</i> (Additional Fields) such as a trigger’s Test URL, or ' +
-	'run <code>npm run demo</code>, which points the sandbox at its trigger workflow.</p>';
+/** What a page says when there is no address to send to: before the choice (`will be`) or after. */
+export function nothingSent(when: 'will be' | 'was'): string {
+	return (
+		`<p><b>No webhook ${when} sent:</b> the token has no Callback URL and the sandbox was not given an ` +
+		'address to send results to. The result is recorded (Get Status shows it). To receive it in n8n, ' +
+		'create the token with a <i>Callback URL</i> (Additional Fields) such as a trigger’s Test URL, or ' +
+		'run <code>npm run demo</code>, which points the sandbox at its trigger workflow.</p>'
+	);
+}

@@ -13,7 +13,7 @@ import {
 	escapeHtml,
 	firstAnswers,
 	formOf,
-	NOTHING_SENT,
+	nothingSent,
 	page,
 } from '../pages.cjs';
 import type { Reply } from '../http.cjs';
@@ -39,8 +39,7 @@ const unknownLink = () =>
 /** Where a result will go, said before the choice is made. */
 function targetsLine(core: SandboxCore, session: KycSession): string {
 	const targets = core.kyc.targetsOf(session);
-	if (targets.length === 0)
-		return NOTHING_SENT.replace('No webhook was sent:', 'No webhook will be sent:');
+	if (targets.length === 0) return nothingSent('will be');
 	const where = targets.map((url) => `<code>${escapeHtml(url)}</code>`).join(' and ');
 	return `<p>The signed result webhook goes to ${where}.</p>`;
 }
@@ -253,7 +252,7 @@ async function finishedPage(
 			? `${TITLES[result]} by the reviewer`
 			: TITLES[result];
 	const recorded = `<p>The sandbox recorded the result: ${escapeHtml(kind)} with overall status ${escapeHtml(overall)}.</p>`;
-	const sent = deliveries.length > 0 ? deliveriesHtml(deliveries) : NOTHING_SENT;
+	const sent = deliveries.length > 0 ? deliveriesHtml(deliveries) : nothingSent('was');
 	return page(
 		200,
 		title,
