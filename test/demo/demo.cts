@@ -5,8 +5,9 @@
 // published (the sandbox's webhook sender is pointed at a trigger workflow). The others need the
 // user's own accounts of outside services (Slack, HubSpot, Google Sheets, e-mail): imported, listed,
 // not run. Prints the editor URL, how to sign in and a verification link of a customer who just
-// signed up through the onboarding workflow: the sandbox's verification page finishes it as approved
-// or denied and the waiting execution continues. Enter prints another link; Ctrl-C stops.
+// signed up through the onboarding workflow: the sandbox's verification page finishes it (approved,
+// denied, suspected, expired, cancelled) and the waiting execution continues; the sandbox's pages
+// and the AML test names. Enter prints another link; Ctrl-C stops.
 //
 // `npm run demo -- --headless`: runs every example the demo runs through n8n (`n8n execute --id`,
 // a sandbox-driven webhook delivery to a trigger workflow checked in n8n's execution list, a sign-up
@@ -19,6 +20,7 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { CACHE_DIR, N8N_VERSION, execute, type ExecuteResult } from '../n8n/runtime.cjs';
 import { alreadyRunning, claimDemoFolder, DEMO_LOCK_FILE, type Claim } from './lock.cjs';
+import { amlTestNames, DELIVERIES_PAGE } from '../sandbox/index.cjs';
 import {
 	demoStackOptions,
 	demoWorkflows,
@@ -27,7 +29,9 @@ import {
 } from '../n8n/examples.cjs';
 import {
 	connectTrigger,
+	credentialRef,
 	isSignupWorkflow,
+	NODE_TYPES,
 	isTriggerWorkflow,
 	routesTaken,
 	runSignupApproved,
@@ -38,6 +42,7 @@ import {
 	triggerUrl,
 	waitForSignup,
 	type Stack,
+	type StackOptions,
 } from '../n8n/stack.cjs';
 
 interface Row {
@@ -112,6 +117,13 @@ function printTable(rows: Row[]): void {
 	console.log(widths.map((w) => '-'.repeat(w)).join('  '));
 	for (const c of cells) console.log(line(c));
 	for (const r of rows.filter((x) => x.note)) console.log(`  ${r.workflow}: ${r.note}`);
+}
+
+/** The names that hit (or not) on the sandbox's invented AML lists. */
+function printAmlTestNames(): void {
+	console.log('');
+	console.log('  AML test names (AML Check → Create, or an AML Monitoring):');
+	for (const { name, produces } of amlTestNames()) console.log(`    ${name}: ${produces}`);
 }
 
 /** The examples the demo does not run, and why: the outside services they need accounts of. */
@@ -204,6 +216,50 @@ function claimUserFolder(args: string[]): { folder: string; claim: Claim } {
 	return { folder, claim };
 }
 
+/**
+ * The demo's own trigger workflow, when no example the demo runs starts from this package's trigger:
+ * the sandbox sends every result there (a token without a Callback URL included), so finishing a
+ * verification on the sandbox's page always reaches n8n, and its executions list shows each.
+ */
+const RESULTS_WORKFLOW: DemoWorkflow = {
+	file: '(the demo’s own)',
+	needs: [],
+	workflow: {
+		id: 'idvDemoSandboxResults',
+		name: 'Sandbox results (the demo’s trigger)',
+		nodes: [
+			{
+				id: '0d6f4c3e-6a0b-4f57-9d0e-2f7f3c1b9a51',
+				name: 'Identity Verification Trigger',
+				type: NODE_TYPES.trigger,
+				typeVersion: 1.1,
+				position: [0, 0],
+				parameters: { events: [] },
+				webhookId: 'b7c2e1d4-5f3a-4e8b-9c6d-1a2b3c4d5e6f',
+				credentials: credentialRef('webhookSigning'),
+			},
+		],
+		connections: {},
+		settings: { executionOrder: 'v1' },
+	},
+};
+
+/** The demo's trigger workflows: the examples it runs that start from the trigger, else its own. */
+function triggerWorkflows(workflows: DemoWorkflow[]): DemoWorkflow[] {
+	const examples = workflows.filter((w) => runsInDemo(w) && isTriggerWorkflow(w));
+	return examples.length > 0 ? examples : [RESULTS_WORKFLOW];
+}
+
+/** The stack's workflows: the examples, and the demo's own trigger workflow when it needs it. */
+function stackWorkflows(workflows: DemoWorkflow[]): Pick<StackOptions, 'workflows' | 'publish'> {
+	const options = demoStackOptions();
+	const own = triggerWorkflows(workflows).filter((w) => w === RESULTS_WORKFLOW);
+	return {
+		workflows: [...(options.workflows ?? []), ...own.map((w) => w.workflow)],
+		publish: [...(options.publish ?? []), ...own.map((w) => w.workflow.id)],
+	};
+}
+
 /** Waits for the published trigger and sign-up workflows and reports how long setting up took. */
 async function connectWorkflows(
 	stack: Stack,
@@ -211,7 +267,7 @@ async function connectWorkflows(
 	started: number,
 ): Promise<void> {
 	const runnable = workflows.filter(runsInDemo);
-	for (const w of runnable.filter(isTriggerWorkflow)) await connectTrigger(stack, w);
+	for (const w of triggerWorkflows(workflows)) await connectTrigger(stack, w);
 	for (const w of runnable.filter(isSignupWorkflow)) await waitForSignup(signupUrl(stack, w));
 	const setupSeconds = ((Date.now() - started) / 1000).toFixed(1);
 	const timings = Object.entries(stack.timings)
@@ -242,6 +298,23 @@ function printGuide(stack: Stack, workflows: DemoWorkflow[]): void {
 	console.log(
 		`  Sandbox service:     ${stack.sandbox.url}  (credentials "Identity Verification sandbox" already point here)`,
 	);
+	console.log(
+		`  Sandbox pages:       ${stack.sandbox.url}/  (what it is, where results go, the AML test names)`,
+	);
+	console.log(
+		`                       ${stack.sandbox.url}${DELIVERIES_PAGE}  (every webhook sent and its answer, with Resend)`,
+	);
+	const results = triggerWorkflows(workflows)
+		.map((w) => triggerUrl(stack, w))
+		.at(-1);
+	console.log(
+		`  Results go to:       ${results}  (the sandbox sends every result there, signed; a token's Callback URL gets its own too)`,
+	);
+	if (triggerWorkflows(workflows).includes(RESULTS_WORKFLOW))
+		console.log(
+			`                       workflow "${RESULTS_WORKFLOW.workflow.name}": ${stack.n8n.url}/workflow/${RESULTS_WORKFLOW.workflow.id}/executions`,
+		);
+	printAmlTestNames();
 	console.log('');
 	console.log(
 		'  Example workflows (the files of workflows/; into your own n8n: ⋯ → Import → From File,',
@@ -279,7 +352,7 @@ async function printVerificationLink(stack: Stack, w: DemoWorkflow, n: number): 
 		`  Try onboarding: customer ${customerId} just signed up through "${w.workflow.name}".`,
 	);
 	console.log(
-		'  Open their verification link and choose "Finish as approved" or "Finish as denied":',
+		'  Open their verification link and choose how it ends (approved, denied, suspected, expire now, cancel):',
 	);
 	console.log(`    ${answer.verificationUrl}`);
 	console.log(
@@ -361,6 +434,7 @@ async function runDemo(
 		n8nPort: flagValue(args, '--port') ?? 5678,
 		sandboxPort: flagValue(args, '--sandbox-port') ?? 8787,
 		...demoStackOptions(),
+		...stackWorkflows(workflows),
 		log: (m) => console.log(`[demo] ${m}`),
 	});
 	let stopping = false;

@@ -100,11 +100,13 @@ export const runsInDemo = (w: DemoWorkflow) => w.needs.length === 0;
 
 /**
  * Stack options for the demo (and its pictures): every example imported; those the demo runs and
- * that start from a webhook (this package's trigger, a sign-up) published.
+ * that start from a webhook (this package's trigger, a sign-up) published; a KYB session's link
+ * opens the sandbox's own form, so a company can be onboarded without the provider's site.
  */
-export function demoStackOptions(): Pick<StackOptions, 'workflows' | 'publish'> {
+export function demoStackOptions(): Pick<StackOptions, 'workflows' | 'publish' | 'sandbox'> {
 	const workflows = demoWorkflows();
 	return {
+		sandbox: { kybFormLinks: true },
 		workflows: workflows.map((w) => w.workflow),
 		publish: workflows
 			.filter((w) => runsInDemo(w) && (isTriggerWorkflow(w) || isSignupWorkflow(w)))

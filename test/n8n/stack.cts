@@ -4,7 +4,7 @@
 // owner account set up, and the sandbox's webhook sender pointed at n8n.
 import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { startSandbox, type Sandbox } from '../sandbox/index.cjs';
+import { startSandbox, type Sandbox, type StartSandboxOptions } from '../sandbox/index.cjs';
 import {
 	DEFAULT_OWNER,
 	RestClient,
@@ -266,6 +266,8 @@ export interface StackOptions {
 	n8nEnv?: Record<string, string>;
 	/** Install this packed build instead of packing the working tree (the bench's `--package-tarball`). */
 	tarball?: string;
+	/** Options of the sandbox (its port is `sandboxPort`'s). */
+	sandbox?: Omit<StartSandboxOptions, 'port'>;
 }
 
 async function preferredPort(port: number | undefined): Promise<number | undefined> {
@@ -298,7 +300,10 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
 		if (ownFolder && process.env.IDV_KEEP_N8N !== '1')
 			rmSync(userFolder, { recursive: true, force: true });
 	};
-	const sandbox = await startSandbox({ port: await preferredPort(opts.sandboxPort) });
+	const sandbox = await startSandbox({
+		...opts.sandbox,
+		port: await preferredPort(opts.sandboxPort),
+	});
 	let n8n: N8nInstance | undefined;
 	try {
 		log(

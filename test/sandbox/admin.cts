@@ -2,6 +2,8 @@
 import type { SandboxCore } from './core.cjs';
 import { bodyObject, HttpError, json } from './http.cjs';
 import type { Reply, Req } from './http.cjs';
+import { sent } from './kyc.cjs';
+import { deliveriesPage, resendPage } from './routes/homePage.cjs';
 import { redirectUrlOf } from './routes/kyc.cjs';
 import type { CompanyInput } from './routes/kybCompanies.cjs';
 import { ADMIN_PREFIX } from './server.cjs';
@@ -277,11 +279,19 @@ const KYC_STEPS: Record<string, KycStep> = {
 	'auto-finish': (core, scanRef, b) => {
 		if (typeof b.final !== 'boolean') throw bad('final (boolean) is required');
 		const options = { final: b.final, overall: b.overall as string | undefined };
-		return deliveryReply(core, () => core.kyc.autoFinish(scanRef, options), b.wait);
+		return deliveryReply(
+			core,
+			async () => sent(await core.kyc.autoFinish(scanRef, options)),
+			b.wait,
+		);
 	},
 	'manual-finish': (core, scanRef, b) => {
 		const overall = b.overall as string | undefined;
-		return deliveryReply(core, () => core.kyc.manualFinish(scanRef, { overall }), b.wait);
+		return deliveryReply(
+			core,
+			async () => sent(await core.kyc.manualFinish(scanRef, { overall })),
+			b.wait,
+		);
 	},
 	'request-information': (core, scanRef) => {
 		core.kyc.requestInformation(scanRef);
@@ -295,10 +305,16 @@ const KYC_STEPS: Record<string, KycStep> = {
 			overall: b.overall as string | undefined,
 			reviewNow: b.reviewNow as boolean | undefined,
 		};
-		return deliveryReply(core, () => core.kyc.userResubmits(scanRef, options), b.wait);
+		return deliveryReply(
+			core,
+			async () => (await core.kyc.userResubmits(scanRef, options)).map(sent),
+			b.wait,
+		);
 	},
-	expire: (core, scanRef, b) => deliveryReply(core, () => core.kyc.expire(scanRef), b.wait),
-	cancel: (core, scanRef, b) => deliveryReply(core, () => core.kyc.cancel(scanRef), b.wait),
+	expire: (core, scanRef, b) =>
+		deliveryReply(core, async () => sent(await core.kyc.expire(scanRef)), b.wait),
+	cancel: (core, scanRef, b) =>
+		deliveryReply(core, async () => sent(await core.kyc.cancel(scanRef)), b.wait),
 };
 
 function kycStep(core: SandboxCore, req: Req, [scanRef, step]: string[]): Reply | Promise<Reply> {
@@ -359,6 +375,7 @@ const ROUTES = new Map<string, AdminHandler>([
 		(core, req) => deliveryReply(core, () => core.sendAmlExpiration(), bodyObject(req).wait),
 	],
 	['POST /kyb/forms', seedKybForm],
+	['GET /deliveries', (core) => deliveriesPage(core)],
 	['GET /webhooks/config', (core) => json(200, core.webhooks.describe())],
 	['POST /webhooks/config', configureWebhooks],
 	['POST /webhooks/send', sendWebhook],
@@ -380,6 +397,10 @@ const ROUTES = new Map<string, AdminHandler>([
 /** Routes with path parameters, matched against `METHOD /path` in order. */
 const PARAM_ROUTES: Array<[RegExp, AdminHandler]> = [
 	[/^GET \/webhooks\/deliveries\/([^/]+)$/, getDelivery],
+	[
+		/^POST \/deliveries\/([^/]+)\/resend$/,
+		(core, _req, [id]) => resendPage(core, decodeURIComponent(id)),
+	],
 	[/^POST \/webhooks\/deliveries\/([^/]+)\/resend$/, resendDelivery],
 	[/^POST \/kyb\/forms\/([^/]+)\/review$/, reviewKybForm],
 	[/^POST \/kyb\/sessions\/([^/]+)\/submit$/, submitKybSession],

@@ -168,6 +168,44 @@ const LISTED: ListedProfile[] = [
 	},
 ];
 
+/** The sandbox's AML datasets in words, for the test names' list. */
+const DATASET_WORDS: Record<string, string> = {
+	SAN_CURRENT: 'on a sanctions list',
+	SAN_FORMER: 'formerly on a sanctions list',
+	PEP_CURRENT: 'a politically exposed person (PEP)',
+	PEP_FORMER: 'a former PEP',
+};
+
+/** A name to screen in the sandbox and what it produces (the home page, the CLI and the demo print them). */
+export interface AmlTestName {
+	name: string;
+	userType: 'PERSON' | 'COMPANY';
+	produces: string;
+}
+
+/** Every listed name (aliases included) with its hit, then a name that is on no list. */
+export function amlTestNames(): AmlTestName[] {
+	const listed = LISTED.map((entry): AmlTestName => {
+		const words = (entry.profile.datasets as string[]).map((d) => DATASET_WORDS[d] ?? d);
+		if (entry.adverseMedia?.length)
+			words.push(`${entry.adverseMedia.length} adverse media article`);
+		const [name, ...aliases] = entry.names;
+		const alias = aliases.length ? `; also found as "${aliases.join('", "')}"` : '';
+		return {
+			name,
+			userType: entry.userType,
+			produces: `FLAGS_FOUND, a hit (${entry.profile.resourceId}): ${words.join(', ')}${alias}`,
+		};
+	});
+	const clear: AmlTestName = {
+		name: 'Jonas Jonaitis',
+		userType: 'PERSON',
+		produces:
+			'NO_FLAGS, no hit; so does any other name, real sanctioned people included (e.g. Vladimir Putin): the sandbox’s lists are invented',
+	};
+	return [...listed, clear];
+}
+
 /** A profile by its ID, whatever check found it. */
 export function listedProfile(resourceId: string): ListedProfile | undefined {
 	return LISTED.find((listed) => listed.profile.resourceId === resourceId);

@@ -3,7 +3,7 @@
  * [--header-prefix Idenfy]`: runs the sandbox standalone (default http://127.0.0.1:8787) and prints
  * what a workflow needs to talk to it.
  */
-import { SEED, startSandbox } from './index.cjs';
+import { amlTestNames, DELIVERIES_PAGE, SEED, startSandbox } from './index.cjs';
 
 interface CliArgs {
 	port: number;
@@ -53,6 +53,7 @@ async function main(): Promise<void> {
 		port: args.port,
 		host: args.host,
 		headerPrefix: args.headerPrefix,
+		kybFormLinks: true,
 	});
 	if (args.webhookUrl) sandbox.webhooks.configure({ url: args.webhookUrl });
 	const c = sandbox.credentials;
@@ -67,14 +68,19 @@ async function main(): Promise<void> {
 		`KYB form token (Bearer): ${c.kybFormToken}`,
 		`Webhook signing key:     ${c.signingKey}`,
 		`Webhook headers:         ${prefix}-Event-Type, ${prefix}-Signature (the signing credential's Header Prefix: ${prefix})`,
-		`Webhooks are sent to:    ${args.webhookUrl ?? '(not configured: POST /__sandbox/webhooks/config {"url": ...})'}`,
+		`Webhooks are sent to:    ${args.webhookUrl ?? "(no address: a token's Callback URL gets its results; or start with --webhook-url)"}`,
 		`Verification page:       the redirectUrl of a created token (${sandbox.url}/api/v2/redirect?authToken=...)`,
+		`KYB form:                the formUrl of a created KYB session (${sandbox.url}/kyb-ui/welcome?authToken=...)`,
+		`Home page:               ${sandbox.url}/   Deliveries (with Resend): ${sandbox.url}${DELIVERIES_PAGE}`,
 		'',
 		'Seeded data:',
 		`  Bank verification ${SEED.bank.verificationId}, account ${SEED.bank.accountId} (${SEED.bank.transactions} transactions)`,
 		`  AML check ${SEED.aml.checkId}, profile ${SEED.aml.profileId}, PDF password "${SEED.aml.password}"`,
 		`  KYB company ${SEED.kyb.companyId}, questionnaire ${SEED.kyb.questionnaireId}, form ${SEED.kyb.formId}`,
 		`  POA identity "${SEED.poa.name}", "${SEED.poa.address}"`,
+		'',
+		'AML test names:',
+		...amlTestNames().map(({ name, produces }) => `  ${name}: ${produces}`),
 		'',
 		`Admin API: ${sandbox.url}/__sandbox/ (see test/sandbox/README.md). Ctrl-C stops.`,
 	];

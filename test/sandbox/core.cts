@@ -12,7 +12,7 @@ import { AmlStore } from './routes/aml.cjs';
 import { BankStore } from './routes/bank.cjs';
 import { KybStore } from './routes/kyb.cjs';
 import { GovOrderStore, govOrderBody } from './routes/govDocuments.cjs';
-import { KybCompanyStore } from './routes/kybCompanies.cjs';
+import { formSections, KybCompanyStore } from './routes/kybCompanies.cjs';
 import type { CompanyInput } from './routes/kybCompanies.cjs';
 import type {
 	Delivery,
@@ -41,6 +41,8 @@ export class SandboxCore {
 	readonly govOrders = new GovOrderStore();
 	readonly webhooks: WebhookSender;
 	readonly kyc: KycDriver;
+	/** KYB session answers carry `formUrl`, the sandbox's own form page (startSandbox's `kybFormLinks`). */
+	kybFormLinks = false;
 
 	constructor(
 		readonly credentials: SandboxCredentials,
@@ -51,6 +53,7 @@ export class SandboxCore {
 			(eventType, body, to) => this.webhooks.send(eventType, body, to),
 			() => this.webhooks.configured,
 			() => this.webhooks.sendsLegacyIdentification,
+			() => this.webhooks.describe()?.url,
 		);
 	}
 
@@ -100,7 +103,8 @@ export class SandboxCore {
 	): Promise<{ companyId: string; delivery?: Delivery }> {
 		const company = this.kybCompanies.submitSession(tokenString, input);
 		const ids = { formId: company.id, companyId: company.id, clientId: company.clientId };
-		this.kyb.seedForm({ ...ids, questionnaireId: SEED.kyb.questionnaireId });
+		const sections = formSections(company);
+		this.kyb.seedForm({ ...ids, questionnaireId: SEED.kyb.questionnaireId, sections });
 		this.kyb.submit(company.id);
 		if (!this.webhooks.configured) return { companyId: company.id };
 		const body = companySubmitBody({

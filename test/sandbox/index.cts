@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { amlMonitoringRequestSchema } from '../../nodes/shared/contract';
 import { handleAdmin } from './admin.cjs';
 import { SandboxCore } from './core.cjs';
+import { sent } from './kyc.cjs';
 import { Router } from './router.cjs';
 import { serviceRoutes } from './routes/index.cjs';
 import { sampleBody } from './bodies.cjs';
@@ -19,6 +20,8 @@ export type * from './types.cjs';
 export { sign, signedDelivery, type WebhookRequest } from './webhooks.cjs';
 export { sampleBody } from './bodies.cjs';
 export { transactionsRange } from './data.cjs';
+export { amlTestNames } from './amlLists.cjs';
+export { DELIVERIES_PAGE } from './pages.cjs';
 
 export interface StartSandboxOptions extends Partial<SandboxCredentials> {
 	/** Default 0: a random free port. */
@@ -27,6 +30,12 @@ export interface StartSandboxOptions extends Partial<SandboxCredentials> {
 	host?: string;
 	/** Webhook header prefix until `webhooks.configure` sets another: default `Service`; `Idenfy` is the real one. */
 	headerPrefix?: string;
+	/**
+	 * KYB session answers (POST /kyb/tokens/) carry `formUrl`, the sandbox's own form page, which
+	 * Create Session then outputs instead of the provider's hosted form (the demo's choice). Default
+	 * false: the answer is the provider's, without a link.
+	 */
+	kybFormLinks?: boolean;
 }
 
 /** Listens on the port and host asked for (a random port by default); resolves with the URL. */
@@ -111,17 +120,17 @@ function sandboxFacade(core: SandboxCore, server: Server): Sandbox {
 				const s = core.kyc.createSession(clientId, request);
 				return { scanRef: s.scanRef, authToken: s.authToken };
 			},
-			autoFinish: (scanRef, o) => core.kyc.autoFinish(scanRef, o),
-			manualFinish: (scanRef, o) => core.kyc.manualFinish(scanRef, o),
+			autoFinish: async (scanRef, o) => sent(await core.kyc.autoFinish(scanRef, o)),
+			manualFinish: async (scanRef, o) => sent(await core.kyc.manualFinish(scanRef, o)),
 			requestInformation: (scanRef) => {
 				core.kyc.requestInformation(scanRef);
 			},
-			userResubmits: (scanRef, o) => core.kyc.userResubmits(scanRef, o),
+			userResubmits: async (scanRef, o) => (await core.kyc.userResubmits(scanRef, o)).map(sent),
 			failAttempt: (scanRef) => {
 				core.kyc.failAttempt(scanRef);
 			},
-			expire: (scanRef) => core.kyc.expire(scanRef),
-			cancel: (scanRef) => core.kyc.cancel(scanRef),
+			expire: async (scanRef) => sent(await core.kyc.expire(scanRef)),
+			cancel: async (scanRef) => sent(await core.kyc.cancel(scanRef)),
 			get: (scanRef) => core.kyc.get(scanRef),
 			setReportEncoding: (encoding) => {
 				core.kyc.reportEncoding = encoding;
@@ -147,6 +156,7 @@ export async function startSandbox(opts: StartSandboxOptions = {}): Promise<Sand
 		signingKey: opts.signingKey ?? SANDBOX_DEFAULTS.signingKey,
 	};
 	const core = new SandboxCore(credentials, opts.headerPrefix);
+	core.kybFormLinks = opts.kybFormLinks === true;
 	const router = new Router(serviceRoutes);
 	const server = createSandboxServer(core, router, (req) => handleAdmin(core, req));
 	core.url = await listen(server, opts);

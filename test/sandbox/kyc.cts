@@ -12,6 +12,16 @@ import { identificationBody } from './bodies.cjs';
 import { conflict, errorBody, HttpError, notFound } from './http.cjs';
 import type { BlocklistEntry, Delivery, KycSession, KycState, ReportEncoding } from './types.cjs';
 
+/**
+ * The delivery of a step asked for by a test or the admin API, which expect one: without a webhook
+ * address the step is recorded but nothing is sent, which they are told as before.
+ */
+export function sent(delivery: Delivery | undefined): Delivery {
+	if (!delivery)
+		throw conflict('Webhooks are not configured: call webhooks.configure({ url }) first.');
+	return delivery;
+}
+
 /** A verification token: 40 characters, letters and digits, as the service's. */
 function newAuthToken(): string {
 	return randomBytes(30).toString('base64url').replace(/[-_]/g, '').slice(0, 40).padEnd(40, '0');
@@ -38,20 +48,58 @@ function partnerError(message: string): HttpError {
 /** States in which the person can still use the verification link: its token has not expired. */
 const LINK_USABLE: KycState[] = ['IN_PROGRESS', 'REUPLOAD_REQUESTED'];
 
+/** Seconds a link stays usable when the token request sets no Expiry Time (the service's default). */
+export const DEFAULT_EXPIRY_TIME = 3600;
+
+/** Longer waits are checked when the session is next read (a timer cannot wait that long). */
+const MAX_TIMER_MS = 24 * 60 * 60 * 1000;
+
+/** The token's Expiry Time in milliseconds: its `expiryTime` seconds, else the default. */
+function lifetimeMs(seconds: unknown): number {
+	return (typeof seconds === 'number' && seconds >= 0 ? seconds : DEFAULT_EXPIRY_TIME) * 1000;
+}
+
 export class KycDriver {
 	readonly sessions = new Map<string, KycSession>();
 	/** How POST /api/v2/generate-pdf answers (the provider documents base64 text). */
 	reportEncoding: ReportEncoding = 'base64';
+	/** The timers that expire links on time, by scanRef. */
+	private readonly expiryTimers = new Map<string, ReturnType<typeof setTimeout>>();
 
 	constructor(
 		private readonly send: Send,
 		private readonly dashboardConfigured: () => boolean = () => true,
 		private readonly sendsLegacyIdentification: () => boolean = () => false,
+		/** The configured address results go to, when there is one. */
+		private readonly dashboardUrl: () => string | undefined = () => undefined,
 	) {}
 
 	reset(): void {
+		for (const timer of this.expiryTimers.values()) clearTimeout(timer);
+		this.expiryTimers.clear();
 		this.sessions.clear();
 		this.reportEncoding = 'base64';
+	}
+
+	/**
+	 * The link expires `ms` from now (the token's Expiry Time, or a re-upload's lifetime): then the
+	 * verification is EXPIRED and IDENTIFICATION_EXPIRED is sent, as the service does when nobody
+	 * finished it in time. A timer does it on time; a read after the moment does it too.
+	 */
+	private scheduleExpiry(session: KycSession, ms: number): void {
+		session.expiresAt = Date.now() + ms;
+		clearTimeout(this.expiryTimers.get(session.scanRef));
+		this.expiryTimers.delete(session.scanRef);
+		if (ms > MAX_TIMER_MS) return;
+		const timer = setTimeout(() => this.expireIfDue(session), ms);
+		timer.unref();
+		this.expiryTimers.set(session.scanRef, timer);
+	}
+
+	/** Expires the session when its link's time is over and it is still open. */
+	private expireIfDue(session: KycSession): void {
+		if (!LINK_USABLE.includes(session.state) || session.expiresAt > Date.now()) return;
+		this.expireNow(session).catch(() => undefined);
 	}
 
 	createSession(clientId: string, request: Record<string, unknown> = {}): KycSession {
@@ -65,23 +113,35 @@ export class KycDriver {
 			events: [],
 			failedAttempts: 0,
 			blocklists: {},
+			expiresAt: 0,
 		};
 		if (typeof request.callbackUrl === 'string') session.callbackUrl = request.callbackUrl;
 		this.sessions.set(session.scanRef, session);
+		this.scheduleExpiry(session, lifetimeMs(request.expiryTime));
 		return session;
 	}
 
 	get(scanRef: string): KycSession | undefined {
-		return this.sessions.get(scanRef);
+		const session = this.sessions.get(scanRef);
+		if (session) this.expireIfDue(session);
+		return session;
 	}
 
 	/** The session a verification link's `authToken` opens. */
 	byAuthToken(authToken: string): KycSession | undefined {
-		return [...this.sessions.values()].find((s) => s.authToken === authToken);
+		const session = [...this.sessions.values()].find((s) => s.authToken === authToken);
+		if (session) this.expireIfDue(session);
+		return session;
+	}
+
+	/** Where a result of the session goes: its Callback URL and the configured address, if any. */
+	targetsOf(session: KycSession): string[] {
+		const dashboard = this.dashboardUrl();
+		return [session.callbackUrl, dashboard].filter((url): url is string => url !== undefined);
 	}
 
 	private take(scanRef: string, allowed: KycState[], action: string): KycSession {
-		const session = this.sessions.get(scanRef);
+		const session = this.get(scanRef);
 		if (!session) throw notFound(`No identification ${scanRef}.`);
 		if (!allowed.includes(session.state)) {
 			throw conflict(
@@ -110,15 +170,16 @@ export class KycDriver {
 		if (this.sendsLegacyIdentification()) kinds.push('IDENTIFICATION');
 		session.events.push(...kinds);
 		const deliveries = kinds.flatMap((kind) => this.sendTo(session, kind, body));
-		return (await Promise.all(deliveries))[0];
+		return (await Promise.all(deliveries)).at(0);
 	}
 
 	/**
 	 * The deliveries of one kind: to the dashboard URL, or for a token with its own callback URL,
 	 * there and (when one is configured) to the dashboard URL too, the same bytes, so both carry the
-	 * same signature and deliveryId.
+	 * same signature and deliveryId. None when there is neither: the result is only recorded.
 	 */
 	private sendTo(session: KycSession, kind: EventType, body: unknown): Array<Promise<Delivery>> {
+		if (session.callbackUrl === undefined && !this.dashboardConfigured()) return [];
 		if (session.callbackUrl === undefined) return [this.send(kind, body)];
 		const deliveries = [this.send(kind, body, session.callbackUrl)];
 		if (this.dashboardConfigured()) deliveries.push(this.send(kind, body));
@@ -150,13 +211,14 @@ export class KycDriver {
 
 	/** The verifications of a client (every one without a client ID), newest first. */
 	list(clientId: string | null): KycSession[] {
+		for (const session of this.sessions.values()) this.expireIfDue(session);
 		return [...this.sessions.values()]
 			.filter((session) => clientId === null || session.clientId === clientId)
 			.reverse();
 	}
 
 	private existing(scanRef: string): KycSession {
-		const session = this.sessions.get(scanRef);
+		const session = this.get(scanRef);
 		if (!session) throw notFound(`No identification ${scanRef}.`);
 		return session;
 	}
@@ -193,7 +255,10 @@ export class KycDriver {
 	}
 
 	/** Automated review: final true closes the case; final false waits for a manual review. */
-	async autoFinish(scanRef: string, opts: { final: boolean; overall?: string }): Promise<Delivery> {
+	async autoFinish(
+		scanRef: string,
+		opts: { final: boolean; overall?: string },
+	): Promise<Delivery | undefined> {
 		const session = this.take(scanRef, ['IN_PROGRESS'], 'finish the automated review');
 		const final = Boolean(opts.final);
 		session.state = final ? 'FINISHED' : 'AWAITING_MANUAL_REVIEW';
@@ -204,7 +269,10 @@ export class KycDriver {
 	}
 
 	/** The reviewer's decision: always final. */
-	async manualFinish(scanRef: string, opts: { overall?: string } = {}): Promise<Delivery> {
+	async manualFinish(
+		scanRef: string,
+		opts: { overall?: string } = {},
+	): Promise<Delivery | undefined> {
 		const session = this.take(scanRef, ['AWAITING_MANUAL_REVIEW'], 'finish the manual review');
 		session.state = 'FINISHED';
 		return this.emit(session, 'IDENTIFICATION_MANUAL_FINISHED', {
@@ -218,8 +286,8 @@ export class KycDriver {
 	 * POST /kyc/identifications/{scanRef}/request-information/: a new token for the re-upload (the
 	 * verification link changes); no webhook fires.
 	 */
-	requestInformation(scanRef: string): KycSession {
-		const session = this.sessions.get(scanRef);
+	requestInformation(scanRef: string, lifetimeSeconds?: number): KycSession {
+		const session = this.get(scanRef);
 		if (!session) throw notFound(`No identification ${scanRef}.`);
 		if (session.state === 'REUPLOAD_REQUESTED')
 			throw conflict('Information has already been requested for this identification.');
@@ -231,6 +299,7 @@ export class KycDriver {
 		session.state = 'REUPLOAD_REQUESTED';
 		session.authToken = newAuthToken();
 		session.failedAttempts = 0;
+		this.scheduleExpiry(session, lifetimeMs(lifetimeSeconds ?? session.request.expiryTime));
 		return session;
 	}
 
@@ -248,7 +317,7 @@ export class KycDriver {
 	async userResubmits(
 		scanRef: string,
 		opts: { needsReview: boolean; overall?: string; reviewNow?: boolean },
-	): Promise<Delivery[]> {
+	): Promise<Array<Delivery | undefined>> {
 		const session = this.take(scanRef, ['REUPLOAD_REQUESTED'], 'resubmit');
 		if (!opts.needsReview) {
 			session.state = 'FINISHED';
@@ -275,9 +344,14 @@ export class KycDriver {
 	 * The flow (or a requested re-upload) was not completed in time, no resubmission event: overall
 	 * EXPIRED when nothing was attempted, DENIED after failed attempts.
 	 */
-	async expire(scanRef: string): Promise<Delivery> {
-		const session = this.take(scanRef, ['IN_PROGRESS', 'REUPLOAD_REQUESTED'], 'expire');
+	async expire(scanRef: string): Promise<Delivery | undefined> {
+		return this.expireNow(this.take(scanRef, ['IN_PROGRESS', 'REUPLOAD_REQUESTED'], 'expire'));
+	}
+
+	private async expireNow(session: KycSession): Promise<Delivery | undefined> {
 		session.state = 'EXPIRED';
+		clearTimeout(this.expiryTimers.get(session.scanRef));
+		this.expiryTimers.delete(session.scanRef);
 		const attempted = session.failedAttempts > 0;
 		return this.emit(session, 'IDENTIFICATION_EXPIRED', {
 			final: true,
@@ -287,7 +361,7 @@ export class KycDriver {
 	}
 
 	/** The user abandons the flow or an API call cancels it: DENIED (the service has no CANCELLED). */
-	async cancel(scanRef: string): Promise<Delivery> {
+	async cancel(scanRef: string): Promise<Delivery | undefined> {
 		const session = this.take(scanRef, ['IN_PROGRESS'], 'cancel');
 		session.state = 'CANCELLED';
 		return this.emit(session, 'IDENTIFICATION_CANCELLED', {

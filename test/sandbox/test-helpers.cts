@@ -4,7 +4,7 @@ import type { IncomingHttpHeaders, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
 import { startSandbox } from './index.cjs';
-import type { Sandbox } from './index.cjs';
+import type { Sandbox, StartSandboxOptions } from './index.cjs';
 import type { WebhookConfig } from './types.cjs';
 
 export interface CallResult {
@@ -137,6 +137,8 @@ interface SandboxSetUp {
 	reset?: (sb: Sandbox) => unknown;
 	/** After the reset: deliver the sandbox's webhooks to the receiver with these settings. */
 	webhooks?: Omit<WebhookConfig, 'url'>;
+	/** How the sandbox is started. */
+	options?: StartSandboxOptions;
 }
 
 /**
@@ -145,13 +147,13 @@ interface SandboxSetUp {
  */
 export function useSandbox(
 	bind: (sb: Sandbox, receiver: Receiver) => void,
-	{ reset = (sb) => sb.reset(), webhooks }: SandboxSetUp = {},
+	{ reset = (sb) => sb.reset(), webhooks, options }: SandboxSetUp = {},
 ): void {
 	let sb: Sandbox;
 	let receiver: Receiver;
 	useReceiver((r) => (receiver = r));
 	beforeAll(async () => {
-		sb = await startSandbox();
+		sb = await startSandbox(options);
 		bind(sb, receiver);
 	});
 	afterAll(async () => {

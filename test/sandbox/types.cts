@@ -131,6 +131,8 @@ export interface KycSession {
 	deletedAt?: number;
 	/** The blocklists it was added to, by source (SELFIE, DOCUMENT, DOCUMENT_INFO). */
 	blocklists: Partial<Record<string, BlocklistEntry>>;
+	/** When its link expires (the token's Expiry Time, or a re-upload's lifetime), in ms since 1970. */
+	expiresAt: number;
 }
 
 /** A blocklist entry as the service answers it (kyc.yaml `IdentificationBlacklistEntry`). */

@@ -1,7 +1,7 @@
 /** The verification page a token's redirectUrl opens: a person trying the demo finishes there. */
 import { startSandbox } from './index.cjs';
 import type { Sandbox } from './index.cjs';
-import { call, useSandbox } from './test-helpers.cjs';
+import { call, startReceiver, useSandbox } from './test-helpers.cjs';
 import type { Receiver } from './test-helpers.cjs';
 
 describe('sandbox verification page', () => {
@@ -116,12 +116,12 @@ describe('sandbox verification page', () => {
 		});
 	});
 
-	test('an unknown link is a 404 page; a result other than approved or denied a 400 page', async () => {
+	test('an unknown link is a 404 page; a result the page does not offer a 400 page', async () => {
 		const unknown = await call(sb, 'GET', '/api/v2/redirect?authToken=nope', { auth: 'none' });
 		expect(unknown.status).toBe(404);
 		expect(unknown.headers['content-type']).toBe('text/html; charset=utf-8');
 		const token = await createToken();
-		expect((await choose(token.authToken, 'SUSPECTED')).status).toBe(400);
+		expect((await choose(token.authToken, 'MAYBE')).status).toBe(400);
 		expect(sb.kyc.get(token.scanRef)?.state).toBe('IN_PROGRESS');
 	});
 
@@ -132,20 +132,160 @@ describe('sandbox verification page', () => {
 		expect(page.text).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
 	});
 
-	test('changes nothing when no webhook URL is configured (409 page saying how to configure one)', async () => {
+	test('without any webhook address it still finishes, and says that nothing was sent and how to get the result', async () => {
 		const fresh = await startSandbox();
 		try {
 			const { scanRef, authToken } = fresh.kyc.createSession('demo-2');
+			const open = await call(fresh, 'GET', `/api/v2/redirect?authToken=${authToken}`, {
+				auth: 'none',
+			});
+			expect(open.text).toContain('No webhook will be sent');
 			const res = await call(fresh, 'POST', '/api/v2/redirect', {
 				auth: 'none',
 				body: new URLSearchParams({ authToken, result: 'APPROVED' }).toString(),
 				headers: { 'content-type': 'application/x-www-form-urlencoded' },
 			});
-			expect(res.status).toBe(409);
-			expect(res.text).toContain('/__sandbox/webhooks/config');
-			expect(fresh.kyc.get(scanRef)?.state).toBe('IN_PROGRESS');
+			expect(res.status).toBe(200);
+			expect(res.text).toContain('No webhook was sent');
+			expect(res.text).toContain('Callback URL');
+			expect(res.text).not.toContain('/__sandbox/webhooks/config');
+			expect(fresh.kyc.get(scanRef)?.state).toBe('FINISHED');
+			const status = await call(fresh, 'POST', '/api/v2/status', { body: { scanRef } });
+			expect(status.json.status).toBe('APPROVED');
+			expect(fresh.webhooks.log).toEqual([]);
 		} finally {
 			await fresh.close();
 		}
+	});
+
+	test('says where the result goes, then where it went and what the receiver answered', async () => {
+		const token = await createToken();
+		const open = await call(sb, 'GET', token.redirectUrl, { auth: 'none' });
+		expect(open.text).toContain(`goes to <code>${receiver.url}</code>`);
+		const res = await choose(token.authToken, 'APPROVED');
+		expect(res.text).toContain(`to <code>${receiver.url}</code>`);
+		expect(res.text).toContain('answered HTTP 200 (accepted)');
+		expect(res.text).toContain('/__sandbox/deliveries');
+		expect(receiver.received).toHaveLength(1);
+	});
+
+	test('a refusing receiver: the page shows its answer and that the delivery is tried again', async () => {
+		receiver.answers.push(500);
+		const res = await choose((await createToken()).authToken, 'DENIED');
+		expect(res.text).toContain('answered HTTP 500 (refused)');
+		expect(res.text).toContain('tried again');
+		await settled();
+	});
+
+	test('a token with a Callback URL: its result goes there (and to the configured address), the page names both', async () => {
+		const own = await startReceiver();
+		try {
+			const token = await createToken({ callbackUrl: own.url });
+			const open = await call(sb, 'GET', token.redirectUrl, { auth: 'none' });
+			expect(open.text).toContain(`<code>${own.url}</code> and <code>${receiver.url}</code>`);
+			const res = await choose(token.authToken, 'APPROVED');
+			expect(res.text).toContain(`<code>${own.url}</code> (the token’s Callback URL)`);
+			await settled();
+			expect(own.received).toHaveLength(1);
+			expect(own.received[0].json).toMatchObject({ scanRef: token.scanRef, final: true });
+			expect(receiver.received).toHaveLength(1);
+		} finally {
+			await own.close();
+		}
+	});
+
+	test('suspected: not final, then the same link is the reviewer’s page, whose decision is final', async () => {
+		const token = await createToken();
+		const res = await choose(token.authToken, 'SUSPECTED');
+		expect(res.status).toBe(200);
+		expect(res.text).toContain('Decide as the reviewer');
+		expect(sb.kyc.get(token.scanRef)?.state).toBe('AWAITING_MANUAL_REVIEW');
+		const review = await call(sb, 'GET', token.redirectUrl, { auth: 'none' });
+		expect(review.text).toContain('Approve as the reviewer');
+		expect((await choose(token.authToken, 'DENIED')).text).toContain('by the reviewer');
+		await settled();
+		expect(receiver.received.map((r) => [r.headers['service-event-type'], r.json.final])).toEqual([
+			['IDENTIFICATION_AUTO_FINISHED', false],
+			['IDENTIFICATION_MANUAL_FINISHED', true],
+		]);
+		expect(receiver.received[0].json.status.overall).toBe('SUSPECTED');
+		expect(receiver.received[1].json.status.overall).toBe('DENIED');
+	});
+
+	test('expire now: IDENTIFICATION_EXPIRED (overall EXPIRED), after which Delete Personal Data works', async () => {
+		const token = await createToken();
+		const before = await call(sb, 'POST', '/api/v2/delete', { body: { scanRef: token.scanRef } });
+		expect(before.json.message).toBe('Token has not expired yet.');
+		const res = await choose(token.authToken, 'EXPIRED');
+		expect(res.text).toContain('Delete Personal Data');
+		await settled();
+		expect(receiver.received[0].headers['service-event-type']).toBe('IDENTIFICATION_EXPIRED');
+		expect(receiver.received[0].json.status.overall).toBe('EXPIRED');
+		const erased = await call(sb, 'POST', '/api/v2/delete', { body: { scanRef: token.scanRef } });
+		expect(erased.status).toBe(200);
+	});
+
+	test('cancel: IDENTIFICATION_CANCELLED with overall DENIED; a re-upload link offers no cancel', async () => {
+		const token = await createToken();
+		await choose(token.authToken, 'CANCELLED');
+		await settled();
+		expect(receiver.received[0].headers['service-event-type']).toBe('IDENTIFICATION_CANCELLED');
+		expect(receiver.received[0].json.status.overall).toBe('DENIED');
+		const other = await createToken();
+		await sb.kyc.autoFinish(other.scanRef, { final: true, overall: 'DENIED' });
+		const info = await call(
+			sb,
+			'POST',
+			`/kyc/identifications/${other.scanRef}/request-information/`,
+		);
+		const page = await call(sb, 'GET', info.json.sessionUrl, { auth: 'none' });
+		expect(page.text).toContain('Expire now');
+		expect(page.text).not.toContain('value="CANCELLED"');
+		expect((await choose(info.json.tokenString, 'CANCELLED')).status).toBe(409);
+	});
+
+	test('a finished verification’s page asks for a re-upload: a new link, the old one gone, no webhook', async () => {
+		const token = await createToken();
+		await choose(token.authToken, 'DENIED');
+		await settled();
+		const ended = await call(sb, 'GET', token.redirectUrl, { auth: 'none' });
+		expect(ended.text).toContain('Ask for a re-upload');
+		const res = await choose(token.authToken, 'REUPLOAD');
+		expect(res.status).toBe(200);
+		const link = /href="([^"]+)"/.exec(res.text)![1].replace(/&amp;/g, '&');
+		expect(sb.kyc.get(token.scanRef)?.state).toBe('REUPLOAD_REQUESTED');
+		expect((await call(sb, 'GET', token.redirectUrl, { auth: 'none' })).status).toBe(404);
+		expect((await call(sb, 'GET', link, { auth: 'none' })).text).toContain(
+			'upload their documents again',
+		);
+		expect(receiver.received).toHaveLength(1);
+	});
+
+	test('Expiry Time is honoured: after it the verification is EXPIRED, IDENTIFICATION_EXPIRED is sent, and it can be erased', async () => {
+		const token = await createToken({ expiryTime: 1 });
+		const open = await call(sb, 'GET', token.redirectUrl, { auth: 'none' });
+		expect(open.text).toContain('This link expires at');
+		const active = await call(sb, 'POST', '/api/v2/status', { body: { scanRef: token.scanRef } });
+		expect(active.json.status).toBe('ACTIVE');
+		// The expiry's timer fires after 1 s; on a loaded machine later: wait for its delivery (10 s at most).
+		for (let waited = 0; receiver.received.length === 0 && waited < 10_000; waited += 100) {
+			await new Promise((resolve) => setTimeout(resolve, 100));
+		}
+		await settled();
+		expect(receiver.received.map((r) => r.headers['service-event-type'])).toEqual([
+			'IDENTIFICATION_EXPIRED',
+		]);
+		const status = await call(sb, 'POST', '/api/v2/status', { body: { scanRef: token.scanRef } });
+		expect(status.json.status).toBe('EXPIRED');
+		expect((await call(sb, 'GET', token.redirectUrl, { auth: 'none' })).status).toBe(409);
+		const erased = await call(sb, 'POST', '/api/v2/delete', { body: { scanRef: token.scanRef } });
+		expect(erased.status).toBe(200);
+	});
+
+	test('an Expiry Time already over is noticed when the verification is next read', async () => {
+		const token = await createToken({ expiryTime: 0 });
+		const status = await call(sb, 'POST', '/api/v2/status', { body: { scanRef: token.scanRef } });
+		expect(status.json.status).toBe('EXPIRED');
+		await settled();
 	});
 });

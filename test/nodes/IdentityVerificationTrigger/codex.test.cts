@@ -1,5 +1,5 @@
 /**
- * Finding the trigger: n8n's nodes panel searches a node's codex aliases (its .node.json), so a
+ * Finding the nodes: n8n's nodes panel searches a node's codex aliases (its .node.json), so a
  * user who types the provider's name or the product finds it. The panel shows both nodes as one
  * entry with the trigger's description (also under "What happens next?", where a user adds an
  * action), so both share one description that says what both do; the trigger's documentation link
@@ -35,4 +35,19 @@ test('both nodes say what both do (the panel shows the trigger’s description f
 	expect(trigger).toMatch(/^Verify people and companies .* and start workflows on their results$/);
 	const [{ url }] = codex.resources.primaryDocumentation;
 	expect(url).toMatch(/#identity-verification-trigger$/);
+});
+
+// What a compliance lead types for the day's jobs: erasure, screening, monitoring, company checks.
+test.each([
+	'erasure',
+	'GDPR',
+	'delete personal data',
+	'right to be forgotten',
+	'sanctions',
+	'PEP screening',
+	'AML monitoring',
+	'company verification',
+])('the nodes panel finds Identity Verification by "%s": an alias holds those words', (words) => {
+	const aliases = codexOf('IdentityVerification').alias.map((alias) => alias.toLowerCase());
+	expect(aliases.some((alias) => alias.includes(words.toLowerCase()))).toBe(true);
 });

@@ -4,8 +4,10 @@ import { amlRoutes } from './aml.cjs';
 import { amlMonitoringRoutes } from './amlMonitorings.cjs';
 import { bankRoutes } from './bank.cjs';
 import { govDocumentRoutes } from './govDocuments.cjs';
+import { homePageRoutes } from './homePage.cjs';
 import { kybRoutes } from './kyb.cjs';
 import { kybCompanyRoutes } from './kybCompanies.cjs';
+import { kybFormPageRoutes } from './kybFormPage.cjs';
 import { kycRoutes } from './kyc.cjs';
 import { poaRoutes } from './poa.cjs';
 import { verificationPageRoutes } from './verificationPage.cjs';
@@ -20,4 +22,6 @@ export const serviceRoutes: Route[] = [
 	...kybCompanyRoutes,
 	...govDocumentRoutes,
 	...verificationPageRoutes,
+	...kybFormPageRoutes,
+	...homePageRoutes,
 ];

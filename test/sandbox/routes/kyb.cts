@@ -89,8 +89,15 @@ export class KybStore {
 		this.seedForm({ ...SEED.kyb });
 	}
 
+	/** `sections`: the answers (the provider's shape); default the sandbox's filled questionnaire. */
 	seedForm(
-		opts: { formId?: string; companyId?: string; questionnaireId?: string; clientId?: string } = {},
+		opts: {
+			formId?: string;
+			companyId?: string;
+			questionnaireId?: string;
+			clientId?: string;
+			sections?: Record<string, unknown>;
+		} = {},
 	) {
 		const n = this.forms.size + 1;
 		const record: FormRecord = {
@@ -103,7 +110,10 @@ export class KybStore {
 			submittedAt: null,
 		};
 		this.forms.set(record.formId, record);
-		this.answers.set(`${record.companyId}/${record.questionnaireId}`, sampleSections());
+		this.answers.set(
+			`${record.companyId}/${record.questionnaireId}`,
+			opts.sections ?? sampleSections(),
+		);
 		return {
 			formId: record.formId,
 			companyId: record.companyId,

@@ -39,6 +39,7 @@ import { buildPdf } from '../pdf.cjs';
 import type { Route } from '../router.cjs';
 import { SEED } from '../seed.cjs';
 import type { SandboxCore } from '../core.cjs';
+import { kybFormUrlOf } from '../pages.cjs';
 
 type CompanyStatus = 'PENDING' | 'PROCESSING' | 'NEED_TO_PROCESS' | 'NEED_TO_REVIEW' | 'COMPLETED';
 
@@ -57,12 +58,22 @@ interface BeneficiaryInput {
 	positions?: string[];
 }
 
+/** The questionnaire's answers a company gives in its form. */
+export interface AnswersInput {
+	industry?: string;
+	/** Country codes, e.g. LT, LV. */
+	countriesOfOperation?: string[];
+	expectedMonthlyVolume?: string;
+	sanctionsExposure?: boolean;
+}
+
 /** What the company enters in its form (every field has a default). */
 export interface CompanyInput {
 	companyName?: string;
 	registrationNumber?: string;
 	country?: string;
 	beneficiaries?: BeneficiaryInput[];
+	answers?: AnswersInput;
 }
 
 interface SessionRecord {
@@ -76,9 +87,10 @@ interface CompanyRecord {
 	id: string;
 	clientId: string;
 	externalRef: string | null;
-	info: Required<Omit<CompanyInput, 'beneficiaries'>>;
+	info: Required<Omit<CompanyInput, 'beneficiaries' | 'answers'>>;
 	/** The company's other details as its form has them (kyb.yaml's CompanyInfo: phone, city, …). */
 	details: Record<string, unknown>;
+	answers: Required<AnswersInput>;
 	beneficiaries: Array<BeneficiaryInput & { id: string }>;
 	status: CompanyStatus;
 	approvalStatus: 'APPROVED' | 'DENIED' | null;
@@ -111,7 +123,7 @@ const SANDBOX_OWNERS: BeneficiaryInput[] = [
 ];
 
 /** What a company enters unless told otherwise. */
-const DEFAULT_COMPANY: Required<Omit<CompanyInput, 'beneficiaries'>> = {
+export const DEFAULT_COMPANY: Required<Omit<CompanyInput, 'beneficiaries' | 'answers'>> = {
 	companyName: 'UAB Baltic Widgets',
 	registrationNumber: '305123456',
 	country: 'LT',
@@ -122,6 +134,16 @@ type KybBeneficiaryRequest = z.infer<typeof kybBeneficiaryRequestSchema>;
 
 /** A beneficiary as the form keeps it: with its own ID. */
 const withId = (b: BeneficiaryInput) => ({ ...b, id: randomUUID() });
+
+export const DEFAULT_ANSWERS: Required<AnswersInput> = {
+	industry: 'Wholesale of electronic equipment',
+	countriesOfOperation: ['LT', 'LV', 'EE'],
+	expectedMonthlyVolume: '50000-100000',
+	sanctionsExposure: false,
+};
+
+/** The owners a company enters unless told otherwise. */
+export const DEFAULT_OWNERS: readonly BeneficiaryInput[] = SANDBOX_OWNERS;
 
 export class KybCompanyStore {
 	private sessions = new Map<string, SessionRecord>();
@@ -279,6 +301,7 @@ export class KybCompanyStore {
 				country: opts.country ?? DEFAULT_COMPANY.country,
 			},
 			details: {},
+			answers: { ...DEFAULT_ANSWERS, ...opts.answers },
 			beneficiaries: (opts.beneficiaries ?? SANDBOX_OWNERS).map(withId),
 			status: 'PENDING',
 			approvalStatus: null,
@@ -460,17 +483,18 @@ function answersDetailBody(company: CompanyRecord): Array<Record<string, unknown
 				{
 					title: 'Business activity',
 					questions: [
-						question('industry', 'Industry', 'TEXT', 'Wholesale of electronic equipment'),
-						question('countriesOfOperation', 'Countries of operation', 'COUNTRY_MULTI', [
-							'LT',
-							'LV',
-							'EE',
-						]),
+						question('industry', 'Industry', 'TEXT', company.answers.industry),
+						question(
+							'countriesOfOperation',
+							'Countries of operation',
+							'COUNTRY_MULTI',
+							company.answers.countriesOfOperation,
+						),
 						question(
 							'expectedMonthlyVolume',
 							'Expected monthly volume (EUR)',
 							'TEXT',
-							'50000-100000',
+							company.answers.expectedMonthlyVolume,
 						),
 					],
 				},
@@ -478,12 +502,47 @@ function answersDetailBody(company: CompanyRecord): Array<Record<string, unknown
 					title: 'Declarations',
 					questions: [
 						question('beneficialOwners', 'Beneficial owners', 'TEXT', owners.join(', ')),
-						question('sanctionsExposure', 'Exposure to sanctioned countries', 'CHECKBOX', false),
+						question(
+							'sanctionsExposure',
+							'Exposure to sanctioned countries',
+							'CHECKBOX',
+							company.answers.sanctionsExposure,
+						),
 					],
 				},
 			],
 		},
 	];
+}
+
+/**
+ * The company's questionnaire answers in the provider's shape (KybFormAnswers: section › question ›
+ * {value}), as Get Answers reads them once the form is submitted.
+ */
+export function formSections(company: CompanyRecord): Record<string, unknown> {
+	const answered = (answers: Record<string, unknown>) =>
+		Object.fromEntries(Object.entries(answers).map(([question, value]) => [question, { value }]));
+	return {
+		companyDetails: answered({
+			legalName: company.info.companyName,
+			registrationNumber: company.info.registrationNumber,
+			registrationCountry: company.info.country,
+		}),
+		businessActivity: answered({
+			industry: company.answers.industry,
+			countriesOfOperation: company.answers.countriesOfOperation,
+			expectedMonthlyVolumeEur: company.answers.expectedMonthlyVolume,
+		}),
+		ownership: answered({
+			ultimateBeneficialOwners: company.beneficiaries.map((b) => ({
+				fullName: `${b.name} ${b.surname}`,
+				dateOfBirth: b.dateOfBirth ?? null,
+				nationality: b.nationality ?? null,
+				ownershipPercent: b.ownershipPercentage ?? null,
+			})),
+		}),
+		declarations: answered({ sanctionsExposure: company.answers.sanctionsExposure }),
+	};
 }
 
 function companyMetaBody(company: CompanyRecord): Record<string, unknown> {
@@ -619,7 +678,11 @@ export const kybCompanyRoutes: Route[] = [
 		auth: 'basic',
 		handler: (req, core) => {
 			const request = parseOr400(kybSessionRequestSchema, bodyObject(req));
-			return json(201, sessionBody(core.kybCompanies.createSession(request)));
+			const session = core.kybCompanies.createSession(request);
+			const body = sessionBody(session);
+			// The provider's answer has no link; the demo's sandbox gives its own form's (README).
+			if (core.kybFormLinks) body.formUrl = kybFormUrlOf(req.origin, session.tokenString);
+			return json(201, body);
 		},
 	},
 	{

@@ -14,6 +14,7 @@ import {
 	verificationTokenRequestSchema,
 } from '../../../nodes/shared/contract';
 import { documentData, identificationBody } from '../bodies.cjs';
+import { DEFAULT_EXPIRY_TIME } from '../kyc.cjs';
 import type { SandboxCore } from '../core.cjs';
 import { bodyObject, HttpError, json, notFound, parseOr400 } from '../http.cjs';
 import type { Reply, Req } from '../http.cjs';
@@ -23,8 +24,7 @@ import type { Route } from '../router.cjs';
 import type { BlocklistEntry, KycSession } from '../types.cjs';
 import { pageLink, pageOf, perPageOf } from './bank.cjs';
 
-/** Seconds; used when the request does not set them (the service's documented defaults). */
-const DEFAULT_EXPIRY_TIME = 3600;
+/** Seconds; used when the request does not set it (the service's documented default). */
 const DEFAULT_SESSION_LENGTH = 600;
 
 /** The request-information body is optional; its fields are checked as kyc.yaml says. */
@@ -35,7 +35,7 @@ const requestInformationSchema = requestInformationParamsSchema
 const statusRequestSchema = z.object({ scanRef: scanRefSchema });
 
 /** The hosted verification page of a token, on the address the client used. */
-export function redirectUrlOf(req: Req, authToken: string): string {
+export function redirectUrlOf(req: Pick<Req, 'origin'>, authToken: string): string {
 	return `${req.origin}/api/v2/redirect?authToken=${encodeURIComponent(authToken)}`;
 }
 
@@ -227,8 +227,11 @@ export const kycRoutes: Route[] = [
 		pattern: '/kyc/identifications/:scanRef/request-information/',
 		auth: 'basic',
 		handler: (req, core) => {
-			parseOr400(requestInformationSchema, bodyObject(req));
-			const session = core.kyc.requestInformation(req.params.scanRef);
+			const { lifetime } = parseOr400(requestInformationSchema, bodyObject(req));
+			const session = core.kyc.requestInformation(
+				req.params.scanRef,
+				typeof lifetime === 'number' ? lifetime : undefined,
+			);
 			return json(200, {
 				sessionUrl: redirectUrlOf(req, session.authToken),
 				tokenString: session.authToken,

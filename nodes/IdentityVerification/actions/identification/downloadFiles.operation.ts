@@ -105,9 +105,13 @@ interface SizeBounds {
 	totalBytes: number;
 }
 
-/** Each linked file, downloaded one after the other (each within the size bounds and the run's time). */
+/**
+ * Each linked file, downloaded one after the other (each within the size bounds and the run's time),
+ * named `<scanRef>-<kind>` so that files kept together say whose they are.
+ */
 async function downloadAll(
 	this: IExecuteFunctions,
+	scanRef: string,
 	links: Array<[string, string]>,
 	bounds: SizeBounds,
 	itemIndex: number,
@@ -135,7 +139,7 @@ async function downloadAll(
 		const file = await downloadLink.call(
 			this,
 			link,
-			{ name: fieldOf(kind), accepts: ACCEPTED, what },
+			{ name: `${scanRef}-${fieldOf(kind)}`, accepts: ACCEPTED, what },
 			{ itemIndex, ...sizeBoundOf(bounds, left, done) },
 		);
 		total += file.fileSize;
@@ -215,7 +219,7 @@ export async function execute(
 		([kind]) => includeVideos === true || !kind.endsWith('_VIDEO'),
 	);
 	const listed = links.filter((entry): entry is [string, string] => isLink(entry[1]));
-	const { files, binary } = await downloadAll.call(this, listed, bounds, itemIndex);
+	const { files, binary } = await downloadAll.call(this, scanRef, listed, bounds, itemIndex);
 	const notAvailable = links.filter(([, link]) => !isLink(link)).map(([kind]) => kind);
 	const json = { scanRef, files, notAvailable };
 	return [files.length > 0 ? { json, binary } : { json }];

@@ -22,7 +22,7 @@ const downloadFiles = (scanRef: string, extra: Record<string, unknown> = {}) => 
 });
 
 describe('Identification: Download Files (sandbox)', () => {
-	test('downloads each photo into a field named by its kind, typed by its bytes, without the credential', async () => {
+	test('downloads each photo into a field named by its kind, its file named by the scanRef and kind, typed by its bytes, without the credential', async () => {
 		const scanRef = await ctx.finished('customer-files');
 		const { items, error } = await ctx.run(downloadFiles(scanRef));
 		expect(error).toBeUndefined();
@@ -30,14 +30,16 @@ describe('Identification: Download Files (sandbox)', () => {
 		expect(items[0].json).toEqual({
 			scanRef,
 			files: [
-				{ kind: 'FRONT', fileName: 'FRONT.png', mimeType: 'image/png', fileSize: 74 },
-				{ kind: 'BACK', fileName: 'BACK.png', mimeType: 'image/png', fileSize: 74 },
+				{ kind: 'FRONT', fileName: `${scanRef}-FRONT.png`, mimeType: 'image/png', fileSize: 74 },
+				{ kind: 'BACK', fileName: `${scanRef}-BACK.png`, mimeType: 'image/png', fileSize: 74 },
 				// The link says .png; the bytes are a JPEG.
-				{ kind: 'FACE', fileName: 'FACE.jpg', mimeType: 'image/jpeg', fileSize: 171 },
+				{ kind: 'FACE', fileName: `${scanRef}-FACE.jpg`, mimeType: 'image/jpeg', fileSize: 171 },
 			],
 			notAvailable: [],
 		});
 		expect(Object.keys(items[0].binary ?? {})).toEqual(['FRONT', 'BACK', 'FACE']);
+		// Files saved together (a drive folder) still say whose they are.
+		expect(items[0].binary?.FRONT.fileName).toBe(`${scanRef}-FRONT.png`);
 		expect(binaryBytes(items[0], 'FACE').subarray(0, 3)).toEqual(Buffer.from([0xff, 0xd8, 0xff]));
 		const links = ctx.sb.requests.filter((r) => r.path.startsWith('/files/'));
 		expect(links.map((r) => r.authScheme)).toEqual(['none', 'none', 'none']);
@@ -152,9 +154,9 @@ describe('Identification: Download Files treats the links as untrusted', () => {
 			f.fileName,
 		]);
 		expect(kinds).toEqual([
-			['FRONT', 'FRONT.png'],
-			['__proto__', '__proto__.png'],
-			['UTILITY BILL', 'UTILITY_BILL.pdf'],
+			['FRONT', 'scan-1-FRONT.png'],
+			['__proto__', 'scan-1-__proto__.png'],
+			['UTILITY BILL', 'scan-1-UTILITY_BILL.pdf'],
 		]);
 		expect(Object.keys(items[0].binary ?? {})).toEqual(['FRONT', '__proto__', 'UTILITY_BILL']);
 		expect(Object.getPrototypeOf(items[0].binary)).toBe(Object.prototype);

@@ -1,0 +1,114 @@
+/**
+ * The sandbox's own pages, for someone trying the demo in a browser: the home page (`GET /`: what the
+ * sandbox is, its credentials, where results go, the AML test names and what each produces) and the
+ * deliveries page (`/__sandbox/deliveries`, the dashboard's "Recently sent": each delivery with its
+ * answer and a Resend button, which sends the same signed bytes again).
+ */
+import { amlTestNames } from '../amlLists.cjs';
+import type { SandboxCore } from '../core.cjs';
+import type { Reply } from '../http.cjs';
+import {
+	answerOf,
+	DELIVERIES_PAGE,
+	deliveriesHtml,
+	escapeHtml,
+	firstAnswers,
+	page,
+} from '../pages.cjs';
+import type { Route } from '../router.cjs';
+import { SEED } from '../seed.cjs';
+
+const code = (text: string) => `<code>${escapeHtml(text)}</code>`;
+
+/** The AML test names as a table: screen one with AML Check → Create. */
+function amlNamesTable(): string {
+	const rows = amlTestNames()
+		.map(
+			(n) =>
+				`<tr><td>${escapeHtml(n.name)}</td><td>${n.userType === 'PERSON' ? 'Person' : 'Company'}</td><td>${escapeHtml(n.produces)}</td></tr>`,
+		)
+		.join('');
+	return `<table><tr><th>Name</th><th>Screen as</th><th>What the check answers</th></tr>${rows}</table>`;
+}
+
+function whereResultsGo(core: SandboxCore): string {
+	const url = core.webhooks.describe()?.url;
+	const configured = url
+		? `The sandbox sends every result webhook to ${code(url)} (signed with the webhook signing key).`
+		: 'The sandbox was given no address to send results to.';
+	return (
+		`<p>${configured} A verification token with a <i>Callback URL</i> (Additional Fields) ` +
+		'also gets its own results there, signed the same way: a trigger’s Test URL, for example.</p>'
+	);
+}
+
+function homePage(core: SandboxCore): Reply {
+	const c = core.credentials;
+	const prefix = core.webhooks.headerPrefix;
+	return page(
+		200,
+		'Identity verification sandbox',
+		'<p>A stand-in for the identity verification service, on this computer: nothing here reaches the real service, and every name and document is made up.</p>' +
+			'<h2>Credentials</h2><ul>' +
+			`<li>Identity Verification API: Base URL ${code(core.url)}, API Key ${code(c.apiKey)}, API Secret ${code(c.apiSecret)}</li>` +
+			`<li>KYB form token: ${code(c.kybFormToken)}</li>` +
+			`<li>Webhook signing key: ${code(c.signingKey)} (headers ${code(`${prefix}-Event-Type`)}, ${code(`${prefix}-Signature`)})</li></ul>` +
+			`<h2>Where results go</h2>${whereResultsGo(core)}` +
+			`<p><a href="${DELIVERIES_PAGE}">Deliveries</a>: every webhook sent, the answer it got, and Resend.</p>` +
+			'<h2>Pages of the flow</h2><ul>' +
+			'<li>A verification: the link of Create Verification Token (its <code>verificationUrl</code>) opens the sandbox’s verification page, where you finish it as approved, denied or suspected, expire it now, or cancel it.</li>' +
+			'<li>A company (KYB): in the demo, the <code>formUrl</code> of Create Session opens the sandbox’s KYB form, where you fill in the company and its owners and submit it.</li></ul>' +
+			`<h2>AML test names</h2><p>Screen these with AML Check → Create (or an AML Monitoring):</p>${amlNamesTable()}` +
+			'<h2>Seeded data</h2><ul>' +
+			`<li>Bank verification ${code(SEED.bank.verificationId)}, account ${code(SEED.bank.accountId)}</li>` +
+			`<li>AML check ${code(SEED.aml.checkId)}, profile ${code(SEED.aml.profileId)}, monitoring ${code(SEED.aml.monitoringId)}</li>` +
+			`<li>KYB company ${code(SEED.kyb.companyId)}, questionnaire ${code(SEED.kyb.questionnaireId)}, form ${code(SEED.kyb.formId)}</li>` +
+			`<li>Proof of address: ${escapeHtml(SEED.poa.name)}, ${escapeHtml(SEED.poa.address)}</li></ul>`,
+	);
+}
+
+/** The time of day in UTC: the list is of what was sent while trying the demo. */
+const time = (ms: number) => new Date(ms).toISOString().slice(11, 19);
+
+/** GET /__sandbox/deliveries: newest first, each with its answer and a Resend button. */
+export function deliveriesPage(core: SandboxCore): Reply {
+	const rows = [...core.webhooks.log]
+		.reverse()
+		.map(
+			(d) =>
+				`<tr><td>${time(d.createdAt)}</td><td>${escapeHtml(d.eventType)}</td><td>${code(d.url)}</td>` +
+				`<td>${escapeHtml(d.status)}: ${escapeHtml(answerOf(d))}</td>` +
+				`<td><form method="post" action="${DELIVERIES_PAGE}/${encodeURIComponent(d.id)}/resend">` +
+				'<button type="submit">Resend</button></form></td></tr>',
+		)
+		.join('');
+	const table = rows
+		? `<table><tr><th>Sent (UTC)</th><th>Event</th><th>To</th><th>Answer</th><th></th></tr>${rows}</table>`
+		: '<p>Nothing was sent yet. Finish a verification on its page, or submit a company’s KYB form.</p>';
+	return page(
+		200,
+		'Deliveries',
+		'<p>Every webhook the sandbox sent, newest first, as the dashboard’s “Recently sent”. ' +
+			'Resend sends the same signed bytes again, as a new delivery: a real signed test delivery for a trigger.</p>' +
+			`${whereResultsGo(core)}${table}<p><a href="/">The sandbox’s home page</a></p>`,
+	);
+}
+
+/** POST /__sandbox/deliveries/{id}/resend from the page: where it went and the answer. */
+export async function resendPage(core: SandboxCore, id: string): Promise<Reply> {
+	if (!core.webhooks.log.some((d) => d.id === id))
+		return page(
+			404,
+			'Delivery not found',
+			`<p><a href="${DELIVERIES_PAGE}">Back to the deliveries</a></p>`,
+		);
+	const before = core.webhooks.log.length;
+	core.webhooks.resend(id).catch(() => undefined);
+	const deliveries = core.webhooks.log.slice(before);
+	await firstAnswers(deliveries);
+	return page(200, 'Delivery resent', deliveriesHtml(deliveries));
+}
+
+export const homePageRoutes: Route[] = [
+	{ method: 'GET', pattern: '/', auth: 'public', handler: (_req, core) => homePage(core) },
+];
