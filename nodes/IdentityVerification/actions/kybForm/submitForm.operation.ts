@@ -12,6 +12,7 @@ import { apiRequest } from '../../transport';
 import { isNonEmptyObject, segment } from '../../helpers/response';
 import { fieldLabels, validateInput } from '../../helpers/validation';
 import { authModeOf } from './common';
+import { idOf } from '../../helpers/locator';
 
 const properties: INodeProperties[] = [
 	{
@@ -46,7 +47,7 @@ export async function execute(
 	const params = validateInput.call(
 		this,
 		kybFormParamsSchema,
-		{ formId: this.getNodeParameter('formId', itemIndex, '') },
+		{ formId: idOf.call(this, 'formId', itemIndex) },
 		fieldLabels(properties, { formId: 'Enter the ID of the KYB form to submit.' }),
 		itemIndex,
 	);
