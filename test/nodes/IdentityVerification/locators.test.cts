@@ -3,10 +3,12 @@
  * n8n's engine; expressions work in every mode, By ID keeps version 1's checks before any request,
  * and version 1 keeps its text fields.
  */
+import path from 'node:path';
 import type { INodeParameters, INodeProperties } from 'n8n-workflow';
 
 import { IdentityVerification } from '../../../nodes/IdentityVerification/IdentityVerification.node';
 import { resources } from '../../../nodes/IdentityVerification/actions/resources';
+import * as contract from '../../../nodes/shared/contract';
 import { runNode, sandboxCredentials } from '../../harness/index.cjs';
 import { company, useKybSandbox } from './kyb-util.cjs';
 import { expectError, serviceRequests } from './util.cjs';
@@ -103,6 +105,22 @@ describe('version 2: the ID fields', () => {
 				for (const field of ids) expect(field.type).toBe('string');
 			}
 		}
+	});
+});
+
+describe('version 2: the schema preview', () => {
+	// The build's output schemas (gulpfile.js): n8n reads them by the node's version.
+	const gulpfile = require(path.resolve(__dirname, '..', '..', '..', '..', 'gulpfile.js')) as {
+		outputSchemas(source: typeof contract, list: typeof resources): Record<string, unknown>;
+	};
+	const schemas = gulpfile.outputSchemas(contract, resources);
+
+	test('every operation has the same output schema in version 2 as in version 1', () => {
+		const v1 = Object.keys(schemas).filter((file) =>
+			file.startsWith('IdentityVerification/__schema__/v1.0.0/'),
+		);
+		expect(v1.length).toBeGreaterThan(30);
+		for (const file of v1) expect(schemas[file.replace('v1.0.0', 'v2.0.0')]).toEqual(schemas[file]);
 	});
 });
 

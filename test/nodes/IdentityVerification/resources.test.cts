@@ -155,7 +155,8 @@ describe('Identity Verification node description', () => {
 		const options = list.options as INodePropertyOptions[];
 		expect(options.map((o) => o.value).sort()).toEqual([...KYC_DOCUMENT_TYPES].sort());
 		expect(options.find((o) => o.value === 'ID_CARD')?.name).toBe('ID Card');
-		expect(description.version).toEqual([1, 1.1]);
+		expect(documentsAt(2).type).toBe('multiOptions');
+		expect(description.version).toEqual([1, 1.1, 2]);
 	});
 
 	test('lists every operation of the contract as an action with a sentence', () => {
