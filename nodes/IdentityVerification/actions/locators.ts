@@ -37,7 +37,14 @@ const LOCATORS: Record<string, LocatorModes> = {
 		},
 	},
 	questionnaireId: { list: 'questionnaireSearch', searchable: true },
-	formId: { list: 'formSearch', searchable: true },
+	formId: {
+		list: 'formSearch',
+		searchable: true,
+		changes: {
+			required: false,
+			hint: 'Leave empty to submit the form of the form token (Authentication: Form Token or Form Token Credential)',
+		},
+	},
 	// The service lists none of these: By ID only, as in version 1, mapped from the step before.
 	checkId: {},
 	profileId: {},

@@ -29,6 +29,8 @@ export interface LocatorModes {
 	searchHint?: string;
 	/** The By URL mode, where the service's dashboard has a page for the thing. */
 	url?: { shape: UrlShape; placeholder: string; what: string };
+	/** What version 2 changes beyond the modes (Form ID: optional, as a form token finds it). */
+	changes?: Pick<INodeProperties, 'required' | 'hint'>;
 }
 
 /** The By URL mode's regexes: what the link must be, and the ID taken from it. */
@@ -79,6 +81,7 @@ export function idLocator(field: INodeProperties, modes: LocatorModes): INodePro
 			{ displayName: 'By ID', name: 'id', type: 'string', placeholder },
 		],
 		displayOptions: { ...displayOptions, show: { ...displayOptions?.show, ...locatorVersions } },
+		...modes.changes,
 	};
 	locator.modes = locator.modes?.filter(
 		(mode) => mode.name === 'id' || (mode.name === 'list' ? !!modes.list : !!modes.url),
