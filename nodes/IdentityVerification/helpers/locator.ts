@@ -8,8 +8,9 @@ import type { IExecuteFunctions, ILoadOptionsFunctions, INodeProperties } from '
 /** The first version of the action node whose ID fields are resource locators. */
 export const LOCATOR_VERSION = 2;
 
-const textVersions = { '@version': [{ _cnd: { lt: LOCATOR_VERSION } }] };
-const locatorVersions = { '@version': [{ _cnd: { gte: LOCATOR_VERSION } }] };
+/** `show` conditions of a field of versions 1 and 1.1 only, and of one from version 2. */
+export const textVersions = { '@version': [{ _cnd: { lt: LOCATOR_VERSION } }] };
+export const locatorVersions = { '@version': [{ _cnd: { gte: LOCATOR_VERSION } }] };
 
 /** A UUID anywhere in a link: the dashboard's pages name a verification or monitoring by it. */
 const UUID_IN_URL =
