@@ -1,0 +1,125 @@
+// The resource locators of version 2 in n8n's real editor (Debian's Chromium, test/browser/editor.cts):
+// an action added from the nodes panel asks for its ID From List; the list loads from the sandbox
+// through n8n's own resource-locator route, is searched, and the picked entry is the node's ID.
+// Selectors are the editor's `data-test-id`s of its resource locator (`resource-locator-<name>`,
+// `rlc-input`, `rlc-search`, `rlc-item`). With IDV_PICTURES_DIR set, a picture of each open list
+// is saved there (docs/images for the README).
+import { mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Browser, Locator } from 'playwright-core';
+
+import { on2x } from '../n8n/runtime.cjs';
+import { startStack, type Stack } from '../n8n/stack.cjs';
+import {
+	addActionFromPanel,
+	launchBrowser,
+	ndv,
+	newWorkflow,
+	openEditor,
+	type Editor,
+} from '../browser/editor.cjs';
+
+const editorRuns = on2x(
+	'n8n 2.x’s editor',
+	'the resource locator tests (the browser helpers drive the 2.x editor)',
+);
+const describe = editorRuns ? globalThis.describe : globalThis.describe.skip;
+
+let stack: Stack;
+let browser: Browser;
+let editor: Editor;
+const pictures = process.env.IDV_PICTURES_DIR ?? mkdtempSync(path.join(tmpdir(), 'idv-locators-'));
+
+beforeAll(async () => {
+	if (!editorRuns) return;
+	browser = await launchBrowser();
+	stack = await startStack({ log: (m) => process.stderr.write(`[locators e2e] ${m}\n`) });
+	editor = await openEditor(browser, stack.n8n.url, stack.owner);
+	mkdirSync(pictures, { recursive: true });
+}, 20 * 60_000);
+
+afterAll(async () => {
+	await browser?.close();
+	await stack?.stop();
+}, 60_000);
+
+/** The open node's resource locator of a field. */
+const locator = (name: string): Locator => ndv(editor.page).getByTestId(`resource-locator-${name}`);
+
+/** Opens the field's From List; resolves with its entries' texts once they have loaded. */
+async function openList(name: string): Promise<string[]> {
+	await locator(name).getByTestId('rlc-input').click();
+	const items = editor.page.getByTestId('resource-locator-dropdown').getByTestId('rlc-item');
+	await items.first().waitFor();
+	return (await items.allInnerTexts()).map((text) => text.trim());
+}
+
+/** Picks the entry with the text; the field then shows it. */
+async function pick(name: string, text: string): Promise<void> {
+	await editor.page
+		.getByTestId('resource-locator-dropdown')
+		.getByTestId('rlc-item')
+		.filter({ hasText: text })
+		.first()
+		.click();
+	await editor.page.getByTestId('resource-locator-dropdown').waitFor({ state: 'hidden' });
+	expect(await locator(name).getByTestId('rlc-input').inputValue()).toBe(text);
+}
+
+async function picture(file: string): Promise<void> {
+	await editor.page.screenshot({ path: path.join(pictures, file) });
+}
+
+describe('version 2 in the editor: IDs picked From List', () => {
+	test('KYB Company → Get: the account’s companies by name, registration number and status; one is picked', async () => {
+		stack.sandbox.kyb.addCompany({
+			companyName: 'UAB Nordic Parts',
+			registrationNumber: '304000111',
+		});
+		await newWorkflow(editor);
+		await addActionFromPanel(editor, 'Get a KYB company');
+		const entries = await openList('companyId');
+		expect(entries).toContain('UAB Nordic Parts — 304000111 — PENDING');
+		await picture('locator-company-list.png');
+		await pick('companyId', 'UAB Nordic Parts — 304000111 — PENDING');
+	}, 180_000);
+
+	test('AML Monitoring → Get: ALERT first; the search box finds a monitoring by name', async () => {
+		const person = (fullName: string, clientId: string) =>
+			stack.sandbox.aml.seedMonitoring({
+				isSubscribed: false,
+				amlCheck: { userType: 'PERSON', clientId, input: { fullName } },
+			});
+		expect(person('Łukasz Müller-Wiśniewski', 'customer-7').status).toBe('ALERT');
+		person('Ona Petraitė', 'customer-8');
+		await newWorkflow(editor);
+		await addActionFromPanel(editor, 'Get an AML monitoring');
+		const entries = await openList('monitoringId');
+		expect(entries[0]).toBe('Łukasz Müller-Wiśniewski — ALERT — PERSON');
+		const search = editor.page.getByTestId('resource-locator-dropdown').getByTestId('rlc-search');
+		await search.locator('input').fill('Ona Petraitė');
+		const found = editor.page
+			.getByTestId('resource-locator-dropdown')
+			.getByTestId('rlc-item')
+			.filter({ hasText: 'Ona Petraitė' });
+		await found.first().waitFor();
+		// The unfiltered list had both; the searched one only Ona's.
+		const items = editor.page.getByTestId('resource-locator-dropdown').getByTestId('rlc-item');
+		await items.nth(1).waitFor({ state: 'detached' });
+		expect(await items.count()).toBe(1);
+		await picture('locator-monitoring-search.png');
+		await pick('monitoringId', 'Ona Petraitė — ACTIVE — PERSON');
+	}, 180_000);
+
+	test('Identification → Get Status: the verifications with their status; one is picked', async () => {
+		const { scanRef } = stack.sandbox.kyc.createSession('customer-42');
+		await newWorkflow(editor);
+		await addActionFromPanel(editor, 'Get the status of a verification');
+		const entries = await openList('scanRef');
+		const entry = entries.find((text) => text.startsWith(scanRef));
+		expect(entry).toBeDefined();
+		await picture('locator-verification-list.png');
+		await pick('scanRef', entry!);
+	}, 180_000);
+});
