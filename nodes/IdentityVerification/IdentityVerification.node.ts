@@ -15,7 +15,7 @@ import { signingKeyCredentialTest, webhookLifecycle } from '../shared/webhook/de
 import * as waitForResult from './actions/identification/waitForResult.operation';
 import { RESOURCE_FIELDS, RESOURCE_OPTIONS } from './actions/resources';
 import { router } from './actions/router';
-import * as listSearch from './methods/listSearch';
+import { listSearch } from './methods/listSearch';
 import { requestOptionsProperty, serviceCredentialTests } from './transport';
 
 const PROPERTIES: INodeProperties[] = [

@@ -19,7 +19,7 @@ const UUID_IN_URL =
 const LAST_SEGMENT_OF_URL = '^https?://[^/?#]+/(?:[^?#]*/)?([^/?#]+)/?(?:[?#].*)?$';
 
 /** How a link in the By URL mode gives the ID. */
-export type UrlShape = 'uuid' | 'lastSegment';
+type UrlShape = 'uuid' | 'lastSegment';
 
 export interface LocatorModes {
 	/** The `methods.listSearch` function of the From List mode; none: the service lists none. */

@@ -88,7 +88,7 @@ const filterOf = (filter: string | undefined): string | undefined =>
 	filter?.trim() ? filter.trim() : undefined;
 
 /** KYB companies (`GET /kyb/companies/`), newest first, found by registration number. */
-export async function companySearch(
+async function companySearch(
 	this: ILoadOptionsFunctions,
 	filter?: string,
 	paginationToken?: string,
@@ -116,7 +116,7 @@ const MONITORING_STATUSES = ['ALERT', 'ACTIVE', 'PENDING', 'STOPPED'];
  * each status newest first. The service orders by date only, so each status is its own list; the
  * token is `<status>:<page>`. A status with no monitoring is passed over in the same call.
  */
-export async function monitoringSearch(
+async function monitoringSearch(
 	this: ILoadOptionsFunctions,
 	filter?: string,
 	paginationToken?: string,
@@ -152,7 +152,7 @@ export async function monitoringSearch(
 }
 
 /** KYC verifications (`GET /kyc/identifications/`), in the service's order, found by Client ID. */
-export async function verificationSearch(
+async function verificationSearch(
 	this: ILoadOptionsFunctions,
 	filter?: string,
 	paginationToken?: string,
@@ -183,7 +183,7 @@ function formAuthOf(this: ILoadOptionsFunctions): AuthMode {
  * The questionnaires of the chosen company's KYB form (`GET /kyb/forms/{companyId}/questionnaires/`,
  * one unpaged list), found by name or title.
  */
-export async function questionnaireSearch(
+async function questionnaireSearch(
 	this: ILoadOptionsFunctions,
 	filter?: string,
 ): Promise<INodeListSearchResult> {
@@ -209,7 +209,7 @@ export async function questionnaireSearch(
 }
 
 /** KYB forms (`GET /kyb/forms/`, one unpaged list): those the credential sees, by company name. */
-export async function formSearch(
+async function formSearch(
 	this: ILoadOptionsFunctions,
 	filter?: string,
 ): Promise<INodeListSearchResult> {
@@ -225,3 +225,12 @@ export async function formSearch(
 		.filter((entry) => !wanted || entry.name.toLowerCase().includes(wanted));
 	return { results: entries };
 }
+
+/** The node's `methods.listSearch`: each ID field's From List names one of these. */
+export const listSearch = {
+	companySearch,
+	monitoringSearch,
+	verificationSearch,
+	questionnaireSearch,
+	formSearch,
+};
