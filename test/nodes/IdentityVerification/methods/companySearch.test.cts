@@ -37,6 +37,15 @@ describe('Company ID: From List', () => {
 		expect(new Set(all).size).toBe(61);
 	});
 
+	test('10,000 companies: the first page is one request of one page, never a scan of the account', async () => {
+		for (let n = 0; n < 10_000; n++) ctx.sb.kyb.addCompany({ companyName: `Company ${n}` });
+		ctx.sb.resetLog();
+		const { results, paginationToken } = await ctx.search('companySearch', GET);
+		expect(results).toHaveLength(50);
+		expect(paginationToken).toBe('2');
+		expect(ctx.sb.requests).toHaveLength(1);
+	});
+
 	test('the search box finds a company by its registration number, through the service’s filter', async () => {
 		const id = ctx.sb.kyb.addCompany({ companyName: 'UAB Found', registrationNumber: '305999999' });
 		ctx.sb.resetLog();
