@@ -2,7 +2,7 @@
 // an action added from the nodes panel asks for its ID From List; the list loads from the sandbox
 // through n8n's own resource-locator route, is searched, and the picked entry is the node's ID.
 // Selectors are the editor's `data-test-id`s of its resource locator (`resource-locator-<name>`,
-// `rlc-input`, `rlc-search`, `rlc-item`). With IDV_PICTURES_DIR set, a picture of each open list
+// `rlc-input`, and in its list, teleported to the page, `rlc-search` and `rlc-item`). With IDV_PICTURES_DIR set, a picture of each open list
 // is saved there (docs/images for the README).
 import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -47,23 +47,29 @@ afterAll(async () => {
 /** The open node's resource locator of a field. */
 const locator = (name: string): Locator => ndv(editor.page).getByTestId(`resource-locator-${name}`);
 
+/** The entries of the open From List (its popover is teleported to the page). */
+const entries = (): Locator => editor.page.getByTestId('rlc-item').locator('visible=true');
+
 /** Opens the field's From List; resolves with its entries' texts once they have loaded. */
 async function openList(name: string): Promise<string[]> {
 	await locator(name).getByTestId('rlc-input').click();
-	const items = editor.page.getByTestId('resource-locator-dropdown').getByTestId('rlc-item');
-	await items.first().waitFor();
-	return (await items.allInnerTexts()).map((text) => text.trim());
+	await entries().first().waitFor();
+	return (await entries().allInnerTexts()).map((text) => text.trim());
 }
 
-/** Picks the entry with the text; the field then shows it. */
+/** Types in the open list's search box. */
+async function searchList(text: string): Promise<void> {
+	const search = editor.page.getByTestId('rlc-search').locator('visible=true');
+	const isInput = await search.evaluate(
+		(element: { tagName: string }) => element.tagName === 'INPUT',
+	);
+	await (isInput ? search : search.locator('input')).fill(text);
+}
+
+/** Picks the entry with the text; the list closes and the field shows it. */
 async function pick(name: string, text: string): Promise<void> {
-	await editor.page
-		.getByTestId('resource-locator-dropdown')
-		.getByTestId('rlc-item')
-		.filter({ hasText: text })
-		.first()
-		.click();
-	await editor.page.getByTestId('resource-locator-dropdown').waitFor({ state: 'hidden' });
+	await entries().filter({ hasText: text }).first().click();
+	await entries().first().waitFor({ state: 'hidden' });
 	expect(await locator(name).getByTestId('rlc-input').inputValue()).toBe(text);
 }
 
@@ -79,8 +85,8 @@ describe('version 2 in the editor: IDs picked From List', () => {
 		});
 		await newWorkflow(editor);
 		await addActionFromPanel(editor, 'Get a KYB company');
-		const entries = await openList('companyId');
-		expect(entries).toContain('UAB Nordic Parts — 304000111 — PENDING');
+		const listed = await openList('companyId');
+		expect(listed).toContain('UAB Nordic Parts — 304000111 — PENDING');
 		await picture('locator-company-list.png');
 		await pick('companyId', 'UAB Nordic Parts — 304000111 — PENDING');
 	}, 180_000);
@@ -95,19 +101,14 @@ describe('version 2 in the editor: IDs picked From List', () => {
 		person('Ona Petraitė', 'customer-8');
 		await newWorkflow(editor);
 		await addActionFromPanel(editor, 'Get an AML monitoring');
-		const entries = await openList('monitoringId');
-		expect(entries[0]).toBe('Łukasz Müller-Wiśniewski — ALERT — PERSON');
-		const search = editor.page.getByTestId('resource-locator-dropdown').getByTestId('rlc-search');
-		await search.locator('input').fill('Ona Petraitė');
-		const found = editor.page
-			.getByTestId('resource-locator-dropdown')
-			.getByTestId('rlc-item')
-			.filter({ hasText: 'Ona Petraitė' });
-		await found.first().waitFor();
-		// The unfiltered list had both; the searched one only Ona's.
-		const items = editor.page.getByTestId('resource-locator-dropdown').getByTestId('rlc-item');
-		await items.nth(1).waitFor({ state: 'detached' });
-		expect(await items.count()).toBe(1);
+		const listed = await openList('monitoringId');
+		expect(listed[0]).toBe('Łukasz Müller-Wiśniewski — ALERT — PERSON');
+		await searchList('Ona Petraitė');
+		// The unfiltered list had both; the searched one has Ona's only.
+		await entries().filter({ hasText: 'Łukasz' }).waitFor({ state: 'detached' });
+		expect((await entries().allInnerTexts()).map((text) => text.trim())).toEqual([
+			'Ona Petraitė — ACTIVE — PERSON',
+		]);
 		await picture('locator-monitoring-search.png');
 		await pick('monitoringId', 'Ona Petraitė — ACTIVE — PERSON');
 	}, 180_000);
@@ -116,8 +117,8 @@ describe('version 2 in the editor: IDs picked From List', () => {
 		const { scanRef } = stack.sandbox.kyc.createSession('customer-42');
 		await newWorkflow(editor);
 		await addActionFromPanel(editor, 'Get the status of a verification');
-		const entries = await openList('scanRef');
-		const entry = entries.find((text) => text.startsWith(scanRef));
+		const listed = await openList('scanRef');
+		const entry = listed.find((text) => text.startsWith(scanRef));
 		expect(entry).toBeDefined();
 		await picture('locator-verification-list.png');
 		await pick('scanRef', entry!);
