@@ -106,9 +106,12 @@ describe('version 2 in the editor: IDs picked From List', () => {
 		await searchList('Ona Petraitė');
 		// The unfiltered list had both; the searched one has Ona's only.
 		await entries().filter({ hasText: 'Łukasz' }).waitFor({ state: 'detached' });
+		await entries().filter({ hasText: 'Ona Petraitė' }).first().waitFor();
 		expect((await entries().allInnerTexts()).map((text) => text.trim())).toEqual([
 			'Ona Petraitė — ACTIVE — PERSON',
 		]);
+		const searched = stack.sandbox.requests.filter((r) => r.path === '/aml/monitorings/');
+		expect(searched.some((request) => request.query.name === 'Ona Petraitė')).toBe(true);
 		await picture('locator-monitoring-search.png');
 		await pick('monitoringId', 'Ona Petraitė — ACTIVE — PERSON');
 	}, 180_000);
