@@ -59,15 +59,21 @@ test.each(['aml', 'amlMonitoring'])(
 
 test('Get Many is n8n’s getAll; the monitoring ID field is the same on every monitoring operation', () => {
 	expect(optionsOf('amlMonitoring').find((o) => o.name === 'Get Many')?.value).toBe('getAll');
-	const ids = properties.filter(
-		(p) => p.name === 'monitoringId' && p.displayOptions?.show?.resource?.includes('amlMonitoring'),
-	);
-	expect(ids.flatMap((p) => p.displayOptions?.show?.operation ?? []).sort()).toEqual(
-		['delete', 'downloadPdf', 'get', 'removeProfile', 'start', 'stop', 'update'].sort(),
-	);
-	expect(new Set(ids.map((p) => p.hint))).toEqual(
-		new Set([expect.stringContaining('body.monitoringId')]),
-	);
+	// Version 1's text field and version 2's resource locator alike.
+	for (const type of ['string', 'resourceLocator']) {
+		const ids = properties.filter(
+			(p) =>
+				p.name === 'monitoringId' &&
+				p.type === type &&
+				p.displayOptions?.show?.resource?.includes('amlMonitoring'),
+		);
+		expect(ids.flatMap((p) => p.displayOptions?.show?.operation ?? []).sort()).toEqual(
+			['delete', 'downloadPdf', 'get', 'removeProfile', 'start', 'stop', 'update'].sort(),
+		);
+		expect(new Set(ids.map((p) => p.hint))).toEqual(
+			new Set([expect.stringContaining('body.monitoringId')]),
+		);
+	}
 });
 
 test('a saved AML node without an operation (n8n leaves a default out) stays Download Profile PDF', () => {
@@ -81,5 +87,6 @@ test('the IDs a step needs are the ones the step before outputs: hints name {{ $
 			.map((p) => p.hint);
 	for (const hint of hintsOf('checkId')) expect(hint).toContain('{{ $json.checkId }}');
 	for (const hint of hintsOf('profileId')) expect(hint).toContain('{{ $json.profileId }}');
-	expect(hintsOf('checkId')).toHaveLength(3);
+	// Three operations, each with version 1's text field and version 2's locator.
+	expect(hintsOf('checkId')).toHaveLength(6);
 });
