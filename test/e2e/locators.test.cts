@@ -1,6 +1,7 @@
 // The resource locators of version 2 in n8n's real editor (Debian's Chromium, test/browser/editor.cts):
-// an action added from the nodes panel asks for its ID From List; the list loads from the sandbox
-// through n8n's own resource-locator route, is searched, and the picked entry is the node's ID.
+// an action added from the nodes panel asks for its ID From List; each list (companies, monitorings,
+// verifications, a company's questionnaires, a form token's form) loads from the sandbox through
+// n8n's own resource-locator route, the monitorings' is searched, and the picked entry is the ID.
 // Selectors are the editor's `data-test-id`s of its resource locator (`resource-locator-<name>`,
 // `rlc-input`, and in its list, teleported to the page, `rlc-search` and `rlc-item`). With IDV_PICTURES_DIR set, a picture of each open list
 // is saved there (docs/images for the README).
@@ -10,13 +11,15 @@ import path from 'node:path';
 import type { Browser, Locator } from 'playwright-core';
 
 import { on2x } from '../n8n/runtime.cjs';
-import { startStack, type Stack } from '../n8n/stack.cjs';
+import { CREDENTIALS, startStack, type Stack } from '../n8n/stack.cjs';
 import {
 	addActionFromPanel,
 	launchBrowser,
 	ndv,
 	newWorkflow,
 	openEditor,
+	selectCredential,
+	setOption,
 	type Editor,
 } from '../browser/editor.cjs';
 
@@ -125,5 +128,23 @@ describe('version 2 in the editor: IDs picked From List', () => {
 		expect(entry).toBeDefined();
 		await picture('locator-verification-list.png');
 		await pick('scanRef', entry!);
+	}, 180_000);
+
+	test('KYB Form → Get Questionnaire Answers: the chosen company’s questionnaires', async () => {
+		await newWorkflow(editor);
+		await addActionFromPanel(editor, 'Get questionnaire answers');
+		await openList('companyId');
+		await pick('companyId', 'UAB Baltic Widgets — 305123456 — PENDING');
+		expect(await openList('questionnaireId')).toEqual(['Company onboarding']);
+		await pick('questionnaireId', 'Company onboarding');
+	}, 180_000);
+
+	test('KYB Form → Submit Form with the Form Token Credential: the token’s form', async () => {
+		await newWorkflow(editor);
+		await addActionFromPanel(editor, 'Submit a KYB form');
+		await setOption(editor, 'authentication', 'Form Token Credential');
+		await selectCredential(editor, CREDENTIALS.kybFormToken.name);
+		expect(await openList('formId')).toEqual(['UAB Baltic Widgets — PENDING']);
+		await pick('formId', 'UAB Baltic Widgets — PENDING');
 	}, 180_000);
 });
