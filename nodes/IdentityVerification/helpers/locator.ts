@@ -64,7 +64,8 @@ export function idLocator(field: INodeProperties, modes: LocatorModes): INodePro
 				name: 'list',
 				type: 'list',
 				typeOptions: { searchListMethod: modes.list, searchable: modes.searchable === true },
-				hint: modes.searchHint,
+				// n8n shows a mode's hint instead of the field's: keep the field's (Delete's warning).
+				hint: [modes.searchHint, modes.changes?.hint ?? field.hint].filter(Boolean).join('. '),
 			},
 			{
 				displayName: 'By URL',

@@ -98,6 +98,19 @@ describe('version 2: the ID fields', () => {
 		if (id) expect(new RegExp(extract.regex).exec(url)?.[1]).toBe(id);
 	});
 
+	test('From List says what its search finds, and keeps the field’s own hint (n8n shows the mode’s instead)', () => {
+		const deleteCompany = properties.find(
+			(p) =>
+				p.name === 'companyId' &&
+				p.type === 'resourceLocator' &&
+				p.displayOptions?.show?.operation?.includes('delete'),
+		);
+		expect(deleteCompany?.modes?.[0].hint).toBe(
+			`From List: search by registration number. ${deleteCompany?.hint}`,
+		);
+		expect(deleteCompany?.hint).toMatch(/cannot be undone/);
+	});
+
 	test('the operations keep their text fields (the router’s references and messages name them)', () => {
 		for (const resource of Object.values(resources)) {
 			for (const operation of Object.values(resource.operations)) {
