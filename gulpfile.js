@@ -141,16 +141,16 @@ function triggerSchemas(contract, z, version, itemSchema) {
  * Every output schema (JSON Schema) by its path under dist/nodes/. Takes the compiled contract and
  * list of operations, so the tests build the very same schemas
  * (test/foundation/output-schema.test.cts). Version 1.1 of both nodes changes only the item of a
- * delivery (the trigger and Wait for Result) and an input.
+ * delivery (the trigger and Wait for Result) and an input; version 2 of the action node its ID fields.
  */
 function outputSchemas(contract, resources, z = require('zod').z) {
 	const files = {};
-	// The actions' items are the same in both versions.
+	// The actions' items are the same in every version (2 changed only how IDs are picked).
 	const actions = Object.entries(actionSchemas(resources)).map(([key, schema]) => [
 		key,
 		toJsonSchema(schema),
 	]);
-	for (const version of ['v1.0.0', 'v1.1.0']) {
+	for (const version of ['v1.0.0', 'v1.1.0', 'v2.0.0']) {
 		for (const [key, jsonSchema] of actions) {
 			files[`IdentityVerification/__schema__/${version}/${key}.json`] = jsonSchema;
 		}

@@ -16,6 +16,7 @@ import * as waitForResult from './actions/identification/waitForResult.operation
 import { RESOURCE_FIELDS, RESOURCE_OPTIONS } from './actions/resources';
 import { router } from './actions/router';
 import { serviceCredentialTests } from './helpers/credentialTest';
+import { listSearch } from './methods/listSearch';
 import { requestOptionsProperty } from './transport';
 
 const PROPERTIES: INodeProperties[] = [
@@ -64,8 +65,9 @@ export class IdentityVerification implements INodeType {
 		icon: { light: 'file:identityVerification.svg', dark: 'file:identityVerification.dark.svg' },
 		group: ['transform'],
 		// 1.1: Wait for Result continues with the item of the trigger's version 1.1, and Documents
-		// (Create Verification Token) is a list of the service's document types.
-		version: [1, 1.1],
+		// (Create Verification Token) is a list of the service's document types. 2: every ID field is
+		// a resource locator (From List, By URL, By ID); saved text IDs stay with 1 and 1.1.
+		version: [1, 1.1, 2],
 		subtitle: SUBTITLE,
 		description: NODE_DESCRIPTION,
 		defaults: {
@@ -123,7 +125,10 @@ export class IdentityVerification implements INodeType {
 		properties: PROPERTIES,
 	};
 
-	methods = { credentialTest: { ...signingKeyCredentialTest, ...serviceCredentialTests } };
+	methods = {
+		credentialTest: { ...signingKeyCredentialTest, ...serviceCredentialTests },
+		listSearch,
+	};
 
 	webhookMethods = webhookLifecycle;
 

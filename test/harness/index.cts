@@ -16,6 +16,7 @@ import './engine.cjs';
 export { HarnessCredentialsHelper, makeAdditionalData } from './credentials-helper.cjs';
 export { credentialTypes, getCredentialType, PACKAGE_NAME, registerNodeType } from './registry.cjs';
 export { runNode, type RunNodeOptions, type RunNodeResult } from './run-node.cjs';
+export { searchList, type SearchListOptions } from './list-search.cjs';
 export { useFilesystemBinaryMode, useInlineBinaryMode } from './engine.cjs';
 export { sandboxCredentials } from './sandbox-credentials.cjs';
 export { testCredential } from './test-credential.cjs';

@@ -3,6 +3,7 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { kybCompanyParamsSchema } from '../../shared/contract';
 import { validateInput } from '../helpers/validation';
+import { idOf } from '../helpers/locator';
 
 /** The Company ID of the KYB Form operations (but Create Session) and of KYB Company. */
 export const companyIdField: INodeProperties = {
@@ -28,7 +29,7 @@ export function companyIdOf(this: IExecuteFunctions, itemIndex: number): string 
 	const { companyId } = validateInput.call(
 		this,
 		kybCompanyParamsSchema,
-		{ companyId: this.getNodeParameter('companyId', itemIndex, '') },
+		{ companyId: idOf.call(this, 'companyId', itemIndex) },
 		{
 			companyId: {
 				label: companyIdField.displayName,

@@ -18,6 +18,7 @@ import * as identification from './identification';
 import * as kybCompany from './kybCompany';
 import * as kybForm from './kybForm';
 import { authenticationProperty, formTokenProperty } from './kybForm/common';
+import { withLocators } from './locators';
 import * as proofOfAddress from './proofOfAddress';
 import * as waitForResult from './identification/waitForResult.operation';
 
@@ -149,13 +150,18 @@ function operationSelectors(resource: Resource): INodeProperties[] {
 	return [selector([...options, own.option], false), selector(options, true)];
 }
 
-/** A resource's fields: its Operation selector, its shared fields, then each operation's own. */
+/**
+ * A resource's fields: its Operation selector, its shared fields, then each operation's own, an ID
+ * field as text before version 2 and as a resource locator from it.
+ */
 function resourceFields(resource: Resource): INodeProperties[] {
 	return [
 		...operationSelectors(resource),
 		...(resource.fields ?? []),
-		...Object.values(resource.operations).flatMap((operation) => operation.description),
-		...(resource.ownOperation?.description ?? []),
+		...Object.values(resource.operations).flatMap((operation) =>
+			withLocators(operation.description),
+		),
+		...withLocators(resource.ownOperation?.description ?? []),
 	];
 }
 

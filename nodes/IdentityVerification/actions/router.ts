@@ -53,7 +53,8 @@ function referencesOf(
 	for (const { name } of operation.description) {
 		if (!REFERENCE_FIELDS.includes(name) || name in references) continue;
 		try {
-			const value = this.getNodeParameter(name, itemIndex, '');
+			// A locator's ID (version 2) as the text field of version 1 gives it.
+			const value = this.getNodeParameter(name, itemIndex, '', { extractValue: true });
 			if ((typeof value === 'string' && value !== '') || typeof value === 'number') {
 				references[name] = value;
 			}

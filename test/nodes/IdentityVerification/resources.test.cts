@@ -158,7 +158,8 @@ describe('Identity Verification node description', () => {
 		const options = list.options as INodePropertyOptions[];
 		expect(options.map((o) => o.value).sort()).toEqual([...KYC_DOCUMENT_TYPES].sort());
 		expect(options.find((o) => o.value === 'ID_CARD')?.name).toBe('ID Card');
-		expect(description.version).toEqual([1, 1.1]);
+		expect(documentsAt(2).type).toBe('multiOptions');
+		expect(description.version).toEqual([1, 1.1, 2]);
 	});
 
 	test('lists every operation of the contract as an action with a sentence', () => {
@@ -349,16 +350,21 @@ describe('AML in the editor, the nodes panel and the AI tool', () => {
 
 	test('Get Many is n8n’s getAll; the monitoring ID field is the same on every monitoring operation', () => {
 		expect(amlOptionsOf('amlMonitoring').find((o) => o.name === 'Get Many')?.value).toBe('getAll');
-		const ids = properties.filter(
-			(p) =>
-				p.name === 'monitoringId' && p.displayOptions?.show?.resource?.includes('amlMonitoring'),
-		);
-		expect(ids.flatMap((p) => p.displayOptions?.show?.operation ?? []).sort()).toEqual(
-			['delete', 'downloadPdf', 'get', 'removeProfile', 'start', 'stop', 'update'].sort(),
-		);
-		expect(new Set(ids.map((p) => p.hint))).toEqual(
-			new Set([expect.stringContaining('body.monitoringId')]),
-		);
+		// Version 1's text field and version 2's resource locator alike.
+		for (const type of ['string', 'resourceLocator']) {
+			const ids = properties.filter(
+				(p) =>
+					p.name === 'monitoringId' &&
+					p.type === type &&
+					p.displayOptions?.show?.resource?.includes('amlMonitoring'),
+			);
+			expect(ids.flatMap((p) => p.displayOptions?.show?.operation ?? []).sort()).toEqual(
+				['delete', 'downloadPdf', 'get', 'removeProfile', 'start', 'stop', 'update'].sort(),
+			);
+			expect(new Set(ids.map((p) => p.hint))).toEqual(
+				new Set([expect.stringContaining('body.monitoringId')]),
+			);
+		}
 	});
 
 	test('a saved AML node without an operation (n8n leaves a default out) stays Download Profile PDF', () => {
@@ -372,6 +378,7 @@ describe('AML in the editor, the nodes panel and the AI tool', () => {
 				.map((p) => p.hint);
 		for (const hint of hintsOf('checkId')) expect(hint).toContain('{{ $json.checkId }}');
 		for (const hint of hintsOf('profileId')) expect(hint).toContain('{{ $json.profileId }}');
-		expect(hintsOf('checkId')).toHaveLength(3);
+		// Three operations, each with version 1's text field and version 2's locator.
+		expect(hintsOf('checkId')).toHaveLength(6);
 	});
 });

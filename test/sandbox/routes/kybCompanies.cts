@@ -647,6 +647,47 @@ function formCompany(req: Req, core: SandboxCore): CompanyRecord {
 	return core.kybCompanies.found(req.params.companyId);
 }
 
+/**
+ * GET /kyb/forms/{companyId}/questionnaires/ (kyb.yaml `kybFormsQuestionnairesList`: an unpaged
+ * array of `Questionnaire`, with the form token or the API key): every sandbox company's form has
+ * the seeded questionnaire, whose answers `answers/detail/` shows.
+ */
+function questionnairesBody(req: Req, core: SandboxCore): Array<Record<string, unknown>> {
+	formCompany(req, core);
+	return [
+		{
+			id: SEED.kyb.questionnaireId,
+			key: 'kyb_onboarding',
+			name: 'kyb-onboarding',
+			title: 'Company onboarding',
+			description: '',
+			type: 'KYB',
+			sections: [],
+		},
+	];
+}
+
+/**
+ * GET /kyb/forms/ (kyb.yaml `kybFormsList`, security `kybTokenAuth` only): "one or zero items",
+ * the form of the token's session once its company exists. The sandbox's long-lived token is the
+ * seeded form's; the API key is refused (403), as the provider lists this for the token only.
+ */
+function formsOfToken(req: Req, core: SandboxCore): Array<Record<string, unknown>> {
+	const [scheme, token] = (req.headers.authorization ?? '').trim().split(/\s+/);
+	if (!/^bearer$/i.test(scheme ?? ''))
+		throw new HttpError(
+			403,
+			errorBody('PERMISSIONS_ERROR', 'This list takes a KYB form token, not the API key.'),
+		);
+	const formOf = (formId: string, company: CompanyRecord | undefined) =>
+		company ? [{ id: formId, company: companyInfoBody(company), meta: listMetaBody(company) }] : [];
+	if (token === core.credentials.kybFormToken)
+		return formOf(SEED.kyb.formId, core.kybCompanies.company(SEED.kyb.companyId));
+	const companyId = core.kybCompanies.validSession(token ?? '')?.companyId;
+	// The form's ID is its company's (as `submitKybSession` makes them).
+	return companyId ? formOf(companyId, core.kybCompanies.company(companyId)) : [];
+}
+
 /** A page of the companies list (DRF page-number pagination, as the other lists). */
 function companyPage(req: Req, core: SandboxCore): Record<string, unknown> {
 	const all = core.kybCompanies.list(req.query.get('registrationNumber'));
@@ -801,6 +842,18 @@ export const kybCompanyRoutes: Route[] = [
 		pattern: '/kyb/forms/:companyId/beneficiaries/',
 		auth: 'basicOrBearer',
 		handler: (req, core) => json(200, formCompany(req, core).beneficiaries.map(beneficiaryBody)),
+	},
+	{
+		method: 'GET',
+		pattern: '/kyb/forms/',
+		auth: 'basicOrBearer',
+		handler: (req, core) => json(200, formsOfToken(req, core)),
+	},
+	{
+		method: 'GET',
+		pattern: '/kyb/forms/:companyId/questionnaires/',
+		auth: 'basicOrBearer',
+		handler: (req, core) => json(200, questionnairesBody(req, core)),
 	},
 	{
 		method: 'GET',

@@ -18,7 +18,8 @@ import {
 import { isPlainObject } from '../../../shared/isPlainObject';
 import { apiRequest } from '../../transport';
 import { fieldLabel, numberFromText, validateInput } from '../../helpers/validation';
-import { subjectFields, subjectLabels, subjectOf } from './subject';
+import { LOCATOR_VERSION, locatorVersions, textVersions } from '../../helpers/locator';
+import { dayOf, subjectFields, subjectLabels, subjectOf } from './subject';
 
 /** The provider's datasets, by value: a name a person reads, and what the list holds. */
 const DATASETS: Record<string, { name: string; description: string }> = {
@@ -57,8 +58,67 @@ const datasetsField = (name: string, values: readonly string[], userType: string
 	displayOptions: { show: { userType: [userType] } },
 });
 
+/** The choices of Date of Birth Matching (aml.yaml `DateOfBirthMatchingEnum`), with what each misses. */
+const DATE_OF_BIRTH_MATCHING = [
+	{
+		name: 'Exact Day',
+		value: 'EXACT',
+		description:
+			'Only profiles born on that day: misses a profile the lists give only a year of birth for, or whose day is mistyped',
+	},
+	{
+		name: 'Same Year',
+		value: 'SAME_YEAR',
+		description: 'Profiles born in that year: misses one whose year the lists give one off',
+	},
+	...['One', 'Two', 'Three', 'Four', 'Five'].map((words, index) => ({
+		name: `Within ${index + 1} Year${index === 0 ? '' : 's'}`,
+		value: `WITHIN_${words.toUpperCase()}_YEAR${index === 0 ? '' : 'S'}`,
+		description: `Profiles born up to ${index + 1} year${index === 0 ? '' : 's'} before or after: misses little, but brings more namesakes to review`,
+	})),
+];
+
+/** Version 2 shows what decides a person's hits on the node's face: the day of birth and its matching. */
+const dateOfBirthFields: INodeProperties[] = [
+	{
+		displayName: 'Date of Birth',
+		name: 'dateOfBirth',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. 1985-04-12',
+		description:
+			'The day of birth as YYYY-MM-DD: it tells a namesake from the person. Leave empty when not known.',
+		displayOptions: { show: { userType: ['PERSON'], ...locatorVersions } },
+	},
+	{
+		displayName: 'Date of Birth Matching',
+		name: 'dateOfBirthMatching',
+		type: 'options',
+		options: DATE_OF_BIRTH_MATCHING,
+		default: 'EXACT',
+		hint: 'Exact Day misses a profile the lists know only the year of birth of; a wider choice finds it, with more namesakes',
+		description: 'With a Date of Birth: how close a profile’s date of birth must be',
+		displayOptions: { show: { userType: ['PERSON'], ...locatorVersions } },
+	},
+];
+
+/**
+ * Who is screened; from version 2 the Date of Birth beside the name, not under Additional Fields
+ * (where versions 1 and 1.1 keep it).
+ */
+const checkSubjectFields: INodeProperties[] = subjectFields.flatMap((field) => {
+	if (field.name === 'fullName') return [field, ...dateOfBirthFields];
+	if (field.name !== 'personFields') return [field];
+	const options = (field.options as INodeProperties[]).map((option) =>
+		option.name === 'dateOfBirth'
+			? { ...option, displayOptions: { show: { ...textVersions } } }
+			: option,
+	);
+	return [{ ...field, options }];
+});
+
 const properties: INodeProperties[] = [
-	...subjectFields,
+	...checkSubjectFields,
 	{
 		displayName: 'Match Threshold',
 		name: 'threshold',
@@ -93,7 +153,7 @@ const properties: INodeProperties[] = [
 				default: 'EXACT',
 				description:
 					'With a Date of Birth: how close a profile’s date of birth must be (the service’s default is the exact day)',
-				displayOptions: { show: { '/userType': ['PERSON'] } },
+				displayOptions: { show: { '/userType': ['PERSON'], ...textVersions } },
 			},
 			{
 				displayName: 'PEP Tiers',
@@ -166,6 +226,7 @@ export async function execute(
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
 	const subject = subjectOf.call(this, itemIndex);
+	if (onFace(this)) withDateOfBirth.call(this, subject, itemIndex);
 	const request = validateInput.call(
 		this,
 		amlCheckRequestSchema,
@@ -199,11 +260,27 @@ function filterOf(
 	};
 	const bodies = sanctionBodiesOf(options.sanctionBodies);
 	if (bodies !== undefined) filter.sanctionBodies = bodies;
-	if (person && options.dateOfBirthMatching)
-		filter.dateOfBirthMatching = options.dateOfBirthMatching;
+	const matching = onFace(this)
+		? this.getNodeParameter('dateOfBirthMatching', itemIndex, '')
+		: options.dateOfBirthMatching;
+	if (person && matching) filter.dateOfBirthMatching = matching;
 	if (person && Array.isArray(options.pepTiers) && options.pepTiers.length > 0)
 		filter.pepTiers = options.pepTiers;
 	return filter;
+}
+
+/** Whether the node's version shows the Date of Birth and its matching on its face (2 on). */
+const onFace = (context: IExecuteFunctions) => context.getNode().typeVersion >= LOCATOR_VERSION;
+
+/** A person's Date of Birth from the node's face into the request's input, when given. */
+function withDateOfBirth(
+	this: IExecuteFunctions,
+	subject: Record<string, unknown>,
+	itemIndex: number,
+): void {
+	if (subject.userType === 'COMPANY' || !isPlainObject(subject.input)) return;
+	const day = dayOf(this.getNodeParameter('dateOfBirth', itemIndex, ''));
+	if (day !== '' && day !== null && day !== undefined) subject.input.dateOfBirth = day;
 }
 
 /** Sanction Bodies as numbers: `1, 40` (or a list from an expression); empty is none. */

@@ -14,6 +14,7 @@ import {
 	pdfItem,
 } from '../../helpers/fileDownload';
 import { fileItemSchema } from '../../helpers/fileItem';
+import { idOf } from '../../helpers/locator';
 
 export const option: INodePropertyOptions = {
 	name: 'Download PDF',
@@ -43,7 +44,7 @@ export async function execute(
 		this,
 		paramsSchema,
 		{
-			checkId: this.getNodeParameter('checkId', itemIndex, ''),
+			checkId: idOf.call(this, 'checkId', itemIndex),
 			password: optionalPasswordOf.call(this, itemIndex),
 		},
 		{ checkId: CHECK_ID_LABEL, password: PASSWORD_LABEL },

@@ -19,6 +19,7 @@ import {
 } from './common';
 import { outputFileFields, pdfItem } from '../../helpers/fileDownload';
 import { fileItemSchema } from '../../helpers/fileItem';
+import { idOf } from '../../helpers/locator';
 
 const properties: INodeProperties[] = [
 	checkIdField,
@@ -68,8 +69,8 @@ export async function execute(
 		this,
 		amlProfilePdfParamsSchema,
 		{
-			checkId: this.getNodeParameter('checkId', itemIndex, ''),
-			profileId: this.getNodeParameter('profileId', itemIndex, ''),
+			checkId: idOf.call(this, 'checkId', itemIndex),
+			profileId: idOf.call(this, 'profileId', itemIndex),
 			password: this.getNodeParameter('password', itemIndex, ''),
 		},
 		FIELD_LABELS,

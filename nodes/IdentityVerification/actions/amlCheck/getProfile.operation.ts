@@ -18,6 +18,7 @@ import {
 	PROFILE_NOT_FOUND,
 	profileIdField,
 } from './common';
+import { idOf } from '../../helpers/locator';
 
 export const option: INodePropertyOptions = {
 	name: 'Get Profile',
@@ -41,8 +42,8 @@ export async function execute(
 		this,
 		amlProfileParamsSchema,
 		{
-			checkId: this.getNodeParameter('checkId', itemIndex, ''),
-			profileId: this.getNodeParameter('profileId', itemIndex, ''),
+			checkId: idOf.call(this, 'checkId', itemIndex),
+			profileId: idOf.call(this, 'profileId', itemIndex),
 		},
 		{ checkId: CHECK_ID_LABEL, profileId: PROFILE_ID_LABEL },
 		itemIndex,

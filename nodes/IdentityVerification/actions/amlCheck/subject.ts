@@ -28,7 +28,7 @@ export const subjectFields: INodeProperties[] = [
 		required: true,
 		default: '',
 		placeholder: 'e.g. customer-12345',
-		hint: 'Your own ID for this person or company (at most 100 characters), such as the ID in your CRM',
+		hint: 'Your own ID for this person or company (at most 100 characters), such as the ID in your CRM. The service requires one: for a prospect not in your systems yet, use what identifies them to you, such as their email address.',
 		description: 'Shown with the result in the dashboard, so you can find who it was about',
 	},
 	{
@@ -178,7 +178,7 @@ function countryCode(value: unknown): unknown {
  * A date field's value as a day (`1985-04-12`), from what the date picker saves
  * (`1985-04-12T00:00:00`), a date as text, or a date from an expression (n8n gives its ISO text).
  */
-function dayOf(value: unknown): unknown {
+export function dayOf(value: unknown): unknown {
 	if (typeof value !== 'string') return value;
 	return dayOfText(value) ?? value.trim();
 }

@@ -5,6 +5,7 @@ import { amlMonitoringIdSchema } from '../../../shared/contract';
 import { isPlainObject } from '../../../shared/isPlainObject';
 import { segment } from '../../helpers/response';
 import { fieldLabels, splitList, validateInput } from '../../helpers/validation';
+import { idOf } from '../../helpers/locator';
 
 export const monitoringIdField: INodeProperties = {
 	displayName: 'Monitoring ID',
@@ -37,7 +38,7 @@ export function monitoringOf(
 	const { monitoringId } = validateInput.call(
 		this,
 		amlMonitoringIdSchema,
-		{ monitoringId: this.getNodeParameter('monitoringId', itemIndex, '') },
+		{ monitoringId: idOf.call(this, 'monitoringId', itemIndex) },
 		{ monitoringId: MONITORING_ID_LABEL },
 		itemIndex,
 	);

@@ -8,6 +8,7 @@ import { segment } from '../../helpers/response';
 import { validateInput } from '../../helpers/validation';
 import { PROFILE_ID_LABEL } from '../amlCheck/common';
 import { MONITORING_ID_LABEL, monitoringIdField } from './common';
+import { idOf } from '../../helpers/locator';
 
 export const option: INodePropertyOptions = {
 	name: 'Remove Profile',
@@ -54,8 +55,8 @@ export async function execute(
 		this,
 		amlMonitoringProfileSchema,
 		{
-			monitoringId: this.getNodeParameter('monitoringId', itemIndex, ''),
-			profileId: this.getNodeParameter('profileId', itemIndex, ''),
+			monitoringId: idOf.call(this, 'monitoringId', itemIndex),
+			profileId: idOf.call(this, 'profileId', itemIndex),
 		},
 		{ monitoringId: MONITORING_ID_LABEL, profileId: PROFILE_ID_LABEL },
 		itemIndex,

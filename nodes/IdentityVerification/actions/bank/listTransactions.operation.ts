@@ -19,6 +19,7 @@ import { segment } from '../../helpers/response';
 import { simplifyOption } from '../../helpers/simplify';
 import { listReadOf, pageOptions, returnAllFields } from '../../helpers/listRead';
 import { dayOfText, fieldLabels, validateInput } from '../../helpers/validation';
+import { idOf } from '../../helpers/locator';
 
 const properties: INodeProperties[] = [
 	{
@@ -143,8 +144,8 @@ function paramsOf(this: IExecuteFunctions, itemIndex: number) {
 		bookedTo?: unknown;
 	};
 	const input = {
-		verificationId: this.getNodeParameter('verificationId', itemIndex, ''),
-		accountId: this.getNodeParameter('accountId', itemIndex, ''),
+		verificationId: idOf.call(this, 'verificationId', itemIndex),
+		accountId: idOf.call(this, 'accountId', itemIndex),
 		bookedFrom: dayOf(filters.bookedFrom),
 		bookedTo: dayOf(filters.bookedTo),
 	};

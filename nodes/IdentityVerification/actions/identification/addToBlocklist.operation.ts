@@ -13,6 +13,7 @@ import { apiRequest } from '../../transport';
 import { segment } from '../../helpers/response';
 import { fieldLabels, validateInput } from '../../helpers/validation';
 import { BLOCKLIST_LABELS, blocklistField, scanRefField } from './common';
+import { idOf } from '../../helpers/locator';
 
 const properties: INodeProperties[] = [
 	scanRefField(
@@ -62,7 +63,7 @@ export async function execute(
 		this,
 		blocklistParamsSchema,
 		{
-			scanRef: this.getNodeParameter('scanRef', itemIndex, ''),
+			scanRef: idOf.call(this, 'scanRef', itemIndex),
 			source: this.getNodeParameter('blocklist', itemIndex, 'SELFIE'),
 			reason: reason === '' ? undefined : reason,
 		},

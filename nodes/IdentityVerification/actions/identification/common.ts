@@ -3,6 +3,7 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { BLOCKLIST_SOURCES, scanRefRequestSchema } from '../../../shared/contract';
 import { validateInput } from '../../helpers/validation';
+import { idOf } from '../../helpers/locator';
 
 /** The Scan Reference field but its description. */
 const scanRefBase = {
@@ -30,7 +31,7 @@ export function scanRefOf(this: IExecuteFunctions, itemIndex: number): string {
 	const { scanRef } = validateInput.call(
 		this,
 		scanRefRequestSchema,
-		{ scanRef: this.getNodeParameter('scanRef', itemIndex, '') },
+		{ scanRef: idOf.call(this, 'scanRef', itemIndex) },
 		{ scanRef: SCAN_REF_LABEL },
 		itemIndex,
 	);

@@ -13,6 +13,7 @@ import { maxFileSizeOption, outputFileField, pdfItem } from '../../helpers/fileD
 import { fileItemSchema } from '../../helpers/fileItem';
 import { fieldLabels, validateInput } from '../../helpers/validation';
 import { SCAN_REF_LABEL, scanRefField } from './common';
+import { idOf } from '../../helpers/locator';
 
 const properties: INodeProperties[] = [
 	scanRefField(
@@ -92,7 +93,7 @@ function requestOf(this: IExecuteFunctions, itemIndex: number) {
 		this,
 		reportPdfRequestSchema,
 		{
-			scanRef: this.getNodeParameter('scanRef', itemIndex, ''),
+			scanRef: idOf.call(this, 'scanRef', itemIndex),
 			language: this.getNodeParameter('language', itemIndex, 'en'),
 			includeMainStepFiles: options.includeMainStepFiles,
 			includeAdditionalStepFiles: options.includeAdditionalStepFiles,

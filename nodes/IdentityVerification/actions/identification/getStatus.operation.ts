@@ -10,6 +10,7 @@ import { scanRefRequestSchema, verificationStatusSchema } from '../../../shared/
 import { apiRequest } from '../../transport';
 import { isNonEmptyObject } from '../../helpers/response';
 import { fieldLabels, validateInput } from '../../helpers/validation';
+import { idOf } from '../../helpers/locator';
 
 const properties: INodeProperties[] = [
 	{
@@ -54,7 +55,7 @@ export async function execute(
 	const { scanRef } = validateInput.call(
 		this,
 		scanRefRequestSchema,
-		{ scanRef: this.getNodeParameter('scanRef', itemIndex, '') },
+		{ scanRef: idOf.call(this, 'scanRef', itemIndex) },
 		fieldLabels(properties, {
 			scanRef: 'Enter the scanRef from the token response or a webhook.',
 		}),

@@ -12,6 +12,7 @@ import { apiRequest } from '../../transport';
 import { segment } from '../../helpers/response';
 import { validateInput } from '../../helpers/validation';
 import { BLOCKLIST_LABELS, blocklistField, scanRefField } from './common';
+import { idOf } from '../../helpers/locator';
 
 const properties: INodeProperties[] = [
 	scanRefField('The scanRef of the verification to take off the blocklist'),
@@ -46,7 +47,7 @@ export async function execute(
 		this,
 		blocklistParamsSchema.omit({ reason: true }),
 		{
-			scanRef: this.getNodeParameter('scanRef', itemIndex, ''),
+			scanRef: idOf.call(this, 'scanRef', itemIndex),
 			source: this.getNodeParameter('blocklist', itemIndex, 'SELFIE'),
 		},
 		BLOCKLIST_LABELS,

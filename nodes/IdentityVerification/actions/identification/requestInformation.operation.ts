@@ -15,6 +15,7 @@ import {
 import { apiRequest } from '../../transport';
 import { isNonEmptyObject, segment } from '../../helpers/response';
 import { fieldLabels, numberFromText, validateInput } from '../../helpers/validation';
+import { idOf } from '../../helpers/locator';
 
 const properties: INodeProperties[] = [
 	{
@@ -133,7 +134,7 @@ export async function execute(
 		this,
 		requestInformationParamsSchema,
 		{
-			scanRef: this.getNodeParameter('scanRef', itemIndex, ''),
+			scanRef: idOf.call(this, 'scanRef', itemIndex),
 			...optionsOf.call(this, itemIndex),
 		},
 		FIELD_LABELS,

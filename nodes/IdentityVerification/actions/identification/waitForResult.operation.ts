@@ -24,6 +24,7 @@ import {
 	personalDataProperty,
 } from '../../../shared/webhook/events';
 import { takePendingVerifications } from './waitBinding';
+import { idOf } from '../../helpers/locator';
 
 const UNIT_SECONDS = { seconds: 1, minutes: 60, hours: 3600, days: 86400 } as const;
 type Unit = keyof typeof UNIT_SECONDS;
@@ -152,7 +153,7 @@ function waitUntil(this: IExecuteFunctions, options: WaitOptions): Date {
 function scanRefParameters(this: IExecuteFunctions, itemCount: number): string[] {
 	const values = new Set<string>();
 	for (let itemIndex = 0; itemIndex < Math.max(itemCount, 1); itemIndex++) {
-		const value = String(this.getNodeParameter('scanRef', itemIndex, '') ?? '').trim();
+		const value = String(idOf.call(this, 'scanRef', itemIndex) ?? '').trim();
 		if (value !== '') values.add(value);
 	}
 	return [...values];

@@ -5,12 +5,13 @@ import type {
 	INodeProperties,
 	INodePropertyOptions,
 } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import { NodeApiError, updateDisplayOptions } from 'n8n-workflow';
 import { z } from 'zod';
 
 import { kybCompanyStatusRequestSchema, kybCompanyStatusSchema } from '../../../shared/contract';
 import { isPlainObject } from '../../../shared/isPlainObject';
 import { apiRequest } from '../../transport';
+import { LOCATOR_VERSION } from '../../helpers/locator';
 import { fieldLabel, validateInput } from '../../helpers/validation';
 import { COMPANY_NOT_FOUND, companyIdField } from '../company';
 import { companyOf } from './common';
@@ -84,14 +85,6 @@ const FIELD_LABELS = {
 	),
 };
 
-/** The service refuses a decision while the form is filled (PENDING) or checked (PROCESSING). */
-const NOT_DECIDABLE_YET = {
-	message:
-		'The company has not submitted its form yet, or the service is still checking it (HTTP 409)',
-	advice:
-		'A decision can be set once the company has submitted its form and the service has checked it: wait for Company Submitted (the trigger’s event), or see the company’s status with KYB Company → Get.',
-};
-
 /** The statuses that send a company back undecided: the provider's schema gives them only `status`. */
 const SEND_BACK = new Set<unknown>(['NEED_TO_PROCESS', 'NEED_TO_REVIEW']);
 
@@ -123,14 +116,48 @@ export async function execute(
 		itemIndex,
 	);
 	// Not repeated after a failure that may have reached the service: the review is recorded once.
-	const response = await apiRequest.call(this, 'apiKey', {
-		method: 'POST',
-		path: `${path}change-status/`,
-		body: request as IDataObject,
-		itemIndex,
-		notFound: COMPANY_NOT_FOUND,
-		statusWords: { 409: NOT_DECIDABLE_YET },
-	});
+	const response = await apiRequest
+		.call(this, 'apiKey', {
+			method: 'POST',
+			path: `${path}change-status/`,
+			body: request as IDataObject,
+			itemIndex,
+			notFound: COMPANY_NOT_FOUND,
+		})
+		.catch((error: unknown) => {
+			throw notReviewable.call(this, error);
+		});
 	const answer = isPlainObject(response.body) ? (response.body as IDataObject) : {};
 	return [{ json: { companyId, ...answer } }];
+}
+
+/** What each state the service will not decide from (kyb.yaml `change-status`) means, and what to do. */
+const NOT_REVIEWABLE: Record<string, { message: string; advice: string }> = {
+	PENDING: {
+		message: 'The company has not submitted its form yet (HTTP 409)',
+		advice:
+			'A decision can be set once the company has submitted its KYB form: wait for the trigger’s Company Submitted event and start this step from it (its companyId), or check that KYB Company → Get shows NEED_TO_REVIEW.',
+	},
+	PROCESSING: {
+		message: 'The service is still processing the company’s form (HTTP 409)',
+		advice:
+			'Set the decision when the service has processed it: KYB Company → Get then shows NEED_TO_REVIEW. Run this step again in a few minutes.',
+	},
+};
+
+/**
+ * From version 2, the service's 409 for a company it will not decide yet, in words that say what to
+ * wait for; the service's own words stay first. Other errors, and versions 1 and 1.1, unchanged.
+ */
+function notReviewable(this: IExecuteFunctions, error: unknown): unknown {
+	if (this.getNode().typeVersion < LOCATOR_VERSION) return error;
+	if (!(error instanceof NodeApiError) || String(error.httpCode) !== '409') return error;
+	const said = `${error.message} ${error.description ?? ''}`;
+	const state = /cannot be changed from (PENDING|PROCESSING)\b/i.exec(said)?.[1]?.toUpperCase();
+	const words = state ? NOT_REVIEWABLE[state] : undefined;
+	if (!words) return error;
+	const quoted = /The service said: "[^"]*"/.exec(error.description ?? '')?.[0];
+	error.message = words.message;
+	error.description = quoted ? `${quoted} ${words.advice}` : words.advice;
+	return error;
 }

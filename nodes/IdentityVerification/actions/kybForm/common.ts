@@ -5,6 +5,7 @@ import type { Auth } from '../../transport';
 import { segment } from '../../helpers/response';
 import { fieldLabels, validateInput } from '../../helpers/validation';
 import { COMPANY_NOT_FOUND, companyIdOf } from '../company';
+import { idOf } from '../../helpers/locator';
 
 /** How a KYB form operation signs in; Create Session always uses the API key. */
 export const authenticationProperty: INodeProperties = {
@@ -107,8 +108,8 @@ export function questionnaireOf(
 		this,
 		kybQuestionnaireParamsSchema,
 		{
-			companyId: this.getNodeParameter('companyId', itemIndex, ''),
-			questionnaireId: this.getNodeParameter('questionnaireId', itemIndex, ''),
+			companyId: idOf.call(this, 'companyId', itemIndex),
+			questionnaireId: idOf.call(this, 'questionnaireId', itemIndex),
 		},
 		companyFieldLabels,
 		itemIndex,

@@ -59,11 +59,13 @@ describe('AML Check: Create', () => {
 		expect(clean.items[0].json).toMatchObject({ overallStatus: 'NO_FLAGS', hitCount: 0 });
 	});
 
-	test('a person’s details: date of birth from the date picker, nationality in any case, M for MALE', async () => {
+	test('a person’s details: date of birth as a day, nationality in any case, M for MALE', async () => {
 		const { items, error } = await ctx.run(
 			create({
-				personFields: { dateOfBirth: '1968-02-11T00:00:00', nationality: ' ru ', sex: 'M' },
-				options: { dateOfBirthMatching: 'WITHIN_ONE_YEAR', pepTiers: ['PEP_TIER_1'] },
+				dateOfBirth: '1968-02-11',
+				dateOfBirthMatching: 'WITHIN_ONE_YEAR',
+				personFields: { nationality: ' ru ', sex: 'M' },
+				options: { pepTiers: ['PEP_TIER_1'] },
 			}),
 		);
 		expect(error).toBeUndefined();
@@ -84,7 +86,7 @@ describe('AML Check: Create', () => {
 		[{ threshold: 80.5 }, 'Match Threshold', 'whole number'],
 		[{ personDatasets: [] }, 'Datasets', 'at least one dataset'],
 		[{ personFields: { nationality: 'Lithuania' } }, 'Nationality', 'two-letter country code'],
-		[{ personFields: { dateOfBirth: '1985-02-30' } }, 'Date of Birth', 'date such as'],
+		[{ dateOfBirth: '1985-02-30' }, 'Date of Birth', 'date such as'],
 		[{ personFields: { sex: 'O' } }, 'Sex', 'MALE, FEMALE'],
 		[{ options: { sanctionBodies: '0' } }, 'Sanction Bodies', 'from 1 to 80'],
 		[{ options: { sanctionBodies: 'EU' } }, 'Sanction Bodies', 'whole numbers'],

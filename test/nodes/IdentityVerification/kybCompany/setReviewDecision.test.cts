@@ -85,7 +85,7 @@ describe('KYB Company → Set Review Decision', () => {
 		);
 		const error = expectError(result, 'HTTP 409');
 		expect(error.message).toMatch(/^The company has not submitted its form yet/);
-		expect(error.description).toMatch(/cannot be changed from PENDING.*wait for Company Submitted/);
+		expect(error.description).toMatch(/cannot be changed from PENDING.*Company Submitted event/);
 		expect(error.description).not.toMatch(/Base URL/);
 		expect(serviceRequests(ctx.sb)).toBe(1);
 	});
