@@ -112,7 +112,10 @@ describe('against the sandbox', () => {
 		const scanRef = await finished('e2e-files');
 		const [item] = await output('Download Files', 'downloadFiles', { scanRef });
 		expect(Object.keys(item.binary ?? {})).toEqual(['FRONT', 'BACK', 'FACE']);
-		expect(item.binary?.FACE).toMatchObject({ fileName: 'FACE.jpg', mimeType: 'image/jpeg' });
+		expect(item.binary?.FACE).toMatchObject({
+			fileName: `${scanRef}-FACE.jpg`,
+			mimeType: 'image/jpeg',
+		});
 		const links = JSON.parse((await fromSandbox('/api/v2/files', { scanRef })).toString());
 		for (const kind of ['FRONT', 'BACK', 'FACE']) {
 			const sent = Buffer.from(await (await fetch(links[kind])).arrayBuffer());

@@ -1575,9 +1575,10 @@ describe(`${FILES.evidence}: evidence on approval`, () => {
 		});
 		expect(photos.sort()).toEqual(
 			[
-				['BACK.png', [['BACK.png', 'image/png']]],
-				['FACE.jpg', [['FACE.jpg', 'image/jpeg']]],
-				['FRONT.png', [['FRONT.png', 'image/png']]],
+				// Named with the scanRef, so photos kept together in a folder still say whose they are.
+				[`${scanRef}-BACK.png`, [[`${scanRef}-BACK.png`, 'image/png']]],
+				[`${scanRef}-FACE.jpg`, [[`${scanRef}-FACE.jpg`, 'image/jpeg']]],
+				[`${scanRef}-FRONT.png`, [[`${scanRef}-FRONT.png`, 'image/png']]],
 			].sort(),
 		);
 	});
