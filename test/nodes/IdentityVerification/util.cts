@@ -33,6 +33,8 @@ export interface RunOpts {
 	after?: RunNodeOptions['after'];
 	/** n8n's execution mode (see runNode's `mode`; default `manual`). */
 	mode?: RunNodeOptions['mode'];
+	/** The node's version (default the latest), as a saved workflow keeps it. */
+	typeVersion?: number;
 }
 
 export interface Ctx {
@@ -73,6 +75,7 @@ export function useSandbox(): Ctx {
 				onError: opts.onError,
 				after: opts.after,
 				mode: opts.mode,
+				typeVersion: opts.typeVersion,
 			});
 		};
 	});

@@ -15,18 +15,30 @@ import {
 import { listPages } from '../../helpers/pagination';
 import { simplifyItems, simplifyOption } from '../../helpers/simplify';
 import { listReadOf, pageOptions, returnAllFields } from '../../helpers/listRead';
+import { locatorVersions, LOCATOR_VERSION, textVersions } from '../../helpers/locator';
 import { fieldLabels, validateInput } from '../../helpers/validation';
 
+/** The Client ID of versions 1 and 1.1: required, as a saved workflow with an empty one was refused. */
+const clientIdField: INodeProperties = {
+	displayName: 'Client ID',
+	name: 'clientId',
+	type: 'string',
+	required: true,
+	default: '',
+	placeholder: 'e.g. customer-12345',
+	description:
+		'The Client ID the verifications were created with (the Client ID of Create Verification Token, or clientId of a webhook): every verification of this client is listed',
+	displayOptions: { show: textVersions },
+};
+
 const properties: INodeProperties[] = [
+	clientIdField,
+	// From version 2 it may be empty: the service then lists the whole account (kyc.yaml: optional).
 	{
-		displayName: 'Client ID',
-		name: 'clientId',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: 'e.g. customer-12345',
-		description:
-			'The Client ID the verifications were created with (the Client ID of Create Verification Token, or clientId of a webhook): every verification of this client is listed',
+		...clientIdField,
+		required: false,
+		hint: 'Leave empty to list every verification of the account (newest first): use Limit, or Return All for all of them',
+		displayOptions: { show: locatorVersions },
 	},
 	...returnAllFields,
 	...simplifyOption(
@@ -46,7 +58,7 @@ export const option: INodePropertyOptions = {
 	name: 'Get Many',
 	value: 'getAll',
 	description:
-		'List every verification of one client (by Client ID): scanRef, status and whether it was suspected, one item each',
+		'List the verifications of one client (by Client ID), or of the whole account: scanRef, status and whether it was suspected, one item each',
 	action: 'Get many verifications of a client',
 };
 
@@ -71,18 +83,22 @@ export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
-	const params = validateInput.call(
-		this,
-		identificationListParamsSchema,
-		{ clientId: this.getNodeParameter('clientId', itemIndex, '') },
-		FIELD_LABELS,
-		itemIndex,
-	);
+	const clientId = this.getNodeParameter('clientId', itemIndex, '');
+	const wholeAccount = clientId === '' && this.getNode().typeVersion >= LOCATOR_VERSION;
+	const params = wholeAccount
+		? { clientId: undefined }
+		: validateInput.call(
+				this,
+				identificationListParamsSchema,
+				{ clientId },
+				FIELD_LABELS,
+				itemIndex,
+			);
 	const read = listReadOf.call(this, itemIndex);
 	const verifications = await listPages.call(this, {
 		path: '/kyc/identifications/',
 		itemsName: 'verifications',
-		qs: { clientId: params.clientId },
+		qs: wholeAccount ? {} : { clientId: params.clientId },
 		...read,
 		itemIndex,
 	});

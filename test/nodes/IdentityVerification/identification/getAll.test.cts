@@ -76,7 +76,27 @@ describe('Identification: Get Many', () => {
 		expect(items).toEqual([]);
 	});
 
-	test('an empty Client ID is refused before anything is sent (it would list every client)', async () => {
+	test('version 2: an empty Client ID lists the whole account, newest first, Limit applying', async () => {
+		const first = await ctx.finished('customer-a');
+		const second = await ctx.finished('customer-b');
+		const { items, error } = await ctx.run(getMany('', { limit: 2 }));
+		expect(error).toBeUndefined();
+		expect(items.map((item) => item.json.scanRef)).toEqual([second, first]);
+		expect(ctx.sb.requests.map((r) => r.query)).toEqual([{ page: '1' }]);
+	});
+
+	test('versions 1 and 1.1: an empty Client ID is still refused before anything is sent', async () => {
+		for (const typeVersion of [1, 1.1]) {
+			const result = await ctx.run(getMany('={{ $json.client }}'), {
+				typeVersion,
+				input: [{ json: { client: '' } }],
+			});
+			expectError(result, 'Client ID: must not be empty');
+		}
+		expect(serviceRequests(ctx.sb)).toBe(0);
+	});
+
+	test('a blank Client ID is refused before anything is sent (it would list every client)', async () => {
 		const result = await ctx.run(getMany('={{ $json.client }}'), {
 			input: [{ json: { client: ' ' } }],
 		});
@@ -98,7 +118,7 @@ describe('Identification: Get Many', () => {
 		const scanRef = await ctx.finished('customer-cof');
 		const { items, error } = await ctx.run(getMany('={{ $json.client }}'), {
 			continueOnFail: true,
-			input: [{ json: { client: 'customer-cof' } }, { json: { client: '' } }],
+			input: [{ json: { client: 'customer-cof' } }, { json: { client: ' ' } }],
 		});
 		expect(error).toBeUndefined();
 		expect(items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
