@@ -53,6 +53,14 @@ export const bankTokenSchema = z
 	})
 	.passthrough();
 
+/** The address of the provider's hosted bank verification page (its guide `bank-verification`). */
+const BANK_VERIFICATION_URL = 'https://bank-verification.ui.idenfy.com/';
+
+/** The link a person opens to connect their bank: the hosted page with the token's tokenString. */
+export function bankVerificationLink(tokenString: string): string {
+	return `${BANK_VERIFICATION_URL}?token=${encodeURIComponent(tokenString)}`;
+}
+
 export const partySchema = z
 	.object({
 		fullName: z

@@ -6,13 +6,16 @@ import type {
 	INodePropertyOptions,
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
+import { z } from 'zod';
 
 import {
 	BANK_COUNTRIES,
 	bankTokenRequestSchema,
 	bankTokenSchema,
+	bankVerificationLink,
 	LIMITS,
 } from '../../../shared/contract';
+import { isPlainObject } from '../../../shared/isPlainObject';
 import { apiRequest } from '../../transport';
 import { toItems } from '../../helpers/response';
 import { fieldLabels, numberFromText, validateInput } from '../../helpers/validation';
@@ -109,7 +112,8 @@ const properties: INodeProperties[] = [
 export const option: INodePropertyOptions = {
 	name: 'Create Token',
 	value: 'createToken',
-	description: 'Create a token the person uses to connect their bank account',
+	description:
+		'Create a token the person uses to connect their bank account; outputs verificationUrl, the link to send them',
 	action: 'Create a bank token',
 };
 
@@ -117,7 +121,7 @@ const displayOptions = { show: { resource: ['bank'], operation: ['createToken'] 
 
 export const description = updateDisplayOptions(displayOptions, properties);
 
-export const outputSchema = bankTokenSchema;
+export const outputSchema = bankTokenSchema.extend({ verificationUrl: z.string().optional() });
 
 /** The fields a wrong value is named by in a message, with how to fix it. */
 const FIELD_LABELS = fieldLabels(properties, {
@@ -156,5 +160,12 @@ export async function execute(
 		body: request as unknown as IDataObject,
 		itemIndex,
 	});
-	return toItems(response.body);
+	return toItems(withLink(response.body));
+}
+
+/** The answer with the link to send the person first (a link in the answer itself wins). */
+function withLink(answer: unknown): unknown {
+	if (!isPlainObject(answer) || typeof answer.tokenString !== 'string' || answer.tokenString === '')
+		return answer;
+	return { verificationUrl: bankVerificationLink(answer.tokenString), ...answer };
 }

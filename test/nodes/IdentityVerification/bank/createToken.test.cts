@@ -27,6 +27,11 @@ describe('Bank: Create Token', () => {
 		const lifetimeMs = Date.parse(String(token.expiration)) - Date.now();
 		expect(lifetimeMs).toBeGreaterThan(500_000);
 		expect(lifetimeMs).toBeLessThanOrEqual(600_000);
+		// The link the person opens: the provider's hosted page with the token (its bank guide).
+		expect(token.verificationUrl).toBe(
+			`https://bank-verification.ui.idenfy.com/?token=${encodeURIComponent(String(token.tokenString))}`,
+		);
+		expect(Object.keys(token)[0]).toBe('verificationUrl');
 	});
 
 	test('sends no country when Any is chosen and uses the contract defaults', async () => {
