@@ -91,9 +91,19 @@ export class KycDriver {
 		clearTimeout(this.expiryTimers.get(session.scanRef));
 		this.expiryTimers.delete(session.scanRef);
 		if (ms > MAX_TIMER_MS) return;
-		const timer = setTimeout(() => this.expireIfDue(session), ms);
+		const timer = setTimeout(() => this.expireOnTime(session), ms);
 		timer.unref();
 		this.expiryTimers.set(session.scanRef, timer);
+	}
+
+	/**
+	 * The timer's turn: a timer may fire a millisecond before Date.now() reaches the moment, so one
+	 * that is early waits out the rest instead of leaving the link open until the next read.
+	 */
+	private expireOnTime(session: KycSession): void {
+		const left = session.expiresAt - Date.now();
+		if (LINK_USABLE.includes(session.state) && left > 0) this.scheduleExpiry(session, left);
+		else this.expireIfDue(session);
 	}
 
 	/** Expires the session when its link's time is over and it is still open. */
