@@ -45,6 +45,7 @@ const LOCATORS: Record<string, LocatorModes> = {
 			hint: 'Leave empty to submit the form of the form token (Authentication: Form Token or Form Token Credential)',
 		},
 	},
+	documentId: { list: 'orderedDocumentSearch', searchable: true },
 	// The service lists none of these: By ID only, as in version 1, mapped from the step before.
 	checkId: {},
 	profileId: {},
@@ -57,6 +58,7 @@ const SEARCH_HINTS: Record<string, string> = {
 	scanRef: 'From List: search by Client ID',
 	companyId: 'From List: search by registration number',
 	monitoringId: 'From List: search by name; monitorings in ALERT come first',
+	documentId: 'From List: search by title; the newest orders come first',
 };
 
 /** An operation's fields with each ID field shown as a text field before version 2, a locator from it. */

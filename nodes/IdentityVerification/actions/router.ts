@@ -41,6 +41,8 @@ const REFERENCE_FIELDS = [
 	'companyId',
 	'formId',
 	'questionnaireId',
+	'documentId',
+	'registrationNumber',
 ];
 
 /** The reference fields of the operation that this item gave (an unreadable one is left out). */

@@ -226,6 +226,38 @@ async function formSearch(
 	return { results: entries };
 }
 
+/**
+ * Ordered registry documents (`GET /api/v2/gov-ordered-documents/`, one unpaged list), newest order
+ * first, found by title; each shown with its status and when it was (or is to be) delivered.
+ */
+async function orderedDocumentSearch(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+): Promise<INodeListSearchResult> {
+	const body = await get.call(
+		this,
+		'apiKey',
+		'/api/v2/gov-ordered-documents/',
+		'ordered documents',
+		{
+			orderBy: '-orderTime',
+		},
+	);
+	const wanted = filterOf(filter)?.toLowerCase();
+	const entries = (Array.isArray(body) ? body : [])
+		.filter(isPlainObject)
+		.map((entry) => ({
+			name: label(
+				entry.title || entry.id,
+				entry.status,
+				entry.deliveredAt || entry.expectedDeliveryTime,
+			),
+			value: text(entry.id),
+		}))
+		.filter((entry) => !wanted || entry.name.toLowerCase().includes(wanted));
+	return { results: entries };
+}
+
 /** The node's `methods.listSearch`: each ID field's From List names one of these. */
 export const listSearch = {
 	companySearch,
@@ -233,4 +265,5 @@ export const listSearch = {
 	verificationSearch,
 	questionnaireSearch,
 	formSearch,
+	orderedDocumentSearch,
 };

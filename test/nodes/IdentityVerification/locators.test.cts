@@ -27,6 +27,7 @@ const ID_FIELDS = [
 	'questionnaireId',
 	'verificationId',
 	'accountId',
+	'documentId',
 ];
 
 const shownFrom = (property: INodeProperties) =>
@@ -58,6 +59,7 @@ describe('version 2: the ID fields', () => {
 		['scanRef', ['list', 'url', 'id'], 'verificationSearch'],
 		['questionnaireId', ['list', 'id'], 'questionnaireSearch'],
 		['formId', ['list', 'id'], 'formSearch'],
+		['documentId', ['list', 'id'], 'orderedDocumentSearch'],
 	])('%s: modes %j, its list loaded by %s', (name, modes, method) => {
 		const locators = properties.filter((p) => p.name === name && p.type === 'resourceLocator');
 		expect(locators.length).toBeGreaterThan(0);
@@ -146,6 +148,31 @@ describe('version 2: an ID in each mode', () => {
 		expect(error).toBeUndefined();
 		expect(items[0].json.id).toBe(companyId);
 		expect(ctx.sb.requests).toMatchObject([{ path: `/kyb/companies/${companyId}/` }]);
+	});
+
+	test('From List: the chosen ordered document, its file downloaded; an error item names its Document ID', async () => {
+		await ctx.run(
+			company('orderDocument', {
+				countryCode: 'LT',
+				registrationNumber: '305123456',
+				companyName: 'UAB Baltic Widgets',
+				productKey: 'REGISTER_EXTRACT',
+			}),
+		);
+		const [documentId] = ctx.sb.kyb.govOrders();
+		ctx.sb.kyb.deliverGovOrder(documentId);
+		const got = await ctx.run(
+			company('getOrderedDocument', { documentId: rl('list', documentId) }),
+		);
+		expect(got.error).toBeUndefined();
+		expect(got.items[0].json).toMatchObject({ id: documentId, status: 'FINISHED' });
+		expect(got.items[0].binary?.data?.mimeType).toBe('application/pdf');
+		const missing = '3c90c3cc-0d44-4b50-8888-8dd25736052a';
+		const { items } = await ctx.run(
+			company('getOrderedDocument', { documentId: rl('list', missing) }),
+			{ continueOnFail: true },
+		);
+		expect(items[0].json).toMatchObject({ documentId: missing, httpCode: '404' });
 	});
 
 	test('By URL: the company’s ID is the last segment of its address', async () => {

@@ -158,6 +158,8 @@ export const govDocumentRoutes: Route[] = [
 				.filter(
 					(o) => (status === undefined || o.status === status) && (!title || o.title === title),
 				);
+			// kyb.yaml's orderBy: `-orderTime` lists the newest orders first (the store keeps them oldest first).
+			if (req.query.get('orderBy') === '-orderTime') orders.reverse();
 			return json(
 				200,
 				orders.map((o) => govOrderBody(o, req.origin)),

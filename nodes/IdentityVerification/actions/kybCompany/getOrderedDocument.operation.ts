@@ -10,6 +10,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { govOrderedDocumentParamsSchema, govOrderedDocumentSchema } from '../../../shared/contract';
 import { isPlainObject } from '../../../shared/isPlainObject';
 import { linkItem, outputFileFields } from '../../helpers/fileDownload';
+import { idOf } from '../../helpers/locator';
 import { fileItemSchema } from '../../helpers/fileItem';
 import { segment } from '../../helpers/response';
 import { fieldLabels, validateInput } from '../../helpers/validation';
@@ -72,7 +73,7 @@ export async function execute(
 	const { documentId } = validateInput.call(
 		this,
 		govOrderedDocumentParamsSchema,
-		{ documentId: this.getNodeParameter('documentId', itemIndex, '') },
+		{ documentId: idOf.call(this, 'documentId', itemIndex) },
 		LABELS,
 		itemIndex,
 	);
