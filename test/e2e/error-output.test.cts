@@ -7,7 +7,11 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { IDataObject } from 'n8n-workflow';
 
-import { ERROR_CASES, type ErrorCase } from '../nodes/IdentityVerification/errorCases.cjs';
+import {
+	caseName,
+	ERROR_CASES,
+	type ErrorCase,
+} from '../nodes/IdentityVerification/errorCases.cjs';
 import { execute, nodeOutput, type ExecuteResult } from '../n8n/runtime.cjs';
 import { node } from '../n8n/workflow.cjs';
 import {
@@ -48,7 +52,7 @@ function branch(
 	rows: IDataObject[],
 	onError: OnError,
 ): { nodes: WorkflowNode[]; connections: Record<string, unknown>; first: string } {
-	const name = (what: string) => `${what} (${errorCase.resource})`;
+	const name = (what: string) => `${what} (${caseName(errorCase)})`;
 	const rowsNode = node(name('Rows'), 'n8n-nodes-base.set', 3.4, {
 		mode: 'raw',
 		jsonOutput: JSON.stringify({ rows }),
@@ -107,7 +111,7 @@ async function runAll(onError: OnError): Promise<ExecuteResult> {
 	const starts: Array<ReturnType<typeof link>> = [];
 	for (const errorCase of ERROR_CASES) {
 		const rows = await errorCase.inputs(stack.sandbox);
-		inputs.set(`${onError}:${errorCase.resource}`, rows);
+		inputs.set(`${onError}:${caseName(errorCase)}`, rows);
 		const part = branch(errorCase, rows, onError);
 		nodes.push(...part.nodes);
 		Object.assign(connections, part.connections);
@@ -130,8 +134,8 @@ describe('On Error in real n8n, every resource, a mixed batch', () => {
 	test('Continue (using error output): good items by Success, failed ones by Error, with their IDs and their input', async () => {
 		const result = await runAll('continueErrorOutput');
 		for (const errorCase of ERROR_CASES) {
-			const rows = inputs.get(`continueErrorOutput:${errorCase.resource}`) as IDataObject[];
-			const action = `Action (${errorCase.resource})`;
+			const rows = inputs.get(`continueErrorOutput:${caseName(errorCase)}`) as IDataObject[];
+			const action = `Action (${caseName(errorCase)})`;
 			const success = nodeOutput(result, action, 0);
 			const failed = nodeOutput(result, action, 1);
 			expect(success.length).toBeGreaterThan(0);
@@ -144,7 +148,7 @@ describe('On Error in real n8n, every resource, a mixed batch', () => {
 				expect(item.json.error).toMatchObject(errorCase.references(rows, index + 1));
 				expect(item.json).toMatchObject(inputFields(errorCase, rows[index + 1]));
 			});
-			expect(nodeOutput(result, `Failed (${errorCase.resource})`)).toHaveLength(
+			expect(nodeOutput(result, `Failed (${caseName(errorCase)})`)).toHaveLength(
 				errorCase.failures.length,
 			);
 		}
@@ -153,9 +157,10 @@ describe('On Error in real n8n, every resource, a mixed batch', () => {
 	test('Continue (regular output): every item on the one output, the failed ones with their words and IDs', async () => {
 		const result = await runAll('continueRegularOutput');
 		for (const errorCase of ERROR_CASES) {
-			const rows = inputs.get(`continueRegularOutput:${errorCase.resource}`) as IDataObject[];
-			const items = nodeOutput(result, `Action (${errorCase.resource})`, 0);
-			expect(nodeOutput(result, `Action (${errorCase.resource})`, 1)).toEqual([]);
+			const action = `Action (${caseName(errorCase)})`;
+			const rows = inputs.get(`continueRegularOutput:${caseName(errorCase)}`) as IDataObject[];
+			const items = nodeOutput(result, action, 0);
+			expect(nodeOutput(result, action, 1)).toEqual([]);
 			const failed = items.filter((item) => item.json.error !== undefined);
 			expect(failed).toHaveLength(errorCase.failures.length);
 			expect(items.length - failed.length).toBeGreaterThan(0);

@@ -504,6 +504,113 @@ test('every new KYB operation in real n8n against the sandbox: a company from it
 	expect(owners.map((r) => [r.authScheme, r.authorized])).toEqual([['bearer', true]]);
 });
 
+/** This package's action node at version 2 (the ID fields are resource locators). */
+const actionV2 = (name: string, parameters: Record<string, unknown>): WorkflowNode =>
+	node(name, NODE_TYPES.action, 2, parameters, {
+		credentials: { [CREDENTIALS.api.type]: { id: CREDENTIALS.api.id, name: CREDENTIALS.api.name } },
+	});
+
+/** A KYB session's form token, as Create Session makes it. */
+async function formToken(clientId: string): Promise<string> {
+	const session = await fetch(`${stack.sandbox.url}/kyb/tokens/`, {
+		method: 'POST',
+		headers: {
+			'content-type': 'application/json',
+			authorization: `Basic ${Buffer.from(`${stack.sandbox.credentials.apiKey}:${stack.sandbox.credentials.apiSecret}`).toString('base64')}`,
+		},
+		body: JSON.stringify({ tokenType: 'FORM', clientId }),
+	}).then((res) => res.json() as Promise<{ tokenString: string }>);
+	return session.tokenString;
+}
+
+const byId = (value: string) => ({ __rl: true, mode: 'id', value });
+
+test('the rest of the KYB lifecycle in real n8n (version 2): a form prefilled, the checks re-run, a company sent back, a registry document ordered and read', async () => {
+	const token = await formToken('e2e-prefill');
+	const { companyId: submitted } = await stack.sandbox.kyb.submitSession(
+		await formToken('e2e-rerun'),
+	);
+	const result = await runChain('KYB lifecycle', [
+		actionV2('Create Form', {
+			resource: 'kyb',
+			operation: 'createForm',
+			authentication: 'formToken',
+			formToken: token,
+			companyName: 'UAB Šiaurės Prekyba',
+			companyCountry: 'LT',
+		}),
+		actionV2('Update Form', {
+			resource: 'kyb',
+			operation: 'updateForm',
+			companyId: byId("={{ $('Create Form').item.json.id }}"),
+			companyName: 'UAB Šiaurės Prekyba',
+			companyCountry: 'LT',
+			companyDetails: { phone: '+37060000000' },
+		}),
+		actionV2('Add Beneficiary', {
+			resource: 'kyb',
+			operation: 'addBeneficiary',
+			companyId: byId("={{ $('Create Form').item.json.id }}"),
+			name: 'Rūta',
+			surname: 'Žukauskienė',
+			beneficiaryTypes: ['UBO'],
+		}),
+		actionV2('Re-Run Automated Checks', {
+			resource: 'kybCompany',
+			operation: 'rerunAutomation',
+			companyId: byId(submitted),
+		}),
+		actionV2('Send Back', {
+			resource: 'kybCompany',
+			operation: 'setReviewDecision',
+			companyId: byId(submitted),
+			decision: 'NEED_TO_PROCESS',
+		}),
+		actionV2('Available Documents', {
+			resource: 'kybCompany',
+			operation: 'getAvailableDocuments',
+			countryCode: 'LT',
+			registrationNumber: '305123456',
+		}),
+		actionV2('Order', {
+			resource: 'kybCompany',
+			operation: 'orderDocument',
+			countryCode: 'LT',
+			registrationNumber: '305123456',
+			companyName: 'UAB Baltic Widgets',
+			productKey: "={{ $('Available Documents').item.json.id }}",
+		}),
+		actionV2('Orders', { resource: 'kybCompany', operation: 'getOrderedDocuments' }),
+		actionV2('Ordered Document', {
+			resource: 'kybCompany',
+			operation: 'getOrderedDocument',
+			documentId: byId('={{ $json.id }}'),
+		}),
+	]);
+	expectSuccess(result);
+	const one = (name: string) => nodeOutput(result, name).map((item) => item.json);
+	const [form] = one('Create Form');
+	expect(form).toMatchObject({ company: { companyName: 'UAB Šiaurės Prekyba' } });
+	expect(one('Update Form')[0]).toMatchObject({
+		companyId: form.id,
+		company: { companyName: 'UAB Šiaurės Prekyba', phone: '+37060000000' },
+	});
+	expect(one('Add Beneficiary')[0]).toMatchObject({ info: { surname: 'Žukauskienė' } });
+	expect(one('Re-Run Automated Checks')).toEqual([{ started: true, companyId: submitted }]);
+	expect(stack.sandbox.kyb.company(submitted)?.automationRuns).toBe(1);
+	expect(one('Send Back')).toEqual([{ companyId: submitted, status: 'NEED_TO_PROCESS' }]);
+	expect(one('Available Documents').map((document) => document.id)).toEqual([
+		'REGISTER_EXTRACT',
+		'HISTORIC_EXTRACT',
+	]);
+	expect(one('Order')[0]).toMatchObject({ ordered: true, productKey: 'REGISTER_EXTRACT' });
+	const [ordered] = stack.sandbox.kyb.govOrders();
+	expect(one('Orders').map((order) => order.id)).toEqual([ordered]);
+	expect(one('Ordered Document')).toEqual([
+		expect.objectContaining({ id: ordered, status: 'IN_PROGRESS', file: null }),
+	]);
+});
+
 // ---------------------------------------------------------------------------------------------
 // 2. The provider's answers through n8n
 // ---------------------------------------------------------------------------------------------

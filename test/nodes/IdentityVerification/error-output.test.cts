@@ -6,7 +6,7 @@
  */
 import type { INodeExecutionData } from 'n8n-workflow';
 
-import { ERROR_CASES } from './errorCases.cjs';
+import { caseName, ERROR_CASES } from './errorCases.cjs';
 import type { ErrorCase } from './errorCases.cjs';
 import { useKycSandbox } from './kyc-util.cjs';
 import { binaryItem } from './util.cjs';
@@ -28,7 +28,7 @@ async function inputsOf(errorCase: ErrorCase): Promise<INodeExecutionData[]> {
 	});
 }
 
-describe.each(ERROR_CASES.map((errorCase) => [errorCase.resource, errorCase] as const))(
+describe.each(ERROR_CASES.map((errorCase) => [caseName(errorCase), errorCase] as const))(
 	'On Error, %s',
 	(_resource, errorCase) => {
 		test('Continue (using error output): the good item leaves by Success, the failed ones by Error with their IDs', async () => {

@@ -1,5 +1,6 @@
 /**
- * One mixed batch per resource for the On Error tests (engine and real n8n): an item that succeeds,
+ * One mixed batch per resource, and per newer operation (Get Result, the registry, Add
+ * Beneficiary), for the On Error tests (engine and real n8n): an item that succeeds,
  * one the node or the service refuses, and one about something the service does not have. Each
  * operation takes its IDs from the item (`{{ $json.… }}`), as after a trigger or a sheet.
  */
@@ -10,6 +11,8 @@ import type { Sandbox } from '../../sandbox/index.cjs';
 
 export interface ErrorCase {
 	resource: string;
+	/** What the case is known by where a resource has several (its operation); the resource else. */
+	name?: string;
 	/** The operation's parameters; IDs are expressions over the input item. */
 	parameters: INodeParameters;
 	/** The three input items' JSON, in order: good, refused, not found (or refused by the service). */
@@ -36,6 +39,12 @@ const PNG_BASE64 = Buffer.from(
 const NOT_FOUND = { error: /./, httpCode: '404' };
 /** Refused before anything is sent, naming the field. */
 const REFUSED = (label: string) => ({ error: new RegExp(`^${label}: `) });
+
+/** What a case is known by: its name, else its resource. */
+export const caseName = (errorCase: ErrorCase): string => errorCase.name ?? errorCase.resource;
+
+/** A company the sandbox's registry knows, as Get Available Registry Documents and Order Document take it. */
+const REGISTRY_COMPANY = { countryCode: 'LT', registrationNumber: '305123456' };
 
 export const ERROR_CASES: ErrorCase[] = [
 	{
@@ -140,6 +149,78 @@ export const ERROR_CASES: ErrorCase[] = [
 		failures: [REFUSED('Company ID'), NOT_FOUND],
 		references: (inputs, index) =>
 			inputs[index].companyId ? { companyId: inputs[index].companyId } : {},
+	},
+	{
+		resource: 'identification',
+		name: 'identification.getResult',
+		parameters: {
+			resource: 'identification',
+			operation: 'getResult',
+			scanRef: '={{ $json.scanRef }}',
+		},
+		inputs: async (sb) => [
+			{ scanRef: await finished(sb, 'result-good') },
+			{ scanRef: '' },
+			{ scanRef: 'no-such-verification' },
+		],
+		failures: [REFUSED('Scan Reference'), NOT_FOUND],
+		references: (inputs, index) =>
+			inputs[index].scanRef ? { scanRef: inputs[index].scanRef } : {},
+	},
+	{
+		resource: 'kybCompany',
+		name: 'kybCompany.getAvailableDocuments',
+		parameters: {
+			resource: 'kybCompany',
+			operation: 'getAvailableDocuments',
+			countryCode: '={{ $json.countryCode }}',
+			registrationNumber: '={{ $json.registrationNumber }}',
+		},
+		inputs: async () => [
+			REGISTRY_COMPANY,
+			{ countryCode: 'XX', registrationNumber: '305123456' },
+			{ countryCode: 'LT', registrationNumber: '999' },
+		],
+		failures: [REFUSED('Country'), NOT_FOUND],
+		references: (inputs, index) => ({ registrationNumber: inputs[index].registrationNumber }),
+	},
+	{
+		resource: 'kybCompany',
+		name: 'kybCompany.orderDocument',
+		parameters: {
+			resource: 'kybCompany',
+			operation: 'orderDocument',
+			countryCode: '={{ $json.countryCode }}',
+			registrationNumber: '={{ $json.registrationNumber }}',
+			companyName: 'UAB Baltic Widgets',
+			productKey: '={{ $json.productKey }}',
+		},
+		inputs: async () => [
+			{ ...REGISTRY_COMPANY, productKey: 'REGISTER_EXTRACT' },
+			{ ...REGISTRY_COMPANY, productKey: ' ' },
+			// A product the registry does not offer: the service refuses the order.
+			{ ...REGISTRY_COMPANY, productKey: 'NO_SUCH' },
+		],
+		failures: [REFUSED('Product Key'), { error: /./, httpCode: '400' }],
+		references: (inputs, index) => ({ registrationNumber: inputs[index].registrationNumber }),
+	},
+	{
+		resource: 'kyb',
+		name: 'kyb.addBeneficiary',
+		parameters: {
+			resource: 'kyb',
+			operation: 'addBeneficiary',
+			companyId: '={{ $json.companyId }}',
+			name: '={{ $json.name }}',
+			surname: 'Žukauskienė',
+		},
+		inputs: async () => [
+			{ companyId: SEED.kyb.companyId, name: 'Rūta' },
+			{ companyId: SEED.kyb.companyId, name: 'r'.repeat(101) },
+			{ companyId: 'no-such-company', name: 'Rūta' },
+		],
+		failures: [REFUSED('First Name'), NOT_FOUND],
+		references: (inputs, index) => ({ companyId: inputs[index].companyId }),
 	},
 	{
 		resource: 'proofOfAddress',
