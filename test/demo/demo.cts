@@ -22,15 +22,20 @@ import { CACHE_DIR, N8N_VERSION, execute, type ExecuteResult } from '../n8n/runt
 import { alreadyRunning, claimDemoFolder, DEMO_LOCK_FILE, type Claim } from './lock.cjs';
 import { amlTestNames, DELIVERIES_PAGE } from '../sandbox/index.cjs';
 import {
+	demoCopies,
 	demoStackOptions,
-	demoWorkflows,
+	isSignupWorkflow,
 	runsInDemo,
-	type DemoWorkflow,
-} from '../n8n/examples.cjs';
+	startsOf,
+	formFieldsOf,
+	webhookSample,
+} from './copies.cjs';
+import type { DemoWorkflow } from '../n8n/examples.cjs';
+import { INBOX_PAGE } from '../sandbox/index.cjs';
+import { postWhenRegistered } from '../n8n/runtime.cjs';
 import {
 	connectTrigger,
 	credentialRef,
-	isSignupWorkflow,
 	NODE_TYPES,
 	isTriggerWorkflow,
 	routesTaken,
@@ -151,49 +156,129 @@ async function runManual(stack: Stack, w: DemoWorkflow): Promise<Row> {
 	};
 }
 
-/** A trigger example, started by a verification the sandbox finishes and delivers. */
+const IDENTIFICATION = /^IDENTIFICATION_/;
+
+/**
+ * A trigger example, started by the first event it listens to, sent by the sandbox to its URL: an
+ * identification result by a verification the sandbox finishes, any other its sample delivery.
+ */
 async function runTrigger(stack: Stack, w: DemoWorkflow): Promise<Row> {
 	const started = Date.now();
 	const before = (await stack.rest.listExecutions(w.workflow.id)).length;
+	const trigger = triggerNodeOf(w)!;
+	const event =
+		((trigger.parameters?.events as string[]) ?? [])[0] ?? 'IDENTIFICATION_AUTO_FINISHED';
 	try {
-		const { scanRef } = stack.sandbox.kyc.createSession('demo-customer-42');
-		const delivery = await stack.sandbox.kyc.autoFinish(scanRef, {
-			final: true,
-			overall: 'APPROVED',
-		});
+		await connectTrigger(stack, w);
+		const delivery = IDENTIFICATION.test(event)
+			? await stack.sandbox.kyc.autoFinish(
+					stack.sandbox.kyc.createSession('demo-customer-42').scanRef,
+					{ final: true, overall: 'APPROVED' },
+				)
+			: await stack.sandbox.webhooks.send(event as never, undefined, triggerUrl(stack, w));
 		const code = delivery.attempts[delivery.attempts.length - 1]?.statusCode;
 		if (delivery.status !== 'delivered')
 			throw new Error(`delivery ${delivery.status} (last answer ${code})`);
 		const done = await stack.rest.waitForExecutions(w.workflow.id, before + 1);
 		const exec = await stack.rest.getExecution(done[0].id);
 		const runData = exec.data?.resultData?.runData ?? {};
-		const triggerName = triggerNodeOf(w)!.name;
-		const emitted = runData[triggerName]?.[0]?.data?.main?.[0]?.length ?? 0;
+		const emitted = runData[trigger.name]?.[0]?.data?.main?.[0]?.length ?? 0;
 		return {
-			workflow: `${w.workflow.name} (webhook → ${endOf(w, runData)})`,
+			workflow: `${w.workflow.name} (${event} → ${endOf(w, runData)})`,
 			status: exec.status === 'success' && emitted === 1 ? 'success' : 'FAILED',
 			items: emitted,
 			ms: Date.now() - started,
 			note: exec.status === 'success' ? undefined : `execution ${exec.id} ended ${exec.status}`,
 		};
 	} catch (error) {
-		return {
-			workflow: `${w.workflow.name} (webhook delivery)`,
-			status: 'FAILED',
-			items: '-',
-			ms: Date.now() - started,
-			note: (error as Error).message,
-		};
+		return failedRow(`${w.workflow.name} (${event})`, started, error);
+	}
+}
+
+function failedRow(workflow: string, started: number, error: unknown): Row {
+	return {
+		workflow,
+		status: 'FAILED',
+		items: '-',
+		ms: Date.now() - started,
+		note: (error as Error).message,
+	};
+}
+
+/** The newest finished execution after `before` of them, as a row. */
+async function finishedRow(
+	stack: Stack,
+	w: DemoWorkflow,
+	label: string,
+	before: number,
+	started: number,
+): Promise<Row> {
+	const done = await stack.rest.waitForExecutions(w.workflow.id, before + 1, 60_000);
+	const exec = await stack.rest.getExecution(done[0].id);
+	const runData = exec.data?.resultData?.runData ?? {};
+	return {
+		workflow: `${w.workflow.name} (${label} → ${endOf(w, runData)})`,
+		status: exec.status === 'success' ? 'success' : 'FAILED',
+		items: exec.status === 'success' ? 1 : '-',
+		ms: Date.now() - started,
+		note: exec.status === 'success' ? undefined : `execution ${exec.id} ended ${exec.status}`,
+	};
+}
+
+/** An example started by n8n's Webhook node: a new customer posted to it, as a CRM would. */
+async function runWebhook(stack: Stack, w: DemoWorkflow): Promise<Row> {
+	const started = Date.now();
+	const node = w.workflow.nodes.find((n) => n.type === 'n8n-nodes-base.webhook')!;
+	try {
+		const before = (await stack.rest.listExecutions(w.workflow.id)).length;
+		const url = `${stack.n8n.url}/webhook/${node.parameters.path as string}`;
+		const status = await postWhenRegistered(url, {
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify(webhookSample('demo-customer-9')),
+		});
+		if (status >= 400) throw new Error(`the webhook answered ${status}`);
+		return await finishedRow(stack, w, 'webhook', before, started);
+	} catch (error) {
+		return failedRow(`${w.workflow.name} (webhook)`, started, error);
+	}
+}
+
+const yesterday = () => new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+
+/**
+ * An example started by n8n's form: filled in as a person would (a client whose verification the
+ * sandbox finished, so that it can be erased; yesterday for a date).
+ */
+async function runForm(stack: Stack, w: DemoWorkflow): Promise<Row> {
+	const started = Date.now();
+	const node = w.workflow.nodes.find((n) => n.type === 'n8n-nodes-base.formTrigger')!;
+	const clientId = `demo-erasure-${Date.now()}`;
+	try {
+		const { scanRef } = stack.sandbox.kyc.createSession(clientId);
+		await stack.sandbox.kyc.autoFinish(scanRef, { final: true, overall: 'APPROVED' });
+		const before = (await stack.rest.listExecutions(w.workflow.id)).length;
+		const form = new FormData();
+		for (const [name, value] of formFieldsOf(node, clientId, yesterday())) form.append(name, value);
+		const path = (node.parameters.path as string | undefined) || node.webhookId;
+		const res = await fetch(`${stack.n8n.url}/form/${path}`, { method: 'POST', body: form });
+		await res.arrayBuffer();
+		if (res.status >= 400) throw new Error(`the form answered ${res.status}`);
+		return await finishedRow(stack, w, 'form', before, started);
+	} catch (error) {
+		return failedRow(`${w.workflow.name} (form)`, started, error);
 	}
 }
 
 async function runHeadless(stack: Stack, workflows: DemoWorkflow[]): Promise<Row[]> {
 	const rows: Row[] = [];
-	const runnable = workflows.filter(runsInDemo);
-	for (const w of runnable.filter((x) => !isTriggerWorkflow(x) && !isSignupWorkflow(x)))
-		rows.push(await runManual(stack, w));
-	for (const w of runnable.filter(isTriggerWorkflow)) rows.push(await runTrigger(stack, w));
-	for (const w of runnable.filter(isSignupWorkflow)) rows.push(await runSignup(stack, w));
+	for (const w of workflows)
+		for (const start of startsOf(w)) {
+			if (start === 'manual') rows.push(await runManual(stack, w));
+			if (start === 'webhook') rows.push(await runWebhook(stack, w));
+			if (start === 'form') rows.push(await runForm(stack, w));
+			if (start === 'trigger') rows.push(await runTrigger(stack, w));
+			if (start === 'signup') rows.push(await runSignup(stack, w));
+		}
 	return rows;
 }
 
@@ -252,7 +337,7 @@ function triggerWorkflows(workflows: DemoWorkflow[]): DemoWorkflow[] {
 
 /** The stack's workflows: the examples, and the demo's own trigger workflow when it needs it. */
 function stackWorkflows(workflows: DemoWorkflow[]): Pick<StackOptions, 'workflows' | 'publish'> {
-	const options = demoStackOptions();
+	const options = demoStackOptions(0);
 	const own = triggerWorkflows(workflows).filter((w) => w === RESULTS_WORKFLOW);
 	return {
 		workflows: [...(options.workflows ?? []), ...own.map((w) => w.workflow)],
@@ -276,17 +361,35 @@ async function connectWorkflows(
 	console.log(`[demo] Ready in ${setupSeconds} s (${timings})`);
 }
 
-/** Runs every example the demo runs, prints the table; the exit code is 1 when any failed. */
+/** Runs every start of every example, prints the table; the exit code is 1 when any failed. */
 async function headlessDemo(stack: Stack, workflows: DemoWorkflow[]): Promise<number> {
 	const rows = await runHeadless(stack, workflows);
 	printTable(rows);
-	printNotRun(workflows);
+	printStandIns(workflows);
 	const failed = rows.filter((r) => r.status !== 'success').length;
+	const examplesOk = workflows.filter((w) =>
+		rows.every((r) => !r.workflow.startsWith(`${w.workflow.name} (`) || r.status === 'success'),
+	).length;
 	console.log(
-		`\n${rows.length - failed}/${rows.length} example workflows the demo runs succeeded in n8n ${N8N_VERSION}`,
+		`\n${stack.sandbox.mailbox.messages.length} e-mails reached the sandbox's mailbox: ${stack.sandbox.url}${INBOX_PAGE}`,
+	);
+	console.log(
+		`${rows.length - failed}/${rows.length} runs succeeded; ${examplesOk} of ${workflows.length} example workflows run in n8n ${N8N_VERSION}`,
 	);
 	if (failed > 0) console.log(`n8n log: ${stack.n8n.logFile}\n${stack.n8n.logTail(30)}`);
 	return failed === 0 ? 0 : 1;
+}
+
+/** The outside services each example's demo copy stands in for (the imported files keep them). */
+function printStandIns(workflows: DemoWorkflow[]): void {
+	const with_ = workflows.filter((w) => w.needs.length > 0);
+	if (with_.length === 0) return;
+	console.log('');
+	console.log(
+		"  Run with n8n's own stand-ins for outside services (the files in workflows/ keep the real ones; e-mail goes to the sandbox's inbox):",
+	);
+	for (const w of with_)
+		console.log(`    ${w.workflow.name}  (stand-ins for ${w.needs.join(', ')})`);
 }
 
 /** Where the editor is, how to sign in, and the example workflows. */
@@ -405,7 +508,7 @@ function untilStopped(stack: Stack, stopping: () => boolean): Promise<void> {
 async function main(): Promise<number> {
 	const args = process.argv.slice(2);
 	const headless = args.includes('--headless');
-	const workflows = demoWorkflows();
+	const workflows = demoCopies();
 	const started = Date.now();
 	const { folder: userFolder, claim } = headless
 		? { folder: undefined, claim: undefined }
@@ -433,7 +536,7 @@ async function runDemo(
 		userFolder,
 		n8nPort: flagValue(args, '--port') ?? 5678,
 		sandboxPort: flagValue(args, '--sandbox-port') ?? 8787,
-		...demoStackOptions(),
+		...demoStackOptions(flagValue(args, '--smtp-port') ?? 0),
 		...stackWorkflows(workflows),
 		log: (m) => console.log(`[demo] ${m}`),
 	});

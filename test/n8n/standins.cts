@@ -10,14 +10,7 @@
 // - every other step (post, upload, append, update) becomes No Operation: its items go on as they came.
 import { SEED } from '../sandbox/index.cjs';
 import { OUTSIDE_SERVICES, type ExampleWorkflow } from './examples.cjs';
-import { nodeId, type WorkflowNode } from './stack.cjs';
-
-/** The demo's SMTP credential, which sends to the sandbox's mailbox (its inbox page). */
-export const MAILBOX_CREDENTIAL = {
-	id: 'idvSandboxMailbox',
-	name: 'Sandbox mailbox (SMTP)',
-	type: 'smtp',
-} as const;
+import { MAILBOX_CREDENTIAL, nodeId, type WorkflowNode } from './stack.cjs';
 
 const EMAIL = 'n8n-nodes-base.emailSend';
 
