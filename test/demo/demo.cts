@@ -27,6 +27,7 @@ import {
 	isSignupWorkflow,
 	runsInDemo,
 	startsOf,
+	type Start,
 	formFieldsOf,
 	webhookSample,
 } from './copies.cjs';
@@ -175,7 +176,7 @@ async function runTrigger(stack: Stack, w: DemoWorkflow): Promise<Row> {
 					stack.sandbox.kyc.createSession('demo-customer-42').scanRef,
 					{ final: true, overall: 'APPROVED' },
 				)
-			: await stack.sandbox.webhooks.send(event as never, undefined, triggerUrl(stack, w));
+			: await stack.sandbox.webhooks.send(event as never);
 		const code = delivery.attempts[delivery.attempts.length - 1]?.statusCode;
 		if (delivery.status !== 'delivered')
 			throw new Error(`delivery ${delivery.status} (last answer ${code})`);
@@ -392,6 +393,23 @@ function printStandIns(workflows: DemoWorkflow[]): void {
 		console.log(`    ${w.workflow.name}  (stand-ins for ${w.needs.join(', ')})`);
 }
 
+/** What a person does to run one start of an example, in the editor or the sandbox's pages. */
+function whatToClick(stack: Stack, w: DemoWorkflow, start: Start): string {
+	if (start === 'manual') return 'Open it and click Execute workflow.';
+	if (start === 'signup')
+		return `Published. A customer signs up at ${signupUrl(stack, w)} (the demo prints a link below); finish their verification on the sandbox's page.`;
+	if (start === 'webhook') {
+		const node = w.workflow.nodes.find((n) => n.type === 'n8n-nodes-base.webhook')!;
+		return `Published. Runs when a CRM posts a customer to ${stack.n8n.url}/webhook/${node.parameters.path as string}.`;
+	}
+	if (start === 'form') {
+		const node = w.workflow.nodes.find((n) => n.type === 'n8n-nodes-base.formTrigger')!;
+		return `Published. Fill in its form: ${stack.n8n.url}/form/${(node.parameters.path as string | undefined) || node.webhookId}`;
+	}
+	const events = ((triggerNodeOf(w)?.parameters?.events as string[]) ?? []).join(', ');
+	return `Published. Runs on ${events || 'every event'}: finish a verification on the sandbox's page, or Resend a delivery on ${stack.sandbox.url}${DELIVERIES_PAGE}.`;
+}
+
 /** Where the editor is, how to sign in, and the example workflows. */
 function printGuide(stack: Stack, workflows: DemoWorkflow[]): void {
 	const url = (w: DemoWorkflow) => `${stack.n8n.url}/workflow/${w.workflow.id}`;
@@ -423,15 +441,14 @@ function printGuide(stack: Stack, workflows: DemoWorkflow[]): void {
 		'  Example workflows (the files of workflows/; into your own n8n: ⋯ → Import → From File,',
 	);
 	console.log('  in n8n 1.x ⋯ → Import from File):');
-	for (const w of workflows.filter(runsInDemo)) {
-		const extra = isTriggerWorkflow(w)
-			? `  [published; the sandbox sends webhooks to ${triggerUrl(stack, w)}]`
-			: isSignupWorkflow(w)
-				? `  [published; sign-up URL ${signupUrl(stack, w)}]`
-				: '  [open it and click Execute workflow]';
-		console.log(`    ${url(w)}  ${w.workflow.name}${extra}`);
+	for (const w of workflows) {
+		console.log(`    ${url(w)}  ${w.workflow.name}`);
+		for (const start of startsOf(w)) console.log(`        ${whatToClick(stack, w, start)}`);
 	}
-	printNotRun(workflows, url);
+	printStandIns(workflows);
+	console.log(
+		`  E-mails the examples send arrive in the sandbox's inbox: ${stack.sandbox.url}${INBOX_PAGE}`,
+	);
 	console.log('');
 	console.log(
 		`  n8n folder: ${stack.userFolder} (kept between runs; npm run demo -- --fresh starts empty)`,
