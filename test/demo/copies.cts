@@ -8,11 +8,21 @@ import { NODE_TYPES, type StackOptions } from '../n8n/stack.cjs';
 
 /** The examples as the demo imports them: sandbox credentials and stand-ins. */
 export function demoCopies(): DemoWorkflow[] {
-	return demoWorkflows().map((w) => ({ ...w, workflow: withStandIns(w.workflow) }));
+	return demoWorkflows().map((w) => ({ ...w, workflow: keepingRuns(withStandIns(w.workflow)) }));
 }
 
-/** Every example runs in the demo (its copy does); kept for the places that ask. */
-export const runsInDemo = (_w: DemoWorkflow) => true;
+/**
+ * The files keep no successful run (it would hold personal data); the demo's copies keep every run
+ * of the sandbox's invented people, so its executions list shows each (and the headless demo reads it).
+ */
+function keepingRuns(workflow: DemoWorkflow['workflow']): DemoWorkflow['workflow'] {
+	const settings = {
+		...workflow.settings,
+		saveDataSuccessExecution: 'all',
+		saveManualExecutions: true,
+	};
+	return { ...workflow, settings };
+}
 
 const hasNode = (w: DemoWorkflow, test: (n: { type: string; parameters: any }) => boolean) =>
 	w.workflow.nodes.some(test);

@@ -1,20 +1,20 @@
 // `npm run demo`: the sandbox service and the pinned real n8n on loopback, with this package
-// installed as n8n installs community packages, the sandbox credentials and the example workflows
-// (workflows/*.json, the ones users import) imported. The examples that need only this package's
-// credentials and n8n's own nodes are the ones the demo runs; those that start from a webhook are
-// published (the sandbox's webhook sender is pointed at a trigger workflow). The others need the
-// user's own accounts of outside services (Slack, HubSpot, Google Sheets, e-mail): imported, listed,
-// not run. Prints the editor URL, how to sign in and a verification link of a customer who just
-// signed up through the onboarding workflow: the sandbox's verification page finishes it (approved,
-// denied, suspected, expired, cancelled) and the waiting execution continues; the sandbox's pages
-// and the AML test names. Enter prints another link; Ctrl-C stops.
+// installed as n8n installs community packages, the sandbox credentials and the demo's copies of the
+// example workflows (workflows/*.json) imported: n8n's own nodes stand in for the outside services
+// and e-mail goes to the sandbox's mailbox (copies.cts, ../n8n/standins.cts). Those that start from
+// a webhook, a form or this package's trigger are published (the sandbox's webhook sender is pointed
+// at a trigger workflow). Prints the editor URL, how to sign in, every example with its link and
+// what to click, the inbox page, and a verification link of a customer who just signed up through
+// the onboarding workflow: the sandbox's verification page finishes it and the waiting execution
+// continues; the sandbox's pages and the AML test names. Enter prints another link; Ctrl-C stops.
 //
-// `npm run demo -- --headless`: runs every example the demo runs through n8n (`n8n execute --id`,
-// a sandbox-driven webhook delivery to a trigger workflow checked in n8n's execution list, a sign-up
-// approved by the sandbox), prints a table of results and the examples it did not run, and exits
-// non-zero if any run fails.
+// `npm run demo -- --headless`: runs every start of every example once (`n8n execute --id`, a
+// posted customer, a filled-in form, the trigger's event sent by the sandbox and checked in n8n's
+// execution list, a sign-up approved by the sandbox), prints a table of the runs and how many of the
+// examples ran, and exits non-zero if any run fails.
 //
-// Options: --headless, --fresh, --port N (n8n, default 5678 when free), --sandbox-port N (default 8787 when free).
+// Options: --headless, --fresh, --port N (n8n, default 5678 when free), --sandbox-port N (default
+// 8787 when free), --smtp-port N (the mailbox; default a random free one).
 import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
@@ -25,7 +25,6 @@ import {
 	demoCopies,
 	demoStackOptions,
 	isSignupWorkflow,
-	runsInDemo,
 	startsOf,
 	type Start,
 	formFieldsOf,
@@ -130,18 +129,6 @@ function printAmlTestNames(): void {
 	console.log('');
 	console.log('  AML test names (AML Check → Create, or an AML Monitoring):');
 	for (const { name, produces } of amlTestNames()) console.log(`    ${name}: ${produces}`);
-}
-
-/** The examples the demo does not run, and why: the outside services they need accounts of. */
-function printNotRun(workflows: DemoWorkflow[], url?: (w: DemoWorkflow) => string): void {
-	const notRun = workflows.filter((w) => !runsInDemo(w));
-	if (notRun.length === 0) return;
-	console.log('');
-	console.log('  Imported, not run here: they need your own accounts of outside services:');
-	for (const w of notRun) {
-		const where = url ? `${url(w)}  ` : '';
-		console.log(`    ${where}${w.workflow.name}  (needs ${w.needs.join(', ')})`);
-	}
 }
 
 /** A manual example, run with `n8n execute`. */
@@ -271,14 +258,19 @@ async function runForm(stack: Stack, w: DemoWorkflow): Promise<Row> {
 }
 
 async function runHeadless(stack: Stack, workflows: DemoWorkflow[]): Promise<Row[]> {
+	const runners: Record<Start, (stack: Stack, w: DemoWorkflow) => Promise<Row>> = {
+		manual: runManual,
+		webhook: runWebhook,
+		form: runForm,
+		trigger: runTrigger,
+		signup: runSignup,
+	};
 	const rows: Row[] = [];
 	for (const w of workflows)
 		for (const start of startsOf(w)) {
-			if (start === 'manual') rows.push(await runManual(stack, w));
-			if (start === 'webhook') rows.push(await runWebhook(stack, w));
-			if (start === 'form') rows.push(await runForm(stack, w));
-			if (start === 'trigger') rows.push(await runTrigger(stack, w));
-			if (start === 'signup') rows.push(await runSignup(stack, w));
+			const row = await runners[start](stack, w);
+			console.log(`[demo] ${row.status}: ${row.workflow}${row.note ? ` (${row.note})` : ''}`);
+			rows.push(row);
 		}
 	return rows;
 }
@@ -332,7 +324,7 @@ const RESULTS_WORKFLOW: DemoWorkflow = {
 
 /** The demo's trigger workflows: the examples it runs that start from the trigger, else its own. */
 function triggerWorkflows(workflows: DemoWorkflow[]): DemoWorkflow[] {
-	const examples = workflows.filter((w) => runsInDemo(w) && isTriggerWorkflow(w));
+	const examples = workflows.filter(isTriggerWorkflow);
 	return examples.length > 0 ? examples : [RESULTS_WORKFLOW];
 }
 
@@ -352,9 +344,8 @@ async function connectWorkflows(
 	workflows: DemoWorkflow[],
 	started: number,
 ): Promise<void> {
-	const runnable = workflows.filter(runsInDemo);
 	for (const w of triggerWorkflows(workflows)) await connectTrigger(stack, w);
-	for (const w of runnable.filter(isSignupWorkflow)) await waitForSignup(signupUrl(stack, w));
+	for (const w of workflows.filter(isSignupWorkflow)) await waitForSignup(signupUrl(stack, w));
 	const setupSeconds = ((Date.now() - started) / 1000).toFixed(1);
 	const timings = Object.entries(stack.timings)
 		.map(([k, v]) => `${k} ${v.toFixed(1)} s`)
@@ -485,7 +476,7 @@ async function offerVerificationLinks(
 	stack: Stack,
 	workflows: DemoWorkflow[],
 ): Promise<() => void> {
-	const onboarding = workflows.find((w) => runsInDemo(w) && isSignupWorkflow(w));
+	const onboarding = workflows.find(isSignupWorkflow);
 	if (!onboarding) {
 		console.log('  Press Ctrl-C to stop.');
 		return () => undefined;
