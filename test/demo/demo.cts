@@ -1,20 +1,20 @@
 // `npm run demo`: the sandbox service and the pinned real n8n on loopback, with this package
-// installed as n8n installs community packages, the sandbox credentials and the example workflows
-// (workflows/*.json, the ones users import) imported. The examples that need only this package's
-// credentials and n8n's own nodes are the ones the demo runs; those that start from a webhook are
-// published (the sandbox's webhook sender is pointed at a trigger workflow). The others need the
-// user's own accounts of outside services (Slack, HubSpot, Google Sheets, e-mail): imported, listed,
-// not run. Prints the editor URL, how to sign in and a verification link of a customer who just
-// signed up through the onboarding workflow: the sandbox's verification page finishes it (approved,
-// denied, suspected, expired, cancelled) and the waiting execution continues; the sandbox's pages
-// and the AML test names. Enter prints another link; Ctrl-C stops.
+// installed as n8n installs community packages, the sandbox credentials and the demo's copies of the
+// example workflows (workflows/*.json) imported: n8n's own nodes stand in for the outside services
+// and e-mail goes to the sandbox's mailbox (copies.cts, ../n8n/standins.cts). Those that start from
+// a webhook, a form or this package's trigger are published (the sandbox's webhook sender is pointed
+// at a trigger workflow). Prints the editor URL, how to sign in, every example with its link and
+// what to click, the inbox page, and a verification link of a customer who just signed up through
+// the onboarding workflow: the sandbox's verification page finishes it and the waiting execution
+// continues; the sandbox's pages and the AML test names. Enter prints another link; Ctrl-C stops.
 //
-// `npm run demo -- --headless`: runs every example the demo runs through n8n (`n8n execute --id`,
-// a sandbox-driven webhook delivery to a trigger workflow checked in n8n's execution list, a sign-up
-// approved by the sandbox), prints a table of results and the examples it did not run, and exits
-// non-zero if any run fails.
+// `npm run demo -- --headless`: runs every start of every example once (`n8n execute --id`, a
+// posted customer, a filled-in form, the trigger's event sent by the sandbox and checked in n8n's
+// execution list, a sign-up approved by the sandbox), prints a table of the runs and how many of the
+// examples ran, and exits non-zero if any run fails.
 //
-// Options: --headless, --fresh, --port N (n8n, default 5678 when free), --sandbox-port N (default 8787 when free).
+// Options: --headless, --fresh, --port N (n8n, default 5678 when free), --sandbox-port N (default
+// 8787 when free), --smtp-port N (the mailbox; default a random free one).
 import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
@@ -22,15 +22,20 @@ import { CACHE_DIR, N8N_VERSION, execute, type ExecuteResult } from '../n8n/runt
 import { alreadyRunning, claimDemoFolder, DEMO_LOCK_FILE, type Claim } from './lock.cjs';
 import { amlTestNames, DELIVERIES_PAGE } from '../sandbox/index.cjs';
 import {
+	demoCopies,
 	demoStackOptions,
-	demoWorkflows,
-	runsInDemo,
-	type DemoWorkflow,
-} from '../n8n/examples.cjs';
+	isSignupWorkflow,
+	startsOf,
+	type Start,
+	formFieldsOf,
+	webhookSample,
+} from './copies.cjs';
+import type { DemoWorkflow } from '../n8n/examples.cjs';
+import { INBOX_PAGE } from '../sandbox/index.cjs';
+import { postWhenRegistered } from '../n8n/runtime.cjs';
 import {
 	connectTrigger,
 	credentialRef,
-	isSignupWorkflow,
 	NODE_TYPES,
 	isTriggerWorkflow,
 	routesTaken,
@@ -126,18 +131,6 @@ function printAmlTestNames(): void {
 	for (const { name, produces } of amlTestNames()) console.log(`    ${name}: ${produces}`);
 }
 
-/** The examples the demo does not run, and why: the outside services they need accounts of. */
-function printNotRun(workflows: DemoWorkflow[], url?: (w: DemoWorkflow) => string): void {
-	const notRun = workflows.filter((w) => !runsInDemo(w));
-	if (notRun.length === 0) return;
-	console.log('');
-	console.log('  Imported, not run here: they need your own accounts of outside services:');
-	for (const w of notRun) {
-		const where = url ? `${url(w)}  ` : '';
-		console.log(`    ${where}${w.workflow.name}  (needs ${w.needs.join(', ')})`);
-	}
-}
-
 /** A manual example, run with `n8n execute`. */
 async function runManual(stack: Stack, w: DemoWorkflow): Promise<Row> {
 	const started = Date.now();
@@ -151,49 +144,134 @@ async function runManual(stack: Stack, w: DemoWorkflow): Promise<Row> {
 	};
 }
 
-/** A trigger example, started by a verification the sandbox finishes and delivers. */
+const IDENTIFICATION = /^IDENTIFICATION_/;
+
+/**
+ * A trigger example, started by the first event it listens to, sent by the sandbox to its URL: an
+ * identification result by a verification the sandbox finishes, any other its sample delivery.
+ */
 async function runTrigger(stack: Stack, w: DemoWorkflow): Promise<Row> {
 	const started = Date.now();
 	const before = (await stack.rest.listExecutions(w.workflow.id)).length;
+	const trigger = triggerNodeOf(w)!;
+	const event =
+		((trigger.parameters?.events as string[]) ?? [])[0] ?? 'IDENTIFICATION_AUTO_FINISHED';
 	try {
-		const { scanRef } = stack.sandbox.kyc.createSession('demo-customer-42');
-		const delivery = await stack.sandbox.kyc.autoFinish(scanRef, {
-			final: true,
-			overall: 'APPROVED',
-		});
+		await connectTrigger(stack, w);
+		const delivery = IDENTIFICATION.test(event)
+			? await stack.sandbox.kyc.autoFinish(
+					stack.sandbox.kyc.createSession('demo-customer-42').scanRef,
+					{ final: true, overall: 'APPROVED' },
+				)
+			: await stack.sandbox.webhooks.send(event as never);
 		const code = delivery.attempts[delivery.attempts.length - 1]?.statusCode;
 		if (delivery.status !== 'delivered')
 			throw new Error(`delivery ${delivery.status} (last answer ${code})`);
 		const done = await stack.rest.waitForExecutions(w.workflow.id, before + 1);
 		const exec = await stack.rest.getExecution(done[0].id);
 		const runData = exec.data?.resultData?.runData ?? {};
-		const triggerName = triggerNodeOf(w)!.name;
-		const emitted = runData[triggerName]?.[0]?.data?.main?.[0]?.length ?? 0;
+		const emitted = runData[trigger.name]?.[0]?.data?.main?.[0]?.length ?? 0;
 		return {
-			workflow: `${w.workflow.name} (webhook → ${endOf(w, runData)})`,
+			workflow: `${w.workflow.name} (${event} → ${endOf(w, runData)})`,
 			status: exec.status === 'success' && emitted === 1 ? 'success' : 'FAILED',
 			items: emitted,
 			ms: Date.now() - started,
 			note: exec.status === 'success' ? undefined : `execution ${exec.id} ended ${exec.status}`,
 		};
 	} catch (error) {
-		return {
-			workflow: `${w.workflow.name} (webhook delivery)`,
-			status: 'FAILED',
-			items: '-',
-			ms: Date.now() - started,
-			note: (error as Error).message,
-		};
+		return failedRow(`${w.workflow.name} (${event})`, started, error);
+	}
+}
+
+function failedRow(workflow: string, started: number, error: unknown): Row {
+	return {
+		workflow,
+		status: 'FAILED',
+		items: '-',
+		ms: Date.now() - started,
+		note: (error as Error).message,
+	};
+}
+
+/** The newest finished execution after `before` of them, as a row. */
+async function finishedRow(
+	stack: Stack,
+	w: DemoWorkflow,
+	label: string,
+	before: number,
+	started: number,
+): Promise<Row> {
+	const done = await stack.rest.waitForExecutions(w.workflow.id, before + 1, 60_000);
+	const exec = await stack.rest.getExecution(done[0].id);
+	const runData = exec.data?.resultData?.runData ?? {};
+	return {
+		workflow: `${w.workflow.name} (${label} → ${endOf(w, runData)})`,
+		status: exec.status === 'success' ? 'success' : 'FAILED',
+		items: exec.status === 'success' ? 1 : '-',
+		ms: Date.now() - started,
+		note: exec.status === 'success' ? undefined : `execution ${exec.id} ended ${exec.status}`,
+	};
+}
+
+/** An example started by n8n's Webhook node: a new customer posted to it, as a CRM would. */
+async function runWebhook(stack: Stack, w: DemoWorkflow): Promise<Row> {
+	const started = Date.now();
+	const node = w.workflow.nodes.find((n) => n.type === 'n8n-nodes-base.webhook')!;
+	try {
+		const before = (await stack.rest.listExecutions(w.workflow.id)).length;
+		const url = `${stack.n8n.url}/webhook/${node.parameters.path as string}`;
+		const status = await postWhenRegistered(url, {
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify(webhookSample('demo-customer-9')),
+		});
+		if (status >= 400) throw new Error(`the webhook answered ${status}`);
+		return await finishedRow(stack, w, 'webhook', before, started);
+	} catch (error) {
+		return failedRow(`${w.workflow.name} (webhook)`, started, error);
+	}
+}
+
+const yesterday = () => new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+
+/**
+ * An example started by n8n's form: filled in as a person would (a client whose verification the
+ * sandbox finished, so that it can be erased; yesterday for a date).
+ */
+async function runForm(stack: Stack, w: DemoWorkflow): Promise<Row> {
+	const started = Date.now();
+	const node = w.workflow.nodes.find((n) => n.type === 'n8n-nodes-base.formTrigger')!;
+	const clientId = `demo-erasure-${Date.now()}`;
+	try {
+		const { scanRef } = stack.sandbox.kyc.createSession(clientId);
+		await stack.sandbox.kyc.autoFinish(scanRef, { final: true, overall: 'APPROVED' });
+		const before = (await stack.rest.listExecutions(w.workflow.id)).length;
+		const form = new FormData();
+		for (const [name, value] of formFieldsOf(node, clientId, yesterday())) form.append(name, value);
+		const path = (node.parameters.path as string | undefined) || node.webhookId;
+		const res = await fetch(`${stack.n8n.url}/form/${path}`, { method: 'POST', body: form });
+		await res.arrayBuffer();
+		if (res.status >= 400) throw new Error(`the form answered ${res.status}`);
+		return await finishedRow(stack, w, 'form', before, started);
+	} catch (error) {
+		return failedRow(`${w.workflow.name} (form)`, started, error);
 	}
 }
 
 async function runHeadless(stack: Stack, workflows: DemoWorkflow[]): Promise<Row[]> {
+	const runners: Record<Start, (stack: Stack, w: DemoWorkflow) => Promise<Row>> = {
+		manual: runManual,
+		webhook: runWebhook,
+		form: runForm,
+		trigger: runTrigger,
+		signup: runSignup,
+	};
 	const rows: Row[] = [];
-	const runnable = workflows.filter(runsInDemo);
-	for (const w of runnable.filter((x) => !isTriggerWorkflow(x) && !isSignupWorkflow(x)))
-		rows.push(await runManual(stack, w));
-	for (const w of runnable.filter(isTriggerWorkflow)) rows.push(await runTrigger(stack, w));
-	for (const w of runnable.filter(isSignupWorkflow)) rows.push(await runSignup(stack, w));
+	for (const w of workflows)
+		for (const start of startsOf(w)) {
+			const row = await runners[start](stack, w);
+			console.log(`[demo] ${row.status}: ${row.workflow}${row.note ? ` (${row.note})` : ''}`);
+			rows.push(row);
+		}
 	return rows;
 }
 
@@ -246,13 +324,13 @@ const RESULTS_WORKFLOW: DemoWorkflow = {
 
 /** The demo's trigger workflows: the examples it runs that start from the trigger, else its own. */
 function triggerWorkflows(workflows: DemoWorkflow[]): DemoWorkflow[] {
-	const examples = workflows.filter((w) => runsInDemo(w) && isTriggerWorkflow(w));
+	const examples = workflows.filter(isTriggerWorkflow);
 	return examples.length > 0 ? examples : [RESULTS_WORKFLOW];
 }
 
 /** The stack's workflows: the examples, and the demo's own trigger workflow when it needs it. */
 function stackWorkflows(workflows: DemoWorkflow[]): Pick<StackOptions, 'workflows' | 'publish'> {
-	const options = demoStackOptions();
+	const options = demoStackOptions(0);
 	const own = triggerWorkflows(workflows).filter((w) => w === RESULTS_WORKFLOW);
 	return {
 		workflows: [...(options.workflows ?? []), ...own.map((w) => w.workflow)],
@@ -266,9 +344,8 @@ async function connectWorkflows(
 	workflows: DemoWorkflow[],
 	started: number,
 ): Promise<void> {
-	const runnable = workflows.filter(runsInDemo);
 	for (const w of triggerWorkflows(workflows)) await connectTrigger(stack, w);
-	for (const w of runnable.filter(isSignupWorkflow)) await waitForSignup(signupUrl(stack, w));
+	for (const w of workflows.filter(isSignupWorkflow)) await waitForSignup(signupUrl(stack, w));
 	const setupSeconds = ((Date.now() - started) / 1000).toFixed(1);
 	const timings = Object.entries(stack.timings)
 		.map(([k, v]) => `${k} ${v.toFixed(1)} s`)
@@ -276,17 +353,52 @@ async function connectWorkflows(
 	console.log(`[demo] Ready in ${setupSeconds} s (${timings})`);
 }
 
-/** Runs every example the demo runs, prints the table; the exit code is 1 when any failed. */
+/** Runs every start of every example, prints the table; the exit code is 1 when any failed. */
 async function headlessDemo(stack: Stack, workflows: DemoWorkflow[]): Promise<number> {
 	const rows = await runHeadless(stack, workflows);
 	printTable(rows);
-	printNotRun(workflows);
+	printStandIns(workflows);
 	const failed = rows.filter((r) => r.status !== 'success').length;
+	const examplesOk = workflows.filter((w) =>
+		rows.every((r) => !r.workflow.startsWith(`${w.workflow.name} (`) || r.status === 'success'),
+	).length;
 	console.log(
-		`\n${rows.length - failed}/${rows.length} example workflows the demo runs succeeded in n8n ${N8N_VERSION}`,
+		`\n${stack.sandbox.mailbox.messages.length} e-mails reached the sandbox's mailbox: ${stack.sandbox.url}${INBOX_PAGE}`,
+	);
+	console.log(
+		`${rows.length - failed}/${rows.length} runs succeeded; ${examplesOk} of ${workflows.length} example workflows run in n8n ${N8N_VERSION}`,
 	);
 	if (failed > 0) console.log(`n8n log: ${stack.n8n.logFile}\n${stack.n8n.logTail(30)}`);
 	return failed === 0 ? 0 : 1;
+}
+
+/** The outside services each example's demo copy stands in for (the imported files keep them). */
+function printStandIns(workflows: DemoWorkflow[]): void {
+	const with_ = workflows.filter((w) => w.needs.length > 0);
+	if (with_.length === 0) return;
+	console.log('');
+	console.log(
+		"  Run with n8n's own stand-ins for outside services (the files in workflows/ keep the real ones; e-mail goes to the sandbox's inbox):",
+	);
+	for (const w of with_)
+		console.log(`    ${w.workflow.name}  (stand-ins for ${w.needs.join(', ')})`);
+}
+
+/** What a person does to run one start of an example, in the editor or the sandbox's pages. */
+function whatToClick(stack: Stack, w: DemoWorkflow, start: Start): string {
+	if (start === 'manual') return 'Open it and click Execute workflow.';
+	if (start === 'signup')
+		return `Published. A customer signs up at ${signupUrl(stack, w)} (the demo prints a link below); finish their verification on the sandbox's page.`;
+	if (start === 'webhook') {
+		const node = w.workflow.nodes.find((n) => n.type === 'n8n-nodes-base.webhook')!;
+		return `Published. Runs when a CRM posts a customer to ${stack.n8n.url}/webhook/${node.parameters.path as string}.`;
+	}
+	if (start === 'form') {
+		const node = w.workflow.nodes.find((n) => n.type === 'n8n-nodes-base.formTrigger')!;
+		return `Published. Fill in its form: ${stack.n8n.url}/form/${(node.parameters.path as string | undefined) || node.webhookId}`;
+	}
+	const events = ((triggerNodeOf(w)?.parameters?.events as string[]) ?? []).join(', ');
+	return `Published. Runs on ${events || 'every event'}: finish a verification on the sandbox's page, or Resend a delivery on ${stack.sandbox.url}${DELIVERIES_PAGE}.`;
 }
 
 /** Where the editor is, how to sign in, and the example workflows. */
@@ -320,15 +432,14 @@ function printGuide(stack: Stack, workflows: DemoWorkflow[]): void {
 		'  Example workflows (the files of workflows/; into your own n8n: ⋯ → Import → From File,',
 	);
 	console.log('  in n8n 1.x ⋯ → Import from File):');
-	for (const w of workflows.filter(runsInDemo)) {
-		const extra = isTriggerWorkflow(w)
-			? `  [published; the sandbox sends webhooks to ${triggerUrl(stack, w)}]`
-			: isSignupWorkflow(w)
-				? `  [published; sign-up URL ${signupUrl(stack, w)}]`
-				: '  [open it and click Execute workflow]';
-		console.log(`    ${url(w)}  ${w.workflow.name}${extra}`);
+	for (const w of workflows) {
+		console.log(`    ${url(w)}  ${w.workflow.name}`);
+		for (const start of startsOf(w)) console.log(`        ${whatToClick(stack, w, start)}`);
 	}
-	printNotRun(workflows, url);
+	printStandIns(workflows);
+	console.log(
+		`  E-mails the examples send arrive in the sandbox's inbox: ${stack.sandbox.url}${INBOX_PAGE}`,
+	);
 	console.log('');
 	console.log(
 		`  n8n folder: ${stack.userFolder} (kept between runs; npm run demo -- --fresh starts empty)`,
@@ -365,7 +476,7 @@ async function offerVerificationLinks(
 	stack: Stack,
 	workflows: DemoWorkflow[],
 ): Promise<() => void> {
-	const onboarding = workflows.find((w) => runsInDemo(w) && isSignupWorkflow(w));
+	const onboarding = workflows.find(isSignupWorkflow);
 	if (!onboarding) {
 		console.log('  Press Ctrl-C to stop.');
 		return () => undefined;
@@ -405,7 +516,7 @@ function untilStopped(stack: Stack, stopping: () => boolean): Promise<void> {
 async function main(): Promise<number> {
 	const args = process.argv.slice(2);
 	const headless = args.includes('--headless');
-	const workflows = demoWorkflows();
+	const workflows = demoCopies();
 	const started = Date.now();
 	const { folder: userFolder, claim } = headless
 		? { folder: undefined, claim: undefined }
@@ -433,7 +544,7 @@ async function runDemo(
 		userFolder,
 		n8nPort: flagValue(args, '--port') ?? 5678,
 		sandboxPort: flagValue(args, '--sandbox-port') ?? 8787,
-		...demoStackOptions(),
+		...demoStackOptions(flagValue(args, '--smtp-port') ?? 0),
 		...stackWorkflows(workflows),
 		log: (m) => console.log(`[demo] ${m}`),
 	});

@@ -96,7 +96,23 @@ export function sandboxCredentialImports(
 		},
 		{ ...CREDENTIALS.kybFormToken, data: { formToken: creds.kybFormToken, baseUrl: sandbox.url } },
 		{ ...CREDENTIALS.webhookSigning, data: { signingSecret: creds.signingKey } },
+		...mailboxCredentialImports(sandbox),
 	];
+}
+
+/** The demo's SMTP credential, which sends to the sandbox's mailbox (its inbox page). */
+export const MAILBOX_CREDENTIAL = {
+	id: 'idvSandboxMailbox',
+	name: 'Sandbox mailbox (SMTP)',
+	type: 'smtp',
+} as const;
+
+/** The SMTP credential of the sandbox's mailbox, when its SMTP server listens. */
+function mailboxCredentialImports(sandbox: Sandbox): CredentialImport[] {
+	const port = sandbox.mailbox.port();
+	if (port === undefined) return [];
+	const data = { user: '', password: '', host: '127.0.0.1', port, secure: false };
+	return [{ ...MAILBOX_CREDENTIAL, data: { ...data, disableStartTls: true } }];
 }
 
 /** n8n's production URL of a webhook-based trigger node (`/webhook/<webhookId>/<path>`). */

@@ -4,6 +4,7 @@ import { bodyObject, HttpError, json } from './http.cjs';
 import type { Reply, Req } from './http.cjs';
 import { sent } from './kyc.cjs';
 import { deliveriesPage, resendPage } from './routes/homePage.cjs';
+import { inboxPage } from './routes/inbox.cjs';
 import { redirectUrlOf } from './routes/kyc.cjs';
 import type { CompanyInput } from './routes/kybCompanies.cjs';
 import { ADMIN_PREFIX } from './server.cjs';
@@ -376,6 +377,7 @@ const ROUTES = new Map<string, AdminHandler>([
 	],
 	['POST /kyb/forms', seedKybForm],
 	['GET /deliveries', (core) => deliveriesPage(core)],
+	['GET /inbox', (core) => inboxPage(core)],
 	['GET /webhooks/config', (core) => json(200, core.webhooks.describe())],
 	['POST /webhooks/config', configureWebhooks],
 	['POST /webhooks/send', sendWebhook],

@@ -1,4 +1,5 @@
 /** The sandbox's state: credentials, request log, faults and the per-area stores. */
+import { Mailbox } from './mailbox.cjs';
 import {
 	companyInfoRequestBody,
 	companyReviewBody,
@@ -41,6 +42,9 @@ export class SandboxCore {
 	readonly govOrders = new GovOrderStore();
 	readonly webhooks: WebhookSender;
 	readonly kyc: KycDriver;
+	/** Mail the demo's e-mail steps send (startSandbox's `smtp`); the inbox page lists it. */
+	readonly mailbox = new Mailbox();
+	smtpPort: number | undefined;
 	/** KYB session answers carry `formUrl`, the sandbox's own form page (startSandbox's `kybFormLinks`). */
 	kybFormLinks = false;
 
@@ -210,6 +214,7 @@ export class SandboxCore {
 	/** Stops background work (pending webhook retries) before the server closes. */
 	async shutdown(): Promise<void> {
 		await this.webhooks.close();
+		await this.mailbox.close();
 	}
 
 	reset(): void {

@@ -22,6 +22,7 @@ export { sampleBody } from './bodies.cjs';
 export { transactionsRange } from './data.cjs';
 export { amlTestNames } from './amlLists.cjs';
 export { DELIVERIES_PAGE } from './pages.cjs';
+export { INBOX_PAGE } from './routes/inbox.cjs';
 
 export interface StartSandboxOptions extends Partial<SandboxCredentials> {
 	/** Default 0: a random free port. */
@@ -36,6 +37,8 @@ export interface StartSandboxOptions extends Partial<SandboxCredentials> {
 	 * false: the answer is the provider's, without a link.
 	 */
 	kybFormLinks?: boolean;
+	/** Start the mailbox's SMTP server on this port (0: a random free one); default: no SMTP server. */
+	smtpPort?: number;
 }
 
 /** Listens on the port and host asked for (a random port by default); resolves with the URL. */
@@ -67,6 +70,7 @@ function sandboxFacade(core: SandboxCore, server: Server): Sandbox {
 			list: () => core.listFaults(),
 		},
 		requests: core.requests,
+		mailbox: { port: () => core.smtpPort, messages: core.mailbox.messages },
 		setFileSize: (id, sizeBytes) => {
 			if (!(Number.isSafeInteger(sizeBytes) && sizeBytes >= 0))
 				throw new Error('sizeBytes must be a whole number >= 0');
@@ -160,5 +164,7 @@ export async function startSandbox(opts: StartSandboxOptions = {}): Promise<Sand
 	const router = new Router(serviceRoutes);
 	const server = createSandboxServer(core, router, (req) => handleAdmin(core, req));
 	core.url = await listen(server, opts);
+	if (opts.smtpPort !== undefined)
+		core.smtpPort = await core.mailbox.listen(opts.smtpPort, opts.host ?? '127.0.0.1');
 	return sandboxFacade(core, server);
 }

@@ -2,6 +2,7 @@
  * Public types of the sandbox, what tests, the demo and the bench program against. Everything here
  * is re-exported from `index.cts`; import from there.
  */
+import type { MailMessage } from './mailbox.cjs';
 import type { AmlMonitoringRequest, BankTransaction, EventType } from '../../nodes/shared/contract';
 import type { CompanyInput, KybCompanyStore } from './routes/kybCompanies.cjs';
 
@@ -148,6 +149,8 @@ export interface Sandbox {
 	/** http://127.0.0.1:PORT (no trailing slash). */
 	url: string;
 	credentials: SandboxCredentials;
+	/** The mailbox: its SMTP port (when started with `smtpPort`) and the messages it kept. */
+	mailbox: { port(): number | undefined; messages: readonly MailMessage[] };
 	faults: {
 		add(rule: FaultRule): void;
 		clear(): void;

@@ -1,0 +1,95 @@
+// The demo's copies of the example workflows (workflows/*.json): the sandbox credentials, and
+// n8n's own stand-ins for the outside services (standins.cts), so that every example runs in the
+// demo; the files users import keep the real services. And how each copy is started: the demo
+// runs every start an example has (Execute workflow, its webhook, its form, this package's trigger).
+import { demoWorkflows, type DemoWorkflow } from '../n8n/examples.cjs';
+import { withStandIns } from '../n8n/standins.cjs';
+import { NODE_TYPES, type StackOptions } from '../n8n/stack.cjs';
+
+/** The examples as the demo imports them: sandbox credentials and stand-ins. */
+export function demoCopies(): DemoWorkflow[] {
+	return demoWorkflows().map((w) => ({ ...w, workflow: keepingRuns(withStandIns(w.workflow)) }));
+}
+
+/**
+ * The files keep no successful run (it would hold personal data); the demo's copies keep every run
+ * of the sandbox's invented people, so its executions list shows each (and the headless demo reads it).
+ */
+function keepingRuns(workflow: DemoWorkflow['workflow']): DemoWorkflow['workflow'] {
+	const settings = {
+		...workflow.settings,
+		saveDataSuccessExecution: 'all',
+		saveManualExecutions: true,
+	};
+	return { ...workflow, settings };
+}
+
+const hasNode = (w: DemoWorkflow, test: (n: { type: string; parameters: any }) => boolean) =>
+	w.workflow.nodes.some(test);
+
+/** The one-workflow onboarding: a sign-up webhook and a Wait for Result. */
+export const isSignupWorkflow = (w: DemoWorkflow) =>
+	hasNode(w, (n) => n.type === 'n8n-nodes-base.webhook') &&
+	hasNode(w, (n) => n.type === NODE_TYPES.action && n.parameters.operation === 'waitForResult');
+
+export type Start = 'manual' | 'signup' | 'webhook' | 'form' | 'trigger';
+
+/** The ways an example starts, each of which the headless demo runs once. */
+export function startsOf(w: DemoWorkflow): Start[] {
+	if (isSignupWorkflow(w)) return ['signup'];
+	const starts: Start[] = [];
+	const types = new Set(w.workflow.nodes.map((n) => n.type));
+	if (types.has('n8n-nodes-base.manualTrigger')) starts.push('manual');
+	if (types.has('n8n-nodes-base.webhook')) starts.push('webhook');
+	if (types.has('n8n-nodes-base.formTrigger')) starts.push('form');
+	if (types.has(NODE_TYPES.trigger)) starts.push('trigger');
+	return starts;
+}
+
+/** Published: the copies that start from a webhook, a form or this package's trigger. */
+export function demoStackOptions(
+	smtpPort = 0,
+): Pick<StackOptions, 'workflows' | 'publish' | 'sandbox'> {
+	const copies = demoCopies();
+	return {
+		sandbox: { kybFormLinks: true, smtpPort },
+		workflows: copies.map((w) => w.workflow),
+		publish: copies
+			.filter((w) => startsOf(w).some((s) => s !== 'manual'))
+			.map((w) => w.workflow.id),
+	};
+}
+
+/** What a new customer's sign-up posts to an example's webhook (a name the AML lists hit). */
+export function webhookSample(customerId: string): Record<string, string> {
+	return {
+		customerId,
+		email: `${customerId}@example.com`,
+		fullName: 'Aleksandr Volkov',
+		dateOfBirth: '1970-01-01',
+		nationality: 'LT',
+	};
+}
+
+/** A form's fields as a person fills them in (`field-<n>`, as n8n's form page posts them). */
+export function formFieldsOf(
+	form: { parameters: any },
+	clientId: string,
+	yesterday: string,
+): Array<[string, string]> {
+	const fields = (form.parameters.formFields?.values ?? []) as Array<{
+		fieldLabel: string;
+		fieldType?: string;
+	}>;
+	return fields.map((f, i) => {
+		const value =
+			f.fieldType === 'email'
+				? 'requester@example.com'
+				: f.fieldType === 'date'
+					? yesterday
+					: /client/i.test(f.fieldLabel)
+						? clientId
+						: 'demo';
+		return [`field-${i}`, value];
+	});
+}

@@ -1,0 +1,28 @@
+// End-to-end: `npm run demo -- --headless` (test/demo/demo.cts) runs every example of workflows/ in
+// real n8n, with stand-ins for the outside services and e-mail to the sandbox's mailbox, and says
+// that every one of them ran.
+import { spawnSync } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
+import { ROOT } from '../n8n/runtime.cjs';
+
+const examples = readdirSync(path.join(ROOT, 'workflows')).filter((f) => f.endsWith('.json'));
+
+test('--headless runs every example workflow and reports each as run', () => {
+	const demo = path.join(__dirname, '..', 'demo', 'demo.cjs');
+	// The default ports when free, else random ones (another demo may hold them).
+	const res = spawnSync(process.execPath, [demo, '--headless'], {
+		cwd: ROOT,
+		encoding: 'utf8',
+		timeout: 1_500_000,
+	});
+	const output = `${res.stdout}${res.stderr}`;
+	expect({ status: res.status, tail: output.slice(-4000) }).toEqual({
+		status: 0,
+		tail: expect.stringContaining(
+			`${examples.length} of ${examples.length} example workflows run in n8n`,
+		),
+	});
+	expect(output).toMatch(/[1-9]\d* e-mails reached the sandbox's mailbox/);
+	expect(output).not.toContain('FAILED');
+}, 1_600_000);
