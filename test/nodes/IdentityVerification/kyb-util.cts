@@ -35,6 +35,15 @@ export const company = (operation: string, extra: Record<string, unknown> = {}) 
 	...extra,
 });
 
+/** Order Registry Document for the company the sandbox's registry knows. */
+export const registryOrder = (productKey = 'REGISTER_EXTRACT') =>
+	company('orderDocument', {
+		countryCode: 'LT',
+		registrationNumber: '305123456',
+		companyName: 'UAB Baltic Widgets',
+		productKey,
+	});
+
 /** useSandbox, with the KYB steps above. */
 export function useKybSandbox(): KybCtx {
 	const ctx = useSandbox() as KybCtx;

@@ -10,7 +10,7 @@ import { IdentityVerification } from '../../../nodes/IdentityVerification/Identi
 import { resources } from '../../../nodes/IdentityVerification/actions/resources';
 import * as contract from '../../../nodes/shared/contract';
 import { runNode, sandboxCredentials } from '../../harness/index.cjs';
-import { company, useKybSandbox } from './kyb-util.cjs';
+import { company, registryOrder, useKybSandbox } from './kyb-util.cjs';
 import { expectError, serviceRequests } from './util.cjs';
 
 const ctx = useKybSandbox();
@@ -151,14 +151,7 @@ describe('version 2: an ID in each mode', () => {
 	});
 
 	test('From List: the chosen ordered document, its file downloaded; an error item names its Document ID', async () => {
-		await ctx.run(
-			company('orderDocument', {
-				countryCode: 'LT',
-				registrationNumber: '305123456',
-				companyName: 'UAB Baltic Widgets',
-				productKey: 'REGISTER_EXTRACT',
-			}),
-		);
+		await ctx.run(registryOrder());
 		const [documentId] = ctx.sb.kyb.govOrders();
 		ctx.sb.kyb.deliverGovOrder(documentId);
 		const got = await ctx.run(

@@ -2,7 +2,7 @@
  * KYB Company → Get Ordered Document: an order still in progress (its status, no file), a
  * delivered one (its PDF downloaded from the link, under Max File Size), and the ID's checks.
  */
-import { company, unlisted, useKybSandbox } from '../kyb-util.cjs';
+import { company, registryOrder, unlisted, useKybSandbox } from '../kyb-util.cjs';
 import { expectError, serviceRequests, testRefusals } from '../util.cjs';
 
 const ctx = useKybSandbox();
@@ -10,14 +10,7 @@ const get = (documentId: string, extra: Record<string, unknown> = {}) =>
 	company('getOrderedDocument', { documentId, ...extra });
 
 async function ordered(): Promise<string> {
-	await ctx.run(
-		company('orderDocument', {
-			countryCode: 'LT',
-			registrationNumber: '305123456',
-			companyName: 'UAB Baltic Widgets',
-			productKey: 'REGISTER_EXTRACT',
-		}),
-	);
+	await ctx.run(registryOrder());
 	return ctx.sb.kyb.govOrders().slice(-1)[0];
 }
 

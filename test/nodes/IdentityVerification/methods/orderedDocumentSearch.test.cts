@@ -3,6 +3,7 @@
  * /api/v2/gov-ordered-documents/`, kyb.yaml `apiV2GovOrderedDocumentsList`: one unpaged list,
  * `orderBy=-orderTime` for the newest first), found by title.
  */
+import { registryOrder } from '../kyb-util.cjs';
 import { useSearchSandbox } from './search-util.cjs';
 
 const ctx = useSearchSandbox();
@@ -10,14 +11,7 @@ const getOrdered = { resource: 'kybCompany', operation: 'getOrderedDocument' };
 
 /** Orders `productKey` for a company of the sandbox, as the node does; the order's ID. */
 async function order(productKey: string): Promise<string> {
-	const { error } = await ctx.run({
-		resource: 'kybCompany',
-		operation: 'orderDocument',
-		countryCode: 'LT',
-		registrationNumber: '305123456',
-		companyName: 'UAB Baltic Widgets',
-		productKey,
-	});
+	const { error } = await ctx.run(registryOrder(productKey));
 	expect(error).toBeUndefined();
 	return ctx.sb.kyb.govOrders().slice(-1)[0];
 }
