@@ -8,7 +8,21 @@ import { NODE_TYPES, type StackOptions } from '../n8n/stack.cjs';
 
 /** The examples as the demo imports them: sandbox credentials and stand-ins. */
 export function demoCopies(): DemoWorkflow[] {
-	return demoWorkflows().map((w) => ({ ...w, workflow: keepingRuns(withStandIns(w.workflow)) }));
+	return demoWorkflows().map((w) => ({
+		...w,
+		workflow: withoutSchedules(keepingRuns(withStandIns(w.workflow))),
+	}));
+}
+
+/**
+ * A published copy's schedule would fire on its own while the demo runs (KYB onboarding's every 15
+ * minutes mails a new link each time): in the demo it is switched off, and the copy is run by hand.
+ */
+function withoutSchedules(workflow: DemoWorkflow['workflow']): DemoWorkflow['workflow'] {
+	const nodes = workflow.nodes.map((n) =>
+		n.type === 'n8n-nodes-base.scheduleTrigger' ? { ...n, disabled: true } : n,
+	);
+	return { ...workflow, nodes };
 }
 
 /**
