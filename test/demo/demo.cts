@@ -338,6 +338,25 @@ function stackWorkflows(workflows: DemoWorkflow[]): Pick<StackOptions, 'workflow
 	};
 }
 
+/**
+ * Each kind a trigger workflow listens to is sent to it (a later workflow's claim wins, as the last
+ * connected one gets every other kind), so every published trigger example hears its events.
+ */
+function routeEachKind(stack: Stack, workflows: DemoWorkflow[]): void {
+	const triggers = triggerWorkflows(workflows);
+	if (triggers.length === 0) return;
+	const urlsByKind: Record<string, string> = {};
+	for (const w of triggers) {
+		const kinds = (triggerNodeOf(w)?.parameters?.events as string[] | undefined) ?? [];
+		for (const kind of kinds) urlsByKind[kind] = triggerUrl(stack, w);
+	}
+	stack.sandbox.webhooks.configure({
+		url: triggerUrl(stack, triggers[triggers.length - 1]),
+		urlsByKind,
+		signingKey: stack.sandbox.credentials.signingKey,
+	});
+}
+
 /** Waits for the published trigger and sign-up workflows and reports how long setting up took. */
 async function connectWorkflows(
 	stack: Stack,
@@ -345,6 +364,7 @@ async function connectWorkflows(
 	started: number,
 ): Promise<void> {
 	for (const w of triggerWorkflows(workflows)) await connectTrigger(stack, w);
+	routeEachKind(stack, workflows);
 	for (const w of workflows.filter(isSignupWorkflow)) await waitForSignup(signupUrl(stack, w));
 	const setupSeconds = ((Date.now() - started) / 1000).toFixed(1);
 	const timings = Object.entries(stack.timings)
@@ -385,7 +405,12 @@ function printStandIns(workflows: DemoWorkflow[]): void {
 }
 
 /** What a person does to run one start of an example, in the editor or the sandbox's pages. */
-function whatToClick(stack: Stack, w: DemoWorkflow, start: Start): string {
+function whatToClick(
+	stack: Stack,
+	w: DemoWorkflow,
+	start: Start,
+	resultsUrl: string | undefined,
+): string {
 	if (start === 'manual') return 'Open it and click Execute workflow.';
 	if (start === 'signup')
 		return `Published. A customer signs up at ${signupUrl(stack, w)} (the demo prints a link below); finish their verification on the sandbox's page.`;
@@ -397,8 +422,19 @@ function whatToClick(stack: Stack, w: DemoWorkflow, start: Start): string {
 		const node = w.workflow.nodes.find((n) => n.type === 'n8n-nodes-base.formTrigger')!;
 		return `Published. Fill in its form: ${stack.n8n.url}/form/${(node.parameters.path as string | undefined) || node.webhookId}`;
 	}
-	const events = ((triggerNodeOf(w)?.parameters?.events as string[]) ?? []).join(', ');
-	return `Published. Runs on ${events || 'every event'}: finish a verification on the sandbox's page, or Resend a delivery on ${stack.sandbox.url}${DELIVERIES_PAGE}.`;
+	const kinds = (triggerNodeOf(w)?.parameters?.events as string[]) ?? [];
+	const events = kinds.join(', ') || 'every event';
+	const here = triggerUrl(stack, w);
+	const routed = kinds.filter((kind) => stack.sandbox.webhooks.urlOf(kind) === here);
+	if (here !== resultsUrl && routed.length === 0)
+		return `Published. Runs on ${events}, which the sandbox sends to another example: to send a verification's result here, give its token this Callback URL (Additional Fields): ${here}`;
+	const heard = here === resultsUrl ? kinds : routed;
+	const act = heard.some((kind) => kind.startsWith('IDENTIFICATION'))
+		? "finish a verification on the sandbox's page"
+		: heard.some((kind) => kind.startsWith('COMPANY_'))
+			? "submit a company's form on the sandbox's KYB page (the formUrl of KYB Form → Create Session)"
+			: 'send a sample event from the deliveries page';
+	return `Published. Runs on ${events}: ${act}, or Resend a delivery on ${stack.sandbox.url}${DELIVERIES_PAGE}.`;
 }
 
 /** Where the editor is, how to sign in, and the example workflows. */
@@ -434,7 +470,8 @@ function printGuide(stack: Stack, workflows: DemoWorkflow[]): void {
 	console.log('  in n8n 1.x ⋯ → Import from File):');
 	for (const w of workflows) {
 		console.log(`    ${url(w)}  ${w.workflow.name}`);
-		for (const start of startsOf(w)) console.log(`        ${whatToClick(stack, w, start)}`);
+		for (const start of startsOf(w))
+			console.log(`        ${whatToClick(stack, w, start, results)}`);
 	}
 	printStandIns(workflows);
 	console.log(

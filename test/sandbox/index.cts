@@ -111,6 +111,7 @@ function sandboxFacade(core: SandboxCore, server: Server): Sandbox {
 		},
 		webhooks: {
 			configure: (o) => core.webhooks.configure(o),
+			urlOf: (kind) => core.webhooks.urlOf(kind),
 			send: (eventType, body) => core.webhooks.send(eventType, body),
 			resend: (id) => core.webhooks.resend(id),
 			log: core.webhooks.log,

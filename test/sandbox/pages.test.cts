@@ -88,6 +88,29 @@ describe('sandbox deliveries page', () => {
 		expect(sb.webhooks.log[2].resendOf).toBe(first.id);
 	});
 
+	test('Send a sample event: the kind chosen, signed, to where that kind goes; an unknown kind is a 400 page', async () => {
+		const page = await call(sb, 'GET', '/__sandbox/deliveries', { auth: 'none' });
+		expect(page.text).toContain('action="/__sandbox/deliveries/send"');
+		expect(page.text).toContain('<option value="DOCUMENT_EXPIRATION">');
+		const sent = await call(sb, 'POST', '/__sandbox/deliveries/send', {
+			auth: 'none',
+			headers: { 'content-type': 'application/x-www-form-urlencoded' },
+			body: 'kind=DOCUMENT_EXPIRATION',
+		});
+		expect(sent.status).toBe(200);
+		expect(sent.text).toContain(`DOCUMENT_EXPIRATION</b> webhook to <code>${receiver.url}</code>`);
+		expect(receiver.received.map((r) => r.headers['service-event-type'])).toEqual([
+			'DOCUMENT_EXPIRATION',
+		]);
+		const unknown = await call(sb, 'POST', '/__sandbox/deliveries/send', {
+			auth: 'none',
+			headers: { 'content-type': 'application/x-www-form-urlencoded' },
+			body: 'kind=NOT_A_KIND',
+		});
+		expect(unknown.status).toBe(400);
+		expect(receiver.received).toHaveLength(1);
+	});
+
 	test('Resend of an unknown delivery is a 404 page', async () => {
 		const res = await call(sb, 'POST', '/__sandbox/deliveries/nope/resend', { auth: 'none' });
 		expect(res.status).toBe(404);

@@ -57,6 +57,11 @@ export type SignatureEncoding = 'hexLower' | 'hexUpper' | 'base64' | 'prefixedHe
 
 export interface WebhookConfig {
 	url: string;
+	/**
+	 * Another address for some kinds (kind → URL), as the provider's dashboard sets a notification
+	 * address per kind; the others go to `url`.
+	 */
+	urlsByKind?: Record<string, string>;
 	signingKey?: string;
 	retryDelaysMs?: number[];
 	timeoutMs?: number;
@@ -241,6 +246,8 @@ export interface Sandbox {
 	};
 	webhooks: {
 		configure(opts: WebhookConfig): void;
+		/** Where deliveries of a kind go now (a token's Callback URL aside); undefined when unconfigured. */
+		urlOf(kind: string): string | undefined;
 		send(eventType: EventType, body?: unknown): Promise<Delivery>;
 		resend(deliveryId: string): Promise<Delivery>;
 		/** Deliveries in the order they were created (oldest first). */

@@ -92,6 +92,7 @@ function assertLoopback(url: string): void {
 
 interface ResolvedConfig {
 	url: string;
+	urlsByKind: Record<string, string>;
 	signingKey: string;
 	retryDelaysMs: number[];
 	timeoutMs: number;
@@ -122,11 +123,13 @@ export class WebhookSender {
 
 	configure(opts: WebhookConfig): void {
 		assertLoopback(opts.url);
+		for (const url of Object.values(opts.urlsByKind ?? {})) assertLoopback(url);
 		const delays = opts.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS;
 		if (!Array.isArray(delays) || delays.some((d) => !(Number(d) >= 0)))
 			throw new Error('retryDelaysMs must be numbers >= 0');
 		this.config = {
 			url: opts.url,
+			urlsByKind: { ...opts.urlsByKind },
 			signingKey: opts.signingKey ?? this.config?.signingKey ?? this.defaultSigningKey,
 			retryDelaysMs: delays.map(Number),
 			timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS,
@@ -150,6 +153,11 @@ export class WebhookSender {
 	}
 
 	/** The configuration in use (the signing key is not returned). */
+	/** Where a kind is sent now (its own address, else the configured one); undefined when none is. */
+	urlOf(kind: string): string | undefined {
+		return this.config && (this.config.urlsByKind[kind] ?? this.config.url);
+	}
+
 	describe(): Omit<ResolvedConfig, 'signingKey'> | null {
 		if (!this.config) return null;
 		const { signingKey, ...rest } = this.config;
@@ -175,6 +183,7 @@ export class WebhookSender {
 		return (
 			this.config ?? {
 				url: '',
+				urlsByKind: {},
 				signingKey: this.defaultSigningKey,
 				retryDelaysMs: DEFAULT_RETRY_DELAYS_MS,
 				timeoutMs: DEFAULT_TIMEOUT_MS,
@@ -235,7 +244,7 @@ export class WebhookSender {
 		const delivery: Delivery = {
 			id: randomUUID(),
 			eventType,
-			url: target ?? config.url,
+			url: target ?? config.urlsByKind[eventType] ?? config.url,
 			...(target !== undefined ? { target } : {}),
 			payload,
 			headers,

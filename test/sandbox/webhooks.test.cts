@@ -28,6 +28,25 @@ describe('sandbox webhook sender', () => {
 		expect(got.raw.toString('utf8')).toBe(delivery.payload);
 	});
 
+	test('sends a kind to its own address when one is set (as the dashboard sets one per kind), the others to the configured one', async () => {
+		const other = await startReceiver();
+		try {
+			sb.webhooks.configure({ url: receiver.url, urlsByKind: { COMPANY_SUBMIT: other.url } });
+			expect(sb.webhooks.urlOf('COMPANY_SUBMIT')).toBe(other.url);
+			expect(sb.webhooks.urlOf('BANK_VERIFICATION')).toBe(receiver.url);
+			await sb.webhooks.send('COMPANY_SUBMIT');
+			await sb.webhooks.send('BANK_VERIFICATION');
+			expect(other.received.map((r) => r.headers['service-event-type'])).toEqual([
+				'COMPANY_SUBMIT',
+			]);
+			expect(receiver.received.map((r) => r.headers['service-event-type'])).toEqual([
+				'BANK_VERIFICATION',
+			]);
+		} finally {
+			await other.close();
+		}
+	});
+
 	test('sends a string body byte for byte (whitespace and non-ASCII included)', async () => {
 		const raw =
 			'{\n  "final": true,\n  "scanRef": "ž-1",\n  "status": {"overall": "APPROVED"}\n}\n';

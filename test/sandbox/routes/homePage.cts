@@ -5,6 +5,7 @@
  * answer and a Resend button, which sends the same signed bytes again).
  */
 import { amlTestNames } from '../amlLists.cjs';
+import { SANDBOX_EVENT_TYPES } from '../bodies.cjs';
 import type { SandboxCore } from '../core.cjs';
 import type { Reply } from '../http.cjs';
 import {
@@ -13,6 +14,7 @@ import {
 	deliveriesHtml,
 	escapeHtml,
 	firstAnswers,
+	formOf,
 	page,
 } from '../pages.cjs';
 import type { Route } from '../router.cjs';
@@ -85,12 +87,20 @@ export function deliveriesPage(core: SandboxCore): Reply {
 	const table = rows
 		? `<table><tr><th>Sent (UTC)</th><th>Event</th><th>To</th><th>Answer</th><th></th></tr>${rows}</table>`
 		: '<p>Nothing was sent yet. Finish a verification on its page, or submit a company’s KYB form.</p>';
+	const kinds = SANDBOX_EVENT_TYPES.map(
+		(kind) => `<option value="${escapeHtml(kind)}">${escapeHtml(kind)}</option>`,
+	).join('');
+	// The dashboard's test notification: an event of a kind with its sample body, signed as any other.
+	const sendSample =
+		`<form method="post" action="${DELIVERIES_PAGE}/send"><p>Send a sample event: ` +
+		`<select name="kind">${kinds}</select> <button type="submit">Send</button> ` +
+		'<small>to where that kind goes (above), with the sandbox’s sample body</small></p></form>';
 	return page(
 		200,
 		'Deliveries',
 		'<p>Every webhook the sandbox sent, newest first, as the dashboard’s “Recently sent”. ' +
 			'Resend sends the same signed bytes again, as a new delivery: a real signed test delivery for a trigger.</p>' +
-			`${whereResultsGo(core)}${table}<p><a href="/">The sandbox’s home page</a></p>`,
+			`${whereResultsGo(core)}${table}${sendSample}<p><a href="/">The sandbox’s home page</a></p>`,
 	);
 }
 
@@ -107,6 +117,23 @@ export async function resendPage(core: SandboxCore, id: string): Promise<Reply> 
 	const deliveries = core.webhooks.log.slice(before);
 	await firstAnswers(deliveries);
 	return page(200, 'Delivery resent', deliveriesHtml(deliveries));
+}
+
+/** POST /__sandbox/deliveries/send from the page: a sample event of the kind chosen, and its answer. */
+export async function sendSamplePage(core: SandboxCore, rawBody: Buffer): Promise<Reply> {
+	const kind = formOf(rawBody).get('kind') ?? '';
+	const known = SANDBOX_EVENT_TYPES.find((type) => type === kind);
+	if (!known)
+		return page(
+			400,
+			'Unknown event kind',
+			`<p><a href="${DELIVERIES_PAGE}">Back to the deliveries</a></p>`,
+		);
+	const before = core.webhooks.log.length;
+	core.webhooks.send(known).catch(() => undefined);
+	const deliveries = core.webhooks.log.slice(before);
+	await firstAnswers(deliveries);
+	return page(200, 'Sample event sent', deliveriesHtml(deliveries));
 }
 
 export const homePageRoutes: Route[] = [
