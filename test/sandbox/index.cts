@@ -107,6 +107,8 @@ function sandboxFacade(core: SandboxCore, server: Server): Sandbox {
 			addCompany: (o) => core.kybCompanies.addCompany(o).id,
 			company: (id) => core.kybCompanies.company(id),
 			govOrders: () => core.govOrders.list().map((o) => o.id),
+			orderGovDocument: (productKey = 'REGISTER_EXTRACT') =>
+				core.govOrders.order(productKey, 'UAB Baltic Widgets').id,
 			deliverGovOrder: (id) => core.deliverGovOrder(id),
 		},
 		webhooks: {

@@ -241,6 +241,8 @@ export interface Sandbox {
 		company(id: string): KybCompany | undefined;
 		/** The IDs of the registry documents ordered, oldest first. */
 		govOrders(): string[];
+		/** A registry document ordered (as Order Registry Document does); its ID. */
+		orderGovDocument(productKey?: string): string;
 		/** The registry delivers an ordered document (GOV_ORDERED_DOCUMENT when configured); its answer. */
 		deliverGovOrder(id: string): Record<string, unknown>;
 	};

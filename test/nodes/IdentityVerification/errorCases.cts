@@ -1,6 +1,6 @@
 /**
- * One mixed batch per resource, and per newer operation (Get Result, the registry, Add
- * Beneficiary), for the On Error tests (engine and real n8n): an item that succeeds,
+ * One mixed batch per resource, and per newer operation (Get Result, the registry, the KYB
+ * form's prefill), for the On Error tests (engine and real n8n): an item that succeeds,
  * one the node or the service refuses, and one about something the service does not have. Each
  * operation takes its IDs from the item (`{{ $json.… }}`), as after a trigger or a sheet.
  */
@@ -203,6 +203,42 @@ export const ERROR_CASES: ErrorCase[] = [
 		],
 		failures: [REFUSED('Product Key'), { error: /./, httpCode: '400' }],
 		references: (inputs, index) => ({ registrationNumber: inputs[index].registrationNumber }),
+	},
+	{
+		resource: 'kybCompany',
+		name: 'kybCompany.getOrderedDocument',
+		parameters: {
+			resource: 'kybCompany',
+			operation: 'getOrderedDocument',
+			documentId: '={{ $json.documentId }}',
+		},
+		inputs: async (sb) => [
+			{ documentId: sb.kyb.orderGovDocument() },
+			{ documentId: '' },
+			{ documentId: '00000000-0000-4000-8000-000000000000' },
+		],
+		failures: [REFUSED('Document ID'), NOT_FOUND],
+		references: (inputs, index) =>
+			inputs[index].documentId ? { documentId: inputs[index].documentId } : {},
+	},
+	{
+		resource: 'kyb',
+		name: 'kyb.updateForm',
+		parameters: {
+			resource: 'kyb',
+			operation: 'updateForm',
+			companyId: '={{ $json.companyId }}',
+			companyName: '={{ $json.companyName }}',
+			companyCountry: 'LT',
+		},
+		inputs: async () => [
+			{ companyId: SEED.kyb.companyId, companyName: 'UAB Baltic Widgets' },
+			{ companyId: '', companyName: 'UAB Baltic Widgets' },
+			{ companyId: 'no-such-company', companyName: 'UAB Baltic Widgets' },
+		],
+		failures: [REFUSED('Company ID'), NOT_FOUND],
+		references: (inputs, index) =>
+			inputs[index].companyId ? { companyId: inputs[index].companyId } : {},
 	},
 	{
 		resource: 'kyb',
