@@ -90,7 +90,7 @@ function setNode(node: WorkflowNode, fields: Array<[string, string | boolean]>):
 }
 
 /** The stand-in of one outside service's node (see the file's comment). */
-export function standInOf(workflow: ExampleWorkflow, node: WorkflowNode): WorkflowNode {
+function standInOf(workflow: ExampleWorkflow, node: WorkflowNode): WorkflowNode {
 	if (isSendAndWait(node)) return setNode(node, [['data.approved', true]]);
 	if (isRead(node))
 		return setNode(
