@@ -80,7 +80,8 @@ export function webhookSample(customerId: string): Record<string, string> {
 		customerId,
 		email: `${customerId}@example.com`,
 		fullName: 'Aleksandr Volkov',
-		dateOfBirth: '1970-01-01',
+		// His date of birth on the sandbox's lists: another one would not match (Date of Birth Matching).
+		dateOfBirth: '1968-02-11',
 		nationality: 'LT',
 	};
 }

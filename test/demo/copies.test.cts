@@ -1,5 +1,6 @@
 /** The demo's copies of the examples: what the demo changes beyond the stand-ins. */
-import { demoCopies, startsOf } from './copies.cjs';
+import { runCheck, wholeListCheck } from '../sandbox/amlLists.cjs';
+import { demoCopies, startsOf, webhookSample } from './copies.cjs';
 
 describe("the demo's copies", () => {
 	const copies = demoCopies();
@@ -22,5 +23,17 @@ describe("the demo's copies", () => {
 	test('every copy keeps its runs, so the executions list shows each', () => {
 		for (const w of copies)
 			expect(w.workflow.settings).toMatchObject({ saveDataSuccessExecution: 'all' });
+	});
+
+	test('the customer a CRM posts to a copy is one the sandbox’s AML lists hit, date of birth included, so the screening’s hit branch runs', () => {
+		const { customerId, fullName, dateOfBirth, nationality } = webhookSample('c-1');
+		const check = runCheck(
+			wholeListCheck({
+				clientId: customerId,
+				userType: 'PERSON',
+				input: { fullName, dateOfBirth, nationality },
+			}),
+		);
+		expect(check.overallStatus).toBe('FLAGS_FOUND');
 	});
 });

@@ -20,7 +20,8 @@ const SAMPLE_VALUES: Record<string, string> = {
 	clientId: 'demo-customer-1',
 	// A name the sandbox's AML lists hit: the screening's hit branch runs.
 	fullName: 'Aleksandr Volkov',
-	dateOfBirth: '1970-01-01',
+	// His date of birth on the lists: another one would not match (Date of Birth Matching).
+	dateOfBirth: '1968-02-11',
 	nationality: 'LT',
 	verificationId: SEED.bank.verificationId,
 	accountId: SEED.bank.accountId,
