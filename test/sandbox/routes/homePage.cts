@@ -112,11 +112,20 @@ export async function resendPage(core: SandboxCore, id: string): Promise<Reply> 
 			'Delivery not found',
 			`<p><a href="${DELIVERIES_PAGE}">Back to the deliveries</a></p>`,
 		);
+	return await sentPage(core, 'Delivery resent', () => core.webhooks.resend(id));
+}
+
+/** What a page's button sent: the deliveries it made, each with its receiver's first answer. */
+async function sentPage(
+	core: SandboxCore,
+	title: string,
+	send: () => Promise<unknown>,
+): Promise<Reply> {
 	const before = core.webhooks.log.length;
-	core.webhooks.resend(id).catch(() => undefined);
+	send().catch(() => undefined);
 	const deliveries = core.webhooks.log.slice(before);
 	await firstAnswers(deliveries);
-	return page(200, 'Delivery resent', deliveriesHtml(deliveries));
+	return page(200, title, deliveriesHtml(deliveries));
 }
 
 /** POST /__sandbox/deliveries/send from the page: a sample event of the kind chosen, and its answer. */
@@ -129,11 +138,7 @@ export async function sendSamplePage(core: SandboxCore, rawBody: Buffer): Promis
 			'Unknown event kind',
 			`<p><a href="${DELIVERIES_PAGE}">Back to the deliveries</a></p>`,
 		);
-	const before = core.webhooks.log.length;
-	core.webhooks.send(known).catch(() => undefined);
-	const deliveries = core.webhooks.log.slice(before);
-	await firstAnswers(deliveries);
-	return page(200, 'Sample event sent', deliveriesHtml(deliveries));
+	return await sentPage(core, 'Sample event sent', () => core.webhooks.send(known));
 }
 
 export const homePageRoutes: Route[] = [
