@@ -69,6 +69,11 @@ export function ensurePackageNodes(): void {
 		'IdentityVerificationTrigger',
 	);
 	if (trigger) registerNodeType('identityVerificationTrigger', trigger);
+	const polling = loadClass<INodeType>(
+		'nodes/IdentityVerificationPollingTrigger/IdentityVerificationPollingTrigger.node.js',
+		'IdentityVerificationPollingTrigger',
+	);
+	if (polling) registerNodeType('identityVerificationPollingTrigger', polling);
 }
 
 /** Every registered node type once (each is registered under several names). */

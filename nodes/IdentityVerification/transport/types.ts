@@ -1,5 +1,10 @@
 /** What a node says about one request, and what it gets back (its own module, so no file of the transport imports another in a circle). */
-import type { IDataObject, IExecuteFunctions, ILoadOptionsFunctions } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	ILoadOptionsFunctions,
+	IPollFunctions,
+} from 'n8n-workflow';
 
 export type AuthMode = 'apiKey' | 'kybFormToken';
 
@@ -14,8 +19,8 @@ export type SentAs = AuthMode | 'formToken' | 'link';
 
 export type ApiMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
-/** Contexts that can send requests with a credential (node execution and option loading). */
-export type RequestContext = IExecuteFunctions | ILoadOptionsFunctions;
+/** Contexts that can send requests with a credential (node execution, option loading, a poll). */
+export type RequestContext = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions;
 
 /** An answer's body as n8n hands it over: a Node.js stream (read/unshift let a file's first bytes be looked at). */
 export interface AnswerStream extends AsyncIterable<Uint8Array> {

@@ -317,5 +317,7 @@ export const verificationEventItemSchema = z.object({
 		validationIssues: z.array(contractIssueSchema).optional(),
 		/** Only in the sample event: what it does not show (its signature was not checked). */
 		sample: z.string().optional(),
+		/** `polling`: the Polling Trigger found it in the service's lists (no delivery was received). */
+		source: z.literal('polling').optional(),
 	}),
 });

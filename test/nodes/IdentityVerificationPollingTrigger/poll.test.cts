@@ -1,0 +1,190 @@
+/**
+ * The Polling Trigger against the sandbox, one poll at a time as n8n runs them (harness/poll.cts):
+ * the first poll takes a baseline, each later one emits what changed once, in the webhook trigger's
+ * item (version 1.1) with delivery.source "polling"; Catch Up From replays; a 429 ends a poll
+ * quietly; Fetch Test Event returns the newest result; the lists are read, never Get Status.
+ */
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+
+import { pollTrigger, sandboxCredentials } from '../../harness/index.cjs';
+import { verificationEventItemSchema } from '../../../nodes/shared/contract';
+import { useKycSandbox } from '../IdentityVerification/kyc-util.cjs';
+import { call } from '../../sandbox/test-helpers.cjs';
+
+const ctx = useKycSandbox();
+
+/** One trigger node's polls, keeping its static data between them as n8n does. */
+function trigger(parameters: INodeParameters = {}) {
+	const staticData: IDataObject = {};
+	const poll = async (mode: 'trigger' | 'manual' = 'trigger') => {
+		const items = await pollTrigger({
+			parameters: { events: ['verificationResult'], ...parameters },
+			credentials: { identityVerificationApi: sandboxCredentials(ctx.sb).identityVerificationApi },
+			staticData,
+			mode,
+		});
+		return items?.map((item) => item.json) ?? null;
+	};
+	return { poll, staticData };
+}
+
+/** A company submitted from its KYB session's link. */
+async function submittedCompany(): Promise<string> {
+	const session = await call(ctx.sb, 'POST', '/kyb/tokens/', {
+		body: { tokenType: 'FORM', clientId: 'deal-42' },
+	});
+	return (await ctx.sb.kyb.submitSession(session.json.tokenString)).companyId;
+}
+
+describe('verification results', () => {
+	test('the first poll is a baseline; each later result starts the workflow once', async () => {
+		await ctx.finished('before-activation');
+		const waiting = ctx.sb.kyc.createSession('later').scanRef;
+		const { poll } = trigger();
+		expect(await poll()).toBeNull();
+
+		await ctx.sb.kyc.autoFinish(waiting, { final: true, overall: 'DENIED' });
+		const newOne = await ctx.finished('new-client', 'SUSPECTED');
+		const items = (await poll())!;
+		expect(items.map((item) => [item.scanRef, item.overallStatus])).toEqual(
+			expect.arrayContaining([
+				[waiting, 'DENIED'],
+				[newOne, 'SUSPECTED'],
+			]),
+		);
+		expect(items).toHaveLength(2);
+		for (const item of items) {
+			expect(verificationEventItemSchema.safeParse(item).success).toBe(true);
+			expect(item).toMatchObject({
+				eventType: 'IDENTIFICATION',
+				final: true,
+				delivery: { source: 'polling' },
+			});
+		}
+		expect(await poll()).toBeNull();
+		// Lists and one full read per result: never the status endpoint the provider asks not to poll.
+		expect(ctx.sb.count({ path: '/api/v2/status' })).toBe(0);
+	});
+
+	test('an expiry is IDENTIFICATION_EXPIRED; unselected results and unfinished ones start nothing', async () => {
+		const { poll } = trigger({ statuses: ['EXPIRED'] });
+		const expiring = ctx.sb.kyc.createSession('expiring').scanRef;
+		ctx.sb.kyc.createSession('still-active');
+		expect(await poll()).toBeNull();
+		await ctx.finished('approved');
+		await ctx.sb.kyc.expire(expiring);
+		const items = (await poll())!;
+		expect(items).toEqual([
+			expect.objectContaining({
+				eventType: 'IDENTIFICATION_EXPIRED',
+				overallStatus: 'EXPIRED',
+				scanRef: expiring,
+			}),
+		]);
+	});
+
+	test('Client IDs read only those clients; Personal Data: Leave Out keeps the body out', async () => {
+		const { poll } = trigger({ clientIds: 'watched-1, watched-2', personalData: 'leaveOut' });
+		expect(await poll()).toBeNull();
+		await ctx.finished('watched-2');
+		await ctx.finished('someone-else');
+		const items = (await poll())!;
+		expect(items).toHaveLength(1);
+		expect(items[0]).toMatchObject({ clientId: 'watched-2', overallStatus: 'APPROVED' });
+		expect(items[0].body).toBeUndefined();
+		expect(ctx.sb.count({ path: '/kyc/identifications/' })).toBe(4);
+	});
+
+	test('Catch Up From replays the results since that date once, then goes on from there', async () => {
+		const old = await ctx.finished('replayed');
+		const { poll } = trigger({
+			options: { catchUpFrom: new Date(Date.now() - 60_000).toISOString() },
+		});
+		const replayed = (await poll())!;
+		expect(replayed.map((item) => item.scanRef)).toContain(old);
+		expect(await poll()).toBeNull();
+		const later = await ctx.finished('after-replay');
+		expect((await poll())!.map((item) => item.scanRef)).toEqual([later]);
+	});
+
+	test('a 429 ends the poll quietly and the next one emits what it missed', async () => {
+		const { poll, staticData } = trigger();
+		await poll();
+		const saved = JSON.stringify(staticData);
+		const scanRef = await ctx.finished('rate-limited');
+		ctx.sb.faults.add({
+			path: '/kyc/identifications/',
+			status: 429,
+			retryAfter: 0,
+			times: Infinity,
+		});
+		expect(await poll()).toBeNull();
+		expect(JSON.stringify(staticData)).toBe(saved);
+		ctx.sb.faults.clear();
+		expect((await poll())!.map((item) => item.scanRef)).toEqual([scanRef]);
+	});
+
+	test('a wrong key is an error n8n shows, not a quiet poll', async () => {
+		const { staticData } = trigger();
+		const credentials = {
+			identityVerificationApi: {
+				...sandboxCredentials(ctx.sb).identityVerificationApi,
+				apiSecret: 'wrong-secret',
+			},
+		};
+		await expect(
+			pollTrigger({ parameters: { events: ['verificationResult'] }, credentials, staticData }),
+		).rejects.toThrow(/401|key|secret/i);
+		expect(JSON.stringify(staticData)).not.toContain('wrong-secret');
+	});
+
+	test('Fetch Test Event returns the newest result, or says there is none, and keeps no state', async () => {
+		const { poll, staticData } = trigger();
+		await expect(poll('manual')).rejects.toThrow('No result of the selected kinds yet');
+		const scanRef = await ctx.finished('tested');
+		expect((await poll('manual'))!).toEqual([expect.objectContaining({ scanRef })]);
+		expect(JSON.stringify(staticData)).not.toContain('pollState');
+	});
+});
+
+describe('companies and AML monitorings', () => {
+	test('a submission and a review each start the workflow once', async () => {
+		const { poll } = trigger({ events: ['companySubmitted', 'companyReviewed'] });
+		expect(await poll()).toBeNull();
+		const companyId = await submittedCompany();
+		expect(await poll()).toEqual([
+			expect.objectContaining({ eventType: 'COMPANY_SUBMIT', companyId }),
+		]);
+		expect(await poll()).toBeNull();
+		await call(ctx.sb, 'POST', `/kyb/companies/${companyId}/change-status/`, {
+			body: { status: 'COMPLETED', reviewInfo: { approvalStatus: 'APPROVED' } },
+		});
+		expect(await poll()).toEqual([
+			expect.objectContaining({
+				eventType: 'COMPANY_REVIEW',
+				companyId,
+				approvalStatus: 'APPROVED',
+				delivery: expect.objectContaining({ source: 'polling' }),
+			}),
+		]);
+		expect(await poll()).toBeNull();
+	});
+
+	test('a monitoring that enters ALERT starts the workflow once', async () => {
+		const { poll } = trigger({ events: ['amlMonitoringAlert'] });
+		expect(await poll()).toBeNull();
+		const { monitoringId } = ctx.sb.aml.seedMonitoring({
+			isSubscribed: false,
+			amlCheck: {
+				clientId: 'monitored',
+				userType: 'PERSON',
+				input: { fullName: 'Łukasz Müller-Wiśniewski' },
+			} as never,
+		});
+		expect(await poll()).toEqual([
+			expect.objectContaining({ eventType: 'AML_MONITORING', status: 'ALERT' }),
+		]);
+		expect(JSON.stringify(ctx.sb.aml.monitoring(monitoringId))).toContain('ALERT');
+		expect(await poll()).toBeNull();
+	});
+});
