@@ -30,6 +30,21 @@ async function finished(sb: Sandbox, clientId: string): Promise<string> {
 	return scanRef;
 }
 
+/** A KYB session's form token, as Create Session makes it (POST /kyb/tokens/ with the API key). */
+async function kybFormToken(sb: Sandbox, clientId: string): Promise<string> {
+	const { apiKey, apiSecret } = sb.credentials;
+	const response = await fetch(`${sb.url}/kyb/tokens/`, {
+		method: 'POST',
+		headers: {
+			'content-type': 'application/json',
+			authorization: `Basic ${Buffer.from(`${apiKey}:${apiSecret}`).toString('base64')}`,
+		},
+		body: JSON.stringify({ tokenType: 'FORM', clientId }),
+	});
+	if (!response.ok) throw new Error(`POST /kyb/tokens/ answered HTTP ${response.status}`);
+	return ((await response.json()) as { tokenString: string }).tokenString;
+}
+
 /** A PNG's first bytes: the sandbox, as the service, judges a file by its content. */
 const PNG_BASE64 = Buffer.from(
 	`89504e470d0a1a0a0000000d49484452${'01'.repeat(64)}`,
@@ -220,6 +235,77 @@ export const ERROR_CASES: ErrorCase[] = [
 		failures: [REFUSED('Document ID'), NOT_FOUND],
 		references: (inputs, index) =>
 			inputs[index].documentId ? { documentId: inputs[index].documentId } : {},
+	},
+	{
+		resource: 'kybCompany',
+		name: 'kybCompany.getOrderedDocuments',
+		parameters: {
+			resource: 'kybCompany',
+			operation: 'getOrderedDocuments',
+			filters: { status: '={{ $json.status }}', title: '={{ $json.title }}' },
+		},
+		inputs: async (sb) => {
+			sb.kyb.orderGovDocument('REGISTER_EXTRACT');
+			// The sandbox's list refuses nothing the node lets through: a fault stands for the
+			// service refusing this one request (as it does an account without registry documents).
+			sb.faults.add({
+				method: 'GET',
+				path: '/api/v2/gov-ordered-documents/',
+				query: { title: 'Historic extract (changes of officers)' },
+				status: 403,
+				body: { identifier: 'PERMISSIONS_ERROR', message: 'You do not have permission.' },
+			});
+			return [
+				{ status: 'IN_PROGRESS', title: 'Extract from the Register of Legal Entities' },
+				// A status as a sheet may word it, not one of the list's.
+				{ status: 'DELIVERED', title: 'Extract from the Register of Legal Entities' },
+				{ status: 'IN_PROGRESS', title: 'Historic extract (changes of officers)' },
+			];
+		},
+		failures: [REFUSED('Status'), { error: /HTTP 403/, httpCode: '403' }],
+		references: () => ({}),
+	},
+	{
+		resource: 'kybCompany',
+		name: 'kybCompany.rerunAutomation',
+		parameters: {
+			resource: 'kybCompany',
+			operation: 'rerunAutomation',
+			companyId: '={{ $json.companyId }}',
+		},
+		inputs: async (sb) => [
+			{ companyId: (await sb.kyb.submitSession(await kybFormToken(sb, 'rerun-good'))).companyId },
+			// Its form is still being filled: the service has nothing to check yet.
+			{ companyId: sb.kyb.addCompany({ clientId: 'rerun-pending' }) },
+			{ companyId: 'no-such-company' },
+		],
+		failures: [{ error: /in the current state/, httpCode: '409' }, NOT_FOUND],
+		references: (inputs, index) => ({ companyId: inputs[index].companyId }),
+	},
+	{
+		resource: 'kyb',
+		name: 'kyb.createForm',
+		parameters: {
+			resource: 'kyb',
+			operation: 'createForm',
+			authentication: 'formToken',
+			formToken: '={{ $json.formToken }}',
+			companyName: 'UAB Šiaurės Prekyba',
+			companyCountry: '={{ $json.country }}',
+		},
+		inputs: async (sb) => {
+			// Its company already submitted the form: a session has one form, the service refuses another.
+			const submitted = await kybFormToken(sb, 'create-form-submitted');
+			await sb.kyb.submitSession(submitted);
+			return [
+				{ formToken: await kybFormToken(sb, 'create-form-good'), country: 'LT' },
+				{ formToken: await kybFormToken(sb, 'create-form-country'), country: 'Lithuania' },
+				{ formToken: submitted, country: 'LT' },
+			];
+		},
+		failures: [REFUSED('Country'), { error: /in the current state/, httpCode: '409' }],
+		// Nothing to name: the form token is a secret, and the company has no ID before its form.
+		references: () => ({}),
 	},
 	{
 		resource: 'kyb',
