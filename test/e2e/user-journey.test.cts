@@ -219,8 +219,8 @@ test('a KYB session from n8n, the form filled in and submitted by the company, t
 	const form = await fetch(formUrl);
 	expect(form.status).toBe(200);
 	const html = await form.text();
-	const action_ = /<form method="post" action="([^"]+)"/.exec(html)?.[1];
-	expect(action_).toBeDefined();
+	const formAction = /<form method="post" action="([^"]+)"/.exec(html)?.[1];
+	expect(formAction).toBeDefined();
 	const fields = formFields(html);
 	fields.set('companyName', 'UAB Vilniaus Duona');
 	fields.set('registrationNumber', '304777111');
@@ -228,7 +228,7 @@ test('a KYB session from n8n, the form filled in and submitted by the company, t
 	fields.set('owner0.surname', 'Žukauskienė');
 	fields.set('owner0.ownershipPercentage', '60');
 	fields.set('owner1.ownershipPercentage', '40');
-	const submitted = await fetch(new URL(action_!, formUrl), {
+	const submitted = await fetch(new URL(formAction!, formUrl), {
 		method: 'POST',
 		headers: { 'content-type': 'application/x-www-form-urlencoded' },
 		body: fields.toString(),
