@@ -17,7 +17,7 @@ export { HarnessCredentialsHelper, makeAdditionalData } from './credentials-help
 export { credentialTypes, getCredentialType, PACKAGE_NAME, registerNodeType } from './registry.cjs';
 export { runNode, type RunNodeOptions, type RunNodeResult } from './run-node.cjs';
 export { searchList, type SearchListOptions } from './list-search.cjs';
-export { pollTrigger, type PollTriggerOptions } from './poll.cjs';
+export { pollTrigger } from './poll.cjs';
 export { useFilesystemBinaryMode, useInlineBinaryMode } from './engine.cjs';
 export { sandboxCredentials } from './sandbox-credentials.cjs';
 export { testCredential } from './test-credential.cjs';
