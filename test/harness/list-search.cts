@@ -9,7 +9,6 @@ import './engine.cjs';
 import type {
 	ICredentialDataDecryptedObject,
 	INode,
-	INodeCredentials,
 	INodeListSearchResult,
 	INodeParameters,
 	INodeType,
@@ -18,7 +17,7 @@ import { NodeHelpers, Workflow } from 'n8n-workflow';
 import { LoadOptionsContext } from 'n8n-core';
 
 import { makeAdditionalData } from './credentials-helper.cjs';
-import { credentialTypes, ensurePackageNodes, fullTypeName, nodeTypes } from './registry.cjs';
+import { ensurePackageNodes, fullTypeName, nodeCredentials, nodeTypes } from './registry.cjs';
 
 export interface SearchListOptions {
 	/** The `searchListMethod` of the field's From List mode, e.g. `companySearch`. */
@@ -41,13 +40,7 @@ export async function searchList(opts: SearchListOptions): Promise<INodeListSear
 	const type = NodeHelpers.getVersionedNodeType(nodeTypes.getByName(typeName), typeVersion);
 	const search = (type as INodeType).methods?.listSearch?.[opts.method];
 	if (!search) throw new Error(`The node has no list search "${opts.method}"`);
-	const credentials: INodeCredentials = {};
-	for (const name of Object.keys(opts.credentials ?? {})) {
-		credentials[name] = {
-			id: `harness-${name}`,
-			name: `${credentialTypes().get(name)?.displayName ?? name} account`,
-		};
-	}
+	const credentials = nodeCredentials(Object.keys(opts.credentials ?? {}));
 	const node: INode = {
 		id: 'harness-node',
 		name: 'Temp-Node',

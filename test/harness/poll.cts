@@ -9,7 +9,6 @@ import type {
 	ICredentialDataDecryptedObject,
 	IDataObject,
 	INode,
-	INodeCredentials,
 	INodeExecutionData,
 	INodeParameters,
 	INodeType,
@@ -19,7 +18,7 @@ import { Workflow } from 'n8n-workflow';
 import { PollContext } from 'n8n-core';
 
 import { makeAdditionalData } from './credentials-helper.cjs';
-import { credentialTypes, ensurePackageNodes, fullTypeName, nodeTypes } from './registry.cjs';
+import { ensurePackageNodes, fullTypeName, nodeCredentials, nodeTypes } from './registry.cjs';
 
 export interface PollTriggerOptions {
 	parameters: INodeParameters;
@@ -33,13 +32,7 @@ export interface PollTriggerOptions {
 export async function pollTrigger(opts: PollTriggerOptions): Promise<INodeExecutionData[] | null> {
 	ensurePackageNodes();
 	const type = fullTypeName('identityVerificationPollingTrigger');
-	const credentials: INodeCredentials = {};
-	for (const name of Object.keys(opts.credentials)) {
-		credentials[name] = {
-			id: `harness-${name}`,
-			name: `${credentialTypes().get(name)?.displayName ?? name} account`,
-		};
-	}
+	const credentials = nodeCredentials(Object.keys(opts.credentials));
 	const node: INode = {
 		id: 'harness-poll',
 		name: 'Identity Verification Polling Trigger',

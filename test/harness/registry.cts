@@ -7,6 +7,7 @@ import path from 'node:path';
 import type {
 	ICredentialDataDecryptedObject,
 	ICredentialType,
+	INodeCredentials,
 	INodeProperties,
 	INodeType,
 	INodeTypes,
@@ -150,4 +151,16 @@ export function withCredentialDefaults(
 			result[property.name] = property.default as ICredentialDataDecryptedObject[string];
 	}
 	return { ...result, ...data };
+}
+
+/** A node's credentials as n8n saves them: each type named as n8n names a new one ("<type's display name> account"). */
+export function nodeCredentials(types: string[]): INodeCredentials {
+	const credentials: INodeCredentials = {};
+	for (const name of types) {
+		credentials[name] = {
+			id: `harness-${name}`,
+			name: `${credentialTypes().get(name)?.displayName ?? name} account`,
+		};
+	}
+	return credentials;
 }
