@@ -1,4 +1,4 @@
-// `npm run bench [-- --quick] [-- --json FILE] [-- --only verify,dedupe,memory,pagination,overhead,trigger,burst,patched]`
+// `npm run bench [-- --quick] [-- --json FILE] [-- --only verify,dedupe,memory,pagination,overhead,trigger,burst,patched,poll]`
 //
 // Measures this package against what a user would build instead, side by side in one run. Each
 // section is its own file; this one picks the sections, runs them and prints the table:
@@ -16,6 +16,8 @@
 //   burst        the largest burst answered entirely under 10 s (burst.cts).
 //   patched      the trigger against the Webhook node in a second n8n, patched as docs/upstream/
 //                proposes (patched-n8n.cts).
+//   poll         one poll of the Polling Trigger over 10,000 verifications and 1,000 companies
+//                with 20 changes: its requests beside the ideal (poll.cts).
 //
 // Every figure is the median of several runs (5, the trigger's and the action node's 7; 3 with
 // --quick). Not a test: it asserts nothing, it prints a table with each target and PASS/MISS, the
@@ -35,12 +37,13 @@ import { createBasicAuthCredential, startBenchStack } from './n8n.cjs';
 import { benchOverhead } from './overhead.cjs';
 import { benchPagination } from './pagination.cjs';
 import { benchParts, benchVerify } from './parts.cjs';
+import { benchPoll } from './poll.cjs';
 import { benchPatchedN8n } from './patched-n8n.cjs';
 import { machine, markdownTable, table } from './report.cjs';
 import { benchTriggerN8n, setUpTriggerVariants, type TriggerVariant } from './trigger.cjs';
 
 const USAGE =
-	'npm run bench [-- --quick] [-- --json FILE] [-- --markdown FILE] [-- --only verify,dedupe,memory,pagination,overhead,trigger,burst,patched] [-- --n8n-env NAME=VALUE ...] [-- --package-tarball FILE]\n';
+	'npm run bench [-- --quick] [-- --json FILE] [-- --markdown FILE] [-- --only verify,dedupe,memory,pagination,overhead,trigger,burst,patched,poll] [-- --n8n-env NAME=VALUE ...] [-- --package-tarball FILE]\n';
 
 function parseOnly(list: string): Set<Section> {
 	const wanted = list.split(',').map((s) => s.trim()) as Section[];
@@ -104,6 +107,8 @@ async function inProcessSections(
 		await attempt('dedupe', async () => void (results.dedupe = await benchDedupe(opts, details)));
 	if (opts.only.has('memory'))
 		await attempt('memory', async () => void (results.memory = await benchMemory(opts, details)));
+	if (opts.only.has('poll'))
+		await attempt('poll', async () => void (results.poll = await benchPoll(opts, details)));
 }
 
 /** The sections that run in real n8n, on one stack. */
@@ -216,6 +221,7 @@ async function main(): Promise<number> {
 		},
 		dedupe: null,
 		actionOverhead: null,
+		poll: null,
 	};
 	const details: string[] = [];
 	let failed = false;

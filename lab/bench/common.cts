@@ -13,6 +13,7 @@ export const SECTIONS = [
 	'trigger',
 	'burst',
 	'patched',
+	'poll',
 ] as const;
 export type Section = (typeof SECTIONS)[number];
 
@@ -117,6 +118,17 @@ export interface TriggerRates {
 	};
 }
 
+/** One poll of the Polling Trigger that finds 20 changes, beside the ideal (poll.cts). */
+export interface PollFigures {
+	requests: number;
+	/** One request per page holding a change, plus one read per verification result. */
+	idealRequests: number;
+	toIdeal: number;
+	ms: number;
+	/** Of the 20 changes, how many the poll emitted. */
+	changesSeen: number;
+}
+
 export interface Results {
 	pagination: PaginationFigures | null;
 	memory: MemoryFigures | null;
@@ -131,6 +143,7 @@ export interface Results {
 	};
 	dedupe: DedupeFigures | null;
 	actionOverhead: { nodeMs: number; httpRequestNodeMs: number; ratio: number } | null;
+	poll: PollFigures | null;
 }
 
 export const median = (values: number[]): number => {

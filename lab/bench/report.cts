@@ -40,6 +40,10 @@ const REFERENCES: Record<string, string> = {
 	'trigger.verifyMicros.1KB': 'signature check alone',
 	'trigger.parts.eventMicros': 'JSON parse + typed event, 1 KB body',
 	'trigger.parts.keysMicros': 'delivery id + duplicate key + former keys',
+	'poll.requests': 'one poll, 10,000 verifications + 1,000 companies, 20 changes',
+	'poll.idealRequests': 'a request per page holding a change + a read per result',
+	'poll.toIdeal': 'requests / ideal (information)',
+	'poll.changesSeen': 'of the 20 changes, emitted by that poll',
 	'dedupe.claimMicros.0': 'duplicate store: read, check, append, prune the record',
 	'dedupe.claimMicros.1000': 'full record: at most 5 ms of a delivery n8n answers in about 2.5 s',
 	'dedupe.n8nStaticDataMicros.0': "n8n's own parse + save of the same static data",
@@ -184,6 +188,12 @@ function rows(r: Results): Row[] {
 		row('actionOverhead.nodeMs', r.actionOverhead?.nodeMs, 'ms'),
 		row('actionOverhead.httpRequestNodeMs', r.actionOverhead?.httpRequestNodeMs, 'ms'),
 		row('actionOverhead.ratio', r.actionOverhead?.ratio, 'x', ['<=', 1.1]),
+		// The documented bound: Pages per Poll (10) pages of each list, plus one read per result.
+		row('poll.requests', r.poll?.requests, '', ['<=', 35]),
+		row('poll.idealRequests', r.poll?.idealRequests, ''),
+		row('poll.toIdeal', r.poll?.toIdeal, 'x'),
+		row('poll.ms', r.poll?.ms, 'ms'),
+		row('poll.changesSeen', r.poll?.changesSeen, '', ['>=', 20]),
 	].map((entry) => ({ ...entry, ref: REFERENCES[entry.key] ?? '' }));
 }
 
