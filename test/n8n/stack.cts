@@ -49,6 +49,7 @@ export const NODE_TYPES = {
 	action: 'n8n-nodes-identity-verification.identityVerification',
 	tool: 'n8n-nodes-identity-verification.identityVerificationTool',
 	trigger: 'n8n-nodes-identity-verification.identityVerificationTrigger',
+	pollingTrigger: 'n8n-nodes-identity-verification.identityVerificationPollingTrigger',
 } as const;
 
 /** A workflow node as the editor saves it. */
