@@ -82,12 +82,19 @@ afterAll(async () => {
 }, 60_000);
 
 describe('the package inside n8n', () => {
-	test('n8n loads the action node, its AI-tool variant and the trigger (n8n export:nodes)', async () => {
+	test('n8n loads the action node, its AI-tool variant and both triggers (n8n export:nodes)', async () => {
 		const nodes = await exportNodes(stack.userFolder);
 		const names = nodes.map((n) => n.name);
 		expect(names).toEqual(
-			expect.arrayContaining([NODE_TYPES.action, NODE_TYPES.tool, NODE_TYPES.trigger]),
+			expect.arrayContaining([
+				NODE_TYPES.action,
+				NODE_TYPES.tool,
+				NODE_TYPES.trigger,
+				NODE_TYPES.pollingTrigger,
+			]),
 		);
+		const polling = nodes.find((n) => n.name === NODE_TYPES.pollingTrigger)!;
+		expect(polling).toMatchObject({ polling: true });
 		const action = nodes.find((n) => n.name === NODE_TYPES.action)!;
 		expect(action.displayName).toBe('Identity Verification');
 	});

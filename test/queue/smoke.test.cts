@@ -1,17 +1,33 @@
 // The package in n8n's queue mode, in short: Postgres, Redis, one main process, one `n8n webhook`
-// process and one `n8n worker` (test/n8n/queue.cts), the packed package installed as a community
+// process and two `n8n worker`s (test/n8n/queue.cts), the packed package installed as a community
 // package, binary data in the database. One signed delivery to the trigger and one action (the AML
-// PDF: a file made on the worker and answered by the webhook process) each run on the worker. The
+// PDF: a file made on the worker and answered by the webhook process) each run on a worker; the
+// Polling Trigger polls on the main process and each result it finds runs once, on a worker. The
 // load runs (hundreds of deliveries, races between processes, 100,000 transactions, throughput) are
 // the lab's: lab/queue/.
 import { SEED, signedDelivery } from '../sandbox/index.cjs';
 import { waitForWebhook } from '../n8n/runtime.cjs';
-import { productionWebhookUrl, type WorkflowNode } from '../n8n/stack.cjs';
+import {
+	NODE_TYPES,
+	credentialRef,
+	productionWebhookUrl,
+	type WorkflowNode,
+} from '../n8n/stack.cjs';
 import { startQueueStack, type QueueStack } from '../n8n/queue.cjs';
-import { ACTION, TRIGGER, actionNode, lineUp, triggerNode, webhookNode } from '../n8n/workflow.cjs';
+import {
+	ACTION,
+	TRIGGER,
+	actionNode,
+	lineUp,
+	node,
+	triggerNode,
+	webhookNode,
+} from '../n8n/workflow.cjs';
 
 const TRIGGER_FLOW = { id: 'idvQSmokeTrigger', webhookId: '7c3f2e5a-9d4b-4e0f-8a2c-3d4e5f6a7b81' };
 const PDF_FLOW = { id: 'idvQSmokeAmlPdf0', path: 'queue-smoke-aml-pdf' };
+const POLL_FLOW = { id: 'idvQSmokePolling' };
+const POLLING = 'Identity Verification Polling Trigger';
 
 const workflow = (id: string, name: string, nodes: WorkflowNode[]) => ({
 	id,
@@ -41,10 +57,19 @@ beforeAll(async () => {
 				binaryPropertyName: 'report',
 			}),
 		]),
+		workflow(POLL_FLOW.id, 'Queue smoke: polling', [
+			node(
+				POLLING,
+				NODE_TYPES.pollingTrigger,
+				1,
+				{ events: ['verificationResult'], pollTimes: { item: [{ mode: 'everyMinute' }] } },
+				{ credentials: credentialRef('api') },
+			),
+		]),
 	];
 	stack = await startQueueStack({
 		webhookProcesses: 1,
-		workers: 1,
+		workers: 2,
 		workflows,
 		publish: workflows.map((w) => w.id),
 		log: (m) => process.stderr.write(`[queue] ${m}\n`),
@@ -95,7 +120,11 @@ test('a signed delivery to the webhook process becomes one execution, run by the
 
 	const execution = await onlyExecution(TRIGGER_FLOW.id);
 	expect(execution).toEqual(
-		expect.objectContaining({ status: 'success', mode: 'webhook', worker: 'worker-1' }),
+		expect.objectContaining({
+			status: 'success',
+			mode: 'webhook',
+			worker: expect.stringMatching(/^worker-/),
+		}),
 	);
 	const stored = await stack.rest.getExecution(execution.id);
 	const [item] = stored.data.resultData.runData[TRIGGER][0].data.main[0];
@@ -120,7 +149,11 @@ test('the AML PDF made on the worker is answered by the webhook process, byte fo
 
 	const execution = await onlyExecution(PDF_FLOW.id);
 	expect(execution).toEqual(
-		expect.objectContaining({ status: 'success', mode: 'webhook', worker: 'worker-1' }),
+		expect.objectContaining({
+			status: 'success',
+			mode: 'webhook',
+			worker: expect.stringMatching(/^worker-/),
+		}),
 	);
 	const stored = await stack.rest.getExecution(execution.id);
 	const file = stored.data.resultData.runData[ACTION][0].data.main[0][0].binary.report;
@@ -128,4 +161,58 @@ test('the AML PDF made on the worker is answered by the webhook process, byte fo
 	const download = await stack.rest.downloadBinary(file.id);
 	expect(download.status).toBe(200);
 	expect(download.bytes.equals(answered)).toBe(true);
+}, 300_000);
+
+/** The Polling Trigger's executions so far (ended), each with the worker that ran it and its scanRefs. */
+async function pollRuns() {
+	const rows = await stack.query<ExecutionRow>(
+		'SELECT id::text AS id, status, mode FROM execution_entity WHERE "workflowId" = $1',
+		[POLL_FLOW.id],
+	);
+	const ended = rows.filter((r) => !['new', 'running'].includes(r.status));
+	return await Promise.all(
+		ended.map(async (row) => {
+			const stored = await stack.rest.getExecution(row.id);
+			const items = stored.data.resultData.runData[POLLING]?.[0]?.data?.main?.[0] ?? [];
+			return {
+				...row,
+				worker: stack.executionsByWorker().get(row.id),
+				scanRefs: items.map((item: { json: { scanRef: string } }) => item.json.scanRef),
+			};
+		}),
+	);
+}
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+test('the Polling Trigger polls on the main process; each result it finds runs once, on a worker', async () => {
+	// The results finish after the poll at start (the baseline) read the list; their webhooks go nowhere.
+	stack.sandbox.webhooks.configure({ url: 'http://127.0.0.1:9/', retryDelaysMs: [] });
+	const polls = () => stack.sandbox.count({ path: '/kyc/identifications/' });
+	const deadline = Date.now() + 240_000;
+	while (polls() === 0 && Date.now() < deadline) await pause(500);
+	const scanRefs: string[] = [];
+	for (const clientId of ['queue-poll-1', 'queue-poll-2']) {
+		const { scanRef } = stack.sandbox.kyc.createSession(clientId);
+		await stack.sandbox.kyc.autoFinish(scanRef, { final: true, overall: 'APPROVED' });
+		scanRefs.push(scanRef);
+	}
+	const found = async () => (await pollRuns()).flatMap((run) => run.scanRefs);
+	while ((await found()).length < scanRefs.length && Date.now() < deadline) await pause(2000);
+	// And one poll more, which must start nothing.
+	const seen = polls();
+	while (polls() === seen && Date.now() < deadline) await pause(1000);
+	await pause(5000);
+
+	const runs = await pollRuns();
+	expect(runs.flatMap((run) => run.scanRefs).sort()).toEqual([...scanRefs].sort());
+	for (const run of runs) {
+		expect(run).toEqual(
+			expect.objectContaining({
+				status: 'success',
+				mode: 'trigger',
+				worker: expect.stringMatching(/^worker-/),
+			}),
+		);
+	}
 }, 300_000);
