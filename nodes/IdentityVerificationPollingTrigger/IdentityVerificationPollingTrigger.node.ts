@@ -30,8 +30,36 @@ interface PollState {
 
 const STATE_KEY = 'pollState';
 const DEFAULT_PAGES_PER_POLL = 10;
+const MAX_PAGES_PER_POLL = 100;
 
 const showVerifications = { show: { events: ['verificationResult'] } };
+
+const EVENT_OPTIONS = [
+	{
+		name: 'AML Monitoring Alert',
+		value: 'amlMonitoringAlert',
+		description: 'A monitored person’s screening found something new (status ALERT)',
+	},
+	{
+		name: 'Company Reviewed',
+		value: 'companyReviewed',
+		description: 'A company’s KYB review was completed (approved or denied)',
+	},
+	{
+		name: 'Company Submitted',
+		value: 'companySubmitted',
+		description: 'A company submitted its KYB form',
+	},
+	{
+		name: 'Verification Result',
+		value: 'verificationResult',
+		description:
+			'A verification reached a result: approved, denied (also cancelled), suspected or expired',
+	},
+];
+
+/** Each event's name, for the canvas subtitle. */
+const EVENT_NAMES = Object.fromEntries(EVENT_OPTIONS.map((option) => [option.value, option.name]));
 
 export class IdentityVerificationPollingTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -40,8 +68,7 @@ export class IdentityVerificationPollingTrigger implements INodeType {
 		icon: { light: 'file:identityVerification.svg', dark: 'file:identityVerification.dark.svg' },
 		group: ['trigger'],
 		version: 1,
-		subtitle:
-			'={{ "Checks every poll: " + ($parameter["events"] || []).length + " kind(s) of result" }}',
+		subtitle: `={{ "Polling: " + (($parameter["events"] || []).length === 1 ? (${JSON.stringify(EVENT_NAMES)}[$parameter["events"][0]] || $parameter["events"][0]) : ($parameter["events"] || []).length + " kinds of result") }}`,
 		description:
 			'Starts a workflow on verification, company and AML monitoring results by checking the service’s lists: works behind a firewall, a few minutes late (the Identity Verification Trigger is instant but needs a public URL)',
 		defaults: { name: 'Identity Verification Polling Trigger' },
@@ -65,29 +92,7 @@ export class IdentityVerificationPollingTrigger implements INodeType {
 				type: 'multiOptions',
 				required: true,
 				default: ['verificationResult'],
-				options: [
-					{
-						name: 'AML Monitoring Alert',
-						value: 'amlMonitoringAlert',
-						description: 'A monitored person’s screening found something new (status ALERT)',
-					},
-					{
-						name: 'Company Reviewed',
-						value: 'companyReviewed',
-						description: 'A company’s KYB review was completed (approved or denied)',
-					},
-					{
-						name: 'Company Submitted',
-						value: 'companySubmitted',
-						description: 'A company submitted its KYB form',
-					},
-					{
-						name: 'Verification Result',
-						value: 'verificationResult',
-						description:
-							'A verification reached a result: approved, denied (also cancelled), suspected or expired',
-					},
-				],
+				options: EVENT_OPTIONS,
 				description: 'Which results start the workflow',
 			},
 			{
@@ -136,7 +141,7 @@ export class IdentityVerificationPollingTrigger implements INodeType {
 						name: 'pagesPerPoll',
 						type: 'number',
 						default: DEFAULT_PAGES_PER_POLL,
-						typeOptions: { minValue: 1, maxValue: 100 },
+						typeOptions: { minValue: 1, maxValue: MAX_PAGES_PER_POLL },
 						description: `How many pages of 100 each list is read for, newest first: a result further back is not seen. Each page is one request, plus one per result found: with ${DEFAULT_PAGES_PER_POLL} and a poll every minute, up to ${DEFAULT_PAGES_PER_POLL * 60} requests an hour per list (the service allows 10,000 an hour by default).`,
 					},
 				],
@@ -157,9 +162,9 @@ export class IdentityVerificationPollingTrigger implements INodeType {
 		const run: WatchRun = {
 			context: this,
 			// Fetch Test Event reads one page: the newest result of each kind selected.
-			pagesPerPoll: manual ? 1 : Number(options.pagesPerPoll) || DEFAULT_PAGES_PER_POLL,
+			pagesPerPoll: manual ? 1 : pagesPerPollOf(this, options.pagesPerPoll),
 			personalData: this.getNodeParameter('personalData', 'include') !== 'leaveOut',
-			replayFrom: manual ? undefined : replayFromOf(catchUpFrom, before),
+			replayFrom: manual ? undefined : replayFromOf(this, catchUpFrom, before),
 			limit: manual ? 1 : undefined,
 		};
 		// The first poll (no state yet) only takes a baseline: nothing older floods the workflow. Fetch
@@ -184,10 +189,28 @@ function quietOnRateLimit(error: unknown): undefined {
 }
 
 /** The replay's start (ms) when Catch Up From holds a date not yet replayed. */
-function replayFromOf(catchUpFrom: string, before: PollState): number | undefined {
+function replayFromOf(
+	context: IPollFunctions,
+	catchUpFrom: string,
+	before: PollState,
+): number | undefined {
 	if (catchUpFrom === '' || catchUpFrom === before.caughtUpFrom) return undefined;
 	const ms = Date.parse(catchUpFrom);
-	return Number.isFinite(ms) ? ms : undefined;
+	if (Number.isFinite(ms)) return ms;
+	throw new NodeOperationError(context.getNode(), `Catch Up From: "${catchUpFrom}" is not a date`, {
+		description: 'Pick a date and time, or remove the option.',
+	});
+}
+
+/** Pages per Poll: a whole number from 1 to MAX_PAGES_PER_POLL (an expression may give anything). */
+function pagesPerPollOf(context: IPollFunctions, value: unknown): number {
+	const pages = value === undefined || value === '' ? DEFAULT_PAGES_PER_POLL : Number(value);
+	if (Number.isInteger(pages) && pages >= 1 && pages <= MAX_PAGES_PER_POLL) return pages;
+	throw new NodeOperationError(
+		context.getNode(),
+		`Pages per Poll: must be a whole number from 1 to ${MAX_PAGES_PER_POLL}`,
+		{ description: `Enter, for example, ${DEFAULT_PAGES_PER_POLL}.` },
+	);
 }
 
 /** Each selected list read and compared: the state to keep and the items to emit, lists in order. */

@@ -138,6 +138,21 @@ describe('verification results', () => {
 		expect(JSON.stringify(staticData)).not.toContain('wrong-secret');
 	});
 
+	test.each([
+		[{ pagesPerPoll: 0 }, 'Pages per Poll: must be a whole number from 1 to 100'],
+		[{ pagesPerPoll: 2.5 }, 'Pages per Poll: must be a whole number from 1 to 100'],
+		[{ pagesPerPoll: 101 }, 'Pages per Poll: must be a whole number from 1 to 100'],
+		[{ catchUpFrom: 'last Tuesday' }, 'Catch Up From: "last Tuesday" is not a date'],
+	])(
+		'an option the poll cannot use (%j) is an error naming it, before any request',
+		async (options, message) => {
+			const { poll } = trigger({ options });
+			ctx.sb.resetLog();
+			await expect(poll()).rejects.toThrow(message);
+			expect(ctx.sb.count()).toBe(0);
+		},
+	);
+
 	test('Fetch Test Event returns the newest result, or says there is none, and keeps no state', async () => {
 		const { poll, staticData } = trigger();
 		await expect(poll('manual')).rejects.toThrow('No result of the selected kinds yet');
