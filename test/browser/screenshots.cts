@@ -83,6 +83,7 @@ const WORKFLOW_PICTURES: Record<string, string> = {
 	'erasure-request-by-form.json': 'workflow-10-erasure-request.png',
 	'evidence-on-approval-to-drive.json': 'workflow-11-evidence-on-approval.png',
 	'reverification-on-document-expiry.json': 'workflow-12-reverification-on-document-expiry.png',
+	'kyb-company-events.json': 'workflow-13-kyb-company-events.png',
 };
 
 /**

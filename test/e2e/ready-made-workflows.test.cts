@@ -27,8 +27,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { resources } from '../../nodes/IdentityVerification/actions/resources';
 import type { BankTransaction } from '../../nodes/shared/contract';
+import { kybFormLink } from '../../nodes/shared/contract';
 import { identificationBody } from '../sandbox/bodies.cjs';
 import { SEED, sign } from '../sandbox/index.cjs';
+import { call } from '../sandbox/test-helpers.cjs';
 import {
 	CACHE_DIR,
 	N8N_VERSION,
@@ -67,6 +69,7 @@ const FILES = {
 	erasure: 'erasure-request-by-form.json',
 	evidence: 'evidence-on-approval-to-drive.json',
 	reverification: 'reverification-on-document-expiry.json',
+	kybEvents: 'kyb-company-events.json',
 } as const;
 const DIR = path.join(ROOT, 'workflows');
 const ALL_FILES = readdirSync(DIR)
@@ -319,14 +322,24 @@ function unflatten(entries: Array<[string, string]>): Record<string, any> {
 
 /**
  * HubSpot's contact search answered as HubSpot does, with the contact whose `client_id` is the
- * searched value (e-mail `<client id>@example.com`); Google Sheets as Google does (sheetAnswer);
- * every other stand-in gets `{ ok: true }`.
+ * searched value (e-mail `<client id>@example.com`), its deal search with the deal whose
+ * `kyb_company_id` is (id `deal-<company id>`, contact `<company id>@example.com`); Google Sheets as
+ * Google does (sheetAnswer); every other stand-in gets `{ ok: true }`.
  */
 function answerFor(entry: Recorded, sheets: Map<string, SheetRows>): object {
 	if (entry.type === 'n8n-nodes-base.hubspot' && entry.parameters.operation === 'search') {
-		const clientId =
+		const value =
 			entry.parameters.filterGroupsUi.filterGroupsValues[0].filtersUi.filterValues[0].value;
-		return { id: '1001', properties: { email: `${clientId}@example.com`, client_id: clientId } };
+		if (entry.parameters.resource === 'deal')
+			return {
+				id: `deal-${value}`,
+				properties: {
+					dealname: 'Baltic Widgets – business account',
+					kyb_contact_email: `${value}@example.com`,
+					kyb_company_id: value,
+				},
+			};
+		return { id: '1001', properties: { email: `${value}@example.com`, client_id: value } };
 	}
 	if (entry.type === 'n8n-nodes-base.googleSheets') return sheetAnswer(entry.parameters, sheets);
 	// Google Drive's new folder: its id, which the uploads name as their parent.
@@ -609,6 +622,7 @@ const WORKFLOWS = {
 	erasure: read(FILES.erasure),
 	evidence: read(FILES.evidence),
 	reverification: read(FILES.reverification),
+	kybEvents: read(FILES.kybEvents),
 };
 
 /** What the recorder received since `mark` (an index into its log), for one node name. */
@@ -663,6 +677,7 @@ beforeAll(async () => {
 			WORKFLOWS.amlTriage.id,
 			WORKFLOWS.evidence.id,
 			WORKFLOWS.reverification.id,
+			WORKFLOWS.kybEvents.id,
 		],
 		log: (m) => process.stderr.write(`[e2e ready-made] ${m}\n`),
 	});
@@ -1642,5 +1657,210 @@ describe(`${FILES.reverification}: re-verification when a document expires`, () 
 		const later = recorder.received.length;
 		await documentExpires(clientId, 'DOCUMENT_EXPIRES_WITHIN_7_DAYS');
 		expect(recorder.received.slice(later)).toEqual([]);
+	});
+});
+
+describe(`${FILES.kybEvents}: the company events a compliance team acts on`, () => {
+	const id = () => WORKFLOWS.kybEvents.id;
+
+	beforeAll(() => {
+		const trigger = WORKFLOWS.kybEvents.nodes.find((n) => n.type === NODE_TYPES.trigger)!;
+		const url = productionWebhookUrl(stack.n8n.url, trigger as { webhookId: string });
+		// Retried while n8n registers the published webhook (it answers 404 until then).
+		stack.sandbox.webhooks.configure({ url, retryDelaysMs: [1000, 2000, 4000] });
+	});
+
+	/** The run `act` starts (a delivery the sandbox sends), which must succeed; what it sent. */
+	async function runOf(act: () => Promise<unknown>) {
+		const mark = recorder.received.length;
+		const before = await executionIds(id());
+		await act();
+		const exec = await nextFinished(id(), before);
+		expect([exec.status, exec.data?.resultData?.error?.message]).toEqual(['success', undefined]);
+		return { exec, sent: recorder.received.slice(mark) };
+	}
+
+	/** The output of a node in a run. */
+	const outputOf = (exec: any, name: string) =>
+		exec.data.resultData.runData[name][0].data.main[0].map((i: { json: any }) => i.json);
+
+	/** A company that submitted its form from a session of the deal `clientId`: its ID. */
+	async function submittedCompany(clientId: string): Promise<string> {
+		const session = await call(stack.sandbox, 'POST', '/kyb/tokens/', {
+			body: { tokenType: 'FORM', clientId },
+		});
+		expect(session.status).toBe(201);
+		const { tokenString } = session.json as { tokenString: string };
+		const { companyId } = await stack.sandbox.kyb.submitSession(tokenString, {
+			companyName: 'UAB Baltic Widgets',
+		});
+		return companyId;
+	}
+
+	test('Company Reviewed: the PDF report goes to Google Drive, the decision and the company to the deal', async () => {
+		const companyId = await submittedCompany('deal-2001');
+		const { sent } = await runOf(async () => {
+			const res = await call(stack.sandbox, 'POST', `/kyb/companies/${companyId}/change-status/`, {
+				body: {
+					status: 'COMPLETED',
+					reviewInfo: { approvalStatus: 'DENIED', denyReason: 'Owner not verified' },
+				},
+			});
+			expect(res.status).toBe(200);
+		});
+		expect(sent.map((r) => r.node)).toEqual([
+			'Archive the PDF in Google Drive',
+			'Save the decision in HubSpot',
+		]);
+		const [pdf, deal] = sent;
+		expect(pdf.files).toEqual([
+			expect.objectContaining({ type: 'application/pdf', head: '%PDF-' }),
+		]);
+		expect(pdf.parameters.name).toBe(pdf.files[0].name);
+		expect(deal.parameters).toMatchObject({
+			resource: 'deal',
+			operation: 'update',
+			dealId: { mode: 'id', value: 'deal-2001' },
+			updateFields: {
+				customPropertiesUi: {
+					customPropertiesValues: [
+						{ property: 'kyb_status', value: 'DENIED' },
+						{ property: 'kyb_deny_reason', value: 'Owner not verified' },
+						{ property: 'kyb_company_id', value: companyId },
+					],
+				},
+			},
+		});
+	});
+
+	test('Company AML Review: the company’s AML result, each owner’s statuses, goes to the reviewer on Slack', async () => {
+		const companyId = stack.sandbox.kyb.addCompany({ companyName: 'UAB Šiaurės Prekyba' });
+		const body = {
+			...(stack.sandbox.webhooks.sampleBody('COMPANY_AML_REVIEW') as object),
+			companyId,
+		};
+		const { sent } = await runOf(() => stack.sandbox.webhooks.send('COMPANY_AML_REVIEW', body));
+		const [slack, ...more] = sent;
+		expect(more).toEqual([]);
+		expect(slack).toMatchObject({
+			node: 'Tell the reviewer on Slack',
+			parameters: { operation: 'post', channelId: { mode: 'name', value: '#kyb-review' } },
+		});
+		const text = slack.parameters.text as string;
+		expect(text).toContain('AML review of *UAB Šiaurės Prekyba* (305123456, LT)');
+		expect(text).toContain("the beneficiary's AML status to *FALSE_POSITIVE*");
+		expect(text).toContain('*Company screening:* not screened');
+		expect(text).toContain('• Jonas Jonaitis: NOT_CHECKED, NOT_CHECKED, NOT_CHECKED\n');
+		expect(text).toContain('• Ona Onaitė: NOT_CHECKED, NOT_CHECKED, NOT_CHECKED\n');
+		expect(text).toContain(`Company ID: ${companyId}`);
+	});
+
+	test('Company Information Requested: the company is e-mailed its form link, built from the token as Create Session builds it; a cancelled request sends nothing', async () => {
+		const body = stack.sandbox.webhooks.sampleBody('COMPANY_INFO_REQUEST') as {
+			token: string;
+			email: string;
+		};
+		const { sent } = await runOf(() => stack.sandbox.webhooks.send('COMPANY_INFO_REQUEST', body));
+		const [mail, ...more] = sent;
+		expect(more).toEqual([]);
+		expect(mail.node).toBe('E-mail the company its form link');
+		expect(mail.parameters.toEmail).toBe(body.email);
+		expect(mail.parameters.text).toContain(`\n${kybFormLink(body.token)}\n`);
+
+		const cancelled = { ...body, status: 'CANCELED' };
+		const later = await runOf(() => stack.sandbox.webhooks.send('COMPANY_INFO_REQUEST', cancelled));
+		expect(later.sent).toEqual([]);
+	});
+
+	test('Company Verification Expiring: a new KYB session for the company’s deal, its link e-mailed to the deal’s contact', async () => {
+		const companyId = stack.sandbox.kyb.addCompany({ clientId: 'deal-expiring' });
+		const { exec, sent } = await runOf(() =>
+			stack.sandbox.webhooks.send('COMPANY_EXPIRATION', {
+				id: companyId,
+				expirationStatus: 'PENDING',
+			}),
+		);
+		expect(sent.map((r) => r.node)).toEqual([
+			'Find the deal of the company',
+			'E-mail the new KYB link',
+		]);
+		const [search, mail] = sent;
+		expect(search.parameters).toMatchObject({
+			resource: 'deal',
+			operation: 'search',
+			filterGroupsUi: {
+				filterGroupsValues: [
+					{
+						filtersUi: {
+							filterValues: [
+								{ propertyName: 'kyb_company_id|string', operator: 'EQ', value: companyId },
+							],
+						},
+					},
+				],
+			},
+		});
+		const [session] = outputOf(exec, 'Create a new KYB session');
+		expect(session.clientId).toBe(`deal-${companyId}`);
+		expect(session.formUrl).toBe(kybFormLink(session.tokenString));
+		expect(mail.parameters).toMatchObject({
+			toEmail: `${companyId}@example.com`,
+			subject: 'Please renew the business verification of Baltic Widgets – business account',
+		});
+		expect(mail.parameters.text).toContain('expires soon');
+		expect(mail.parameters.text).toContain(`\n${session.formUrl}\n`);
+	});
+
+	test('Company Deleted: the company’s deal is marked DELETED', async () => {
+		const companyId = await submittedCompany('deal-2002');
+		const { sent } = await runOf(async () => {
+			const res = await call(stack.sandbox, 'DELETE', `/kyb/companies/${companyId}/`);
+			expect(res.status).toBe(204);
+		});
+		expect(sent.map((r) => r.node)).toEqual([
+			'Find the deal of the deleted company',
+			'Mark the deal: company deleted',
+		]);
+		expect(sent[0].parameters.filterGroupsUi.filterGroupsValues[0].filtersUi.filterValues).toEqual([
+			{ propertyName: 'kyb_company_id|string', operator: 'EQ', value: companyId },
+		]);
+		expect(sent[1].parameters).toMatchObject({
+			operation: 'update',
+			dealId: { mode: 'id', value: `deal-${companyId}` },
+			updateFields: {
+				customPropertiesUi: {
+					customPropertiesValues: [{ property: 'kyb_status', value: 'DELETED' }],
+				},
+			},
+		});
+	});
+
+	test('Registry Document Delivered: the document is downloaded and uploaded to Google Drive', async () => {
+		const documentId = stack.sandbox.kyb.orderGovDocument();
+		const { exec, sent } = await runOf(async () => stack.sandbox.kyb.deliverGovOrder(documentId));
+		// The trigger names no company for it: the body's id is the document's.
+		const [event] = outputOf(exec, 'Identity Verification Trigger');
+		expect(event).toMatchObject({ eventType: 'GOV_ORDERED_DOCUMENT', body: { id: documentId } });
+		expect(event).not.toHaveProperty('companyId');
+		const [upload, ...more] = sent;
+		expect(more).toEqual([]);
+		expect(upload.node).toBe('Upload the document to Google Drive');
+		expect(upload.files).toEqual([
+			expect.objectContaining({ type: 'application/pdf', head: '%PDF-' }),
+		]);
+		expect(upload.parameters.name).toBe(upload.files[0].name);
+		expect(upload.parameters.name).toContain(documentId);
+	});
+
+	test('SOS Filing Report Delivered: a message on Slack', async () => {
+		const body = stack.sandbox.webhooks.sampleBody('SOS_REPORT') as { reportFile: string };
+		const { sent } = await runOf(() => stack.sandbox.webhooks.send('SOS_REPORT', body));
+		const [slack, ...more] = sent;
+		expect(more).toEqual([]);
+		expect(slack.node).toBe('Post the SOS report to Slack');
+		expect(slack.parameters.text).toContain(
+			'Secretary of State filing report of *Müller & Søn Trading LLC* (LLC, formed 2016-08-01): FINISHED, 0 watchlist hits.',
+		);
+		expect(slack.parameters.text).toContain(`Report: ${body.reportFile}`);
 	});
 });

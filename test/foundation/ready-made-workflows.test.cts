@@ -15,6 +15,7 @@ import { IdentityVerificationApi } from '../../credentials/IdentityVerificationA
 import { IdentityVerificationKybFormTokenApi } from '../../credentials/IdentityVerificationKybFormTokenApi.credentials';
 import { IdentityVerification } from '../../nodes/IdentityVerification/IdentityVerification.node';
 import { IdentityVerificationTrigger } from '../../nodes/IdentityVerificationTrigger/IdentityVerificationTrigger.node';
+import { kybFormLink } from '../../nodes/shared/contract';
 
 // Tests run compiled from .build/test/foundation/; workflows/ is at the repository root.
 const DIR = path.resolve(__dirname, '..', '..', '..', 'workflows');
@@ -127,6 +128,7 @@ test('workflows/ holds one example workflow per job', () => {
 		'erasure-request-by-form.json',
 		'evidence-on-approval-to-drive.json',
 		'kyb-answers-then-submit.json',
+		'kyb-company-events.json',
 		'kyb-onboarding-with-slack-approval.json',
 		'nightly-bank-transactions-to-sheets.json',
 		'onboarding-in-one-workflow.json',
@@ -220,8 +222,12 @@ describe.each(WORKFLOWS)('%s', (_file, workflow) => {
 		const others = steps.filter((n) => !tokens.includes(n));
 		if (tokens.length > 0)
 			expect(others.flatMap(textsOf).some((t) => /\$json\.verificationUrl\b/.test(t))).toBe(true);
-		// No link built from the token by hand, and no page of ours to replace it with.
-		expect(others.flatMap(textsOf).filter((t) => /authToken/.test(t))).toEqual([]);
+		// No link built from the token by hand, and no page of ours to replace it with. A KYB form link
+		// built from an event's form token (Company Information Requested gives no link) opens the
+		// hosted form at the address Create Session's formUrl has.
+		const hostedForm = kybFormLink('TOKEN').replace('TOKEN', '');
+		for (const t of others.flatMap(textsOf).filter((t) => /authToken/.test(t)))
+			expect(t).toContain(`${hostedForm}{{ encodeURIComponent($json.body.token) }}`);
 		expect(text).not.toMatch(/verify\.example\.com|replace[^.\n]*verification page/i);
 	});
 

@@ -33,6 +33,7 @@ test('the demo runs the examples that need only this package and n8n’s own nod
 		'aml-monitoring-alert-triage.json': ['Slack'],
 		'aml-screening-on-entry-and-monthly.json': ['Google Sheets', 'Slack'],
 		'kyb-onboarding-with-slack-approval.json': ['HubSpot', 'e-mail (SMTP)', 'Slack'],
+		'kyb-company-events.json': ['Google Drive', 'HubSpot', 'Slack', 'e-mail (SMTP)'],
 		'erasure-request-by-form.json': ['Google Sheets', 'e-mail (SMTP)'],
 		'evidence-on-approval-to-drive.json': ['Google Drive'],
 		'nightly-bank-transactions-to-sheets.json': ['Google Sheets'],

@@ -277,10 +277,18 @@ function isoFromUnixSeconds(value: unknown): string | undefined {
 	return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
 }
 
+/**
+ * Kinds whose body's `id` is not the company's: a registry document's, a filing report's
+ * (kyb.yaml's GovPartnerOrderedDocument and SosReportWebhook).
+ */
+const ID_IS_NOT_THE_COMPANY: readonly EventType[] = ['GOV_ORDERED_DOCUMENT', 'SOS_REPORT'];
+
 /** The company a KYB event is about: `companyId`, or the company bodies' own `id`. */
 function companyIdOf(event: IdentityVerificationEvent): string | undefined {
 	if (!COMPANY_EVENT_TYPES.includes(event.eventType)) return undefined;
-	return textOf(event.body, 'companyId') ?? textOf(event.body, 'id');
+	const companyId = textOf(event.body, 'companyId');
+	if (companyId !== undefined || ID_IS_NOT_THE_COMPANY.includes(event.eventType)) return companyId;
+	return textOf(event.body, 'id');
 }
 
 /** The decision fields of an identification's `status`, each of a decision's value types. */

@@ -137,6 +137,19 @@ describe('the item of version 1.1', () => {
 		expect(lastEvent(h)).not.toHaveProperty('overallStatus');
 	});
 
+	test.each([
+		// kyb.yaml's GovPartnerOrderedDocument and SosReportWebhook: `id` is the document's, the report's.
+		['GOV_ORDERED_DOCUMENT', { id: 'doc-1', title: 'Extract', status: 'FINISHED', file: 'x' }],
+		['SOS_REPORT', { id: 'sos-1', companyName: 'Acme LLC', status: 'FINISHED' }],
+	])('%s: the id of the document or report is not given as the company’s', async (kind, body) => {
+		const h = await v11();
+		await postSigned(h.url, body, { key: KEY, eventType: kind });
+		expect(lastEvent(h)).toMatchObject({ eventType: kind, body });
+		expect(lastEvent(h)).not.toHaveProperty('companyId');
+		await postSigned(h.url, { ...body, companyId: 'comp-2' }, { key: KEY, eventType: kind });
+		expect(lastEvent(h)).toMatchObject({ eventType: kind, companyId: 'comp-2' });
+	});
+
 	test('a saved filter on the contract’s KYB_REVIEW_RESULT still lets the company review through', async () => {
 		const h = await v11({ events: ['KYB_REVIEW_RESULT'] });
 		const res = await postSigned(h.url, BODIES.COMPANY_REVIEW, {
