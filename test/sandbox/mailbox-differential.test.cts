@@ -7,8 +7,10 @@
 //    sibling, the parser of n8n's e-mail trigger) reads them with what the mail said;
 //  - the client's side of each conversation, as recorded on the wire, is fed to the reader again in
 //    chunks split at every byte boundary (and at generated sets of points), and what it keeps and
-//    answers must equal what it does with the bytes in one piece.
-// The reader decodes no MIME itself, so there is no hand-written decoder to compare.
+//    answers must equal what it does with the bytes in one piece;
+//  - the inbox page shows each message as a person reads it: subject and text decoded, links whole.
+// The reader decodes no MIME itself (quoted-printable, base64, encoded words are mailparser's job
+// on the inbox page), so there is no hand-written decoder to compare beyond that.
 import fc from 'fast-check';
 import { once } from 'node:events';
 import { connect, createServer, type AddressInfo, type Server } from 'node:net';
@@ -21,6 +23,7 @@ import type Mail from 'nodemailer/lib/mailer';
 import { startSandbox } from './index.cjs';
 import type { Sandbox } from './index.cjs';
 import { Mailbox, type MailMessage } from './mailbox.cjs';
+import { escapeHtml } from './pages.cjs';
 
 // --- The messages ------------------------------------------------------------------------------
 
@@ -270,13 +273,16 @@ function expectParsedAsSent(parsed: ParsedMail, m: Generated): void {
 	);
 }
 
+/** The links in a text, as the inbox page finds them. */
+const links = (text: string) => text.match(/https?:\/\/[^\s<>"']+/g) ?? [];
+
 // --- The tests ---------------------------------------------------------------------------------
 
 describe('sandbox mailbox, differential: nodemailer sends, mailparser reads', () => {
 	let sb: Sandbox;
 	let relay: Awaited<ReturnType<typeof recordingRelay>>;
 	/** Each conversation sent, for the replays. */
-	const conversations: { bytes: Buffer; kept: Replay['messages'] }[] = [];
+	const conversations: { sent: Generated; bytes: Buffer; kept: Replay['messages'] }[] = [];
 	let count = 0;
 
 	beforeAll(async () => {
@@ -319,6 +325,7 @@ describe('sandbox mailbox, differential: nodemailer sends, mailparser reads', ()
 				expect(parsed).toEqual(await simpleParser(built));
 				expectParsedAsSent(parsed, m);
 				conversations.push({
+					sent: m,
 					bytes,
 					kept: [{ from: kept.from, to: kept.to, raw: kept.raw }],
 				});
@@ -359,5 +366,36 @@ describe('sandbox mailbox, differential: nodemailer sends, mailparser reads', ()
 			}),
 			{ numRuns: 200 },
 		);
+	});
+
+	test('the inbox page shows each message decoded: its subject, and the links of its text whole', async () => {
+		const html = await (await fetch(`${sb.url}/__sandbox/inbox`)).text();
+		for (const { sent, kept } of conversations) {
+			const parsed = await simpleParser(kept[0].raw);
+			expect(html).toContain(escapeHtml(parsed.subject ?? ''));
+			for (const url of links(sent.text)) expect(html).toContain(`<a href="${escapeHtml(url)}">`);
+		}
+	});
+
+	test("the demo's verification e-mail (its link past 76 characters: quoted-printable) opens its link", async () => {
+		const transport = createTransport({
+			host: '127.0.0.1',
+			port: sb.mailbox.port()!,
+			secure: false,
+			ignoreTLS: true,
+		});
+		const link = `${sb.url}/api/v2/redirect?authToken=${'Qx7sLb0Kz9pTgW2mVhN4cYfR8dJ1eA6uI3oS5kXw'}`;
+		await transport.sendMail({
+			from: 'onboarding@example.com',
+			to: 'ana@example.com',
+			subject: 'Please verify your identity to open your account',
+			text: `Hello,\n\nplease verify your identity to finish opening your account:\n${link}\n\nThe link is valid for 7 days.`,
+		});
+		transport.close();
+		expect(sb.mailbox.messages.at(-1)!.raw).toContain(
+			'Content-Transfer-Encoding: quoted-printable',
+		);
+		const html = await (await fetch(`${sb.url}/__sandbox/inbox`)).text();
+		expect(html).toContain(`<a href="${escapeHtml(link)}">`);
 	});
 });

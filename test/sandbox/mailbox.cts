@@ -2,9 +2,9 @@
  * The sandbox's mailbox: a small SMTP server on loopback (RFC 5321's commands, no auth, no TLS) that
  * keeps every message it accepts, so the demo's e-mail steps (n8n's Send Email over SMTP) deliver
  * somewhere a person can read them: the inbox page (`/__sandbox/inbox`). It reads the SMTP dialogue
- * only; a message is kept as the bytes the client sent (dot-unstuffed) and shown as text, unparsed.
- * mailbox-differential.test.cts checks it against nodemailer and mailparser on generated messages,
- * and fed in chunks split at every byte boundary.
+ * only; a message is kept as the bytes the client sent (dot-unstuffed), unparsed: the inbox page
+ * decodes it with mailparser. mailbox-differential.test.cts checks it against nodemailer and
+ * mailparser on generated messages, and fed in chunks split at every byte boundary.
  */
 import { createServer, type AddressInfo, type Server } from 'node:net';
 import type { Duplex } from 'node:stream';
