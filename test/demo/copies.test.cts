@@ -1,5 +1,7 @@
 /** The demo's copies of the examples: what the demo changes beyond the stand-ins. */
 import { runCheck, wholeListCheck } from '../sandbox/amlLists.cjs';
+import { transactionsRange } from '../sandbox/data.cjs';
+import { SEED } from '../sandbox/seed.cjs';
 import { demoCopies, startsOf, webhookSample } from './copies.cjs';
 
 describe("the demo's copies", () => {
@@ -35,5 +37,14 @@ describe("the demo's copies", () => {
 			}),
 		);
 		expect(check.overallStatus).toBe('FLAGS_FOUND');
+	});
+
+	test('the seeded bank account has bookings yesterday, whatever the time zone (the nightly example pulls them)', () => {
+		const dates = transactionsRange(SEED.bank.accountId, 0, 21).map((t) => t.bookingDate);
+		const day = (offset: number) =>
+			new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+		// UTC+14's yesterday is UTC's today at the latest; UTC-12's is UTC's day before yesterday.
+		for (const offset of [0, -1, -2])
+			expect(dates.filter((d) => d === day(offset))).toHaveLength(7);
 	});
 });
