@@ -1,8 +1,10 @@
 /** The demo's copies of the examples: what the demo changes beyond the stand-ins. */
 import { runCheck, wholeListCheck } from '../sandbox/amlLists.cjs';
 import { transactionsRange } from '../sandbox/data.cjs';
+import { startSandbox } from '../sandbox/index.cjs';
 import { SEED } from '../sandbox/seed.cjs';
-import { demoCopies, startsOf, webhookSample } from './copies.cjs';
+import { startReceiver } from '../sandbox/test-helpers.cjs';
+import { demoCopies, seedDemoData, startsOf, webhookSample } from './copies.cjs';
 
 describe("the demo's copies", () => {
 	const copies = demoCopies();
@@ -37,6 +39,25 @@ describe("the demo's copies", () => {
 			}),
 		);
 		expect(check.overallStatus).toBe('FLAGS_FOUND');
+	});
+
+	test('the demo seeds a monitoring in ALERT: its daily screening is the AML_MONITORING the alert-triage example takes its alert branch on', async () => {
+		const [sb, receiver] = await Promise.all([startSandbox(), startReceiver()]);
+		try {
+			sb.webhooks.configure({ url: receiver.url });
+			const { amlAlertMonitoringId } = seedDemoData(sb);
+			expect(sb.aml.monitoring(amlAlertMonitoringId)).toMatchObject({ status: 'ALERT' });
+			const body = JSON.parse((await sb.aml.screenMonitoring(amlAlertMonitoringId)).payload);
+			expect(body).toMatchObject({
+				monitoringId: amlAlertMonitoringId,
+				name: 'Aleksandr',
+				surname: 'Volkov',
+				status: 'ALERT',
+				sanctionsStatus: 'FLAGS_FOUND',
+			});
+		} finally {
+			await Promise.all([sb.close(), receiver.close()]);
+		}
 	});
 
 	test('the seeded bank account has bookings yesterday, whatever the time zone (the nightly example pulls them)', () => {
