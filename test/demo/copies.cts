@@ -5,6 +5,8 @@
 import { demoWorkflows, type DemoWorkflow } from '../n8n/examples.cjs';
 import { withStandIns } from '../n8n/standins.cjs';
 import { NODE_TYPES, type StackOptions } from '../n8n/stack.cjs';
+import type { Sandbox } from '../sandbox/index.cjs';
+import { DEMO_SEED } from '../sandbox/seed.cjs';
 
 /** The examples as the demo imports them: sandbox credentials and stand-ins. */
 export function demoCopies(): DemoWorkflow[] {
@@ -107,4 +109,15 @@ export function formFieldsOf(
 						: 'demo';
 		return [`field-${i}`, value];
 	});
+}
+
+/** What the demo seeds on its sandbox at start (DEMO_SEED), by the IDs the sandbox gave. */
+export interface DemoSeeded {
+	/** A monitoring in ALERT: the alert-triage example's AML_MONITORING is its daily screening. */
+	amlAlertMonitoringId: string;
+}
+
+export function seedDemoData(sandbox: Sandbox): DemoSeeded {
+	const { monitoringId } = sandbox.aml.seedMonitoring(DEMO_SEED.amlAlertMonitoring);
+	return { amlAlertMonitoringId: monitoringId };
 }

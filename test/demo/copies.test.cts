@@ -1,6 +1,10 @@
 /** The demo's copies of the examples: what the demo changes beyond the stand-ins. */
 import { runCheck, wholeListCheck } from '../sandbox/amlLists.cjs';
-import { demoCopies, startsOf, webhookSample } from './copies.cjs';
+import { transactionsRange } from '../sandbox/data.cjs';
+import { startSandbox } from '../sandbox/index.cjs';
+import { SEED } from '../sandbox/seed.cjs';
+import { startReceiver } from '../sandbox/test-helpers.cjs';
+import { demoCopies, seedDemoData, startsOf, webhookSample } from './copies.cjs';
 
 describe("the demo's copies", () => {
 	const copies = demoCopies();
@@ -35,5 +39,33 @@ describe("the demo's copies", () => {
 			}),
 		);
 		expect(check.overallStatus).toBe('FLAGS_FOUND');
+	});
+
+	test('the demo seeds a monitoring in ALERT: its daily screening is the AML_MONITORING the alert-triage example takes its alert branch on', async () => {
+		const [sb, receiver] = await Promise.all([startSandbox(), startReceiver()]);
+		try {
+			sb.webhooks.configure({ url: receiver.url });
+			const { amlAlertMonitoringId } = seedDemoData(sb);
+			expect(sb.aml.monitoring(amlAlertMonitoringId)).toMatchObject({ status: 'ALERT' });
+			const body = JSON.parse((await sb.aml.screenMonitoring(amlAlertMonitoringId)).payload);
+			expect(body).toMatchObject({
+				monitoringId: amlAlertMonitoringId,
+				name: 'Aleksandr',
+				surname: 'Volkov',
+				status: 'ALERT',
+				sanctionsStatus: 'FLAGS_FOUND',
+			});
+		} finally {
+			await Promise.all([sb.close(), receiver.close()]);
+		}
+	});
+
+	test('the seeded bank account has bookings yesterday, whatever the time zone (the nightly example pulls them)', () => {
+		const dates = transactionsRange(SEED.bank.accountId, 0, 21).map((t) => t.bookingDate);
+		const day = (offset: number) =>
+			new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+		// UTC+14's yesterday is UTC's today at the latest; UTC-12's is UTC's day before yesterday.
+		for (const offset of [0, -1, -2])
+			expect(dates.filter((d) => d === day(offset))).toHaveLength(7);
 	});
 });

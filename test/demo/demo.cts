@@ -25,7 +25,9 @@ import {
 	demoCopies,
 	demoStackOptions,
 	isSignupWorkflow,
+	seedDemoData,
 	startsOf,
+	type DemoSeeded,
 	type Start,
 	formFieldsOf,
 	webhookSample,
@@ -148,9 +150,11 @@ const IDENTIFICATION = /^IDENTIFICATION_/;
 
 /**
  * A trigger example, started by the first event it listens to, sent by the sandbox to its URL: an
- * identification result by a verification the sandbox finishes, any other its sample delivery.
+ * identification result by a verification the sandbox finishes, an AML monitoring update by the
+ * daily screening of the demo's monitoring in ALERT (so the alert branch runs), any other its
+ * sample delivery.
  */
-async function runTrigger(stack: Stack, w: DemoWorkflow): Promise<Row> {
+async function runTrigger(stack: Stack, w: DemoWorkflow, seeded: DemoSeeded): Promise<Row> {
 	const started = Date.now();
 	const before = (await stack.rest.listExecutions(w.workflow.id)).length;
 	const trigger = triggerNodeOf(w)!;
@@ -163,7 +167,9 @@ async function runTrigger(stack: Stack, w: DemoWorkflow): Promise<Row> {
 					stack.sandbox.kyc.createSession('demo-customer-42').scanRef,
 					{ final: true, overall: 'APPROVED' },
 				)
-			: await stack.sandbox.webhooks.send(event as never);
+			: event === 'AML_MONITORING'
+				? await stack.sandbox.aml.screenMonitoring(seeded.amlAlertMonitoringId)
+				: await stack.sandbox.webhooks.send(event as never);
 		const code = delivery.attempts[delivery.attempts.length - 1]?.statusCode;
 		if (delivery.status !== 'delivered')
 			throw new Error(`delivery ${delivery.status} (last answer ${code})`);
@@ -257,12 +263,16 @@ async function runForm(stack: Stack, w: DemoWorkflow): Promise<Row> {
 	}
 }
 
-async function runHeadless(stack: Stack, workflows: DemoWorkflow[]): Promise<Row[]> {
+async function runHeadless(
+	stack: Stack,
+	workflows: DemoWorkflow[],
+	seeded: DemoSeeded,
+): Promise<Row[]> {
 	const runners: Record<Start, (stack: Stack, w: DemoWorkflow) => Promise<Row>> = {
 		manual: runManual,
 		webhook: runWebhook,
 		form: runForm,
-		trigger: runTrigger,
+		trigger: (s, w) => runTrigger(s, w, seeded),
 		signup: runSignup,
 	};
 	const rows: Row[] = [];
@@ -374,8 +384,12 @@ async function connectWorkflows(
 }
 
 /** Runs every start of every example, prints the table; the exit code is 1 when any failed. */
-async function headlessDemo(stack: Stack, workflows: DemoWorkflow[]): Promise<number> {
-	const rows = await runHeadless(stack, workflows);
+async function headlessDemo(
+	stack: Stack,
+	workflows: DemoWorkflow[],
+	seeded: DemoSeeded,
+): Promise<number> {
+	const rows = await runHeadless(stack, workflows, seeded);
 	printTable(rows);
 	printStandIns(workflows);
 	const failed = rows.filter((r) => r.status !== 'success').length;
@@ -438,7 +452,7 @@ function whatToClick(
 }
 
 /** Where the editor is, how to sign in, and the example workflows. */
-function printGuide(stack: Stack, workflows: DemoWorkflow[]): void {
+function printGuide(stack: Stack, workflows: DemoWorkflow[], seeded: DemoSeeded): void {
 	const url = (w: DemoWorkflow) => `${stack.n8n.url}/workflow/${w.workflow.id}`;
 	console.log('');
 	console.log(`  n8n ${N8N_VERSION} editor:  ${stack.n8n.url}/`);
@@ -463,6 +477,9 @@ function printGuide(stack: Stack, workflows: DemoWorkflow[]): void {
 			`                       workflow "${RESULTS_WORKFLOW.workflow.name}": ${stack.n8n.url}/workflow/${RESULTS_WORKFLOW.workflow.id}/executions`,
 		);
 	printAmlTestNames();
+	console.log(
+		`  AML monitoring in ALERT: ${seeded.amlAlertMonitoringId} (Aleksandr Volkov); its daily screening (AML_MONITORING, the alert-triage example's alert branch): POST ${stack.sandbox.url}/__sandbox/aml/monitorings/${seeded.amlAlertMonitoringId}/screen`,
+	);
 	console.log('');
 	console.log(
 		'  Example workflows (the files of workflows/; into your own n8n: ⋯ → Import → From File,',
@@ -593,14 +610,15 @@ async function runDemo(
 		await stack.stop();
 	};
 	try {
+		const seeded = seedDemoData(stack.sandbox);
 		await connectWorkflows(stack, workflows, started);
 		if (headless) {
-			const code = await headlessDemo(stack, workflows);
+			const code = await headlessDemo(stack, workflows, seeded);
 			await stop();
 			return code;
 		}
 		if (claim?.ok) claim.update(stack.n8n.url);
-		printGuide(stack, workflows);
+		printGuide(stack, workflows, seeded);
 		const closeInput = await offerVerificationLinks(stack, workflows);
 		await untilStopped(stack, () => stopping);
 		closeInput();

@@ -1,7 +1,8 @@
 /**
  * Deterministic bank transactions: (accountId, index) -> one transaction matching the contract's
  * `bankTransactionSchema`. Nothing is stored, so an account with 100,000 transactions costs nothing
- * until a page is asked for, and every page is the same on every run.
+ * until a page is asked for, and every page is the same on every run of a day (the dates move with
+ * today: NEWEST below).
  */
 import type { BankTransaction } from '../../nodes/shared/contract';
 
@@ -58,9 +59,14 @@ const LONG_NAME = (
 
 const OTHER_CURRENCIES = ['USD', 'GBP', 'PLN', 'SEK', 'CHF'];
 
-/** Newest booking date; transaction 0 is the newest, later indices go back in time. */
-const NEWEST = Date.UTC(2026, 9, 31);
 const DAY = 86400000;
+/**
+ * Newest booking date: today (UTC) when this module is loaded; transaction 0 is the newest, later
+ * indices go back in time, 7 a day. Relative to today so that yesterday has bookings wherever the
+ * workflow's time zone is (UTC-12 to UTC+14: the nightly bank example pulls "yesterday"); fixed for
+ * the process, so the sandbox and a test comparing with `transactionsRange` see the same dates.
+ */
+const NEWEST = Math.floor(Date.now() / DAY) * DAY;
 
 const isoDate = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 

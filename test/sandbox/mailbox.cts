@@ -2,16 +2,22 @@
  * The sandbox's mailbox: a small SMTP server on loopback (RFC 5321's commands, no auth, no TLS) that
  * keeps every message it accepts, so the demo's e-mail steps (n8n's Send Email over SMTP) deliver
  * somewhere a person can read them: the inbox page (`/__sandbox/inbox`). It reads the SMTP dialogue
- * only; a message is kept as the bytes the client sent (dot-unstuffed) and shown as text, unparsed.
+ * only; a message is kept as the bytes the client sent (dot-unstuffed), unparsed: the inbox page
+ * decodes it with mailparser. mailbox-differential.test.cts checks it against nodemailer and
+ * mailparser on generated messages, and fed in chunks split at every byte boundary.
  */
-import { createServer, type Server, type Socket } from 'node:net';
-import type { AddressInfo } from 'node:net';
+import { createServer, type AddressInfo, type Server } from 'node:net';
+import type { Duplex } from 'node:stream';
 
 export interface MailMessage {
 	/** The envelope: MAIL FROM and every RCPT TO, as the client gave them. */
 	from: string;
 	to: string[];
-	/** The message as sent (headers and body), CRLF line ends, dot-stuffing removed. */
+	/**
+	 * The message as sent (headers and body), dot-stuffing removed: every line ended by CRLF, the last
+	 * one too (RFC 5321 §4.1.1.4: the first CRLF of the closing <CRLF>.<CRLF> ends the message's last
+	 * line).
+	 */
 	raw: string;
 	receivedAt: string;
 }
@@ -33,7 +39,7 @@ class Session {
 	private pending = '';
 
 	constructor(
-		private readonly socket: Socket,
+		private readonly socket: Duplex,
 		private readonly keep: (message: MailMessage) => void,
 	) {
 		socket.setEncoding('utf8');
@@ -67,7 +73,7 @@ class Session {
 			this.keep({
 				from: this.from ?? '',
 				to: this.to,
-				raw: this.data!.join('\r\n'),
+				raw: this.data!.map((line) => `${line}\r\n`).join(''),
 				receivedAt: new Date().toISOString(),
 			});
 			this.data = undefined;
@@ -135,9 +141,14 @@ export class Mailbox {
 	readonly messages: MailMessage[] = [];
 	private server: Server | undefined;
 
+	/** Holds one client's SMTP dialogue on this connection (a TCP socket, or any byte stream). */
+	serve(socket: Duplex): void {
+		new Session(socket, (m) => this.messages.push(m));
+	}
+
 	/** Listens on loopback (a random free port by default); resolves with the port. */
 	async listen(port = 0, host = '127.0.0.1'): Promise<number> {
-		const server = createServer((socket) => new Session(socket, (m) => this.messages.push(m)));
+		const server = createServer((socket) => this.serve(socket));
 		this.server = server;
 		await new Promise<void>((resolve, reject) => {
 			server.once('error', reject);

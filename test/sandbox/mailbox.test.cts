@@ -68,7 +68,7 @@ describe('sandbox mailbox (SMTP)', () => {
 		]);
 		const kept = sb.mailbox.messages[sb.mailbox.messages.length - 1];
 		expect(kept).toMatchObject({ from: 'desk@example.com', to: ['ana@example.com'] });
-		expect(kept.raw).toBe('Subject: Verify\r\n\r\nOpen https://example.com/v?t=1');
+		expect(kept.raw).toBe('Subject: Verify\r\n\r\nOpen https://example.com/v?t=1\r\n');
 		const html = await (await fetch(`${sb.url}/__sandbox/inbox`)).text();
 		expect(html).toContain('<a href="https://example.com/v?t=1">');
 		expect(html).toContain('ana@example.com');
@@ -94,7 +94,7 @@ describe('sandbox mailbox (SMTP)', () => {
 					'QUIT',
 				]);
 				expect(sb.mailbox.messages.length).toBe(before + 1);
-				expect(sb.mailbox.messages[before].raw).toBe(body.join('\r\n'));
+				expect(sb.mailbox.messages[before].raw).toBe(body.map((l) => `${l}\r\n`).join(''));
 			}),
 			{ numRuns: 30 },
 		);

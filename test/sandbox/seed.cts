@@ -1,4 +1,5 @@
 /** Default credentials and the stable ids the sandbox seeds at start (used by demo workflows and tests). */
+import type { AmlMonitoringRequest } from '../../nodes/shared/contract';
 import type { SandboxCredentials } from './types.cjs';
 
 export const SANDBOX_DEFAULTS: Readonly<SandboxCredentials> = Object.freeze({
@@ -29,6 +30,24 @@ export const SEED = {
 	},
 	poa: { name: 'Jonas Jonaitis', address: 'Gedimino pr. 1, 01103 Vilnius, Lithuania' },
 } as const;
+
+/**
+ * What the demo seeds besides SEED (the tests start from SEED alone): a monitoring of a name on the
+ * sandbox's lists (Aleksandr Volkov, sanctions: `prof-001`), in ALERT from its first screening, so
+ * the alert-triage example's AML_MONITORING (this monitoring's daily screening) takes its alert
+ * branch: get the monitoring, its report, the reviewer, stop.
+ */
+export const DEMO_SEED: { amlAlertMonitoring: AmlMonitoringRequest } = {
+	amlAlertMonitoring: {
+		isSubscribed: false,
+		amlCheck: {
+			clientId: 'demo-customer-42',
+			userType: 'PERSON',
+			input: { fullName: 'Aleksandr Volkov', dateOfBirth: '1968-02-11', nationality: 'LT' },
+		},
+		tags: ['demo'],
+	},
+};
 
 /** Transactions per page when `perPage` is absent or not a positive whole number (the sandbox's choice). */
 export const DEFAULT_PER_PAGE = 50;
