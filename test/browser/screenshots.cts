@@ -83,6 +83,8 @@ const WORKFLOW_PICTURES: Record<string, string> = {
 	'erasure-request-by-form.json': 'workflow-10-erasure-request.png',
 	'evidence-on-approval-to-drive.json': 'workflow-11-evidence-on-approval.png',
 	'reverification-on-document-expiry.json': 'workflow-12-reverification-on-document-expiry.png',
+	'bank-transactions-on-connect.json': 'workflow-13-bank-transactions-on-connect.png',
+	'reupload-request-on-denied.json': 'workflow-14-reupload-request-on-denied.png',
 };
 
 /**
