@@ -84,6 +84,8 @@ const WORKFLOW_PICTURES: Record<string, string> = {
 	'evidence-on-approval-to-drive.json': 'workflow-11-evidence-on-approval.png',
 	'reverification-on-document-expiry.json': 'workflow-12-reverification-on-document-expiry.png',
 	'kyb-company-events.json': 'workflow-13-kyb-company-events.png',
+	'bank-transactions-on-connect.json': 'workflow-14-bank-transactions-on-connect.png',
+	'reupload-request-on-denied.json': 'workflow-15-reupload-request-on-denied.png',
 };
 
 /**

@@ -356,6 +356,8 @@ describe('what users see: the screenshots run against real n8n', () => {
 					'workflow-11-evidence-on-approval.png',
 					'workflow-12-reverification-on-document-expiry.png',
 					'workflow-13-kyb-company-events.png',
+					'workflow-14-bank-transactions-on-connect.png',
+					'workflow-15-reupload-request-on-denied.png',
 				]);
 				expect(readdirSync(dir).sort()).toEqual(pictures.map((p) => p.file).sort());
 				expect(editor.brokenIcons).toEqual([]);

@@ -39,6 +39,7 @@ import {
 	nodeOutput,
 	packPackage,
 	postWhenRegistered,
+	waitForWebhook,
 } from '../n8n/runtime.cjs';
 import { OUTSIDE_SERVICES, withSandboxCredentials } from '../n8n/examples.cjs';
 import {
@@ -70,6 +71,8 @@ const FILES = {
 	evidence: 'evidence-on-approval-to-drive.json',
 	reverification: 'reverification-on-document-expiry.json',
 	kybEvents: 'kyb-company-events.json',
+	bankOnConnect: 'bank-transactions-on-connect.json',
+	reupload: 'reupload-request-on-denied.json',
 } as const;
 const DIR = path.join(ROOT, 'workflows');
 const ALL_FILES = readdirSync(DIR)
@@ -623,6 +626,8 @@ const WORKFLOWS = {
 	evidence: read(FILES.evidence),
 	reverification: read(FILES.reverification),
 	kybEvents: read(FILES.kybEvents),
+	bankOnConnect: read(FILES.bankOnConnect),
+	reupload: read(FILES.reupload),
 };
 
 /** What the recorder received since `mark` (an index into its log), for one node name. */
@@ -678,6 +683,8 @@ beforeAll(async () => {
 			WORKFLOWS.evidence.id,
 			WORKFLOWS.reverification.id,
 			WORKFLOWS.kybEvents.id,
+			WORKFLOWS.bankOnConnect.id,
+			WORKFLOWS.reupload.id,
 		],
 		log: (m) => process.stderr.write(`[e2e ready-made] ${m}\n`),
 	});
@@ -1124,6 +1131,104 @@ describe(`${FILES.bank}: several accounts, read from the sheet Accounts`, () => 
 		expect(third.listed).toHaveLength(9);
 		expect(sorted(third.rows)).toEqual(sorted(expectedOf(accounts[2])));
 		expect(ledger()).toEqual(sorted([...expected, ...expectedOf(accounts[2])]));
+	});
+});
+
+describe(`${FILES.bankOnConnect}: bank transactions when a person connects their bank`, () => {
+	const url = () =>
+		productionWebhookUrl(
+			stack.n8n.url,
+			WORKFLOWS.bankOnConnect.nodes.find((n) => n.type === NODE_TYPES.trigger) as {
+				webhookId: string;
+			},
+		);
+
+	/** The sandbox's BANK_VERIFICATION of `verificationId` with these accounts, sent to the workflow. */
+	async function bankConnected(
+		verificationId: string,
+		accounts: Array<{ accountId: string; owner: string; transactions: BankTransaction[] }>,
+	) {
+		// n8n registers a published workflow's webhook asynchronously: a delivery before is a 404
+		// (the probe, unsigned, is refused and starts nothing).
+		await waitForWebhook(url());
+		stack.sandbox.webhooks.configure({ url: url(), retryDelaysMs: [] });
+		const body = {
+			...(stack.sandbox.webhooks.sampleBody('BANK_VERIFICATION') as object),
+			id: verificationId,
+			accounts: accounts.map((a, i) => ({
+				id: a.accountId,
+				name: a.owner,
+				iban: `LT60101001234567890${i}`,
+				currency: 'EUR',
+				balancesOverview: { bookedBalance: 1520.35, availableBalance: 1480.1 },
+				transactionsCount: a.transactions.length,
+			})),
+		};
+		const before = await executionIds(WORKFLOWS.bankOnConnect.id);
+		const delivery = await stack.sandbox.webhooks.send('BANK_VERIFICATION', body);
+		expect(delivery.status).toBe('delivered');
+		expect((await nextFinished(WORKFLOWS.bankOnConnect.id, before)).status).toBe('success');
+		return delivery;
+	}
+
+	beforeEach(() => {
+		recorder.sheets.clear();
+		recorder.failing.clear();
+	});
+
+	test('every transaction of each account booked up to yesterday is appended once, two identical payments as two rows; the same delivery again appends nothing', async () => {
+		const verificationId = randomUUID();
+		const accounts = ['Ana María Núñez', 'Łukasz Wiśniewski'].map((owner) => {
+			const transactions = bookingsAround(owner);
+			const { accountId } = stack.sandbox.bank.seedAccount({ verificationId, transactions });
+			return { accountId, owner, transactions };
+		});
+		const mark = recorder.received.length;
+		const delivery = await bankConnected(verificationId, accounts);
+
+		const rows = sentBy(APPEND, mark).map((r) => {
+			expect(r.parameters).toMatchObject({
+				operation: 'append',
+				sheetName: { mode: 'name', value: 'Transactions' },
+				columns: { mappingMode: 'defineBelow' },
+			});
+			return r.parameters.columns.value as Record<string, string>;
+		});
+		// The rows of the nightly workflow: every booked transaction up to yesterday in n8n's time
+		// zone (today's and those not booked yet are the nightly run's), of both accounts.
+		const upTo = (day: string) =>
+			accounts.flatMap((a) =>
+				a.transactions
+					.filter((t) => typeof t.bookingDate === 'string' && t.bookingDate <= day)
+					.map((t) => sheetRow(t, { verificationId, accountId: a.accountId })),
+			);
+		const yesterday = canBeYesterday().find(
+			(day) => JSON.stringify(sorted(upTo(day))) === JSON.stringify(sorted(rows)),
+		);
+		expect([yesterday, rows.length]).toEqual([expect.any(String), upTo(yesterday ?? '').length]);
+		const before = utcDay(-3);
+		expect(
+			rows.filter((r) => r['Booking date'] === before && r['Amount as sent'] === CARD_PAYMENT),
+		).toHaveLength(4);
+		expect(rows.filter((r) => r['Booking date'] > utcDay(0) || r['Booking date'] === '')).toEqual(
+			[],
+		);
+		expect(ledger()).toEqual(sorted(rows));
+
+		// The service sends it again (or the dashboard resends it): acknowledged, nothing appended.
+		const again = recorder.received.length;
+		const runs = await executionIds(WORKFLOWS.bankOnConnect.id);
+		expect((await stack.sandbox.webhooks.resend(delivery.id)).status).toBe('delivered');
+		await pause(1500);
+		expect(await executionIds(WORKFLOWS.bankOnConnect.id)).toEqual(runs);
+		expect(recorder.received.slice(again)).toEqual([]);
+		expect(ledger()).toEqual(sorted(rows));
+	});
+
+	test('a delivery without accounts appends nothing', async () => {
+		const mark = recorder.received.length;
+		await bankConnected(randomUUID(), []);
+		expect(recorder.received.slice(mark)).toEqual([]);
 	});
 });
 
@@ -1795,6 +1900,61 @@ describe(`${FILES.kybEvents}: the company events a compliance team acts on`, () 
 							filterValues: [
 								{ propertyName: 'kyb_company_id|string', operator: 'EQ', value: companyId },
 							],
+describe(`${FILES.reupload}: a re-upload request when a result is denied or suspected`, () => {
+	const MAIL = 'E-mail the re-upload link';
+	const FIND = 'Find the customer in HubSpot';
+	const url = () =>
+		productionWebhookUrl(
+			stack.n8n.url,
+			WORKFLOWS.reupload.nodes.find((n) => n.type === NODE_TYPES.trigger) as {
+				webhookId: string;
+			},
+		);
+
+	/**
+	 * A verification of `clientId` the service finishes with `overall` (`byReviewer`: a preliminary
+	 * automated result, then the reviewer's), its results sent to the workflow; waits for the run.
+	 */
+	async function finished(clientId: string, overall: string, byReviewer = false) {
+		await waitForWebhook(url());
+		stack.sandbox.webhooks.configure({ url: url(), retryDelaysMs: [] });
+		const { scanRef } = stack.sandbox.kyc.createSession(clientId);
+		const before = await executionIds(WORKFLOWS.reupload.id);
+		let delivery;
+		if (byReviewer) {
+			await stack.sandbox.kyc.autoFinish(scanRef, { final: false, overall: 'SUSPECTED' });
+			delivery = await stack.sandbox.kyc.manualFinish(scanRef, { overall });
+		} else {
+			delivery = await stack.sandbox.kyc.autoFinish(scanRef, { final: true, overall });
+		}
+		expect(delivery?.status).toBe('delivered');
+		const exec = await nextFinished(WORKFLOWS.reupload.id, before);
+		expect(exec.status).toBe('success');
+		// One run: a preliminary result was acknowledged and skipped.
+		const fresh = [...(await executionIds(WORKFLOWS.reupload.id))].filter((id) => !before.has(id));
+		expect(fresh).toEqual([exec.id]);
+		return { scanRef, exec };
+	}
+
+	test('DENIED: information is requested and the person is e-mailed its re-upload link, valid 7 days; nothing is blocklisted', async () => {
+		const clientId = 'reupload-denied';
+		const mark = recorder.received.length;
+		const { scanRef, exec } = await finished(clientId, 'DENIED');
+		const session = stack.sandbox.kyc.get(scanRef)!;
+		expect(session.state).toBe('REUPLOAD_REQUESTED');
+		expect(session.blocklists).toEqual({});
+		expect(session.expiresAt - Date.now()).toBeGreaterThan(6.9 * DAY_MS);
+		const asked = exec.data.resultData.runData['Request Information'][0].data.main[0][0].json;
+		// The sandbox's page for the new token, which the person opens to upload again.
+		expect(asked.sessionUrl).toBe(
+			`${stack.sandbox.url}/api/v2/redirect?authToken=${encodeURIComponent(session.authToken)}`,
+		);
+		expect(sentBy(FIND, mark).map((r) => r.parameters.filterGroupsUi)).toEqual([
+			{
+				filterGroupsValues: [
+					{
+						filtersUi: {
+							filterValues: [{ propertyName: 'client_id|string', operator: 'EQ', value: clientId }],
 						},
 					},
 				],
@@ -1862,5 +2022,41 @@ describe(`${FILES.kybEvents}: the company events a compliance team acts on`, () 
 			'Secretary of State filing report of *Müller & Søn Trading LLC* (LLC, formed 2016-08-01): FINISHED, 0 watchlist hits.',
 		);
 		expect(slack.parameters.text).toContain(`Report: ${body.reportFile}`);
+		]);
+		expect(sentBy(MAIL, mark).map((r) => r.parameters)).toEqual([
+			expect.objectContaining({
+				toEmail: `${clientId}@example.com`,
+				text: expect.stringContaining(`\n${asked.sessionUrl}\n`),
+			}),
+		]);
+	});
+
+	test('SUSPECTED by the reviewer, with fraud tags: added to the selfie blocklist, nobody asked to upload again; the same person caught by it later is added too', async () => {
+		const clientId = 'reupload-fraud';
+		const mark = recorder.received.length;
+		const { scanRef } = await finished(clientId, 'SUSPECTED', true);
+		const session = stack.sandbox.kyc.get(scanRef)!;
+		expect(Object.keys(session.blocklists)).toEqual(['SELFIE']);
+		expect(session.blocklists.SELFIE?.reason).toContain('SUSPECTED with fraud tags FACE_SUSPECTED');
+		expect(session.state).toBe('FINISHED');
+		expect(recorder.received.slice(mark)).toEqual([]);
+
+		// Approved by the checks, then caught by the blocklist: SUSPECTED, tagged Face_Blacklisted.
+		const repeat = await finished(clientId, 'APPROVED');
+		const item =
+			repeat.exec.data.resultData.runData['Identity Verification Trigger'][0].data.main[0][0].json;
+		expect(item).toMatchObject({
+			overallStatus: 'SUSPECTED',
+			decision: { fraudTags: ['Face_Blacklisted'] },
+		});
+		expect(Object.keys(stack.sandbox.kyc.get(repeat.scanRef)!.blocklists)).toEqual(['SELFIE']);
+		expect(recorder.received.slice(mark)).toEqual([]);
+	});
+
+	test('APPROVED: nothing is requested, blocklisted or sent', async () => {
+		const mark = recorder.received.length;
+		const { scanRef } = await finished('reupload-approved', 'APPROVED');
+		expect(stack.sandbox.kyc.get(scanRef)).toMatchObject({ state: 'FINISHED', blocklists: {} });
+		expect(recorder.received.slice(mark)).toEqual([]);
 	});
 });

@@ -125,6 +125,7 @@ test('workflows/ holds one example workflow per job', () => {
 	expect(FILES.sort()).toEqual([
 		'aml-monitoring-alert-triage.json',
 		'aml-screening-on-entry-and-monthly.json',
+		'bank-transactions-on-connect.json',
 		'erasure-request-by-form.json',
 		'evidence-on-approval-to-drive.json',
 		'kyb-answers-then-submit.json',
@@ -133,6 +134,7 @@ test('workflows/ holds one example workflow per job', () => {
 		'nightly-bank-transactions-to-sheets.json',
 		'onboarding-in-one-workflow.json',
 		'proof-of-address-check-file.json',
+		'reupload-request-on-denied.json',
 		'reverification-on-document-expiry.json',
 		'verification-link-by-email.json',
 		'verification-results-to-slack-and-hubspot.json',

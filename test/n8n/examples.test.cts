@@ -32,11 +32,13 @@ test('the demo runs the examples that need only this package and n8n’s own nod
 	).toEqual({
 		'aml-monitoring-alert-triage.json': ['Slack'],
 		'aml-screening-on-entry-and-monthly.json': ['Google Sheets', 'Slack'],
+		'bank-transactions-on-connect.json': ['Google Sheets'],
 		'kyb-onboarding-with-slack-approval.json': ['HubSpot', 'e-mail (SMTP)', 'Slack'],
 		'kyb-company-events.json': ['Google Drive', 'HubSpot', 'Slack', 'e-mail (SMTP)'],
 		'erasure-request-by-form.json': ['Google Sheets', 'e-mail (SMTP)'],
 		'evidence-on-approval-to-drive.json': ['Google Drive'],
 		'nightly-bank-transactions-to-sheets.json': ['Google Sheets'],
+		'reupload-request-on-denied.json': ['HubSpot', 'e-mail (SMTP)'],
 		'reverification-on-document-expiry.json': ['HubSpot', 'e-mail (SMTP)'],
 		'verification-link-by-email.json': ['e-mail (SMTP)'],
 		'verification-results-to-slack-and-hubspot.json': ['HubSpot', 'Slack'],

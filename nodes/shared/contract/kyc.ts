@@ -272,6 +272,17 @@ export const FRAUD_TAGS = [
 	'AUTO_UNVERIFIABLE',
 ] as const;
 
+/**
+ * The tags a blocklist match flags a result with, as the provider's blocklist setup guide spells
+ * them ("Face_Blacklisted — selfie image matched", …): not in `FraudTagsEnum`, yet what the service
+ * sends when a face or a person's data is on a blocklist.
+ */
+export const BLOCKLIST_MATCH_TAGS = [
+	'Face_Blacklisted',
+	'Doc_Face_Blacklisted',
+	'Data_Blacklisted',
+] as const;
+
 /** kyc.yaml `InfoMismatchEnum`: which of the person's data did not match (the field, not its value). */
 export const MISMATCH_TAGS = [
 	'NAME',

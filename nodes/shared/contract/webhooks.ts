@@ -8,6 +8,7 @@ import { AML_MONITORING_STATUSES } from './aml';
 import { LIMITS, contractIssueSchema } from './common';
 import {
 	ADDITIONAL_STEP_STATUSES,
+	BLOCKLIST_MATCH_TAGS,
 	DOCUMENT_CHECK_RESULTS,
 	FACE_CHECK_RESULTS,
 	FRAUD_TAGS,
@@ -196,6 +197,9 @@ const decisionWord = <T extends readonly [string, ...string[]]>(words: T) =>
 const decisionTags = <T extends readonly [string, ...string[]]>(words: T) =>
 	z.array(z.enum(words)).nullable().optional();
 
+/** The fraud tags a decision keeps: kyc.yaml's, and the blocklist guide's match tags. */
+const DECISION_FRAUD_TAGS = [...FRAUD_TAGS, ...BLOCKLIST_MATCH_TAGS] as const;
+
 /**
  * The decision fields of an identification's `status`: the provider's `IdentificationStatusWebhook`
  * (kyc OpenAPI) and `suspicionReasons` of its published webhook examples, each with its words. The
@@ -208,9 +212,9 @@ export const decisionSchema = z.object({
 	autoFace: decisionWord(FACE_CHECK_RESULTS),
 	manualDocument: decisionWord(DOCUMENT_CHECK_RESULTS),
 	manualFace: decisionWord(FACE_CHECK_RESULTS),
-	suspicionReasons: decisionTags(FRAUD_TAGS),
+	suspicionReasons: decisionTags(DECISION_FRAUD_TAGS),
 	mismatchTags: decisionTags(MISMATCH_TAGS),
-	fraudTags: decisionTags(FRAUD_TAGS),
+	fraudTags: decisionTags(DECISION_FRAUD_TAGS),
 	additionalSteps: decisionWord(ADDITIONAL_STEP_STATUSES),
 });
 

@@ -240,6 +240,21 @@ describe('Personal Data: Leave Out keeps a field only with a value of its type i
 		}
 	});
 
+	test('a blocklist match keeps its fraud tags as the provider’s blocklist guide spells them, with personal data included or left out', async () => {
+		// "flagged with one of the following tags: Face_Blacklisted, Doc_Face_Blacklisted,
+		// Data_Blacklisted" (the blocklist setup guide): not in kyc.yaml's FraudTagsEnum.
+		const status = {
+			overall: 'SUSPECTED',
+			fraudTags: ['Face_Blacklisted', 'Doc_Face_Blacklisted', 'Data_Blacklisted'],
+			suspicionReasons: ['Face_Blacklisted', 'FACE_SUSPECTED'],
+		};
+		const { included, leftOut } = await both(
+			{ final: true, scanRef: 's-b', status },
+			'IDENTIFICATION_AUTO_FINISHED',
+		);
+		for (const item of [included, leftOut]) expect(item.decision).toEqual(status);
+	});
+
 	test('an event-type header that names no kind is left out of delivery; a kind the body overruled is kept', async () => {
 		const unknown = await both({ hello: 'world' }, 'jonas.jonaitis@example.com');
 		expect(unknown.included.delivery.headerEventType).toBe('jonas.jonaitis@example.com');
