@@ -1969,3 +1969,101 @@ describe(`${FILES.kybEvents}: the company events a compliance team acts on`, () 
 		expect(slack.parameters.text).toContain(`Report: ${body.reportFile}`);
 	});
 });
+
+describe(`${FILES.reupload}: a re-upload request when a result is denied or suspected`, () => {
+	const MAIL = 'E-mail the re-upload link';
+	const FIND = 'Find the customer in HubSpot';
+	const url = () =>
+		productionWebhookUrl(
+			stack.n8n.url,
+			WORKFLOWS.reupload.nodes.find((n) => n.type === NODE_TYPES.trigger) as {
+				webhookId: string;
+			},
+		);
+
+	/**
+	 * A verification of `clientId` the service finishes with `overall` (`byReviewer`: a preliminary
+	 * automated result, then the reviewer's), its results sent to the workflow; waits for the run.
+	 */
+	async function finished(clientId: string, overall: string, byReviewer = false) {
+		await waitForWebhook(url());
+		stack.sandbox.webhooks.configure({ url: url(), retryDelaysMs: [] });
+		const { scanRef } = stack.sandbox.kyc.createSession(clientId);
+		const before = await executionIds(WORKFLOWS.reupload.id);
+		let delivery;
+		if (byReviewer) {
+			await stack.sandbox.kyc.autoFinish(scanRef, { final: false, overall: 'SUSPECTED' });
+			delivery = await stack.sandbox.kyc.manualFinish(scanRef, { overall });
+		} else {
+			delivery = await stack.sandbox.kyc.autoFinish(scanRef, { final: true, overall });
+		}
+		expect(delivery?.status).toBe('delivered');
+		const exec = await nextFinished(WORKFLOWS.reupload.id, before);
+		expect(exec.status).toBe('success');
+		// One run: a preliminary result was acknowledged and skipped.
+		const fresh = [...(await executionIds(WORKFLOWS.reupload.id))].filter((id) => !before.has(id));
+		expect(fresh).toEqual([exec.id]);
+		return { scanRef, exec };
+	}
+
+	test('DENIED: information is requested and the person is e-mailed its re-upload link, valid 7 days; nothing is blocklisted', async () => {
+		const clientId = 'reupload-denied';
+		const mark = recorder.received.length;
+		const { scanRef, exec } = await finished(clientId, 'DENIED');
+		const session = stack.sandbox.kyc.get(scanRef)!;
+		expect(session.state).toBe('REUPLOAD_REQUESTED');
+		expect(session.blocklists).toEqual({});
+		expect(session.expiresAt - Date.now()).toBeGreaterThan(6.9 * DAY_MS);
+		const asked = exec.data.resultData.runData['Request Information'][0].data.main[0][0].json;
+		// The sandbox's page for the new token, which the person opens to upload again.
+		expect(asked.sessionUrl).toBe(
+			`${stack.sandbox.url}/api/v2/redirect?authToken=${encodeURIComponent(session.authToken)}`,
+		);
+		expect(sentBy(FIND, mark).map((r) => r.parameters.filterGroupsUi)).toEqual([
+			{
+				filterGroupsValues: [
+					{
+						filtersUi: {
+							filterValues: [{ propertyName: 'client_id|string', operator: 'EQ', value: clientId }],
+						},
+					},
+				],
+			},
+		]);
+		expect(sentBy(MAIL, mark).map((r) => r.parameters)).toEqual([
+			expect.objectContaining({
+				toEmail: `${clientId}@example.com`,
+				text: expect.stringContaining(`\n${asked.sessionUrl}\n`),
+			}),
+		]);
+	});
+
+	test('SUSPECTED by the reviewer, with fraud tags: added to the selfie blocklist, nobody asked to upload again; the same person caught by it later is added too', async () => {
+		const clientId = 'reupload-fraud';
+		const mark = recorder.received.length;
+		const { scanRef } = await finished(clientId, 'SUSPECTED', true);
+		const session = stack.sandbox.kyc.get(scanRef)!;
+		expect(Object.keys(session.blocklists)).toEqual(['SELFIE']);
+		expect(session.blocklists.SELFIE?.reason).toContain('SUSPECTED with fraud tags FACE_SUSPECTED');
+		expect(session.state).toBe('FINISHED');
+		expect(recorder.received.slice(mark)).toEqual([]);
+
+		// Approved by the checks, then caught by the blocklist: SUSPECTED, tagged Face_Blacklisted.
+		const repeat = await finished(clientId, 'APPROVED');
+		const item =
+			repeat.exec.data.resultData.runData['Identity Verification Trigger'][0].data.main[0][0].json;
+		expect(item).toMatchObject({
+			overallStatus: 'SUSPECTED',
+			decision: { fraudTags: ['Face_Blacklisted'] },
+		});
+		expect(Object.keys(stack.sandbox.kyc.get(repeat.scanRef)!.blocklists)).toEqual(['SELFIE']);
+		expect(recorder.received.slice(mark)).toEqual([]);
+	});
+
+	test('APPROVED: nothing is requested, blocklisted or sent', async () => {
+		const mark = recorder.received.length;
+		const { scanRef } = await finished('reupload-approved', 'APPROVED');
+		expect(stack.sandbox.kyc.get(scanRef)).toMatchObject({ state: 'FINISHED', blocklists: {} });
+		expect(recorder.received.slice(mark)).toEqual([]);
+	});
+});
