@@ -6,10 +6,9 @@
  * Why lists and not Get Status, the order of each list and the cost: docs/polling.md.
  */
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
-import { createHash } from 'crypto';
 
 import { isPlainObject } from '../shared/isPlainObject';
-import { buildEvent, eventItem } from '../shared/webhook/events';
+import { answerEvent, eventItem } from '../shared/webhook/events';
 import { apiRequest } from '../IdentityVerification/transport';
 
 /** What a poll asks of a watch: the lists' window, what to emit, and from when a replay runs. */
@@ -59,12 +58,7 @@ function pollItem(
 	body: IDataObject,
 	headerEventType: string | undefined,
 ): ReturnType<typeof eventItem> {
-	const event = buildEvent({
-		headerEventType,
-		body,
-		deliveryId: createHash('sha256').update(JSON.stringify(body)).digest('hex'),
-		receivedAt: new Date(),
-	});
+	const event = answerEvent(body, headerEventType);
 	const item = eventItem(event, { personalData: run.personalData });
 	item.delivery.source = 'polling';
 	return item;

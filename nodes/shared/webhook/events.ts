@@ -32,6 +32,7 @@
  *   the dashboard's spelling (`ID VERIFICATION CANCELED`). A header sent several times names a kind
  *   only when all its values that name one name the same.
  */
+import { createHash } from 'crypto';
 import type { IDataObject, INodeProperties, IWebhookFunctions } from 'n8n-workflow';
 import type { z } from 'zod';
 
@@ -259,6 +260,18 @@ export function buildEvent(opts: {
 	if (!parsed.success) event.validationIssues = describeIssues(parsed.error);
 
 	return event;
+}
+
+/**
+ * The event of an answer read in place of a delivery (Get Result, the Polling Trigger): received
+ * now, its id the SHA-256 of the answer's JSON as a delivery's is of its body.
+ */
+export function answerEvent(
+	body: IDataObject,
+	headerEventType: string | undefined,
+): IdentityVerificationEvent {
+	const deliveryId = createHash('sha256').update(JSON.stringify(body)).digest('hex');
+	return buildEvent({ headerEventType, body, deliveryId, receivedAt: new Date() });
 }
 
 /** The item of version 1.1 (`verificationEventItemSchema`). */

@@ -6,10 +6,9 @@ import type {
 	INodePropertyOptions,
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
-import { createHash } from 'crypto';
 
 import { verificationEventItemSchema } from '../../../shared/contract';
-import { buildEvent, eventItem, personalDataProperty } from '../../../shared/webhook/events';
+import { answerEvent, eventItem, personalDataProperty } from '../../../shared/webhook/events';
 import { isPlainObject } from '../../../shared/isPlainObject';
 import { apiRequest } from '../../transport';
 import { scanRefField, scanRefOf } from './common';
@@ -57,14 +56,8 @@ export async function execute(
 		itemIndex,
 	});
 	const body: IDataObject = isPlainObject(response.body) ? response.body : {};
-	const event = buildEvent({
-		// The answer names no webhook kind: the body decides (IDENTIFICATION for a result).
-		headerEventType: undefined,
-		body,
-		// As the trigger's: the SHA-256 of the body, here of the JSON the service answered.
-		deliveryId: createHash('sha256').update(JSON.stringify(body)).digest('hex'),
-		receivedAt: new Date(),
-	});
+	// The answer names no webhook kind: the body decides (IDENTIFICATION for a result).
+	const event = answerEvent(body, undefined);
 	event.scanRef ??= scanRef;
 	const personalData = this.getNodeParameter('personalData', itemIndex, 'include') !== 'leaveOut';
 	return [{ json: eventItem(event, { personalData }) as IDataObject }];
