@@ -70,7 +70,7 @@ export class IdentityVerificationPollingTrigger implements INodeType {
 		version: 1,
 		subtitle: `={{ "Polling: " + (($parameter["events"] || []).length === 1 ? (${JSON.stringify(EVENT_NAMES)}[$parameter["events"][0]] || $parameter["events"][0]) : ($parameter["events"] || []).length + " kinds of result") }}`,
 		description:
-			'Starts a workflow on verification, company and AML monitoring results by checking the service’s lists: works behind a firewall, a few minutes late (the Identity Verification Trigger is instant but needs a public URL)',
+			'Starts a workflow on verification, company and AML monitoring results by checking the service’s lists: works behind a firewall, a few minutes late (the triggers under Identity Verification are instant but need a public URL)',
 		defaults: { name: 'Identity Verification Polling Trigger' },
 		polling: true,
 		inputs: [],

@@ -2,7 +2,8 @@
 // Chromium (test/browser/editor.cts). The nodes panel found by the provider's name, with each event
 // as written; the Events list of the open node in the order users route on; the Webhook Signing
 // credential's Header Prefix hint and what its test checks; and a badly signed delivery ending
-// "Execute step" with its reason in the node's panel.
+// "Execute step" with its reason in the node's panel. And the panel's two entries, which say which trigger
+// to pick: instant (a public URL) or polling (behind a firewall).
 import { createHmac } from 'node:crypto';
 
 import type { Browser } from 'playwright-core';
@@ -94,6 +95,36 @@ describe('the trigger in the editor', () => {
 		// Before: "On company aml review kyb", "On other not recognised".
 		expect(names.filter((name) => /\bkyb\b|aml review kyb/.test(name))).toEqual([]);
 		await page.keyboard.press('Escape');
+	}, 180_000);
+
+	test('the nodes panel tells the two triggers apart: instant with a public URL, or polling behind a firewall', async () => {
+		const entries = async (text: string) => {
+			await newWorkflow(editor);
+			const { page } = editor;
+			await page.getByTestId('node-creator-plus-button').click();
+			const panel = page.getByTestId('node-creator');
+			await panel.getByTestId('node-creator-search-bar').fill(text);
+			// The panel lists n8n's own triggers until the search has been applied.
+			await panel
+				.getByTestId('node-creator-item-name')
+				.getByText('Identity Verification Polling', { exact: true })
+				.waitFor();
+			const texts = await panel.getByTestId('item-iterator-item').allInnerTexts();
+			await page.keyboard.press('Escape');
+			return texts.map((entry) => entry.split(/\n+/).map((line) => line.trim()));
+		};
+		const webhook = [
+			'Identity Verification',
+			'Verify people and companies (KYC, KYB, AML screening and monitoring, bank accounts, proof of address) and start workflows on their results the moment they come (n8n needs a public URL for that)',
+		];
+		const polling = [
+			'Identity Verification Polling',
+			'Starts a workflow on verification, company and AML monitoring results by checking the service’s lists: works behind a firewall, a few minutes late (the triggers under Identity Verification are instant but need a public URL)',
+		];
+		expect(await entries('Identity Verification')).toEqual([webhook, polling]);
+		// Found by what a user behind a firewall would type, too.
+		expect(await entries('firewall')).toEqual([polling]);
+		expect(await entries('polling')).toContainEqual(polling);
 	}, 180_000);
 
 	test('the Events list shows names a person reads, identification results first', async () => {

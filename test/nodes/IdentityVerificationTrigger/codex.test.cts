@@ -32,7 +32,9 @@ test.each([['IdentityVerificationTrigger'], ['IdentityVerification']])(
 test('both nodes say what both do (the panel shows the trigger’s description for their entry), and its documentation link opens its README section', () => {
 	const trigger = new IdentityVerificationTrigger().description.description;
 	expect(trigger).toBe(new IdentityVerification().description.description);
-	expect(trigger).toMatch(/^Verify people and companies .* and start workflows on their results$/);
+	expect(trigger).toMatch(
+		/^Verify people and companies .* and start workflows on their results the moment they come \(n8n needs a public URL for that\)$/,
+	);
 	const [{ url }] = codex.resources.primaryDocumentation;
 	expect(url).toMatch(/#identity-verification-trigger$/);
 });
