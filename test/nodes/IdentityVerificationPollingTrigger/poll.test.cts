@@ -221,9 +221,13 @@ describe('with the webhook trigger in the same workflow: each result starts it o
 	});
 
 	/** Both triggers of one workflow; the sandbox delivers to the webhook trigger until `drop()`. */
-	async function bothTriggers() {
+	async function bothTriggers(webhookParameters: INodeParameters = {}) {
 		const workflowId = `both-${++workflowCounter}`;
-		const host = await startTriggerHost({ credentials: sandboxCredentials(ctx.sb), workflowId });
+		const host = await startTriggerHost({
+			credentials: sandboxCredentials(ctx.sb),
+			workflowId,
+			parameters: webhookParameters,
+		});
 		hosts.push(host);
 		// The sandbox's other receiver (useKycSandbox's): answers 200, is no part of this workflow.
 		const dropped = ctx.sb.webhooks.urlOf('IDENTIFICATION_AUTO_FINISHED')!;
@@ -270,6 +274,14 @@ describe('with the webhook trigger in the same workflow: each result starts it o
 			ignored: 'result already started',
 		});
 		expect(host.emitted).toHaveLength(0);
+	});
+
+	test('with Ignore Duplicate Deliveries off the webhook still records its results: the poll does not repeat them', async () => {
+		const { host, poll } = await bothTriggers({ options: { ignoreDuplicates: false } });
+		expect(await poll()).toBeNull();
+		const delivered = await ctx.finished('duplicates-allowed');
+		expect(emittedBy(host)).toEqual([delivered]);
+		expect(await poll()).toBeNull();
 	});
 
 	test('static data written before the shared record (the poll’s state alone) re-emits nothing', async () => {
