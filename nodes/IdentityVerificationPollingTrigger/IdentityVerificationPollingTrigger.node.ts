@@ -10,14 +10,9 @@ import {
 } from 'n8n-workflow';
 
 import { serviceCredentialTests } from '../IdentityVerification/helpers/credentialTest';
+import { RESULT_STATUSES, unstartedItems } from '../shared/resultRecord';
 import { personalDataProperty } from '../shared/webhook/events';
-import {
-	RESULT_STATUSES,
-	watchCompanies,
-	watchMonitorings,
-	watchVerifications,
-	type WatchRun,
-} from './watches';
+import { watchCompanies, watchMonitorings, watchVerifications, type WatchRun } from './watches';
 
 /** What the trigger keeps between polls (the node's static data): the state each list showed. */
 interface PollState {
@@ -174,10 +169,12 @@ export class IdentityVerificationPollingTrigger implements INodeType {
 
 		const watched = await watchAll(this, run, events, before, seenBefore).catch(quietOnRateLimit);
 		if (watched === undefined) return null;
-		const { next, items } = watched;
-		if (manual) return firstOfEach(this, items);
+		const { next, items: found, resultKeys } = watched;
+		if (manual) return firstOfEach(this, found);
 		next.caughtUpFrom = catchUpFrom || undefined;
 		staticData[STATE_KEY] = next as IDataObject;
+		// Claimed only now, after every read succeeded: a poll that fails claims nothing.
+		const items = unstartedItems(this, found, resultKeys, Date.now());
 		return items.length > 0 ? [items.map((json) => ({ json }))] : null;
 	}
 }
@@ -220,9 +217,10 @@ async function watchAll(
 	events: string[],
 	before: PollState,
 	seenBefore: (list: Record<string, string> | undefined) => Record<string, string> | undefined,
-): Promise<{ next: PollState; items: IDataObject[] }> {
+): Promise<{ next: PollState; items: IDataObject[]; resultKeys: Map<IDataObject, string> }> {
 	const next: PollState = {};
 	const items: IDataObject[] = [];
+	let resultKeys = new Map<IDataObject, string>();
 	if (events.includes('verificationResult')) {
 		const watched = await watchVerifications(run, seenBefore(before.verifications), {
 			clientIds: clientIdsOf(context.getNodeParameter('clientIds', '') as string),
@@ -230,6 +228,7 @@ async function watchAll(
 		});
 		next.verifications = watched.seen;
 		items.push(...watched.items);
+		resultKeys = watched.resultKeys ?? resultKeys;
 	}
 	if (events.includes('companySubmitted') || events.includes('companyReviewed')) {
 		const watched = await watchCompanies(run, seenBefore(before.companies), {
@@ -244,7 +243,7 @@ async function watchAll(
 		next.monitorings = watched.seen;
 		items.push(...watched.items);
 	}
-	return { next, items };
+	return { next, items, resultKeys };
 }
 
 function clientIdsOf(text: string): string[] {

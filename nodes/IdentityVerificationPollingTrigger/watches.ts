@@ -8,6 +8,7 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
 import { isPlainObject } from '../shared/isPlainObject';
+import { resultKey } from '../shared/resultRecord';
 import { answerEvent, eventItem } from '../shared/webhook/events';
 import { apiRequest } from '../IdentityVerification/transport';
 
@@ -26,13 +27,12 @@ export interface WatchRun {
 export interface Watched {
 	seen: Record<string, string>;
 	items: IDataObject[];
+	/** Each verification result's key in the record the webhook trigger shares (resultRecord.ts). */
+	resultKeys?: Map<IDataObject, string>;
 }
 
 /** The service's page size for the lists the trigger reads (its largest common size). */
 const PER_PAGE = 100;
-
-/** Verification statuses that are results (the list shows REVIEWING while a review is pending). */
-export const RESULT_STATUSES = ['APPROVED', 'DENIED', 'SUSPECTED', 'EXPIRED'];
 
 /** Reads a list's pages newest first until one has no `next` or Pages per Poll are read. */
 async function readList(run: WatchRun, path: string, qs: IDataObject): Promise<IDataObject[]> {
@@ -107,6 +107,7 @@ export async function watchVerifications(
 		}
 	}
 	const items: IDataObject[] = [];
+	const resultKeys = new Map<IDataObject, string>();
 	for (const { scanRef, status, isNew } of news) {
 		if (isFull(run, items)) break;
 		const response = await apiRequest.call(run.context, 'apiKey', {
@@ -122,8 +123,18 @@ export async function watchVerifications(
 		item.scanRef ??= scanRef;
 		item.final = true;
 		items.push(item);
+		// The body's own overall, as the webhook's body has it (an expiry's may differ from the list's).
+		const overall = isPlainObject(body.status) ? body.status.overall : undefined;
+		resultKeys.set(
+			item,
+			resultKey({
+				scanRef,
+				overall: typeof overall === 'string' ? overall : status,
+				finishTime: body.finishTime,
+			}),
+		);
 	}
-	return { seen, items };
+	return { seen, items, resultKeys };
 }
 
 /** A company's state on the list: its status and approval, e.g. `COMPLETED/APPROVED`. */

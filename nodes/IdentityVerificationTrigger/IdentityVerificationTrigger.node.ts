@@ -8,6 +8,7 @@ import {
 } from 'n8n-workflow';
 
 import { NODE_DESCRIPTION } from '../shared/nodeDescription';
+import { claimDeliveredResult } from '../shared/resultRecord';
 import { claimInWorkflow } from '../shared/webhook/dedupe';
 import { answer } from '../shared/webhook/answer';
 import {
@@ -93,7 +94,7 @@ const properties: INodeProperties[] = [
 				type: 'boolean',
 				default: true,
 				description:
-					'Whether to skip a delivery whose exact body already started this workflow in the last 24 hours, whatever its event header (the service retries unanswered deliveries, and the dashboard can resend one). Skipped deliveries are acknowledged (200). Not applied while listening for a test event.',
+					'Whether to skip a delivery whose exact body already started this workflow in the last 24 hours, whatever its event header (the service retries unanswered deliveries, and the dashboard can resend one), and a verification result a Polling Trigger of this workflow already started it for. Skipped deliveries are acknowledged (200). Not applied while listening for a test event.',
 			},
 			{
 				displayName: 'Only Final Results',
@@ -228,7 +229,8 @@ export class IdentityVerificationTrigger implements INodeType {
 
 		// Claimed only after the filters: an ignored copy is not remembered, so a copy under a kind
 		// the user selected still runs. The key is the signed body's alone, never the header's kind.
-		if (options.ignoreDuplicates !== false && this.getMode() !== 'manual') {
+		const ignoreDuplicates = options.ignoreDuplicates !== false;
+		if (ignoreDuplicates && this.getMode() !== 'manual') {
 			const claim = await claimInWorkflow(this, deliveryId, receivedAt.getTime());
 			if (claim === 'duplicate') {
 				return answer.call(this, 200, { received: true, ignored: 'duplicate delivery' });
@@ -239,6 +241,14 @@ export class IdentityVerificationTrigger implements INodeType {
 					received: false,
 					error: 'The same delivery is still being started; send it again later',
 				});
+			}
+		}
+		// The result's record is shared with a Polling Trigger of the same workflow: recorded even
+		// with duplicates allowed, so the poll does not start the workflow for it again.
+		if (this.getMode() !== 'manual') {
+			const result = claimDeliveredResult(this, event, receivedAt.getTime());
+			if (result === 'seen' && ignoreDuplicates) {
+				return answer.call(this, 200, { received: true, ignored: 'result already started' });
 			}
 		}
 

@@ -4,7 +4,7 @@ import { transactionsRange } from '../sandbox/data.cjs';
 import { startSandbox } from '../sandbox/index.cjs';
 import { SEED } from '../sandbox/seed.cjs';
 import { startReceiver } from '../sandbox/test-helpers.cjs';
-import { demoCopies, seedDemoData, startsOf, webhookSample } from './copies.cjs';
+import { demoCopies, demoStackOptions, seedDemoData, startsOf, webhookSample } from './copies.cjs';
 
 describe("the demo's copies", () => {
 	const copies = demoCopies();
@@ -22,6 +22,14 @@ describe("the demo's copies", () => {
 			}
 			expect(startsOf(w)).toContain('manual');
 		}
+	});
+
+	test('the example with both triggers is run by its webhook (a poll can only be waited for), and is published', () => {
+		const catchUp = copies.find(
+			(w) => w.file === 'verification-results-with-nightly-catch-up.json',
+		)!;
+		expect(startsOf(catchUp)).toEqual(['trigger']);
+		expect(demoStackOptions().publish).toContain(catchUp.workflow.id);
 	});
 
 	test('every copy keeps its runs, so the executions list shows each', () => {

@@ -9,18 +9,32 @@
 //  4. n8n restarts (a result finished while it is down): n8n's poll at start emits that result once
 //     and none of the old ones again (the trigger's state is in the workflow's static data, which
 //     n8n saves to its database when a poll emits), nor does the poll after.
+//  5. One workflow with both triggers (the webhook trigger and the Polling Trigger): the sandbox
+//     delivers some results to n8n and drops others; every result starts the workflow exactly once,
+//     the delivered ones by the webhook, the lost ones by the next poll.
 // The test waits for polls by the sandbox's request log (each poll reads the verifications list).
-// The sandbox's result webhooks go to a receiver of the test's own, not to n8n (as behind a firewall).
+// The sandbox's result webhooks go to a receiver of the test's own, not to n8n (as behind a firewall),
+// except in 5.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import { RestClient, startN8n, type N8nInstance } from '../n8n/runtime.cjs';
-import { NODE_TYPES, credentialRef, startStack, type Stack } from '../n8n/stack.cjs';
+import { randomUUID } from 'node:crypto';
+
+import { RestClient, startN8n, waitForWebhook, type N8nInstance } from '../n8n/runtime.cjs';
+import {
+	NODE_TYPES,
+	chain,
+	credentialRef,
+	productionWebhookUrl,
+	startStack,
+	type Stack,
+} from '../n8n/stack.cjs';
 import { lineUp, node } from '../n8n/workflow.cjs';
 
 const log = (m: string) => process.stderr.write(`[e2e polling] ${m}\n`);
 
 const POLLING = 'Identity Verification Polling Trigger';
+const WEBHOOK = 'Identity Verification Trigger';
 /** The list each poll reads (one page: the sandbox holds fewer than 100 verifications). */
 const LIST = '/kyc/identifications/';
 /** A poll a minute, at a second n8n picks: the next one is at most a minute and a bit away. */
@@ -37,16 +51,28 @@ let receiver: http.Server;
 
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** How many polls have been answered: the sandbox's answered reads of the verifications list. */
-const pollsAnswered = () =>
-	stack.sandbox.requests.filter((r) => r.method === 'GET' && r.path === LIST && r.status > 0)
-		.length;
+/**
+ * How many polls have been answered: the sandbox's answered reads of the verifications list (those
+ * for `clientId` only, when given: the both-triggers workflow's poll reads its client's list).
+ */
+const pollsAnswered = (clientId?: string) =>
+	stack.sandbox.requests.filter(
+		(r) =>
+			r.method === 'GET' &&
+			r.path === LIST &&
+			r.status > 0 &&
+			(clientId === undefined || r.query.clientId === clientId),
+	).length;
 
 /** Waits until the sandbox has answered more than `after` polls; returns how many it has. */
-async function pollAfter(after: number, timeoutMs = POLL_WAIT_MS): Promise<number> {
+async function pollAfter(
+	after: number,
+	timeoutMs = POLL_WAIT_MS,
+	clientId?: string,
+): Promise<number> {
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
-		const polls = pollsAnswered();
+		const polls = pollsAnswered(clientId);
 		if (polls > after) return polls;
 		if (Date.now() > deadline)
 			throw new Error(`no poll after poll ${after} within ${timeoutMs} ms`);
@@ -63,15 +89,16 @@ interface Run {
 
 const runCache = new Map<string, Run>();
 
-/** The workflow's ended executions, each with the trigger's items (read once per execution). */
-async function runs(): Promise<Run[]> {
-	const ended = (await rest.listExecutions(workflowId)).filter(
+/** The workflow's ended executions, each with its trigger's items (read once per execution). */
+async function runs(id = workflowId): Promise<Run[]> {
+	const ended = (await rest.listExecutions(id)).filter(
 		(e) => !['new', 'running', 'waiting'].includes(e.status),
 	);
 	for (const e of ended) {
 		if (runCache.has(e.id)) continue;
 		const execution = await rest.getExecution(e.id);
-		const main = execution.data.resultData.runData[POLLING]?.[0]?.data?.main?.[0] ?? [];
+		const runData = execution.data.resultData.runData;
+		const main = (runData[POLLING] ?? runData[WEBHOOK])?.[0]?.data?.main?.[0] ?? [];
 		runCache.set(e.id, {
 			id: e.id,
 			status: execution.status,
@@ -83,8 +110,8 @@ async function runs(): Promise<Run[]> {
 }
 
 /** The executions whose items hold the result of `scanRef`, and how often it is there in all. */
-async function runsOf(scanRef: string): Promise<{ runs: Run[]; times: number }> {
-	const all = await runs();
+async function runsOf(scanRef: string, id = workflowId): Promise<{ runs: Run[]; times: number }> {
+	const all = await runs(id);
 	const count = (r: Run) => r.items.filter((item) => item.scanRef === scanRef).length;
 	return {
 		runs: all.filter((r) => count(r) > 0),
@@ -93,11 +120,16 @@ async function runsOf(scanRef: string): Promise<{ runs: Run[]; times: number }> 
 }
 
 /** Waits until each result has started an execution (a poll finds it a minute later at most). */
-async function arrived(scanRefs: string[], timeoutMs = POLL_WAIT_MS): Promise<void> {
+async function arrived(
+	scanRefs: string[],
+	timeoutMs = POLL_WAIT_MS,
+	id = workflowId,
+): Promise<void> {
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
 		const missing: string[] = [];
-		for (const scanRef of scanRefs) if ((await runsOf(scanRef)).times === 0) missing.push(scanRef);
+		for (const scanRef of scanRefs)
+			if ((await runsOf(scanRef, id)).times === 0) missing.push(scanRef);
 		if (missing.length === 0) return;
 		if (Date.now() > deadline)
 			throw new Error(
@@ -130,6 +162,16 @@ async function expectOnce(scanRef: string, overallStatus: string): Promise<void>
 }
 
 let before: string;
+/** The workflow with both triggers (published in its own describe, after the others). */
+let bothId: string;
+const BOTH_CLIENT = 'customer-both-triggers';
+const webhookTrigger = node(
+	WEBHOOK,
+	NODE_TYPES.trigger,
+	1.1,
+	{ events: [], options: {} },
+	{ credentials: credentialRef('webhookSigning'), webhookId: randomUUID() },
+);
 
 beforeAll(async () => {
 	stack = await startStack({ log });
@@ -161,6 +203,27 @@ beforeAll(async () => {
 		name: 'Verification results by polling',
 		nodes,
 		connections: lineUp(nodes),
+	});
+	const both = [
+		webhookTrigger,
+		node(
+			POLLING,
+			NODE_TYPES.pollingTrigger,
+			1,
+			{
+				events: ['verificationResult'],
+				clientIds: BOTH_CLIENT,
+				pollTimes: { item: [{ mode: 'everyMinute' }] },
+				options: {},
+			},
+			{ credentials: credentialRef('api') },
+		),
+		node('Record the result', 'n8n-nodes-base.noOp', 1, {}),
+	];
+	bothId = await rest.createWorkflow({
+		name: 'Verification results by webhook, caught up by polling',
+		nodes: both,
+		connections: { ...chain([both[0], both[2]]), ...chain([both[1], both[2]]) },
 	});
 }, 20 * 60_000);
 
@@ -232,5 +295,68 @@ describe('the Polling Trigger in a published workflow', () => {
 			log(`${polls} polls answered in all`);
 		},
 		2 * POLL_WAIT_MS + 120_000,
+	);
+});
+
+describe('one workflow with both triggers: some deliveries dropped, every result exactly once', () => {
+	const webhookUrl = () => productionWebhookUrl(n8n.url, webhookTrigger as { webhookId: string });
+	/** Results go to n8n's webhook from now on. */
+	const deliver = () =>
+		stack.sandbox.webhooks.configure({
+			url: webhookUrl(),
+			signingKey: stack.sandbox.credentials.signingKey,
+			retryDelaysMs: [],
+		});
+	/** Results are lost from now on (they go to the test's receiver, as a notification n8n missed). */
+	const drop = () => {
+		const { port } = receiver.address() as AddressInfo;
+		stack.sandbox.webhooks.configure({ url: `http://127.0.0.1:${port}/`, retryDelaysMs: [] });
+	};
+
+	/** The result's one item, in exactly one execution, from the trigger named. */
+	async function expectOnceFrom(scanRef: string, by: 'webhook' | 'polling'): Promise<void> {
+		const { runs: found, times } = await runsOf(scanRef, bothId);
+		expect(times).toBe(1);
+		expect(found).toHaveLength(1);
+		expect(found[0]).toMatchObject({ status: 'success' });
+		const item = found[0].items.find((i) => i.scanRef === scanRef)!;
+		expect(item.delivery?.source).toBe(by === 'polling' ? 'polling' : undefined);
+	}
+
+	test(
+		'delivered results start it by the webhook, the dropped ones by the next poll, none twice',
+		async () => {
+			const polls = pollsAnswered(BOTH_CLIENT);
+			await rest.activate(bothId);
+			// The poll at activation (the baseline), and the webhook served.
+			await pollAfter(polls, 60_000, BOTH_CLIENT);
+			expect(await waitForWebhook(webhookUrl())).toBe(401);
+
+			deliver();
+			const delivered = [
+				await finished(BOTH_CLIENT, 'APPROVED'),
+				await finished(BOTH_CLIENT, 'DENIED'),
+			];
+			drop();
+			const lost = [
+				await finished(BOTH_CLIENT, 'SUSPECTED'),
+				await finished(BOTH_CLIENT, 'APPROVED'),
+			];
+			deliver();
+			delivered.push(await finished(BOTH_CLIENT, 'DENIED'));
+			await arrived(delivered, 60_000, bothId);
+
+			// The next poll sees all five as new on the list; it starts the workflow for the lost two.
+			await arrived(lost, POLL_WAIT_MS, bothId);
+			const executions = (await runs(bothId)).length;
+			// And the poll after that starts nothing.
+			await pollAfter(pollsAnswered(BOTH_CLIENT), POLL_WAIT_MS, BOTH_CLIENT);
+			await pause(5000);
+			expect(await runs(bothId)).toHaveLength(executions);
+			for (const scanRef of delivered) await expectOnceFrom(scanRef, 'webhook');
+			for (const scanRef of lost) await expectOnceFrom(scanRef, 'polling');
+			log(`both triggers: ${executions} executions for ${delivered.length + lost.length} results`);
+		},
+		3 * POLL_WAIT_MS + 60_000,
 	);
 });

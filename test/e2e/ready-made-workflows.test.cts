@@ -73,6 +73,7 @@ const FILES = {
 	kybEvents: 'kyb-company-events.json',
 	bankOnConnect: 'bank-transactions-on-connect.json',
 	reupload: 'reupload-request-on-denied.json',
+	catchUp: 'verification-results-with-nightly-catch-up.json',
 } as const;
 const DIR = path.join(ROOT, 'workflows');
 const ALL_FILES = readdirSync(DIR)
@@ -628,7 +629,31 @@ const WORKFLOWS = {
 	kybEvents: read(FILES.kybEvents),
 	bankOnConnect: read(FILES.bankOnConnect),
 	reupload: read(FILES.reupload),
+	catchUp: read(FILES.catchUp),
 };
+
+/** The client whose results the catch-up example's copy polls for (its poll's Client IDs). */
+const CATCH_UP_CLIENT = 'kyc-catch-up';
+
+/**
+ * The catch-up example as its test runs it: its nightly poll every minute (n8n's shortest), for
+ * one client only, so that it catches up within the test and no other test's verification.
+ */
+function pollingEveryMinute(workflow: Workflow): Workflow {
+	const nodes = workflow.nodes.map((n) =>
+		n.type === NODE_TYPES.pollingTrigger
+			? {
+					...n,
+					parameters: {
+						...n.parameters,
+						pollTimes: { item: [{ mode: 'everyMinute' }] },
+						clientIds: CATCH_UP_CLIENT,
+					},
+				}
+			: n,
+	);
+	return { ...workflow, nodes };
+}
 
 /** What the recorder received since `mark` (an index into its log), for one node name. */
 const sentBy = (name: string, mark: number) =>
@@ -669,7 +694,7 @@ beforeAll(async () => {
 	// Successful runs are kept here (the files keep none that hold personal data) so that the tests
 	// can read the runs a webhook started.
 	const workflows = Object.values(WORKFLOWS).map((w) => ({
-		...runnable(w, recorder.url),
+		...runnable(w === WORKFLOWS.catchUp ? pollingEveryMinute(w) : w, recorder.url),
 		settings: { ...(w as { settings?: object }).settings, saveDataSuccessExecution: 'all' },
 	}));
 	stack = await startStack({
@@ -685,6 +710,7 @@ beforeAll(async () => {
 			WORKFLOWS.kybEvents.id,
 			WORKFLOWS.bankOnConnect.id,
 			WORKFLOWS.reupload.id,
+			WORKFLOWS.catchUp.id,
 		],
 		log: (m) => process.stderr.write(`[e2e ready-made] ${m}\n`),
 	});
@@ -1032,6 +1058,88 @@ function submittedForm(workflow: Workflow, bookingDate: string) {
 		settings: (workflow as Workflow & { settings?: object }).settings,
 	};
 }
+
+describe(`${FILES.catchUp}: results by webhook, the lost ones caught up by the poll`, () => {
+	const url = () =>
+		productionWebhookUrl(
+			stack.n8n.url,
+			WORKFLOWS.catchUp.nodes.find((n) => n.type === NODE_TYPES.trigger) as { webhookId: string },
+		);
+	/** The poll's reads of its client's list, answered. */
+	const polls = () =>
+		stack.sandbox.requests.filter(
+			(r) =>
+				r.path === '/kyc/identifications/' && r.query.clientId === CATCH_UP_CLIENT && r.status > 0,
+		).length;
+	let lostReceiver: Server;
+
+	beforeAll(async () => {
+		// Where a dropped notification goes: answered, and no part of n8n.
+		lostReceiver = createServer((req, res) => {
+			req.resume();
+			req.on('end', () => res.writeHead(200).end());
+		});
+		await new Promise<void>((resolve) => lostReceiver.listen(0, '127.0.0.1', resolve));
+	});
+	afterAll(async () => {
+		await new Promise<void>((resolve) => lostReceiver.close(() => resolve()));
+	});
+
+	const sendTo = (target: string) =>
+		stack.sandbox.webhooks.configure({
+			url: target,
+			signingKey: stack.sandbox.credentials.signingKey,
+			retryDelaysMs: [],
+		});
+	async function finished(overall: string): Promise<string> {
+		const { scanRef } = stack.sandbox.kyc.createSession(CATCH_UP_CLIENT);
+		await stack.sandbox.kyc.autoFinish(scanRef, { final: true, overall });
+		return scanRef;
+	}
+	/** The scan references the workflow saved in HubSpot since `mark`, one entry per run of a result. */
+	const saved = (mark: number) =>
+		sentBy('Save the status in HubSpot', mark)
+			.map((r) => r.parameters.additionalFields.customPropertiesUi.customPropertiesValues)
+			.filter((values) => values[0].value !== undefined)
+			.map((values) => `${values[1].value} ${values[0].value}`);
+
+	test(
+		'each result runs once: the delivered ones by the webhook, the dropped ones by the next poll',
+		async () => {
+			sendTo(url());
+			expect(await waitForWebhook(url())).toBe(401);
+			const mark = recorder.received.length;
+			const delivered = [await finished('DENIED'), await finished('APPROVED')];
+			const { port } = lostReceiver.address() as AddressInfo;
+			sendTo(`http://127.0.0.1:${port}/`);
+			const lost = [await finished('SUSPECTED'), await finished('APPROVED')];
+			sendTo(url());
+			const expected = [
+				`${delivered[0]} DENIED`,
+				`${delivered[1]} APPROVED`,
+				`${lost[0]} SUSPECTED`,
+				`${lost[1]} APPROVED`,
+			].sort();
+
+			// A poll a minute: the lost two are in HubSpot within two and a half minutes.
+			const deadline = Date.now() + 150_000;
+			while (saved(mark).length < expected.length && Date.now() < deadline) await pause(2000);
+			expect(saved(mark).sort()).toEqual(expected);
+			// The poll after that one runs nothing again.
+			const after = polls();
+			while (polls() === after && Date.now() < deadline + 90_000) await pause(2000);
+			expect(polls()).toBeGreaterThan(after);
+			await pause(5000);
+			expect(saved(mark).sort()).toEqual(expected);
+			// The two not approved went to Slack, each once.
+			const alerts = sentBy('Alert compliance on Slack', mark).map((r) => r.parameters.text);
+			expect(alerts).toHaveLength(2);
+			for (const scanRef of [delivered[0], lost[0]])
+				expect(alerts.filter((text: string) => text.includes(scanRef))).toHaveLength(1);
+		},
+		5 * 60_000,
+	);
+});
 
 describe(`${FILES.bank}: nightly bank transactions to Google Sheets, one account`, () => {
 	const account = { verificationId: SEED.bank.verificationId, accountId: SEED.bank.accountId };

@@ -138,6 +138,7 @@ test('workflows/ holds one example workflow per job', () => {
 		'reverification-on-document-expiry.json',
 		'verification-link-by-email.json',
 		'verification-results-to-slack-and-hubspot.json',
+		'verification-results-with-nightly-catch-up.json',
 	]);
 });
 

@@ -27,6 +27,8 @@ export interface PollTriggerOptions {
 	staticData: IDataObject;
 	/** `manual` is the editor's Fetch Test Event; `trigger` an activated workflow's poll. */
 	mode?: WorkflowExecuteMode;
+	/** The workflow's id (the record shared with the webhook trigger is per workflow). */
+	workflowId?: string;
 }
 
 export async function pollTrigger(opts: PollTriggerOptions): Promise<INodeExecutionData[] | null> {
@@ -43,7 +45,7 @@ export async function pollTrigger(opts: PollTriggerOptions): Promise<INodeExecut
 		credentials,
 	};
 	const workflow = new Workflow({
-		id: 'harness-workflow',
+		id: opts.workflowId ?? 'harness-workflow',
 		nodes: [node],
 		connections: {},
 		active: true,

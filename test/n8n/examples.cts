@@ -64,6 +64,7 @@ function sandboxCredentialOf(
 	node: Pick<WorkflowNode, 'type' | 'parameters'>,
 ): keyof typeof CREDENTIALS | undefined {
 	if (node.type === NODE_TYPES.trigger) return 'webhookSigning';
+	if (node.type === NODE_TYPES.pollingTrigger) return 'api';
 	if (node.type !== NODE_TYPES.action) return undefined;
 	if (node.parameters.operation === 'waitForResult') return 'webhookSigning';
 	return node.parameters.authentication === 'kybFormToken' ? 'kybFormToken' : 'api';

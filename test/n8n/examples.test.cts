@@ -42,6 +42,7 @@ test('the demo runs the examples that need only this package and n8n’s own nod
 		'reverification-on-document-expiry.json': ['HubSpot', 'e-mail (SMTP)'],
 		'verification-link-by-email.json': ['e-mail (SMTP)'],
 		'verification-results-to-slack-and-hubspot.json': ['HubSpot', 'Slack'],
+		'verification-results-with-nightly-catch-up.json': ['HubSpot', 'Slack'],
 	});
 });
 

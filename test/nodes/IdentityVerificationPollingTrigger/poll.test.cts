@@ -7,21 +7,31 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { pollTrigger, sandboxCredentials } from '../../harness/index.cjs';
+import { startTriggerHost, type TriggerHost } from '../../harness/webhook.cjs';
 import { verificationEventItemSchema } from '../../../nodes/shared/contract';
 import { useKycSandbox } from '../IdentityVerification/kyc-util.cjs';
 import { call } from '../../sandbox/test-helpers.cjs';
 
 const ctx = useKycSandbox();
 
-/** One trigger node's polls, keeping its static data between them as n8n does. */
-function trigger(parameters: INodeParameters = {}) {
-	const staticData: IDataObject = {};
+let workflowCounter = 0;
+
+/**
+ * One trigger node's polls, keeping its static data between them as n8n does; each in a workflow of
+ * its own unless `workflowId` names the one it shares with a webhook trigger.
+ */
+function trigger(
+	parameters: INodeParameters = {},
+	workflowId = `poll-test-${++workflowCounter}`,
+	staticData: IDataObject = {},
+) {
 	const poll = async (mode: 'trigger' | 'manual' = 'trigger') => {
 		const items = await pollTrigger({
 			parameters: { events: ['verificationResult'], ...parameters },
 			credentials: { identityVerificationApi: sandboxCredentials(ctx.sb).identityVerificationApi },
 			staticData,
 			mode,
+			workflowId,
 		});
 		return items?.map((item) => item.json) ?? null;
 	};
@@ -201,5 +211,89 @@ describe('companies and AML monitorings', () => {
 		]);
 		expect(JSON.stringify(ctx.sb.aml.monitoring(monitoringId))).toContain('ALERT');
 		expect(await poll()).toBeNull();
+	});
+});
+
+describe('with the webhook trigger in the same workflow: each result starts it once', () => {
+	const hosts: TriggerHost[] = [];
+	afterAll(async () => {
+		await Promise.all(hosts.map(async (h) => await h.close()));
+	});
+
+	/** Both triggers of one workflow; the sandbox delivers to the webhook trigger until `drop()`. */
+	async function bothTriggers(webhookParameters: INodeParameters = {}) {
+		const workflowId = `both-${++workflowCounter}`;
+		const host = await startTriggerHost({
+			credentials: sandboxCredentials(ctx.sb),
+			workflowId,
+			parameters: webhookParameters,
+		});
+		hosts.push(host);
+		// The sandbox's other receiver (useKycSandbox's): answers 200, is no part of this workflow.
+		const dropped = ctx.sb.webhooks.urlOf('IDENTIFICATION_AUTO_FINISHED')!;
+		const deliver = () =>
+			ctx.sb.webhooks.configure({ url: host.url, retryDelaysMs: [], timeoutMs: 5000 });
+		const drop = () => ctx.sb.webhooks.configure({ url: dropped, retryDelaysMs: [] });
+		deliver();
+		// The poll's copy of the static data is its own, as n8n's is the one it loaded at activation.
+		return { host, deliver, drop, ...trigger({}, workflowId) };
+	}
+	const scanRefs = (items: IDataObject[] | null) => (items ?? []).map((item) => item.scanRef);
+	const emittedBy = (host: TriggerHost) => host.emitted.map((e) => e[0].json.scanRef);
+
+	test('the poll starts only the results whose delivery was lost', async () => {
+		const { host, deliver, drop, poll } = await bothTriggers();
+		expect(await poll()).toBeNull();
+		const delivered = [
+			await ctx.finished('delivered-1'),
+			await ctx.finished('delivered-2', 'DENIED'),
+		];
+		drop();
+		const lost = [await ctx.finished('lost-1', 'SUSPECTED'), await ctx.finished('lost-2')];
+		deliver();
+		const alsoDelivered = await ctx.finished('delivered-3');
+		expect(emittedBy(host)).toEqual([...delivered, alsoDelivered]);
+
+		expect(scanRefs(await poll()).sort()).toEqual([...lost].sort());
+		expect(await poll()).toBeNull();
+	});
+
+	test('a delivery of a result the poll started first is acknowledged and starts nothing', async () => {
+		const { host, deliver, drop, poll } = await bothTriggers();
+		expect(await poll()).toBeNull();
+		drop();
+		const late = await ctx.finished('late-delivery');
+		expect(scanRefs(await poll())).toEqual([late]);
+		deliver();
+		// The dashboard's Resend of the lost delivery, now that n8n is reachable again.
+		const [first] = ctx.sb.webhooks.log.filter((d) => JSON.stringify(d.payload).includes(late));
+		const resent = await ctx.sb.webhooks.resend(first.id);
+		expect(resent.status).toBe('delivered');
+		expect(host.responses.at(-1)?.json).toEqual({
+			received: true,
+			ignored: 'result already started',
+		});
+		expect(host.emitted).toHaveLength(0);
+	});
+
+	test('with Ignore Duplicate Deliveries off the webhook still records its results: the poll does not repeat them', async () => {
+		const { host, poll } = await bothTriggers({ options: { ignoreDuplicates: false } });
+		expect(await poll()).toBeNull();
+		const delivered = await ctx.finished('duplicates-allowed');
+		expect(emittedBy(host)).toEqual([delivered]);
+		expect(await poll()).toBeNull();
+	});
+
+	test('static data written before the shared record (the poll’s state alone) re-emits nothing', async () => {
+		const before = trigger();
+		expect(await before.poll()).toBeNull();
+		await ctx.finished('seen-before-upgrade');
+		await before.poll();
+		const saved = JSON.parse(JSON.stringify(before.staticData)) as IDataObject;
+		delete saved.global;
+		const upgraded = trigger({}, undefined, saved);
+		expect(await upgraded.poll()).toBeNull();
+		const after = await ctx.finished('after-upgrade');
+		expect(scanRefs(await upgraded.poll())).toEqual([after]);
 	});
 });
