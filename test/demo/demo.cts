@@ -14,7 +14,8 @@
 // examples ran, and exits non-zero if any run fails.
 //
 // Options: --headless, --fresh, --port N (n8n, default 5678 when free), --sandbox-port N (default
-// 8787 when free), --smtp-port N (the mailbox; default a random free one).
+// 8787 when free), --smtp-port N (the mailbox; default a random free one), --only a.json,b.json
+// (run and list only those examples of workflows/).
 import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
@@ -33,6 +34,14 @@ import {
 	webhookSample,
 } from './copies.cjs';
 import type { DemoWorkflow } from '../n8n/examples.cjs';
+import {
+	approvalAfter,
+	approvedRoute,
+	formUrlOf,
+	reviewerFormOf,
+	reviewFields,
+	reviewSubject,
+} from './review.cjs';
 import { INBOX_PAGE } from '../sandbox/index.cjs';
 import { postWhenRegistered } from '../n8n/runtime.cjs';
 import {
@@ -189,6 +198,101 @@ async function runTrigger(stack: Stack, w: DemoWorkflow, seeded: DemoSeeded): Pr
 	}
 }
 
+/** Polls the workflow's executions until one not in `seen` matches; returns it. */
+async function nextExecution(
+	stack: Stack,
+	w: DemoWorkflow,
+	seen: Set<string>,
+	ready: (status: string) => boolean,
+	timeoutMs = 60_000,
+): Promise<{ id: string; status: string }> {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const found = (await stack.rest.listExecutions(w.workflow.id)).find(
+			(e) => !seen.has(e.id) && ready(e.status),
+		);
+		if (found) return found;
+		if (Date.now() > deadline) throw new Error(`no execution of ${w.workflow.name} got there`);
+		await new Promise((resolve) => setTimeout(resolve, 250));
+	}
+}
+
+/**
+ * A trigger example with a reviewer's form: started once per answer (deny first: a stopped AML
+ * monitoring is screened no more), each run waiting for the form, which the demo submits as the
+ * reviewer's browser would; the run must take the route of the answer.
+ */
+async function runReviews(stack: Stack, w: DemoWorkflow, seeded: DemoSeeded): Promise<Row[]> {
+	const form = reviewerFormOf(w)!;
+	const { name, approve, deny } = approvalAfter(w, form);
+	const rows: Row[] = [];
+	for (const [n, decision] of [deny, approve].entries())
+		rows.push(
+			await runReview(stack, w, seeded, {
+				form,
+				name,
+				decision,
+				approved: decision === approve,
+				n,
+			}),
+		);
+	return rows;
+}
+
+async function runReview(
+	stack: Stack,
+	w: DemoWorkflow,
+	seeded: DemoSeeded,
+	review: { form: { name: string }; name: string; decision: string; approved: boolean; n: number },
+): Promise<Row> {
+	const started = Date.now();
+	const event = ((triggerNodeOf(w)?.parameters?.events as string[]) ?? [])[0];
+	const label = `${event}, the reviewer chose ${review.decision}`;
+	const subject = reviewSubject(stack, event, review.n + 1, seeded.amlAlertMonitoringId);
+	try {
+		await connectTrigger(stack, w);
+		const seen = new Set((await stack.rest.listExecutions(w.workflow.id)).map((e) => e.id));
+		const delivery = await subject.start();
+		if (delivery.status !== 'delivered') throw new Error(`delivery ${delivery.status}`);
+		const waiting = await nextExecution(stack, w, seen, (s) => s === 'waiting');
+		const url = formUrlOf(
+			stack.n8n.url,
+			await stack.rest.getExecution(waiting.id),
+			review.form.name,
+		);
+		const res = await fetch(url, {
+			method: 'POST',
+			body: reviewFields(review.decision, 'Reviewed in the headless demo'),
+		});
+		await res.arrayBuffer();
+		if (res.status >= 400) throw new Error(`the reviewer's form answered ${res.status}`);
+		seen.delete(waiting.id);
+		const done = await nextExecution(
+			stack,
+			w,
+			seen,
+			(s) => !['new', 'running', 'waiting'].includes(s),
+		);
+		const exec = await stack.rest.getExecution(done.id);
+		const runData = exec.data?.resultData?.runData ?? {};
+		const routed = approvedRoute(w, review.name, runData) === review.approved;
+		return {
+			workflow: `${w.workflow.name} (${label} → ${endOf(w, runData)}; ${subject.outcome()})`,
+			status: exec.status === 'success' && routed ? 'success' : 'FAILED',
+			items: 1,
+			ms: Date.now() - started,
+			note:
+				exec.status !== 'success'
+					? `execution ${exec.id} ended ${exec.status}`
+					: routed
+						? undefined
+						: `the run did not take the route of ${review.decision}`,
+		};
+	} catch (error) {
+		return failedRow(`${w.workflow.name} (${label})`, started, error);
+	}
+}
+
 function failedRow(workflow: string, started: number, error: unknown): Row {
 	return {
 		workflow,
@@ -268,19 +372,20 @@ async function runHeadless(
 	workflows: DemoWorkflow[],
 	seeded: DemoSeeded,
 ): Promise<Row[]> {
-	const runners: Record<Start, (stack: Stack, w: DemoWorkflow) => Promise<Row>> = {
+	const runners: Record<Start, (stack: Stack, w: DemoWorkflow) => Promise<Row | Row[]>> = {
 		manual: runManual,
 		webhook: runWebhook,
 		form: runForm,
-		trigger: (s, w) => runTrigger(s, w, seeded),
+		trigger: (s, w) => (reviewerFormOf(w) ? runReviews(s, w, seeded) : runTrigger(s, w, seeded)),
 		signup: runSignup,
 	};
 	const rows: Row[] = [];
 	for (const w of workflows)
 		for (const start of startsOf(w)) {
-			const row = await runners[start](stack, w);
-			console.log(`[demo] ${row.status}: ${row.workflow}${row.note ? ` (${row.note})` : ''}`);
-			rows.push(row);
+			for (const row of [await runners[start](stack, w)].flat()) {
+				console.log(`[demo] ${row.status}: ${row.workflow}${row.note ? ` (${row.note})` : ''}`);
+				rows.push(row);
+			}
 		}
 	return rows;
 }
@@ -448,7 +553,15 @@ function whatToClick(
 		: heard.some((kind) => kind.startsWith('COMPANY_'))
 			? "submit a company's form on the sandbox's KYB page (the formUrl of KYB Form → Create Session)"
 			: 'send a sample event from the deliveries page';
-	return `Published. Runs on ${events}: ${act}, or Resend a delivery on ${stack.sandbox.url}${DELIVERIES_PAGE}.`;
+	return `Published. Runs on ${events}: ${act}, or Resend a delivery on ${stack.sandbox.url}${DELIVERIES_PAGE}.${reviewerGuide(stack, w)}`;
+}
+
+/** Where the reviewer answers, for an example whose approval is an n8n form in the demo. */
+function reviewerGuide(stack: Stack, w: DemoWorkflow): string {
+	const form = reviewerFormOf(w);
+	if (!form) return '';
+	const { approve, deny } = approvalAfter(w, form);
+	return `\n        The run then waits for the reviewer: open the waiting execution on ${stack.n8n.url}/workflow/${w.workflow.id}/executions, click "${form.name}" and open the form link it shows; choose ${approve} or ${deny}.`;
 }
 
 /** Where the editor is, how to sign in, and the example workflows. */
@@ -567,10 +680,18 @@ function untilStopped(stack: Stack, stopping: () => boolean): Promise<void> {
 	});
 }
 
+/** --only a.json,b.json: the demo runs and lists those examples (every one is imported still). */
+function onlyThose(workflows: DemoWorkflow[], args: string[]): DemoWorkflow[] {
+	const i = args.indexOf('--only');
+	if (i < 0) return workflows;
+	const files = new Set(String(args[i + 1]).split(','));
+	return workflows.filter((w) => files.has(w.file));
+}
+
 async function main(): Promise<number> {
 	const args = process.argv.slice(2);
 	const headless = args.includes('--headless');
-	const workflows = demoCopies();
+	const workflows = onlyThose(demoCopies(), args);
 	const started = Date.now();
 	const { folder: userFolder, claim } = headless
 		? { folder: undefined, claim: undefined }

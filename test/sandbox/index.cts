@@ -104,6 +104,8 @@ function sandboxFacade(core: SandboxCore, server: Server): Sandbox {
 			},
 			review: (formId, decision) => core.reviewKyb(formId, decision),
 			submitSession: (tokenString, input) => core.submitKybSession(tokenString, input),
+			createSession: (clientId) =>
+				core.kybCompanies.createSession({ tokenType: 'FORM', clientId }).tokenString,
 			addCompany: (o) => core.kybCompanies.addCompany(o).id,
 			company: (id) => core.kybCompanies.company(id),
 			govOrders: () => core.govOrders.list().map((o) => o.id),

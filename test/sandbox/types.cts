@@ -235,6 +235,8 @@ export interface Sandbox {
 			tokenString: string,
 			input?: CompanyInput,
 		): Promise<{ companyId: string; delivery?: Delivery }>;
+		/** A KYB session of a client, as Create Session makes it: its token (the form link's). */
+		createSession(clientId: string): string;
 		/** A company still filling its form (no webhook); its ID. */
 		addCompany(opts?: CompanyInput & { id?: string; clientId?: string }): string;
 		/** A company's state (undefined once deleted). */
