@@ -103,6 +103,7 @@ function sandboxFacade(core: SandboxCore, server: Server): Sandbox {
 				return status !== undefined && status !== 'DRAFT';
 			},
 			review: (formId, decision) => core.reviewKyb(formId, decision),
+			requestInformation: (companyId) => core.requestKybInformation({ companyId }),
 			submitSession: (tokenString, input) => core.submitKybSession(tokenString, input),
 			createSession: (clientId) =>
 				core.kybCompanies.createSession({ tokenType: 'FORM', clientId }).tokenString,

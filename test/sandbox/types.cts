@@ -227,6 +227,8 @@ export interface Sandbox {
 		 * COMPANY_INFO_REQUEST when more information is requested.
 		 */
 		review(formId: string, decision?: KybDecision): Promise<Delivery>;
+		/** The reviewer asks a company for more: COMPANY_INFO_REQUEST, whose token reopens its form. */
+		requestInformation(companyId: string): Promise<Delivery>;
 		/**
 		 * The company opens a session's link (Create Session), fills its form and submits it:
 		 * COMPANY_SUBMIT is sent when a webhook URL is configured.
