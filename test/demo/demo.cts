@@ -21,7 +21,7 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { CACHE_DIR, N8N_VERSION, execute, type ExecuteResult } from '../n8n/runtime.cjs';
 import { alreadyRunning, claimDemoFolder, DEMO_LOCK_FILE, type Claim } from './lock.cjs';
-import { amlTestNames, DELIVERIES_PAGE } from '../sandbox/index.cjs';
+import { amlTestNames, DELIVERIES_PAGE, SEED } from '../sandbox/index.cjs';
 import {
 	demoCopies,
 	demoStackOptions,
@@ -31,6 +31,7 @@ import {
 	type DemoSeeded,
 	type Start,
 	formFieldsOf,
+	kybFormLinkIn,
 	webhookSample,
 } from './copies.cjs';
 import type { DemoWorkflow } from '../n8n/examples.cjs';
@@ -293,6 +294,35 @@ async function runReview(
 	}
 }
 
+const listensTo = (w: DemoWorkflow, kind: string) =>
+	((triggerNodeOf(w)?.parameters?.events as string[] | undefined) ?? []).includes(kind);
+
+/**
+ * The reviewer asks the sandbox's company for more information (COMPANY_INFO_REQUEST): the example
+ * e-mails the company its form link, which must open the sandbox's KYB form page (answering 200).
+ */
+async function runInfoRequest(stack: Stack, w: DemoWorkflow): Promise<Row> {
+	const started = Date.now();
+	const label = 'COMPANY_INFO_REQUEST';
+	try {
+		const before = (await stack.rest.listExecutions(w.workflow.id)).length;
+		const mails = stack.sandbox.mailbox.messages.length;
+		const delivery = await stack.sandbox.kyb.requestInformation(SEED.kyb.companyId);
+		if (delivery.status !== 'delivered') throw new Error(`delivery ${delivery.status}`);
+		const row = await finishedRow(stack, w, label, before, started);
+		const link = await kybFormLinkIn(stack.sandbox.mailbox.messages.slice(mails));
+		if (!link?.startsWith(`${stack.sandbox.url}/`))
+			throw new Error(`the e-mail links to ${link ?? 'nothing'}, not the sandbox's form`);
+		const res = await fetch(link);
+		await res.arrayBuffer();
+		return res.status === 200
+			? { ...row, workflow: `${row.workflow.slice(0, -1)}; its form link answers 200)` }
+			: { ...row, status: 'FAILED', note: `the e-mailed form link answered ${res.status}` };
+	} catch (error) {
+		return failedRow(`${w.workflow.name} (${label})`, started, error);
+	}
+}
+
 function failedRow(workflow: string, started: number, error: unknown): Row {
 	return {
 		workflow,
@@ -376,7 +406,11 @@ async function runHeadless(
 		manual: runManual,
 		webhook: runWebhook,
 		form: runForm,
-		trigger: (s, w) => (reviewerFormOf(w) ? runReviews(s, w, seeded) : runTrigger(s, w, seeded)),
+		trigger: async (s, w) => {
+			if (reviewerFormOf(w)) return runReviews(s, w, seeded);
+			const first = await runTrigger(s, w, seeded);
+			return listensTo(w, 'COMPANY_INFO_REQUEST') ? [first, await runInfoRequest(s, w)] : first;
+		},
 		signup: runSignup,
 	};
 	const rows: Row[] = [];
@@ -448,7 +482,7 @@ function stackWorkflows(workflows: DemoWorkflow[]): Pick<StackOptions, 'workflow
 	const options = demoStackOptions(0);
 	const own = triggerWorkflows(workflows).filter((w) => w === RESULTS_WORKFLOW);
 	return {
-		workflows: [...(options.workflows ?? []), ...own.map((w) => w.workflow)],
+		workflows: (sandbox) => [...options.workflows(sandbox), ...own.map((w) => w.workflow)],
 		publish: [...(options.publish ?? []), ...own.map((w) => w.workflow.id)],
 	};
 }
