@@ -40,6 +40,7 @@ import {
 	approvedRoute,
 	formUrlOf,
 	reviewerFormOf,
+	reviewerGuide,
 	reviewFields,
 	reviewSubject,
 } from './review.cjs';
@@ -587,15 +588,7 @@ function whatToClick(
 		: heard.some((kind) => kind.startsWith('COMPANY_'))
 			? "submit a company's form on the sandbox's KYB page (the formUrl of KYB Form → Create Session)"
 			: 'send a sample event from the deliveries page';
-	return `Published. Runs on ${events}: ${act}, or Resend a delivery on ${stack.sandbox.url}${DELIVERIES_PAGE}.${reviewerGuide(stack, w)}`;
-}
-
-/** Where the reviewer answers, for an example whose approval is an n8n form in the demo. */
-function reviewerGuide(stack: Stack, w: DemoWorkflow): string {
-	const form = reviewerFormOf(w);
-	if (!form) return '';
-	const { approve, deny } = approvalAfter(w, form);
-	return `\n        The run then waits for the reviewer: open the waiting execution on ${stack.n8n.url}/workflow/${w.workflow.id}/executions, click "${form.name}" and open the form link it shows; choose ${approve} or ${deny}.`;
+	return `Published. Runs on ${events}: ${act}, or Resend a delivery on ${stack.sandbox.url}${DELIVERIES_PAGE}.${reviewerGuide(stack.n8n.url, w)}`;
 }
 
 /** Where the editor is, how to sign in, and the example workflows. */

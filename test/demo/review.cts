@@ -30,6 +30,20 @@ export function approvalAfter(
 }
 
 /**
+ * Where the reviewer answers in the interactive demo (an example whose approval is an n8n form):
+ * n8n's editor shows a waiting execution's form link in the waiting node's output.
+ */
+export function reviewerGuide(n8nUrl: string, w: DemoWorkflow): string {
+	const form = reviewerFormOf(w);
+	if (!form) return '';
+	const { approve, deny } = approvalAfter(w, form);
+	return (
+		`\n        The run then waits for the reviewer: open the waiting execution on ${n8nUrl}/workflow/${w.workflow.id}/executions, ` +
+		`double-click "${form.name}" and open the link after "Execution will continue when form is submitted on"; choose ${approve} or ${deny}.`
+	);
+}
+
+/**
  * Where a waiting execution's form opens, as n8n's editor shows it: n8n 2 signs it (`?signature=`,
  * the Wait node's metadata has the whole address); n8n 1 has `/form-waiting/<execution ID>`.
  */

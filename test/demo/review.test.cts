@@ -5,6 +5,7 @@ import {
 	approvedRoute,
 	formUrlOf,
 	reviewerFormOf,
+	reviewerGuide,
 	reviewFields,
 } from './review.cjs';
 
@@ -64,4 +65,12 @@ test('the route is the approved one when the If after the approval passed its it
 	expect(approvedRoute(kyb, 'Ask a reviewer on Slack', ran(1, 0))).toBe(true);
 	expect(approvedRoute(kyb, 'Ask a reviewer on Slack', ran(0, 1))).toBe(false);
 	expect(approvedRoute(kyb, 'Ask a reviewer on Slack', {})).toBe(false);
+});
+
+test('the interactive demo says where the reviewer opens the form and what to choose; nothing for an example without one', () => {
+	const guide = reviewerGuide('http://127.0.0.1:5678', kyb);
+	expect(guide).toContain(`http://127.0.0.1:5678/workflow/${kyb.workflow.id}/executions`);
+	expect(guide).toContain('"Ask a reviewer on Slack (n8n Form)"');
+	expect(guide).toContain('choose Approve or Deny');
+	expect(reviewerGuide('http://n8n', copyOf('kyb-company-events.json'))).toBe('');
 });
