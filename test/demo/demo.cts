@@ -10,8 +10,10 @@
 //
 // `npm run demo -- --headless`: runs every start of every example once (`n8n execute --id`, a
 // posted customer, a filled-in form, the trigger's event sent by the sandbox and checked in n8n's
-// execution list, a sign-up approved by the sandbox), prints a table of the runs and how many of the
-// examples ran, and exits non-zero if any run fails.
+// execution list, a sign-up approved by the sandbox; a reviewer's form answered once each way, as a
+// browser posts it (review.cts); a KYB info request whose e-mailed link must open the sandbox's
+// form), prints a table of the runs and how many of the examples ran, and exits non-zero if any
+// run fails.
 //
 // Options: --headless, --fresh, --port N (n8n, default 5678 when free), --sandbox-port N (default
 // 8787 when free), --smtp-port N (the mailbox; default a random free one), --only a.json,b.json
