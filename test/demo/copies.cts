@@ -5,15 +5,41 @@
 import { demoWorkflows, type DemoWorkflow } from '../n8n/examples.cjs';
 import { withStandIns } from '../n8n/standins.cjs';
 import { NODE_TYPES, type StackOptions } from '../n8n/stack.cjs';
+import { simpleParser } from 'mailparser';
 import type { Sandbox } from '../sandbox/index.cjs';
+import type { MailMessage } from '../sandbox/mailbox.cjs';
 import { DEMO_SEED } from '../sandbox/seed.cjs';
+import { KYB_FORM_PATH } from '../sandbox/pages.cjs';
 
-/** The examples as the demo imports them: sandbox credentials and stand-ins. */
-export function demoCopies(): DemoWorkflow[] {
-	return demoWorkflows().map((w) => ({
-		...w,
-		workflow: withoutSchedules(keepingRuns(withStandIns(w.workflow))),
-	}));
+/**
+ * The examples as the demo imports them: sandbox credentials and stand-ins; given the sandbox's
+ * address, a KYB form link they build opens the sandbox's own form page.
+ */
+export function demoCopies(sandboxUrl?: string): DemoWorkflow[] {
+	return demoWorkflows().map((w) => {
+		const copy = withoutSchedules(keepingRuns(withStandIns(w.workflow)));
+		return { ...w, workflow: sandboxUrl ? withSandboxKybForm(copy, sandboxUrl) : copy };
+	});
+}
+
+/** The field an example's Edit Fields node holds the KYB form's address in (the provider's). */
+export const KYB_FORM_ADDRESS_FIELD = 'kybFormAddress';
+
+/**
+ * The provider's hosted KYB form knows none of the sandbox's tokens: in the demo the address an
+ * example links to (its "KYB form address" node) is the sandbox's form page.
+ */
+function withSandboxKybForm(
+	workflow: DemoWorkflow['workflow'],
+	sandboxUrl: string,
+): DemoWorkflow['workflow'] {
+	const copy: DemoWorkflow['workflow'] = JSON.parse(JSON.stringify(workflow));
+	for (const node of copy.nodes.filter((n) => n.type === 'n8n-nodes-base.set')) {
+		const fields = (node.parameters.assignments as { assignments?: any[] })?.assignments ?? [];
+		for (const field of fields.filter((f) => f.name === KYB_FORM_ADDRESS_FIELD))
+			field.value = `${sandboxUrl}${KYB_FORM_PATH}`;
+	}
+	return copy;
 }
 
 /**
@@ -62,14 +88,17 @@ export function startsOf(w: DemoWorkflow): Start[] {
 	return starts;
 }
 
-/** Published: the copies that start from a webhook, a form or this package's trigger. */
-export function demoStackOptions(
-	smtpPort = 0,
-): Pick<StackOptions, 'workflows' | 'publish' | 'sandbox'> {
+/**
+ * Published: the copies that start from a webhook, a form or this package's trigger. The copies are
+ * made once the sandbox runs (their KYB form links open its page).
+ */
+export function demoStackOptions(smtpPort = 0): Pick<StackOptions, 'publish' | 'sandbox'> & {
+	workflows: (sandbox: { url: string }) => object[];
+} {
 	const copies = demoCopies();
 	return {
 		sandbox: { kybFormLinks: true, smtpPort },
-		workflows: copies.map((w) => w.workflow),
+		workflows: (sandbox) => demoCopies(sandbox.url).map((w) => w.workflow),
 		publish: copies
 			.filter((w) => startsOf(w).some((s) => s !== 'manual'))
 			.map((w) => w.workflow.id),
@@ -109,6 +138,16 @@ export function formFieldsOf(
 						: 'demo';
 		return [`field-${i}`, value];
 	});
+}
+
+/** The KYB form link (`…?authToken=…`) in the first of these e-mails that has one, decoded. */
+export async function kybFormLinkIn(messages: readonly MailMessage[]): Promise<string | undefined> {
+	for (const m of messages) {
+		const text = (await simpleParser(m.raw)).text ?? '';
+		const link = /https?:\/\/[^\s<>"']+\?authToken=[^\s<>"']+/.exec(text)?.[0];
+		if (link) return link;
+	}
+	return undefined;
 }
 
 /** What the demo seeds on its sandbox at start (DEMO_SEED), by the IDs the sandbox gave. */

@@ -4,7 +4,18 @@ import { transactionsRange } from '../sandbox/data.cjs';
 import { startSandbox } from '../sandbox/index.cjs';
 import { SEED } from '../sandbox/seed.cjs';
 import { startReceiver } from '../sandbox/test-helpers.cjs';
-import { demoCopies, demoStackOptions, seedDemoData, startsOf, webhookSample } from './copies.cjs';
+import { createTransport } from 'nodemailer';
+import { kybFormLink } from '../../nodes/shared/contract';
+import { exampleWorkflow } from '../n8n/examples.cjs';
+import {
+	demoCopies,
+	demoStackOptions,
+	KYB_FORM_ADDRESS_FIELD,
+	kybFormLinkIn,
+	seedDemoData,
+	startsOf,
+	webhookSample,
+} from './copies.cjs';
 
 describe("the demo's copies", () => {
 	const copies = demoCopies();
@@ -75,5 +86,36 @@ describe("the demo's copies", () => {
 		// UTC+14's yesterday is UTC's today at the latest; UTC-12's is UTC's day before yesterday.
 		for (const offset of [0, -1, -2])
 			expect(dates.filter((d) => d === day(offset))).toHaveLength(7);
+	});
+
+	test('a KYB form link an example builds opens the sandbox’s own form page in the demo; the file keeps the provider’s', () => {
+		const addressOf = (w: { nodes: Array<{ name: string; parameters: any }> }) =>
+			w.nodes
+				.find((n) => n.name === 'KYB form address')!
+				.parameters.assignments.assignments.find((a: any) => a.name === KYB_FORM_ADDRESS_FIELD)
+				.value;
+		const file = exampleWorkflow('kyb-company-events.json');
+		expect(`${addressOf(file)}?authToken=t`).toBe(kybFormLink('t'));
+		const copy = demoCopies('http://127.0.0.1:8787').find(
+			(w) => w.file === 'kyb-company-events.json',
+		)!;
+		expect(addressOf(copy.workflow)).toBe('http://127.0.0.1:8787/kyb-ui/welcome');
+		expect(
+			addressOf(demoCopies().find((w) => w.file === 'kyb-company-events.json')!.workflow),
+		).toBe(addressOf(file));
+	});
+
+	test('the form link of an e-mail is read decoded (nodemailer sends a long line quoted-printable)', async () => {
+		const link = `http://127.0.0.1:8787/kyb-ui/welcome?authToken=${'a'.repeat(60)}%2Bb`;
+		const mail = await createTransport({ streamTransport: true, buffer: true }).sendMail({
+			from: 'a@example.com',
+			to: 'b@example.com',
+			text: `Hello,\n\nplease open your form, add what is asked for and submit it again:\n${link}\n`,
+		});
+		const raw = (mail.message as Buffer).toString();
+		expect(raw).toContain('=3D');
+		const messages = [{ from: 'a', to: ['b'], raw, receivedAt: '' }];
+		expect(await kybFormLinkIn(messages)).toBe(link);
+		expect(await kybFormLinkIn([])).toBeUndefined();
 	});
 });

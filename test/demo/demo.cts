@@ -10,17 +10,20 @@
 //
 // `npm run demo -- --headless`: runs every start of every example once (`n8n execute --id`, a
 // posted customer, a filled-in form, the trigger's event sent by the sandbox and checked in n8n's
-// execution list, a sign-up approved by the sandbox), prints a table of the runs and how many of the
-// examples ran, and exits non-zero if any run fails.
+// execution list, a sign-up approved by the sandbox; a reviewer's form answered once each way, as a
+// browser posts it (review.cts); a KYB info request whose e-mailed link must open the sandbox's
+// form), prints a table of the runs and how many of the examples ran, and exits non-zero if any
+// run fails.
 //
 // Options: --headless, --fresh, --port N (n8n, default 5678 when free), --sandbox-port N (default
-// 8787 when free), --smtp-port N (the mailbox; default a random free one).
+// 8787 when free), --smtp-port N (the mailbox; default a random free one), --only a.json,b.json
+// (run and list only those examples of workflows/).
 import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { CACHE_DIR, N8N_VERSION, execute, type ExecuteResult } from '../n8n/runtime.cjs';
 import { alreadyRunning, claimDemoFolder, DEMO_LOCK_FILE, type Claim } from './lock.cjs';
-import { amlTestNames, DELIVERIES_PAGE } from '../sandbox/index.cjs';
+import { amlTestNames, DELIVERIES_PAGE, SEED } from '../sandbox/index.cjs';
 import {
 	demoCopies,
 	demoStackOptions,
@@ -30,9 +33,19 @@ import {
 	type DemoSeeded,
 	type Start,
 	formFieldsOf,
+	kybFormLinkIn,
 	webhookSample,
 } from './copies.cjs';
 import type { DemoWorkflow } from '../n8n/examples.cjs';
+import {
+	approvalAfter,
+	approvedRoute,
+	formUrlOf,
+	reviewerFormOf,
+	reviewerGuide,
+	reviewFields,
+	reviewSubject,
+} from './review.cjs';
 import { INBOX_PAGE } from '../sandbox/index.cjs';
 import { postWhenRegistered } from '../n8n/runtime.cjs';
 import {
@@ -189,6 +202,130 @@ async function runTrigger(stack: Stack, w: DemoWorkflow, seeded: DemoSeeded): Pr
 	}
 }
 
+/** Polls the workflow's executions until one not in `seen` matches; returns it. */
+async function nextExecution(
+	stack: Stack,
+	w: DemoWorkflow,
+	seen: Set<string>,
+	ready: (status: string) => boolean,
+	timeoutMs = 60_000,
+): Promise<{ id: string; status: string }> {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const found = (await stack.rest.listExecutions(w.workflow.id)).find(
+			(e) => !seen.has(e.id) && ready(e.status),
+		);
+		if (found) return found;
+		if (Date.now() > deadline) throw new Error(`no execution of ${w.workflow.name} got there`);
+		await new Promise((resolve) => setTimeout(resolve, 250));
+	}
+}
+
+/**
+ * A trigger example with a reviewer's form: started once per answer (deny first: a stopped AML
+ * monitoring is screened no more), each run waiting for the form, which the demo submits as the
+ * reviewer's browser would; the run must take the route of the answer.
+ */
+async function runReviews(stack: Stack, w: DemoWorkflow, seeded: DemoSeeded): Promise<Row[]> {
+	const form = reviewerFormOf(w)!;
+	const { name, approve, deny } = approvalAfter(w, form);
+	const rows: Row[] = [];
+	for (const [n, decision] of [deny, approve].entries())
+		rows.push(
+			await runReview(stack, w, seeded, {
+				form,
+				name,
+				decision,
+				approved: decision === approve,
+				n,
+			}),
+		);
+	return rows;
+}
+
+async function runReview(
+	stack: Stack,
+	w: DemoWorkflow,
+	seeded: DemoSeeded,
+	review: { form: { name: string }; name: string; decision: string; approved: boolean; n: number },
+): Promise<Row> {
+	const started = Date.now();
+	const event = ((triggerNodeOf(w)?.parameters?.events as string[]) ?? [])[0];
+	const label = `${event}, the reviewer chose ${review.decision}`;
+	const subject = reviewSubject(stack, event, review.n + 1, seeded.amlAlertMonitoringId);
+	try {
+		await connectTrigger(stack, w);
+		const seen = new Set((await stack.rest.listExecutions(w.workflow.id)).map((e) => e.id));
+		const delivery = await subject.start();
+		if (delivery.status !== 'delivered') throw new Error(`delivery ${delivery.status}`);
+		const waiting = await nextExecution(stack, w, seen, (s) => s === 'waiting');
+		const url = formUrlOf(
+			stack.n8n.url,
+			await stack.rest.getExecution(waiting.id),
+			review.form.name,
+		);
+		const res = await fetch(url, {
+			method: 'POST',
+			body: reviewFields(review.decision, 'Reviewed in the headless demo'),
+		});
+		await res.arrayBuffer();
+		if (res.status >= 400) throw new Error(`the reviewer's form answered ${res.status}`);
+		seen.delete(waiting.id);
+		const done = await nextExecution(
+			stack,
+			w,
+			seen,
+			(s) => !['new', 'running', 'waiting'].includes(s),
+		);
+		const exec = await stack.rest.getExecution(done.id);
+		const runData = exec.data?.resultData?.runData ?? {};
+		const routed = approvedRoute(w, review.name, runData) === review.approved;
+		return {
+			workflow: `${w.workflow.name} (${label} → ${endOf(w, runData)}; ${subject.outcome()})`,
+			status: exec.status === 'success' && routed ? 'success' : 'FAILED',
+			items: 1,
+			ms: Date.now() - started,
+			note:
+				exec.status !== 'success'
+					? `execution ${exec.id} ended ${exec.status}`
+					: routed
+						? undefined
+						: `the run did not take the route of ${review.decision}`,
+		};
+	} catch (error) {
+		return failedRow(`${w.workflow.name} (${label})`, started, error);
+	}
+}
+
+const listensTo = (w: DemoWorkflow, kind: string) =>
+	((triggerNodeOf(w)?.parameters?.events as string[] | undefined) ?? []).includes(kind);
+
+/**
+ * The reviewer asks the sandbox's company for more information (COMPANY_INFO_REQUEST): the example
+ * e-mails the company its form link, which must open the sandbox's KYB form page (answering 200).
+ */
+async function runInfoRequest(stack: Stack, w: DemoWorkflow): Promise<Row> {
+	const started = Date.now();
+	const label = 'COMPANY_INFO_REQUEST';
+	try {
+		const before = (await stack.rest.listExecutions(w.workflow.id)).length;
+		const mails = stack.sandbox.mailbox.messages.length;
+		const delivery = await stack.sandbox.kyb.requestInformation(SEED.kyb.companyId);
+		if (delivery.status !== 'delivered') throw new Error(`delivery ${delivery.status}`);
+		const row = await finishedRow(stack, w, label, before, started);
+		const link = await kybFormLinkIn(stack.sandbox.mailbox.messages.slice(mails));
+		if (!link?.startsWith(`${stack.sandbox.url}/`))
+			throw new Error(`the e-mail links to ${link ?? 'nothing'}, not the sandbox's form`);
+		const res = await fetch(link);
+		await res.arrayBuffer();
+		return res.status === 200
+			? { ...row, workflow: `${row.workflow.slice(0, -1)}; its form link answers 200)` }
+			: { ...row, status: 'FAILED', note: `the e-mailed form link answered ${res.status}` };
+	} catch (error) {
+		return failedRow(`${w.workflow.name} (${label})`, started, error);
+	}
+}
+
 function failedRow(workflow: string, started: number, error: unknown): Row {
 	return {
 		workflow,
@@ -268,19 +405,24 @@ async function runHeadless(
 	workflows: DemoWorkflow[],
 	seeded: DemoSeeded,
 ): Promise<Row[]> {
-	const runners: Record<Start, (stack: Stack, w: DemoWorkflow) => Promise<Row>> = {
+	const runners: Record<Start, (stack: Stack, w: DemoWorkflow) => Promise<Row | Row[]>> = {
 		manual: runManual,
 		webhook: runWebhook,
 		form: runForm,
-		trigger: (s, w) => runTrigger(s, w, seeded),
+		trigger: async (s, w) => {
+			if (reviewerFormOf(w)) return runReviews(s, w, seeded);
+			const first = await runTrigger(s, w, seeded);
+			return listensTo(w, 'COMPANY_INFO_REQUEST') ? [first, await runInfoRequest(s, w)] : first;
+		},
 		signup: runSignup,
 	};
 	const rows: Row[] = [];
 	for (const w of workflows)
 		for (const start of startsOf(w)) {
-			const row = await runners[start](stack, w);
-			console.log(`[demo] ${row.status}: ${row.workflow}${row.note ? ` (${row.note})` : ''}`);
-			rows.push(row);
+			for (const row of [await runners[start](stack, w)].flat()) {
+				console.log(`[demo] ${row.status}: ${row.workflow}${row.note ? ` (${row.note})` : ''}`);
+				rows.push(row);
+			}
 		}
 	return rows;
 }
@@ -343,7 +485,7 @@ function stackWorkflows(workflows: DemoWorkflow[]): Pick<StackOptions, 'workflow
 	const options = demoStackOptions(0);
 	const own = triggerWorkflows(workflows).filter((w) => w === RESULTS_WORKFLOW);
 	return {
-		workflows: [...(options.workflows ?? []), ...own.map((w) => w.workflow)],
+		workflows: (sandbox) => [...options.workflows(sandbox), ...own.map((w) => w.workflow)],
 		publish: [...(options.publish ?? []), ...own.map((w) => w.workflow.id)],
 	};
 }
@@ -448,7 +590,7 @@ function whatToClick(
 		: heard.some((kind) => kind.startsWith('COMPANY_'))
 			? "submit a company's form on the sandbox's KYB page (the formUrl of KYB Form → Create Session)"
 			: 'send a sample event from the deliveries page';
-	return `Published. Runs on ${events}: ${act}, or Resend a delivery on ${stack.sandbox.url}${DELIVERIES_PAGE}.`;
+	return `Published. Runs on ${events}: ${act}, or Resend a delivery on ${stack.sandbox.url}${DELIVERIES_PAGE}.${reviewerGuide(stack.n8n.url, w)}`;
 }
 
 /** Where the editor is, how to sign in, and the example workflows. */
@@ -567,10 +709,18 @@ function untilStopped(stack: Stack, stopping: () => boolean): Promise<void> {
 	});
 }
 
+/** --only a.json,b.json: the demo runs and lists those examples (every one is imported still). */
+function onlyThose(workflows: DemoWorkflow[], args: string[]): DemoWorkflow[] {
+	const i = args.indexOf('--only');
+	if (i < 0) return workflows;
+	const files = new Set(String(args[i + 1]).split(','));
+	return workflows.filter((w) => files.has(w.file));
+}
+
 async function main(): Promise<number> {
 	const args = process.argv.slice(2);
 	const headless = args.includes('--headless');
-	const workflows = demoCopies();
+	const workflows = onlyThose(demoCopies(), args);
 	const started = Date.now();
 	const { folder: userFolder, claim } = headless
 		? { folder: undefined, claim: undefined }

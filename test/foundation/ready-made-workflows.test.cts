@@ -227,10 +227,20 @@ describe.each(WORKFLOWS)('%s', (_file, workflow) => {
 			expect(others.flatMap(textsOf).some((t) => /\$json\.verificationUrl\b/.test(t))).toBe(true);
 		// No link built from the token by hand, and no page of ours to replace it with. A KYB form link
 		// built from an event's form token (Company Information Requested gives no link) opens the
-		// hosted form at the address Create Session's formUrl has.
+		// hosted form at the address Create Session's formUrl has, kept in one "KYB form address" node
+		// (the demo points it at the sandbox's form).
 		const hostedForm = kybFormLink('TOKEN').replace('TOKEN', '');
-		for (const t of others.flatMap(textsOf).filter((t) => /authToken/.test(t)))
-			expect(t).toContain(`${hostedForm}{{ encodeURIComponent($json.body.token) }}`);
+		const address = (
+			workflow.nodes.find((n) => n.name === 'KYB form address')?.parameters.assignments as
+				| { assignments: Array<{ name: string; value: string }> }
+				| undefined
+		)?.assignments.find((a) => a.name === 'kybFormAddress')?.value;
+		for (const t of others.flatMap(textsOf).filter((t) => /authToken/.test(t))) {
+			expect(t).toContain(
+				'{{ $json.kybFormAddress }}?authToken={{ encodeURIComponent($json.body.token) }}',
+			);
+			expect(`${address}?authToken=`).toBe(hostedForm);
+		}
 		expect(text).not.toMatch(/verify\.example\.com|replace[^.\n]*verification page/i);
 	});
 

@@ -104,7 +104,9 @@ export const runsInDemo = (w: DemoWorkflow) => w.needs.length === 0;
  * that start from a webhook (this package's trigger, a sign-up) published; a KYB session's link
  * opens the sandbox's own form, so a company can be onboarded without the provider's site.
  */
-export function demoStackOptions(): Pick<StackOptions, 'workflows' | 'publish' | 'sandbox'> {
+export function demoStackOptions(): Pick<StackOptions, 'publish' | 'sandbox'> & {
+	workflows: ExampleWorkflow[];
+} {
 	const workflows = demoWorkflows();
 	return {
 		sandbox: { kybFormLinks: true },

@@ -273,8 +273,8 @@ export interface StackOptions {
 	n8nPort?: number;
 	/** Preferred sandbox port (same rule). Default: random. */
 	sandboxPort?: number;
-	/** Workflows to import (each with an `id`). */
-	workflows?: object[];
+	/** Workflows to import (each with an `id`); or made once the sandbox runs, from its address. */
+	workflows?: object[] | ((sandbox: Pick<Sandbox, 'url'>) => object[]);
 	/** Ids of imported workflows to publish (activate) before n8n starts. */
 	publish?: string[];
 	userFolder?: string;
@@ -323,16 +323,15 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
 	});
 	let n8n: N8nInstance | undefined;
 	try {
-		log(
-			`Sandbox on ${sandbox.url}; importing credentials and ${opts.workflows?.length ?? 0} workflows...`,
-		);
+		const workflows =
+			typeof opts.workflows === 'function' ? opts.workflows(sandbox) : (opts.workflows ?? []);
+		log(`Sandbox on ${sandbox.url}; importing credentials and ${workflows.length} workflows...`);
 		// A reused folder: n8n refuses to re-import over a published workflow, so unpublish it first.
 		if (existsSync(path.join(userFolder, '.n8n', 'database.sqlite'))) {
 			for (const id of opts.publish ?? []) await unpublishWorkflow(userFolder, id);
 		}
 		await importCredentials(userFolder, sandboxCredentialImports(sandbox));
-		if (opts.workflows && opts.workflows.length > 0)
-			await importWorkflow(userFolder, opts.workflows);
+		if (workflows.length > 0) await importWorkflow(userFolder, workflows);
 		for (const id of opts.publish ?? []) await publishWorkflow(userFolder, id);
 		lap('import credentials + workflows');
 		log(`Starting ${describeN8n()}...`);

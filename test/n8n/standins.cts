@@ -5,9 +5,12 @@
 // type and operation, so a new example using these services runs in the demo too:
 // - a read or search (a sheet's rows, a CRM record) becomes an Edit Fields (Set) node giving one
 //   sample record with the fields the example reads of it, with values the sandbox knows;
-// - Slack's send-and-wait (a reviewer's approval) becomes an Edit Fields node answering what the
-//   reviewer's Approve gives (`data.approved`);
+// - Slack's send-and-wait (a reviewer's approval) becomes n8n's own human step: a Wait node "On Form
+//   Submitted" asking the reviewer the same question (its two answers and a comment), then an Edit
+//   Fields node of the original's name and id giving what Slack's answer gives (`data.approved`), so
+//   the routing after it is the same (reviewerForm below);
 // - every other step (post, upload, append, update) becomes No Operation: its items go on as they came.
+import { createHash } from 'node:crypto';
 import { SEED } from '../sandbox/index.cjs';
 import { OUTSIDE_SERVICES, type ExampleWorkflow } from './examples.cjs';
 import { MAILBOX_CREDENTIAL, nodeId, type WorkflowNode } from './stack.cjs';
@@ -36,7 +39,9 @@ const sampleValue = (field: string) =>
 const isRead = (node: WorkflowNode) =>
 	['read', 'search', 'get', 'getAll', 'lookup'].includes(String(node.parameters.operation));
 
-const isSendAndWait = (node: WorkflowNode) => node.parameters.operation === 'sendAndWait';
+/** A send-and-wait step of an outside service: a reviewer's approval. */
+const isApproval = (node: WorkflowNode) =>
+	node.type in OUTSIDE_SERVICES && node.parameters.operation === 'sendAndWait';
 
 /** The nodes the given node's main outputs lead to, by name. */
 function nextNodes(workflow: ExampleWorkflow, name: string): string[] {
@@ -69,7 +74,11 @@ export function fieldsReadOf(workflow: ExampleWorkflow, node: WorkflowNode): str
 	return [...new Set(found)].filter((f) => f !== 'body');
 }
 
-function setNode(node: WorkflowNode, fields: Array<[string, string | boolean]>): WorkflowNode {
+/** A field an Edit Fields node sets: its name, value, and type (a string unless said). */
+type Field = [name: string, value: string, type?: 'string' | 'boolean'];
+
+/** An Edit Fields node in the given node's place; `keep` keeps the fields of its input. */
+function setNode(node: WorkflowNode, fields: Field[], keep = true): WorkflowNode {
 	return {
 		...node,
 		type: 'n8n-nodes-base.set',
@@ -77,14 +86,14 @@ function setNode(node: WorkflowNode, fields: Array<[string, string | boolean]>):
 		credentials: undefined,
 		parameters: {
 			assignments: {
-				assignments: fields.map(([name, value]) => ({
+				assignments: fields.map(([name, value, type = 'string']) => ({
 					id: nodeId(),
 					name,
 					value,
-					type: typeof value === 'boolean' ? 'boolean' : 'string',
+					type,
 				})),
 			},
-			includeOtherFields: true,
+			includeOtherFields: keep,
 			options: {},
 		},
 	};
@@ -92,11 +101,12 @@ function setNode(node: WorkflowNode, fields: Array<[string, string | boolean]>):
 
 /** The stand-in of one outside service's node (see the file's comment). */
 function standInOf(workflow: ExampleWorkflow, node: WorkflowNode): WorkflowNode {
-	if (isSendAndWait(node)) return setNode(node, [['data.approved', true]]);
 	if (isRead(node))
 		return setNode(
 			node,
-			fieldsReadOf(workflow, node).map((f) => [f, sampleValue(f.replace(/^properties\./, ''))]),
+			fieldsReadOf(workflow, node).map(
+				(f): Field => [f, sampleValue(f.replace(/^properties\./, ''))],
+			),
 		);
 	return {
 		...node,
@@ -107,15 +117,98 @@ function standInOf(workflow: ExampleWorkflow, node: WorkflowNode): WorkflowNode 
 	};
 }
 
+/** The name of the reviewer's form that stands in for a send-and-wait node. */
+export const reviewerFormOf = (name: string) => `${name} (n8n Form)`;
+
+/** The reviewer's two answers, as the send-and-wait node labels its buttons. */
+export function answersOf(node: Pick<WorkflowNode, 'parameters'>): {
+	approve: string;
+	deny: string;
+} {
+	const values = (node.parameters.approvalOptions as { values?: Record<string, string> })?.values;
+	return { approve: values?.approveLabel ?? 'Approve', deny: values?.disapproveLabel ?? 'Decline' };
+}
+
+/** The form's fields: the decision (field-0), and a comment kept in the execution (field-1). */
+const DECISION_FIELD = 'Decision';
+const COMMENT_FIELD = 'Comment';
+
+/** A UUID of its own for a node the copy adds, the same in every copy (stable webhook paths). */
+function derivedId(id: string, what: string): string {
+	const hex = createHash('sha256').update(`${id}:${what}`).digest('hex');
+	return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-8${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+/**
+ * A send-and-wait node as two: n8n's Wait node "On Form Submitted", where the reviewer reads the
+ * same message and chooses one of the same two answers; then an Edit Fields node of the original's
+ * name giving `data.approved` as Slack's answer does (and the comment).
+ */
+function reviewerForm(node: WorkflowNode): WorkflowNode[] {
+	const { approve, deny } = answersOf(node);
+	const [x, y] = node.position;
+	const form: WorkflowNode = {
+		id: derivedId(node.id, 'form'),
+		name: reviewerFormOf(node.name),
+		type: 'n8n-nodes-base.wait',
+		typeVersion: 1.1,
+		position: [x, y - 180],
+		webhookId: derivedId(node.id, 'webhook'),
+		parameters: {
+			resume: 'form',
+			formTitle: 'Reviewer’s decision',
+			formDescription: node.parameters.message,
+			formFields: {
+				values: [
+					{
+						fieldLabel: DECISION_FIELD,
+						fieldType: 'dropdown',
+						fieldOptions: { values: [{ option: approve }, { option: deny }] },
+						requiredField: true,
+					},
+					{ fieldLabel: COMMENT_FIELD, fieldType: 'textarea' },
+				],
+			},
+			options: {},
+		},
+	};
+	// Slack's answer is `data` alone: the form's fields are not passed on.
+	const answer = setNode(
+		node,
+		[
+			['data.approved', `={{ $json.${DECISION_FIELD} === ${JSON.stringify(approve)} }}`, 'boolean'],
+			['data.comment', `={{ $json.${COMMENT_FIELD} ?? '' }}`],
+		],
+		false,
+	);
+	return [form, answer];
+}
+
+/** Connections into a send-and-wait node go to its reviewer's form, and the form leads to it. */
+function throughReviewerForm(
+	connections: Record<string, unknown>,
+	name: string,
+): Record<string, unknown> {
+	const into = (to: string) => JSON.stringify({ node: to, type: 'main', index: 0 });
+	const text = JSON.stringify(connections).replaceAll(into(name), into(reviewerFormOf(name)));
+	return {
+		...JSON.parse(text),
+		[reviewerFormOf(name)]: { main: [[{ node: name, type: 'main', index: 0 }]] },
+	};
+}
+
 /** The demo's copy of an example: stand-ins for outside services, e-mail to the sandbox's mailbox. */
 export function withStandIns<T extends ExampleWorkflow>(workflow: T): T {
 	const copy: T = JSON.parse(JSON.stringify(workflow));
-	copy.nodes = copy.nodes.map((node) => {
+	for (const node of copy.nodes.filter(isApproval))
+		copy.connections = throughReviewerForm(copy.connections, node.name);
+	copy.nodes = copy.nodes.flatMap((node) => {
 		if (node.type === EMAIL)
 			return {
 				...node,
 				credentials: { smtp: { id: MAILBOX_CREDENTIAL.id, name: MAILBOX_CREDENTIAL.name } },
 			};
+		if (isApproval(node)) return reviewerForm(node);
 		if (node.type in OUTSIDE_SERVICES) return standInOf(workflow, node);
 		return node;
 	});

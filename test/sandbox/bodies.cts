@@ -334,10 +334,12 @@ export function companySubmitBody(
  * COMPANY_INFO_REQUEST (`CompanyInfoRequestWebhook`): the reviewer asked for more information (the
  * company's form link is `token`); the status is spelled CANCELED, with one L, when withdrawn.
  */
-export function companyInfoRequestBody(ctx: CompanyContext = {}): Record<string, unknown> {
+export function companyInfoRequestBody(
+	ctx: CompanyContext & { token?: string } = {},
+): Record<string, unknown> {
 	return {
 		companyId: companyOf(ctx).id,
-		token: randomBytes(20).toString('base64url'),
+		token: ctx.token ?? randomBytes(20).toString('base64url'),
 		date: new Date().toISOString(),
 		email: 'compliance@baltic-widgets.example',
 		manager: MANAGER,

@@ -68,8 +68,7 @@ export class SandboxCore {
 	async reviewKyb(formId: string, decision: KybDecision = 'APPROVED'): Promise<Delivery> {
 		const form = this.kyb.review(formId, decision);
 		const company = { companyId: form.companyId, clientId: form.clientId };
-		if (decision === 'ADDITIONAL_INFO_REQUESTED')
-			return this.webhooks.send('COMPANY_INFO_REQUEST', companyInfoRequestBody(company));
+		if (decision === 'ADDITIONAL_INFO_REQUESTED') return this.requestKybInformation(company);
 		const approvalStatus = decision === 'APPROVED' ? 'APPROVED' : 'DENIED';
 		// The company (when it still exists) shows the decision, as after Set Review Decision.
 		if (this.kybCompanies.company(form.companyId))
@@ -78,6 +77,18 @@ export class SandboxCore {
 				reviewInfo: { approvalStatus },
 			});
 		return this.webhooks.send('COMPANY_REVIEW', companyReviewBody({ ...company, approvalStatus }));
+	}
+
+	/**
+	 * COMPANY_INFO_REQUEST: the reviewer asks the company for more; its token opens the company's
+	 * form again on the sandbox's KYB form page (a random one when the sandbox has no such company).
+	 */
+	requestKybInformation(company: { companyId: string; clientId?: string }): Promise<Delivery> {
+		const token = this.kybCompanies.company(company.companyId)
+			? this.kybCompanies.reopenSession(company.companyId).tokenString
+			: undefined;
+		const body = companyInfoRequestBody({ ...company, token });
+		return this.webhooks.send('COMPANY_INFO_REQUEST', body);
 	}
 
 	/**

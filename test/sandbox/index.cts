@@ -103,7 +103,10 @@ function sandboxFacade(core: SandboxCore, server: Server): Sandbox {
 				return status !== undefined && status !== 'DRAFT';
 			},
 			review: (formId, decision) => core.reviewKyb(formId, decision),
+			requestInformation: (companyId) => core.requestKybInformation({ companyId }),
 			submitSession: (tokenString, input) => core.submitKybSession(tokenString, input),
+			createSession: (clientId) =>
+				core.kybCompanies.createSession({ tokenType: 'FORM', clientId }).tokenString,
 			addCompany: (o) => core.kybCompanies.addCompany(o).id,
 			company: (id) => core.kybCompanies.company(id),
 			govOrders: () => core.govOrders.list().map((o) => o.id),

@@ -103,6 +103,38 @@ describe('sandbox KYB form page', () => {
 		]);
 	});
 
+	test('a request for more information: its token opens the company’s form again, which is submitted once more (COMPANY_SUBMIT again)', async () => {
+		const { tokenString } = await session();
+		const first = await submit({ authToken: tokenString, ...OWNER });
+		const companyId = /company <code>([^<]+)<\/code>/.exec(first.text)![1];
+		const request = await sb.kyb.review(companyId, 'ADDITIONAL_INFO_REQUESTED');
+		const { token } = JSON.parse(request.payload) as { token: string };
+		expect(token).not.toBe(tokenString);
+
+		const link = `${sb.url}/kyb-ui/welcome?authToken=${encodeURIComponent(token)}`;
+		const page = await call(sb, 'GET', link, { auth: 'none' });
+		expect(page.status).toBe(200);
+		expect(page.text).toContain('name="companyName"');
+		const again = await submit({
+			authToken: token,
+			...OWNER,
+			'owner1.name': 'Tomas',
+			'owner1.surname': 'Petraitis',
+		});
+		expect(again.status).toBe(200);
+		expect(again.text).toContain(`company <code>${companyId}</code>`);
+		const owners = await call(sb, 'GET', `/kyb/forms/${companyId}/beneficiaries/`);
+		expect(JSON.stringify(owners.json)).toContain('Petraitis');
+		expect(sb.kyb.company(companyId)?.status).toBe('NEED_TO_REVIEW');
+		expect(receiver.received.map((r) => r.headers['service-event-type'])).toEqual([
+			'COMPANY_SUBMIT',
+			'COMPANY_INFO_REQUEST',
+			'COMPANY_SUBMIT',
+		]);
+		// Once submitted again, the link says so.
+		expect((await call(sb, 'GET', link, { auth: 'none' })).status).toBe(409);
+	});
+
 	test('empty fields keep the sandbox’s values; a form without any owner is refused with the reason', async () => {
 		const { tokenString } = await session();
 		const none = await submit({ authToken: tokenString, 'owner0.name': '', 'owner1.name': '' });

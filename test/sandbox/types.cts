@@ -227,6 +227,8 @@ export interface Sandbox {
 		 * COMPANY_INFO_REQUEST when more information is requested.
 		 */
 		review(formId: string, decision?: KybDecision): Promise<Delivery>;
+		/** The reviewer asks a company for more: COMPANY_INFO_REQUEST, whose token reopens its form. */
+		requestInformation(companyId: string): Promise<Delivery>;
 		/**
 		 * The company opens a session's link (Create Session), fills its form and submits it:
 		 * COMPANY_SUBMIT is sent when a webhook URL is configured.
@@ -235,6 +237,8 @@ export interface Sandbox {
 			tokenString: string,
 			input?: CompanyInput,
 		): Promise<{ companyId: string; delivery?: Delivery }>;
+		/** A KYB session of a client, as Create Session makes it: its token (the form link's). */
+		createSession(clientId: string): string;
 		/** A company still filling its form (no webhook); its ID. */
 		addCompany(opts?: CompanyInput & { id?: string; clientId?: string }): string;
 		/** A company's state (undefined once deleted). */

@@ -81,7 +81,12 @@ interface SessionRecord {
 	tokenString: string;
 	expiresAt: number;
 	companyId: string | null;
+	/** The link of a request for more information (COMPANY_INFO_REQUEST): it opens the form again. */
+	reopened?: boolean;
 }
+
+/** How long the link of a request for more information opens the form (the sandbox's choice). */
+const REOPENED_LIFETIME_MS = 7 * 86_400_000;
 
 interface CompanyRecord {
 	id: string;
@@ -173,6 +178,23 @@ export class KybCompanyStore {
 		return session;
 	}
 
+	/**
+	 * A reviewer asked the company for more information: a new link (COMPANY_INFO_REQUEST's `token`)
+	 * that opens its submitted form again, to be submitted once more.
+	 */
+	reopenSession(companyId: string): SessionRecord {
+		const company = this.found(companyId);
+		const session: SessionRecord = {
+			request: { tokenType: 'FORM', clientId: company.clientId },
+			tokenString: randomBytes(30).toString('base64url'),
+			expiresAt: Date.now() + REOPENED_LIFETIME_MS,
+			companyId,
+			reopened: true,
+		};
+		this.sessions.set(session.tokenString, session);
+		return session;
+	}
+
 	/** The session of a token, while it is valid (not expired, its company not deleted). */
 	validSession(tokenString: string): SessionRecord | undefined {
 		const session = this.sessions.get(tokenString);
@@ -187,6 +209,16 @@ export class KybCompanyStore {
 		const session = this.validSession(tokenString);
 		if (!session) throw notFound('No valid KYB session with this token.');
 		const made = session.companyId ? this.companies.get(session.companyId) : undefined;
+		if (made && session.reopened) {
+			// More information was asked for: the form as entered now replaces the one submitted.
+			const { beneficiaries, answers, ...info } = input;
+			Object.assign(made.info, info);
+			Object.assign(made.answers, answers);
+			if (beneficiaries) made.beneficiaries = beneficiaries.map(withId);
+			session.reopened = false;
+			this.submitForm(made.id);
+			return made;
+		}
 		if (made?.status === 'PENDING') {
 			// The form was made over the API (Create Form): the company fills the rest and submits it.
 			const { beneficiaries, ...info } = input;

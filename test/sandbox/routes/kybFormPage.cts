@@ -141,7 +141,7 @@ async function submit(req: Req, core: SandboxCore): Promise<Reply> {
 	const token = fields.get('authToken') ?? '';
 	const session = core.kybCompanies.validSession(token);
 	if (!session) return unknownLink();
-	if (session.companyId) return submittedPage(session.companyId);
+	if (session.companyId && !session.reopened) return submittedPage(session.companyId);
 	const company = companyOf(fields);
 	if (company.beneficiaries?.length === 0) {
 		const problem =
@@ -173,7 +173,9 @@ export const kybFormPageRoutes: Route[] = [
 			const token = req.query.get('authToken') ?? '';
 			const session = core.kybCompanies.validSession(token);
 			if (!session) return unknownLink();
-			return session.companyId ? submittedPage(session.companyId) : formPage(token);
+			return session.companyId && !session.reopened
+				? submittedPage(session.companyId)
+				: formPage(token);
 		},
 	},
 	{ method: 'POST', pattern: KYB_FORM_PATH, auth: 'public', handler: submit },
