@@ -129,6 +129,15 @@ export function claimResults(opts: {
 	return claims;
 }
 
+/**
+ * Whether a Polling Trigger keeps this workflow's record: it polled in this process (each poll
+ * touches the record, the first at activation) or stored the record. A workflow with the webhook
+ * trigger alone writes nothing here and runs as before.
+ */
+function pollShares(workflowId: string, staticData: IDataObject): boolean {
+	return processRecords.has(workflowId) || staticData[STATIC_KEY] !== undefined;
+}
+
 function workflowIdOf(context: IPollFunctions | IWebhookFunctions): string {
 	return context.getWorkflow().id ?? '';
 }
@@ -136,7 +145,8 @@ function workflowIdOf(context: IPollFunctions | IWebhookFunctions): string {
 /**
  * The webhook trigger's claim of the result a delivery carries: `seen` when the workflow already
  * started for it, `new` otherwise (forgotten again if n8n does not answer 2xx: the service's retry
- * or the next poll then starts it), `none` for a delivery that is no verification result.
+ * or the next poll then starts it), `none` for a delivery that is no verification result or a
+ * workflow without a Polling Trigger.
  */
 export function claimDeliveredResult(
 	context: IWebhookFunctions,
@@ -144,13 +154,10 @@ export function claimDeliveredResult(
 	now: number,
 ): 'new' | 'seen' | 'none' {
 	const result = resultOfEvent(event);
-	if (result === undefined) return 'none';
-	const [claim] = claimResults({
-		workflowId: workflowIdOf(context),
-		staticData: context.getWorkflowStaticData('global'),
-		keys: [resultKey(result)],
-		now,
-	});
+	const workflowId = workflowIdOf(context);
+	const staticData = context.getWorkflowStaticData('global');
+	if (result === undefined || !pollShares(workflowId, staticData)) return 'none';
+	const [claim] = claimResults({ workflowId, staticData, keys: [resultKey(result)], now });
 	if (claim === undefined) return 'seen';
 	const res = context.getResponseObject();
 	let settled = false;

@@ -284,6 +284,26 @@ describe('with the webhook trigger in the same workflow: each result starts it o
 		expect(await poll()).toBeNull();
 	});
 
+	test('a workflow with the webhook trigger alone keeps no record of results: a second delivery of a result with another body runs as before', async () => {
+		const host = await startTriggerHost({
+			credentials: sandboxCredentials(ctx.sb),
+			workflowId: `webhook-only-${++workflowCounter}`,
+		});
+		hosts.push(host);
+		ctx.sb.webhooks.configure({ url: host.url, retryDelaysMs: [], timeoutMs: 5000 });
+		const scanRef = await ctx.finished('webhook-only');
+		const [first] = ctx.sb.webhooks.log.filter((d) => JSON.stringify(d.payload).includes(scanRef));
+		expect((await ctx.sb.webhooks.resend(first.id)).status).toBe('delivered');
+		// The same result under the legacy kind (another body: no duplicate delivery) runs too.
+		const legacy = await ctx.sb.webhooks.send('IDENTIFICATION', {
+			...(JSON.parse(first.payload) as object),
+			legacy: true,
+		});
+		expect(legacy.status).toBe('delivered');
+		expect(emittedBy(host)).toEqual([scanRef, scanRef]);
+		expect(JSON.stringify(host.staticData())).not.toContain('resultsStarted');
+	});
+
 	test('static data written before the shared record (the poll’s state alone) re-emits nothing', async () => {
 		const before = trigger();
 		expect(await before.poll()).toBeNull();
