@@ -86,6 +86,7 @@ const WORKFLOW_PICTURES: Record<string, string> = {
 	'kyb-company-events.json': 'workflow-13-kyb-company-events.png',
 	'bank-transactions-on-connect.json': 'workflow-14-bank-transactions-on-connect.png',
 	'reupload-request-on-denied.json': 'workflow-15-reupload-request-on-denied.png',
+	'retention-purge.json': 'workflow-16-retention-purge.png',
 };
 
 /**

@@ -73,6 +73,7 @@ const FILES = {
 	kybEvents: 'kyb-company-events.json',
 	bankOnConnect: 'bank-transactions-on-connect.json',
 	reupload: 'reupload-request-on-denied.json',
+	retention: 'retention-purge.json',
 } as const;
 const DIR = path.join(ROOT, 'workflows');
 const ALL_FILES = readdirSync(DIR)
@@ -628,6 +629,7 @@ const WORKFLOWS = {
 	kybEvents: read(FILES.kybEvents),
 	bankOnConnect: read(FILES.bankOnConnect),
 	reupload: read(FILES.reupload),
+	retention: read(FILES.retention),
 };
 
 /** What the recorder received since `mark` (an index into its log), for one node name. */
@@ -1654,6 +1656,108 @@ describe(`${FILES.erasure}: an erasure request`, () => {
 		]);
 		expect(mails).toHaveLength(1);
 		expect(mails[0].text).toContain('- no verification of this client');
+	});
+});
+
+describe(`${FILES.retention}: the retention purge`, () => {
+	const AUDIT = 'Add to the audit sheet';
+	let sink: Awaited<ReturnType<typeof startSink>>;
+	beforeAll(async () => {
+		sink = await startSink();
+	});
+	afterAll(async () => {
+		await sink?.close();
+	});
+
+	/** A verification of `clientId` the person started `days` days ago, finished with `overall`. */
+	async function verifiedDaysAgo(clientId: string, days: number, overall = 'APPROVED') {
+		stack.sandbox.webhooks.configure({ url: sink.url, retryDelaysMs: [] });
+		const { scanRef } = stack.sandbox.kyc.createSession(clientId);
+		// The start time the service reports for it (Get Result's startedAt).
+		const session = stack.sandbox.kyc.get(scanRef)!;
+		session.createdAt = Date.now() - days * DAY_MS;
+		await stack.sandbox.kyc.autoFinish(scanRef, { final: true, overall });
+		return { scanRef, startedAt: session.createdAt };
+	}
+
+	/** One run (`n8n execute`) that must succeed; its audit rows by scan reference. */
+	async function purge(workflowId: string) {
+		const mark = recorder.received.length;
+		expectSuccess(await execute(stack.userFolder, workflowId));
+		const rows = sentBy(AUDIT, mark).map((r) => {
+			expect(r.parameters).toMatchObject({
+				operation: 'append',
+				sheetName: { mode: 'name', value: 'Retention purge' },
+			});
+			return r.parameters.columns.value as Record<string, string>;
+		});
+		return Object.fromEntries(rows.map((row) => [row['Scan reference'], row]));
+	}
+
+	/** The workflow with another value in its Retention (days) field. */
+	function withRetention(days: number) {
+		const copy = runnable(WORKFLOWS.retention, recorder.url);
+		const retention = copy.nodes.find((n) => n.name === 'Retention') as any;
+		retention.parameters.assignments.assignments[0].value = days;
+		return {
+			name: `${copy.name} (${days} days)`,
+			nodes: copy.nodes,
+			connections: copy.connections,
+			settings: (WORKFLOWS.retention as Workflow & { settings?: object }).settings,
+		};
+	}
+
+	test('erases exactly the verifications older than the retention, a row each; one not deletable yet says why and does not stop the others; erased ones are not read again', async () => {
+		const old = await verifiedDaysAgo('retention-old', 2000);
+		const oldDenied = await verifiedDaysAgo('retention-old-denied', 1900, 'DENIED');
+		// An old verification whose re-upload link is in use: the service refuses to delete it yet.
+		const reupload = await verifiedDaysAgo('retention-reupload', 2000);
+		stack.sandbox.kyc.requestInformation(reupload.scanRef);
+		const erasedBefore = await verifiedDaysAgo('retention-erased-before', 2100);
+		const erase = await call(stack.sandbox, 'POST', '/api/v2/delete', {
+			body: { scanRef: erasedBefore.scanRef },
+		});
+		expect(erase.status).toBe(200);
+		const recent = await verifiedDaysAgo('retention-recent', 1000);
+		const today = await verifiedDaysAgo('retention-today', 0);
+
+		const rows = await purge(WORKFLOWS.retention.id);
+		expect(Object.keys(rows).sort()).toEqual(
+			[old.scanRef, oldDenied.scanRef, reupload.scanRef].sort(),
+		);
+		for (const [verification, clientId] of [
+			[old, 'retention-old'],
+			[oldDenied, 'retention-old-denied'],
+		] as const) {
+			const row = rows[verification.scanRef];
+			expect(row).toMatchObject({
+				'Client ID': clientId,
+				Result: 'erased',
+				Workflow: WORKFLOWS.retention.name,
+			});
+			// The service's start time, to the second.
+			expect(Math.abs(Date.parse(row['Verified on']) - verification.startedAt)).toBeLessThan(1000);
+			expect(row['Erased at']).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+			expect(row.Execution).toMatch(/^\d+$/);
+			expect(stack.sandbox.kyc.get(verification.scanRef)?.deletedAt).toBeDefined();
+		}
+		expect(rows[reupload.scanRef]['Client ID']).toBe('retention-reupload');
+		expect(rows[reupload.scanRef].Result).toContain('not erased: ');
+		expect(rows[reupload.scanRef].Result).toContain('link has not expired');
+		expect(rows[reupload.scanRef]['Erased at']).toBe('');
+		for (const kept of [reupload, recent, today])
+			expect(stack.sandbox.kyc.get(kept.scanRef)?.deletedAt).toBeUndefined();
+
+		// The next day: only the one not erased yet is tried again.
+		expect(Object.keys(await purge(WORKFLOWS.retention.id))).toEqual([reupload.scanRef]);
+
+		// A shorter retention set in the Retention field: the 1000-day-old one goes too.
+		const shorter = await stack.rest.createWorkflow(withRetention(900));
+		expect(Object.keys(await purge(shorter)).sort()).toEqual(
+			[recent.scanRef, reupload.scanRef].sort(),
+		);
+		expect(stack.sandbox.kyc.get(recent.scanRef)?.deletedAt).toBeDefined();
+		expect(stack.sandbox.kyc.get(today.scanRef)?.deletedAt).toBeUndefined();
 	});
 });
 

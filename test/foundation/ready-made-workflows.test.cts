@@ -134,6 +134,7 @@ test('workflows/ holds one example workflow per job', () => {
 		'nightly-bank-transactions-to-sheets.json',
 		'onboarding-in-one-workflow.json',
 		'proof-of-address-check-file.json',
+		'retention-purge.json',
 		'reupload-request-on-denied.json',
 		'reverification-on-document-expiry.json',
 		'verification-link-by-email.json',

@@ -39,6 +39,7 @@ test('the demo runs the examples that need only this package and n8n’s own nod
 		'evidence-on-approval-to-drive.json': ['Google Drive'],
 		'nightly-bank-transactions-to-sheets.json': ['Google Sheets'],
 		'reupload-request-on-denied.json': ['HubSpot', 'e-mail (SMTP)'],
+		'retention-purge.json': ['Google Sheets'],
 		'reverification-on-document-expiry.json': ['HubSpot', 'e-mail (SMTP)'],
 		'verification-link-by-email.json': ['e-mail (SMTP)'],
 		'verification-results-to-slack-and-hubspot.json': ['HubSpot', 'Slack'],
