@@ -87,6 +87,7 @@ const WORKFLOW_PICTURES: Record<string, string> = {
 	'bank-transactions-on-connect.json': 'workflow-14-bank-transactions-on-connect.png',
 	'reupload-request-on-denied.json': 'workflow-15-reupload-request-on-denied.png',
 	'retention-purge.json': 'workflow-16-retention-purge.png',
+	'evidence-pack-per-customer.json': 'workflow-17-evidence-pack-per-customer.png',
 };
 
 /**

@@ -74,6 +74,7 @@ const FILES = {
 	bankOnConnect: 'bank-transactions-on-connect.json',
 	reupload: 'reupload-request-on-denied.json',
 	retention: 'retention-purge.json',
+	evidencePack: 'evidence-pack-per-customer.json',
 } as const;
 const DIR = path.join(ROOT, 'workflows');
 const ALL_FILES = readdirSync(DIR)
@@ -630,6 +631,7 @@ const WORKFLOWS = {
 	bankOnConnect: read(FILES.bankOnConnect),
 	reupload: read(FILES.reupload),
 	retention: read(FILES.retention),
+	evidencePack: read(FILES.evidencePack),
 };
 
 /** What the recorder received since `mark` (an index into its log), for one node name. */
@@ -1814,6 +1816,79 @@ describe(`${FILES.evidence}: evidence on approval`, () => {
 		await finishedVerification('denied-client', url, 'DENIED');
 		expect((await nextFinished(WORKFLOWS.evidence.id, before)).status).toBe('success');
 		expect(recorder.received.slice(mark)).toEqual([]);
+	});
+});
+
+describe(`${FILES.evidencePack}: the evidence pack of one customer`, () => {
+	const FORM = 'Evidence pack request';
+	let sink: Awaited<ReturnType<typeof startSink>>;
+	beforeAll(async () => {
+		sink = await startSink();
+	});
+	afterAll(async () => {
+		await sink?.close();
+	});
+
+	/** The workflow as it runs when its form is submitted with `clientId` (as the erasure's). */
+	function submitted(clientId: string) {
+		const workflow = WORKFLOWS.evidencePack;
+		const form = workflow.nodes.find((n) => n.name === FORM)!;
+		expect(form.type).toBe('n8n-nodes-base.formTrigger');
+		const labels = (form.parameters as any).formFields.values.map((f: any) => f.fieldLabel);
+		expect(labels).toEqual(['Client ID']);
+		const nodes: WorkflowNode[] = [
+			...workflow.nodes.filter((n) => n.name !== FORM),
+			...formSubmitted(form, { 'Client ID': clientId }),
+		];
+		const connections = {
+			...workflow.connections,
+			'Submit the form': { main: [[{ node: FORM, type: 'main', index: 0 }]] },
+		};
+		const copy = runnable({ ...workflow, nodes, connections }, recorder.url);
+		return {
+			name: `${workflow.name} (${clientId})`,
+			nodes: copy.nodes,
+			connections: copy.connections,
+			settings: (workflow as Workflow & { settings?: object }).settings,
+		};
+	}
+
+	test('one folder named after the Client ID gets the report and every photo of each finished verification of that client, none of another client', async () => {
+		const clientId = 'pack-client';
+		const approved = await finishedVerification(clientId, sink.url);
+		const denied = await finishedVerification(clientId, sink.url, 'DENIED');
+		const { scanRef: inProgress } = stack.sandbox.kyc.createSession(clientId);
+		const other = await finishedVerification('pack-someone-else', sink.url);
+
+		const mark = recorder.received.length;
+		expectSuccess(
+			await execute(stack.userFolder, await stack.rest.createWorkflow(submitted(clientId))),
+		);
+
+		expect(sentBy('Create the client’s folder', mark).map((r) => r.parameters)).toEqual([
+			expect.objectContaining({ resource: 'folder', name: clientId }),
+		]);
+		const inFolder = (name: string) =>
+			sentBy(name, mark).map((r) => {
+				expect(r.parameters.folderId).toMatchObject({ mode: 'id', value: `folder-${clientId}` });
+				return [r.parameters.name, r.files.map((f) => [f.name, f.type, f.head.slice(0, 4)])];
+			});
+		const mine = [approved.scanRef, denied.scanRef];
+		expect(inFolder('Upload the report').sort()).toEqual(
+			mine
+				.map((ref) => [`report-${ref}.pdf`, [[`report-${ref}.pdf`, 'application/pdf', '%PDF']]])
+				.sort(),
+		);
+		expect(
+			inFolder('Upload each photo')
+				.map(([name]) => name)
+				.sort(),
+		).toEqual(
+			mine.flatMap((ref) => [`${ref}-BACK.png`, `${ref}-FACE.jpg`, `${ref}-FRONT.png`]).sort(),
+		);
+		const everything = JSON.stringify(recorder.received.slice(mark));
+		expect(everything).not.toContain(other.scanRef);
+		expect(everything).not.toContain(inProgress);
 	});
 });
 

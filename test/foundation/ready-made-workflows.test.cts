@@ -128,6 +128,7 @@ test('workflows/ holds one example workflow per job', () => {
 		'bank-transactions-on-connect.json',
 		'erasure-request-by-form.json',
 		'evidence-on-approval-to-drive.json',
+		'evidence-pack-per-customer.json',
 		'kyb-answers-then-submit.json',
 		'kyb-company-events.json',
 		'kyb-onboarding-with-slack-approval.json',

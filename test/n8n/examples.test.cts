@@ -37,6 +37,7 @@ test('the demo runs the examples that need only this package and n8n’s own nod
 		'kyb-company-events.json': ['Google Drive', 'HubSpot', 'Slack', 'e-mail (SMTP)'],
 		'erasure-request-by-form.json': ['Google Sheets', 'e-mail (SMTP)'],
 		'evidence-on-approval-to-drive.json': ['Google Drive'],
+		'evidence-pack-per-customer.json': ['Google Drive'],
 		'nightly-bank-transactions-to-sheets.json': ['Google Sheets'],
 		'reupload-request-on-denied.json': ['HubSpot', 'e-mail (SMTP)'],
 		'retention-purge.json': ['Google Sheets'],
