@@ -88,6 +88,7 @@ const WORKFLOW_PICTURES: Record<string, string> = {
 	'reupload-request-on-denied.json': 'workflow-15-reupload-request-on-denied.png',
 	'retention-purge.json': 'workflow-16-retention-purge.png',
 	'evidence-pack-per-customer.json': 'workflow-17-evidence-pack-per-customer.png',
+	'abandonment-reminder.json': 'workflow-18-abandonment-reminder.png',
 };
 
 /**

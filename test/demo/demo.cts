@@ -149,8 +149,19 @@ async function runManual(stack: Stack, w: DemoWorkflow): Promise<Row> {
 const IDENTIFICATION = /^IDENTIFICATION_/;
 
 /**
+ * A verification of the demo's customer the sandbox ends with `event`: expired or cancelled (a link
+ * left unused), else finished and approved.
+ */
+async function identificationDelivery(stack: Stack, event: string) {
+	const { scanRef } = stack.sandbox.kyc.createSession('demo-customer-42');
+	if (event === 'IDENTIFICATION_EXPIRED') return await stack.sandbox.kyc.expire(scanRef);
+	if (event === 'IDENTIFICATION_CANCELLED') return await stack.sandbox.kyc.cancel(scanRef);
+	return await stack.sandbox.kyc.autoFinish(scanRef, { final: true, overall: 'APPROVED' });
+}
+
+/**
  * A trigger example, started by the first event it listens to, sent by the sandbox to its URL: an
- * identification result by a verification the sandbox finishes, an AML monitoring update by the
+ * identification result by a verification the sandbox ends so, an AML monitoring update by the
  * daily screening of the demo's monitoring in ALERT (so the alert branch runs), any other its
  * sample delivery.
  */
@@ -163,10 +174,7 @@ async function runTrigger(stack: Stack, w: DemoWorkflow, seeded: DemoSeeded): Pr
 	try {
 		await connectTrigger(stack, w);
 		const delivery = IDENTIFICATION.test(event)
-			? await stack.sandbox.kyc.autoFinish(
-					stack.sandbox.kyc.createSession('demo-customer-42').scanRef,
-					{ final: true, overall: 'APPROVED' },
-				)
+			? await identificationDelivery(stack, event)
 			: event === 'AML_MONITORING'
 				? await stack.sandbox.aml.screenMonitoring(seeded.amlAlertMonitoringId)
 				: await stack.sandbox.webhooks.send(event as never);

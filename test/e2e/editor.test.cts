@@ -360,6 +360,7 @@ describe('what users see: the screenshots run against real n8n', () => {
 					'workflow-15-reupload-request-on-denied.png',
 					'workflow-16-retention-purge.png',
 					'workflow-17-evidence-pack-per-customer.png',
+					'workflow-18-abandonment-reminder.png',
 				]);
 				expect(readdirSync(dir).sort()).toEqual(pictures.map((p) => p.file).sort());
 				expect(editor.brokenIcons).toEqual([]);

@@ -75,6 +75,7 @@ const FILES = {
 	reupload: 'reupload-request-on-denied.json',
 	retention: 'retention-purge.json',
 	evidencePack: 'evidence-pack-per-customer.json',
+	abandonment: 'abandonment-reminder.json',
 } as const;
 const DIR = path.join(ROOT, 'workflows');
 const ALL_FILES = readdirSync(DIR)
@@ -632,6 +633,7 @@ const WORKFLOWS = {
 	reupload: read(FILES.reupload),
 	retention: read(FILES.retention),
 	evidencePack: read(FILES.evidencePack),
+	abandonment: read(FILES.abandonment),
 };
 
 /** What the recorder received since `mark` (an index into its log), for one node name. */
@@ -689,6 +691,7 @@ beforeAll(async () => {
 			WORKFLOWS.kybEvents.id,
 			WORKFLOWS.bankOnConnect.id,
 			WORKFLOWS.reupload.id,
+			WORKFLOWS.abandonment.id,
 		],
 		log: (m) => process.stderr.write(`[e2e ready-made] ${m}\n`),
 	});
@@ -1941,6 +1944,72 @@ describe(`${FILES.reverification}: re-verification when a document expires`, () 
 		const later = recorder.received.length;
 		await documentExpires(clientId, 'DOCUMENT_EXPIRES_WITHIN_7_DAYS');
 		expect(recorder.received.slice(later)).toEqual([]);
+	});
+});
+
+describe(`${FILES.abandonment}: a reminder when a verification is abandoned`, () => {
+	const MAIL = 'E-mail the new verification link';
+	const url = () =>
+		productionWebhookUrl(
+			stack.n8n.url,
+			WORKFLOWS.abandonment.nodes.find((n) => n.type === NODE_TYPES.trigger) as {
+				webhookId: string;
+			},
+		);
+
+	// The sandbox delivers once: wait until n8n has registered the published webhook.
+	beforeAll(async () => {
+		await waitForWebhook(url());
+	});
+
+	/** A verification of `clientId` the sandbox ends (expired or cancelled); its run's e-mails. */
+	async function abandoned(clientId: string, how: 'expire' | 'cancel') {
+		stack.sandbox.webhooks.configure({ url: url(), retryDelaysMs: [] });
+		const { scanRef } = stack.sandbox.kyc.createSession(clientId);
+		const mark = recorder.received.length;
+		const before = await executionIds(WORKFLOWS.abandonment.id);
+		const delivery = await stack.sandbox.kyc[how](scanRef);
+		expect(delivery.status).toBe('delivered');
+		const exec = await nextFinished(WORKFLOWS.abandonment.id, before);
+		expect(exec.status).toBe('success');
+		return { exec, mails: sentBy(MAIL, mark).map((r) => r.parameters) };
+	}
+
+	/** The token the run created, checked to be a new verification of that client. */
+	function newToken(exec: any, clientId: string) {
+		const token = exec.data.resultData.runData['Create Verification Token'][0].data.main[0][0].json;
+		expect(stack.sandbox.kyc.get(token.scanRef)?.clientId).toBe(clientId);
+		return token as { verificationUrl: string; scanRef: string };
+	}
+
+	test('three expirations of one client: a new link e-mailed twice, then nothing; a cancelled verification of another client gets its own', async () => {
+		const clientId = 'abandons-thrice';
+		for (const n of [1, 2]) {
+			const { exec, mails } = await abandoned(clientId, 'expire');
+			expect([n, mails.length]).toEqual([n, 1]);
+			expect(mails[0].toEmail).toBe(`${clientId}@example.com`);
+			expect(mails[0].text).toContain(`\n${newToken(exec, clientId).verificationUrl}\n`);
+		}
+		const third = await abandoned(clientId, 'expire');
+		expect(third.mails).toEqual([]);
+		expect(third.exec.data.resultData.runData['Create Verification Token']).toBeUndefined();
+
+		const other = await abandoned('abandons-once', 'cancel');
+		expect(other.mails).toHaveLength(1);
+		expect(other.mails[0].toEmail).toBe('abandons-once@example.com');
+		const otherToken = newToken(other.exec, 'abandons-once');
+		expect(other.mails[0].text).toContain(otherToken.verificationUrl);
+
+		// The sheet the workflow counts by: a row per reminder sent.
+		const rows = recorder.sheets.get('Reminders') ?? [];
+		expect(rows.filter((r) => r['Client ID'] === clientId).map((r) => r.Reason)).toEqual([
+			'expired',
+			'expired',
+		]);
+		expect(rows.filter((r) => r['Client ID'] === 'abandons-once')).toEqual([
+			expect.objectContaining({ Reason: 'cancelled', 'New scan reference': otherToken.scanRef }),
+		]);
+		expect(rows.at(-1)?.['Sent at']).toMatch(/^\d{4}-\d{2}-\d{2}T/);
 	});
 });
 

@@ -123,6 +123,7 @@ const LATEST: Record<string, number> = {
 
 test('workflows/ holds one example workflow per job', () => {
 	expect(FILES.sort()).toEqual([
+		'abandonment-reminder.json',
 		'aml-monitoring-alert-triage.json',
 		'aml-screening-on-entry-and-monthly.json',
 		'bank-transactions-on-connect.json',

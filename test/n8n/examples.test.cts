@@ -30,6 +30,7 @@ test('the demo runs the examples that need only this package and n8n’s own nod
 				.map((w) => [w.file, w.needs]),
 		),
 	).toEqual({
+		'abandonment-reminder.json': ['Google Sheets', 'HubSpot', 'e-mail (SMTP)'],
 		'aml-monitoring-alert-triage.json': ['Slack'],
 		'aml-screening-on-entry-and-monthly.json': ['Google Sheets', 'Slack'],
 		'bank-transactions-on-connect.json': ['Google Sheets'],
