@@ -759,11 +759,11 @@ describe(`${FILES.results}: verification results to Slack and HubSpot`, () => {
 			WORKFLOWS.results.nodes.find((n) => n.type === NODE_TYPES.trigger) as { webhookId: string },
 		);
 
-	/** Delivers a signed identification result; resolves with the trigger's answer. */
-	async function deliver(body: object): Promise<number> {
+	/** Delivers a signed identification result of `kind`; resolves with the trigger's answer. */
+	async function deliver(body: object, kind = 'IDENTIFICATION_AUTO_FINISHED'): Promise<number> {
 		const payload = JSON.stringify(body);
 		return await post(url(), payload, {
-			'service-event-type': 'IDENTIFICATION_AUTO_FINISHED',
+			'service-event-type': kind,
 			'service-signature': sign(payload, stack.sandbox.credentials.signingKey),
 		});
 	}
@@ -825,6 +825,60 @@ describe(`${FILES.results}: verification results to Slack and HubSpot`, () => {
 			]);
 		},
 	);
+
+	test('the legacy IDENTIFICATION kind (one notification for every outcome) is routed as the new kinds: DENIED to Slack and HubSpot; a preliminary one starts nothing', async () => {
+		const clientId = 'kyc-legacy-denied';
+		const mark = recorder.received.length;
+		const before = await executionIds(WORKFLOWS.results.id);
+		const preliminary = identificationBody('IDENTIFICATION', {
+			final: false,
+			clientId: 'kyc-legacy-preliminary',
+			overall: 'SUSPECTED',
+		});
+		expect(await deliver(preliminary, 'IDENTIFICATION')).toBe(200);
+		const body = identificationBody('IDENTIFICATION', { final: true, clientId, overall: 'DENIED' });
+		expect(await deliver(body, 'IDENTIFICATION')).toBe(200);
+		const exec = await nextFinished(WORKFLOWS.results.id, before);
+		expect(exec.status).toBe('success');
+		const fresh = [...(await executionIds(WORKFLOWS.results.id))].filter((id) => !before.has(id));
+		expect(fresh).toEqual([exec.id]);
+
+		const [slack, ...moreSlack] = sentBy('Alert compliance on Slack', mark);
+		expect(moreSlack).toEqual([]);
+		expect(slack.parameters.text).toContain(clientId);
+		expect(slack.parameters.text).toContain(body.scanRef);
+		expect(slack.parameters.text).toContain('*Event:* IDENTIFICATION\n');
+		const [save, ...moreSaves] = sentBy('Save the status in HubSpot', mark);
+		expect(moreSaves).toEqual([]);
+		expect(save.parameters.email).toBe(`${clientId}@example.com`);
+		expect(save.parameters.additionalFields.customPropertiesUi.customPropertiesValues).toEqual([
+			{ property: 'identity_verification_status', value: 'DENIED' },
+			{ property: 'identity_verification_scan_ref', value: body.scanRef },
+		]);
+	});
+
+	test('an account with both the legacy and the new notifications: the same result, sent as both kinds, runs once', async () => {
+		const mark = recorder.received.length;
+		const before = await executionIds(WORKFLOWS.results.id);
+		stack.sandbox.webhooks.configure({
+			url: url(),
+			retryDelaysMs: [],
+			sendLegacyIdentification: true,
+		});
+		const { scanRef } = stack.sandbox.kyc.createSession('kyc-both-kinds');
+		await stack.sandbox.kyc.autoFinish(scanRef, { final: true, overall: 'SUSPECTED' });
+		const sent = stack.sandbox.webhooks.log.filter((d) => d.payload.includes(scanRef));
+		expect(sent.map((d) => [d.eventType, d.status])).toEqual([
+			['IDENTIFICATION_AUTO_FINISHED', 'delivered'],
+			['IDENTIFICATION', 'delivered'],
+		]);
+		const exec = await nextFinished(WORKFLOWS.results.id, before);
+		expect(exec.status).toBe('success');
+		await pause(1000);
+		const fresh = [...(await executionIds(WORKFLOWS.results.id))].filter((id) => !before.has(id));
+		expect(fresh).toEqual([exec.id]);
+		expect(sentBy('Alert compliance on Slack', mark)).toHaveLength(1);
+	});
 
 	test('APPROVED: only the HubSpot contact is updated, nothing goes to Slack; a preliminary result starts nothing', async () => {
 		const mark = recorder.received.length;
