@@ -34,6 +34,7 @@ import {
 } from './copies.cjs';
 import type { DemoWorkflow } from '../n8n/examples.cjs';
 import { INBOX_PAGE } from '../sandbox/index.cjs';
+import { DEMO_SEED } from '../sandbox/seed.cjs';
 import { postWhenRegistered } from '../n8n/runtime.cjs';
 import {
 	connectTrigger,
@@ -487,6 +488,9 @@ function printGuide(stack: Stack, workflows: DemoWorkflow[], seeded: DemoSeeded)
 	printAmlTestNames();
 	console.log(
 		`  AML monitoring in ALERT: ${seeded.amlAlertMonitoringId} (Aleksandr Volkov); its daily screening (AML_MONITORING, the alert-triage example's alert branch): POST ${stack.sandbox.url}/__sandbox/aml/monitorings/${seeded.amlAlertMonitoringId}/screen`,
+	);
+	console.log(
+		`  A verification approved six years ago: ${seeded.oldVerificationScanRef} (client ${DEMO_SEED.oldVerificationClientId}); the retention purge example erases it.`,
 	);
 	console.log('');
 	console.log(

@@ -1720,23 +1720,12 @@ describe(`${FILES.erasure}: an erasure request`, () => {
 
 describe(`${FILES.retention}: the retention purge`, () => {
 	const AUDIT = 'Add to the audit sheet';
-	let sink: Awaited<ReturnType<typeof startSink>>;
-	beforeAll(async () => {
-		sink = await startSink();
-	});
-	afterAll(async () => {
-		await sink?.close();
-	});
 
 	/** A verification of `clientId` the person started `days` days ago, finished with `overall`. */
-	async function verifiedDaysAgo(clientId: string, days: number, overall = 'APPROVED') {
-		stack.sandbox.webhooks.configure({ url: sink.url, retryDelaysMs: [] });
-		const { scanRef } = stack.sandbox.kyc.createSession(clientId);
-		// The start time the service reports for it (Get Result's startedAt).
-		const session = stack.sandbox.kyc.get(scanRef)!;
-		session.createdAt = Date.now() - days * DAY_MS;
-		await stack.sandbox.kyc.autoFinish(scanRef, { final: true, overall });
-		return { scanRef, startedAt: session.createdAt };
+	function verifiedDaysAgo(clientId: string, days: number, overall = 'APPROVED') {
+		const startedAt = Date.now() - days * DAY_MS;
+		const { scanRef } = stack.sandbox.kyc.seedFinished(clientId, { startedAt, overall });
+		return { scanRef, startedAt };
 	}
 
 	/** One run (`n8n execute`) that must succeed; its audit rows by scan reference. */
@@ -1767,18 +1756,18 @@ describe(`${FILES.retention}: the retention purge`, () => {
 	}
 
 	test('erases exactly the verifications older than the retention, a row each; one not deletable yet says why and does not stop the others; erased ones are not read again', async () => {
-		const old = await verifiedDaysAgo('retention-old', 2000);
-		const oldDenied = await verifiedDaysAgo('retention-old-denied', 1900, 'DENIED');
+		const old = verifiedDaysAgo('retention-old', 2000);
+		const oldDenied = verifiedDaysAgo('retention-old-denied', 1900, 'DENIED');
 		// An old verification whose re-upload link is in use: the service refuses to delete it yet.
-		const reupload = await verifiedDaysAgo('retention-reupload', 2000);
+		const reupload = verifiedDaysAgo('retention-reupload', 2000);
 		stack.sandbox.kyc.requestInformation(reupload.scanRef);
-		const erasedBefore = await verifiedDaysAgo('retention-erased-before', 2100);
+		const erasedBefore = verifiedDaysAgo('retention-erased-before', 2100);
 		const erase = await call(stack.sandbox, 'POST', '/api/v2/delete', {
 			body: { scanRef: erasedBefore.scanRef },
 		});
 		expect(erase.status).toBe(200);
-		const recent = await verifiedDaysAgo('retention-recent', 1000);
-		const today = await verifiedDaysAgo('retention-today', 0);
+		const recent = verifiedDaysAgo('retention-recent', 1000);
+		const today = verifiedDaysAgo('retention-today', 0);
 
 		const rows = await purge(WORKFLOWS.retention.id);
 		expect(Object.keys(rows).sort()).toEqual(
