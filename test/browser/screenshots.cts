@@ -88,6 +88,9 @@ const WORKFLOW_PICTURES: Record<string, string> = {
 	'reupload-request-on-denied.json': 'workflow-15-reupload-request-on-denied.png',
 	'verification-results-with-nightly-catch-up.json':
 		'workflow-16-verification-results-with-nightly-catch-up.png',
+	'retention-purge.json': 'workflow-17-retention-purge.png',
+	'evidence-pack-per-customer.json': 'workflow-18-evidence-pack-per-customer.png',
+	'abandonment-reminder.json': 'workflow-19-abandonment-reminder.png',
 };
 
 /**

@@ -154,9 +154,16 @@ export async function kybFormLinkIn(messages: readonly MailMessage[]): Promise<s
 export interface DemoSeeded {
 	/** A monitoring in ALERT: the alert-triage example's AML_MONITORING is its daily screening. */
 	amlAlertMonitoringId: string;
+	/** A verification approved six years ago: the retention purge example erases it. */
+	oldVerificationScanRef: string;
 }
+
+const SIX_YEARS_MS = 6 * 365 * 86_400_000;
 
 export function seedDemoData(sandbox: Sandbox): DemoSeeded {
 	const { monitoringId } = sandbox.aml.seedMonitoring(DEMO_SEED.amlAlertMonitoring);
-	return { amlAlertMonitoringId: monitoringId };
+	const { scanRef } = sandbox.kyc.seedFinished(DEMO_SEED.oldVerificationClientId, {
+		startedAt: Date.now() - SIX_YEARS_MS,
+	});
+	return { amlAlertMonitoringId: monitoringId, oldVerificationScanRef: scanRef };
 }

@@ -3,7 +3,7 @@ import { runCheck, wholeListCheck } from '../sandbox/amlLists.cjs';
 import { transactionsRange } from '../sandbox/data.cjs';
 import { startSandbox } from '../sandbox/index.cjs';
 import { SEED } from '../sandbox/seed.cjs';
-import { startReceiver } from '../sandbox/test-helpers.cjs';
+import { call, startReceiver } from '../sandbox/test-helpers.cjs';
 import { createTransport } from 'nodemailer';
 import { kybFormLink } from '../../nodes/shared/contract';
 import { exampleWorkflow } from '../n8n/examples.cjs';
@@ -76,6 +76,21 @@ describe("the demo's copies", () => {
 			});
 		} finally {
 			await Promise.all([sb.close(), receiver.close()]);
+		}
+	});
+
+	test('the demo seeds a verification approved six years ago: the retention purge erases it', async () => {
+		const sb = await startSandbox();
+		try {
+			const { oldVerificationScanRef } = seedDemoData(sb);
+			const result = await call(sb, 'POST', '/api/v2/full', {
+				body: { scanRef: oldVerificationScanRef },
+			});
+			const { startTime, status } = result.json as { startTime: number; status: any };
+			expect(status.overall).toBe('APPROVED');
+			expect(Date.now() / 1000 - startTime).toBeGreaterThan(5 * 365 * 86_400);
+		} finally {
+			await sb.close();
 		}
 	});
 

@@ -47,6 +47,7 @@ import {
 	reviewSubject,
 } from './review.cjs';
 import { INBOX_PAGE } from '../sandbox/index.cjs';
+import { DEMO_SEED } from '../sandbox/seed.cjs';
 import { postWhenRegistered } from '../n8n/runtime.cjs';
 import {
 	connectTrigger,
@@ -162,8 +163,19 @@ async function runManual(stack: Stack, w: DemoWorkflow): Promise<Row> {
 const IDENTIFICATION = /^IDENTIFICATION_/;
 
 /**
+ * A verification of the demo's customer the sandbox ends with `event`: expired or cancelled (a link
+ * left unused), else finished and approved.
+ */
+async function identificationDelivery(stack: Stack, event: string) {
+	const { scanRef } = stack.sandbox.kyc.createSession('demo-customer-42');
+	if (event === 'IDENTIFICATION_EXPIRED') return await stack.sandbox.kyc.expire(scanRef);
+	if (event === 'IDENTIFICATION_CANCELLED') return await stack.sandbox.kyc.cancel(scanRef);
+	return await stack.sandbox.kyc.autoFinish(scanRef, { final: true, overall: 'APPROVED' });
+}
+
+/**
  * A trigger example, started by the first event it listens to, sent by the sandbox to its URL: an
- * identification result by a verification the sandbox finishes, an AML monitoring update by the
+ * identification result by a verification the sandbox ends so, an AML monitoring update by the
  * daily screening of the demo's monitoring in ALERT (so the alert branch runs), any other its
  * sample delivery.
  */
@@ -176,10 +188,7 @@ async function runTrigger(stack: Stack, w: DemoWorkflow, seeded: DemoSeeded): Pr
 	try {
 		await connectTrigger(stack, w);
 		const delivery = IDENTIFICATION.test(event)
-			? await stack.sandbox.kyc.autoFinish(
-					stack.sandbox.kyc.createSession('demo-customer-42').scanRef,
-					{ final: true, overall: 'APPROVED' },
-				)
+			? await identificationDelivery(stack, event)
 			: event === 'AML_MONITORING'
 				? await stack.sandbox.aml.screenMonitoring(seeded.amlAlertMonitoringId)
 				: await stack.sandbox.webhooks.send(event as never);
@@ -621,6 +630,9 @@ function printGuide(stack: Stack, workflows: DemoWorkflow[], seeded: DemoSeeded)
 	printAmlTestNames();
 	console.log(
 		`  AML monitoring in ALERT: ${seeded.amlAlertMonitoringId} (Aleksandr Volkov); its daily screening (AML_MONITORING, the alert-triage example's alert branch): POST ${stack.sandbox.url}/__sandbox/aml/monitorings/${seeded.amlAlertMonitoringId}/screen`,
+	);
+	console.log(
+		`  A verification approved six years ago: ${seeded.oldVerificationScanRef} (client ${DEMO_SEED.oldVerificationClientId}); the retention purge example erases it.`,
 	);
 	console.log('');
 	console.log(

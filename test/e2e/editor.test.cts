@@ -359,6 +359,9 @@ describe('what users see: the screenshots run against real n8n', () => {
 					'workflow-14-bank-transactions-on-connect.png',
 					'workflow-15-reupload-request-on-denied.png',
 					'workflow-16-verification-results-with-nightly-catch-up.png',
+					'workflow-17-retention-purge.png',
+					'workflow-18-evidence-pack-per-customer.png',
+					'workflow-19-abandonment-reminder.png',
 				]);
 				expect(readdirSync(dir).sort()).toEqual(pictures.map((p) => p.file).sort());
 				expect(editor.brokenIcons).toEqual([]);

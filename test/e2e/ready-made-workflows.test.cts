@@ -74,6 +74,9 @@ const FILES = {
 	bankOnConnect: 'bank-transactions-on-connect.json',
 	reupload: 'reupload-request-on-denied.json',
 	catchUp: 'verification-results-with-nightly-catch-up.json',
+	retention: 'retention-purge.json',
+	evidencePack: 'evidence-pack-per-customer.json',
+	abandonment: 'abandonment-reminder.json',
 } as const;
 const DIR = path.join(ROOT, 'workflows');
 const ALL_FILES = readdirSync(DIR)
@@ -630,6 +633,9 @@ const WORKFLOWS = {
 	bankOnConnect: read(FILES.bankOnConnect),
 	reupload: read(FILES.reupload),
 	catchUp: read(FILES.catchUp),
+	retention: read(FILES.retention),
+	evidencePack: read(FILES.evidencePack),
+	abandonment: read(FILES.abandonment),
 };
 
 /** The client whose results the catch-up example's copy polls for (its poll's Client IDs). */
@@ -711,6 +717,7 @@ beforeAll(async () => {
 			WORKFLOWS.bankOnConnect.id,
 			WORKFLOWS.reupload.id,
 			WORKFLOWS.catchUp.id,
+			WORKFLOWS.abandonment.id,
 		],
 		log: (m) => process.stderr.write(`[e2e ready-made] ${m}\n`),
 	});
@@ -778,11 +785,11 @@ describe(`${FILES.results}: verification results to Slack and HubSpot`, () => {
 			WORKFLOWS.results.nodes.find((n) => n.type === NODE_TYPES.trigger) as { webhookId: string },
 		);
 
-	/** Delivers a signed identification result; resolves with the trigger's answer. */
-	async function deliver(body: object): Promise<number> {
+	/** Delivers a signed identification result of `kind`; resolves with the trigger's answer. */
+	async function deliver(body: object, kind = 'IDENTIFICATION_AUTO_FINISHED'): Promise<number> {
 		const payload = JSON.stringify(body);
 		return await post(url(), payload, {
-			'service-event-type': 'IDENTIFICATION_AUTO_FINISHED',
+			'service-event-type': kind,
 			'service-signature': sign(payload, stack.sandbox.credentials.signingKey),
 		});
 	}
@@ -844,6 +851,60 @@ describe(`${FILES.results}: verification results to Slack and HubSpot`, () => {
 			]);
 		},
 	);
+
+	test('the legacy IDENTIFICATION kind (one notification for every outcome) is routed as the new kinds: DENIED to Slack and HubSpot; a preliminary one starts nothing', async () => {
+		const clientId = 'kyc-legacy-denied';
+		const mark = recorder.received.length;
+		const before = await executionIds(WORKFLOWS.results.id);
+		const preliminary = identificationBody('IDENTIFICATION', {
+			final: false,
+			clientId: 'kyc-legacy-preliminary',
+			overall: 'SUSPECTED',
+		});
+		expect(await deliver(preliminary, 'IDENTIFICATION')).toBe(200);
+		const body = identificationBody('IDENTIFICATION', { final: true, clientId, overall: 'DENIED' });
+		expect(await deliver(body, 'IDENTIFICATION')).toBe(200);
+		const exec = await nextFinished(WORKFLOWS.results.id, before);
+		expect(exec.status).toBe('success');
+		const fresh = [...(await executionIds(WORKFLOWS.results.id))].filter((id) => !before.has(id));
+		expect(fresh).toEqual([exec.id]);
+
+		const [slack, ...moreSlack] = sentBy('Alert compliance on Slack', mark);
+		expect(moreSlack).toEqual([]);
+		expect(slack.parameters.text).toContain(clientId);
+		expect(slack.parameters.text).toContain(body.scanRef);
+		expect(slack.parameters.text).toContain('*Event:* IDENTIFICATION\n');
+		const [save, ...moreSaves] = sentBy('Save the status in HubSpot', mark);
+		expect(moreSaves).toEqual([]);
+		expect(save.parameters.email).toBe(`${clientId}@example.com`);
+		expect(save.parameters.additionalFields.customPropertiesUi.customPropertiesValues).toEqual([
+			{ property: 'identity_verification_status', value: 'DENIED' },
+			{ property: 'identity_verification_scan_ref', value: body.scanRef },
+		]);
+	});
+
+	test('an account with both the legacy and the new notifications: the same result, sent as both kinds, runs once', async () => {
+		const mark = recorder.received.length;
+		const before = await executionIds(WORKFLOWS.results.id);
+		stack.sandbox.webhooks.configure({
+			url: url(),
+			retryDelaysMs: [],
+			sendLegacyIdentification: true,
+		});
+		const { scanRef } = stack.sandbox.kyc.createSession('kyc-both-kinds');
+		await stack.sandbox.kyc.autoFinish(scanRef, { final: true, overall: 'SUSPECTED' });
+		const sent = stack.sandbox.webhooks.log.filter((d) => d.payload.includes(scanRef));
+		expect(sent.map((d) => [d.eventType, d.status])).toEqual([
+			['IDENTIFICATION_AUTO_FINISHED', 'delivered'],
+			['IDENTIFICATION', 'delivered'],
+		]);
+		const exec = await nextFinished(WORKFLOWS.results.id, before);
+		expect(exec.status).toBe('success');
+		await pause(1000);
+		const fresh = [...(await executionIds(WORKFLOWS.results.id))].filter((id) => !before.has(id));
+		expect(fresh).toEqual([exec.id]);
+		expect(sentBy('Alert compliance on Slack', mark)).toHaveLength(1);
+	});
 
 	test('APPROVED: only the HubSpot contact is updated, nothing goes to Slack; a preliminary result starts nothing', async () => {
 		const mark = recorder.received.length;
@@ -1765,6 +1826,97 @@ describe(`${FILES.erasure}: an erasure request`, () => {
 	});
 });
 
+describe(`${FILES.retention}: the retention purge`, () => {
+	const AUDIT = 'Add to the audit sheet';
+
+	/** A verification of `clientId` the person started `days` days ago, finished with `overall`. */
+	function verifiedDaysAgo(clientId: string, days: number, overall = 'APPROVED') {
+		const startedAt = Date.now() - days * DAY_MS;
+		const { scanRef } = stack.sandbox.kyc.seedFinished(clientId, { startedAt, overall });
+		return { scanRef, startedAt };
+	}
+
+	/** One run (`n8n execute`) that must succeed; its audit rows by scan reference. */
+	async function purge(workflowId: string) {
+		const mark = recorder.received.length;
+		expectSuccess(await execute(stack.userFolder, workflowId));
+		const rows = sentBy(AUDIT, mark).map((r) => {
+			expect(r.parameters).toMatchObject({
+				operation: 'append',
+				sheetName: { mode: 'name', value: 'Retention purge' },
+			});
+			return r.parameters.columns.value as Record<string, string>;
+		});
+		return Object.fromEntries(rows.map((row) => [row['Scan reference'], row]));
+	}
+
+	/** The workflow with another value in its Retention (days) field. */
+	function withRetention(days: number) {
+		const copy = runnable(WORKFLOWS.retention, recorder.url);
+		const retention = copy.nodes.find((n) => n.name === 'Retention') as any;
+		retention.parameters.assignments.assignments[0].value = days;
+		return {
+			name: `${copy.name} (${days} days)`,
+			nodes: copy.nodes,
+			connections: copy.connections,
+			settings: (WORKFLOWS.retention as Workflow & { settings?: object }).settings,
+		};
+	}
+
+	test('erases exactly the verifications older than the retention, a row each; one not deletable yet says why and does not stop the others; erased ones are not read again', async () => {
+		const old = verifiedDaysAgo('retention-old', 2000);
+		const oldDenied = verifiedDaysAgo('retention-old-denied', 1900, 'DENIED');
+		// An old verification whose re-upload link is in use: the service refuses to delete it yet.
+		const reupload = verifiedDaysAgo('retention-reupload', 2000);
+		stack.sandbox.kyc.requestInformation(reupload.scanRef);
+		const erasedBefore = verifiedDaysAgo('retention-erased-before', 2100);
+		const erase = await call(stack.sandbox, 'POST', '/api/v2/delete', {
+			body: { scanRef: erasedBefore.scanRef },
+		});
+		expect(erase.status).toBe(200);
+		const recent = verifiedDaysAgo('retention-recent', 1000);
+		const today = verifiedDaysAgo('retention-today', 0);
+
+		const rows = await purge(WORKFLOWS.retention.id);
+		expect(Object.keys(rows).sort()).toEqual(
+			[old.scanRef, oldDenied.scanRef, reupload.scanRef].sort(),
+		);
+		for (const [verification, clientId] of [
+			[old, 'retention-old'],
+			[oldDenied, 'retention-old-denied'],
+		] as const) {
+			const row = rows[verification.scanRef];
+			expect(row).toMatchObject({
+				'Client ID': clientId,
+				Result: 'erased',
+				Workflow: WORKFLOWS.retention.name,
+			});
+			// The service's start time, to the second.
+			expect(Math.abs(Date.parse(row['Verified on']) - verification.startedAt)).toBeLessThan(1000);
+			expect(row['Erased at']).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+			expect(row.Execution).toMatch(/^\d+$/);
+			expect(stack.sandbox.kyc.get(verification.scanRef)?.deletedAt).toBeDefined();
+		}
+		expect(rows[reupload.scanRef]['Client ID']).toBe('retention-reupload');
+		expect(rows[reupload.scanRef].Result).toContain('not erased: ');
+		expect(rows[reupload.scanRef].Result).toContain('link has not expired');
+		expect(rows[reupload.scanRef]['Erased at']).toBe('');
+		for (const kept of [reupload, recent, today])
+			expect(stack.sandbox.kyc.get(kept.scanRef)?.deletedAt).toBeUndefined();
+
+		// The next day: only the one not erased yet is tried again.
+		expect(Object.keys(await purge(WORKFLOWS.retention.id))).toEqual([reupload.scanRef]);
+
+		// A shorter retention set in the Retention field: the 1000-day-old one goes too.
+		const shorter = await stack.rest.createWorkflow(withRetention(900));
+		expect(Object.keys(await purge(shorter)).sort()).toEqual(
+			[recent.scanRef, reupload.scanRef].sort(),
+		);
+		expect(stack.sandbox.kyc.get(recent.scanRef)?.deletedAt).toBeDefined();
+		expect(stack.sandbox.kyc.get(today.scanRef)?.deletedAt).toBeUndefined();
+	});
+});
+
 describe(`${FILES.evidence}: evidence on approval`, () => {
 	const trigger = () =>
 		WORKFLOWS.evidence.nodes.find((n) => n.type === NODE_TYPES.trigger) as { webhookId: string };
@@ -1821,6 +1973,79 @@ describe(`${FILES.evidence}: evidence on approval`, () => {
 	});
 });
 
+describe(`${FILES.evidencePack}: the evidence pack of one customer`, () => {
+	const FORM = 'Evidence pack request';
+	let sink: Awaited<ReturnType<typeof startSink>>;
+	beforeAll(async () => {
+		sink = await startSink();
+	});
+	afterAll(async () => {
+		await sink?.close();
+	});
+
+	/** The workflow as it runs when its form is submitted with `clientId` (as the erasure's). */
+	function submitted(clientId: string) {
+		const workflow = WORKFLOWS.evidencePack;
+		const form = workflow.nodes.find((n) => n.name === FORM)!;
+		expect(form.type).toBe('n8n-nodes-base.formTrigger');
+		const labels = (form.parameters as any).formFields.values.map((f: any) => f.fieldLabel);
+		expect(labels).toEqual(['Client ID']);
+		const nodes: WorkflowNode[] = [
+			...workflow.nodes.filter((n) => n.name !== FORM),
+			...formSubmitted(form, { 'Client ID': clientId }),
+		];
+		const connections = {
+			...workflow.connections,
+			'Submit the form': { main: [[{ node: FORM, type: 'main', index: 0 }]] },
+		};
+		const copy = runnable({ ...workflow, nodes, connections }, recorder.url);
+		return {
+			name: `${workflow.name} (${clientId})`,
+			nodes: copy.nodes,
+			connections: copy.connections,
+			settings: (workflow as Workflow & { settings?: object }).settings,
+		};
+	}
+
+	test('one folder named after the Client ID gets the report and every photo of each finished verification of that client, none of another client', async () => {
+		const clientId = 'pack-client';
+		const approved = await finishedVerification(clientId, sink.url);
+		const denied = await finishedVerification(clientId, sink.url, 'DENIED');
+		const { scanRef: inProgress } = stack.sandbox.kyc.createSession(clientId);
+		const other = await finishedVerification('pack-someone-else', sink.url);
+
+		const mark = recorder.received.length;
+		expectSuccess(
+			await execute(stack.userFolder, await stack.rest.createWorkflow(submitted(clientId))),
+		);
+
+		expect(sentBy('Create the client’s folder', mark).map((r) => r.parameters)).toEqual([
+			expect.objectContaining({ resource: 'folder', name: clientId }),
+		]);
+		const inFolder = (name: string) =>
+			sentBy(name, mark).map((r) => {
+				expect(r.parameters.folderId).toMatchObject({ mode: 'id', value: `folder-${clientId}` });
+				return [r.parameters.name, r.files.map((f) => [f.name, f.type, f.head.slice(0, 4)])];
+			});
+		const mine = [approved.scanRef, denied.scanRef];
+		expect(inFolder('Upload the report').sort()).toEqual(
+			mine
+				.map((ref) => [`report-${ref}.pdf`, [[`report-${ref}.pdf`, 'application/pdf', '%PDF']]])
+				.sort(),
+		);
+		expect(
+			inFolder('Upload each photo')
+				.map(([name]) => name)
+				.sort(),
+		).toEqual(
+			mine.flatMap((ref) => [`${ref}-BACK.png`, `${ref}-FACE.jpg`, `${ref}-FRONT.png`]).sort(),
+		);
+		const everything = JSON.stringify(recorder.received.slice(mark));
+		expect(everything).not.toContain(other.scanRef);
+		expect(everything).not.toContain(inProgress);
+	});
+});
+
 describe(`${FILES.reverification}: re-verification when a document expires`, () => {
 	const url = () =>
 		productionWebhookUrl(
@@ -1870,6 +2095,72 @@ describe(`${FILES.reverification}: re-verification when a document expires`, () 
 		const later = recorder.received.length;
 		await documentExpires(clientId, 'DOCUMENT_EXPIRES_WITHIN_7_DAYS');
 		expect(recorder.received.slice(later)).toEqual([]);
+	});
+});
+
+describe(`${FILES.abandonment}: a reminder when a verification is abandoned`, () => {
+	const MAIL = 'E-mail the new verification link';
+	const url = () =>
+		productionWebhookUrl(
+			stack.n8n.url,
+			WORKFLOWS.abandonment.nodes.find((n) => n.type === NODE_TYPES.trigger) as {
+				webhookId: string;
+			},
+		);
+
+	// The sandbox delivers once: wait until n8n has registered the published webhook.
+	beforeAll(async () => {
+		await waitForWebhook(url());
+	});
+
+	/** A verification of `clientId` the sandbox ends (expired or cancelled); its run's e-mails. */
+	async function abandoned(clientId: string, how: 'expire' | 'cancel') {
+		stack.sandbox.webhooks.configure({ url: url(), retryDelaysMs: [] });
+		const { scanRef } = stack.sandbox.kyc.createSession(clientId);
+		const mark = recorder.received.length;
+		const before = await executionIds(WORKFLOWS.abandonment.id);
+		const delivery = await stack.sandbox.kyc[how](scanRef);
+		expect(delivery.status).toBe('delivered');
+		const exec = await nextFinished(WORKFLOWS.abandonment.id, before);
+		expect(exec.status).toBe('success');
+		return { exec, mails: sentBy(MAIL, mark).map((r) => r.parameters) };
+	}
+
+	/** The token the run created, checked to be a new verification of that client. */
+	function newToken(exec: any, clientId: string) {
+		const token = exec.data.resultData.runData['Create Verification Token'][0].data.main[0][0].json;
+		expect(stack.sandbox.kyc.get(token.scanRef)?.clientId).toBe(clientId);
+		return token as { verificationUrl: string; scanRef: string };
+	}
+
+	test('three expirations of one client: a new link e-mailed twice, then nothing; a cancelled verification of another client gets its own', async () => {
+		const clientId = 'abandons-thrice';
+		for (const n of [1, 2]) {
+			const { exec, mails } = await abandoned(clientId, 'expire');
+			expect([n, mails.length]).toEqual([n, 1]);
+			expect(mails[0].toEmail).toBe(`${clientId}@example.com`);
+			expect(mails[0].text).toContain(`\n${newToken(exec, clientId).verificationUrl}\n`);
+		}
+		const third = await abandoned(clientId, 'expire');
+		expect(third.mails).toEqual([]);
+		expect(third.exec.data.resultData.runData['Create Verification Token']).toBeUndefined();
+
+		const other = await abandoned('abandons-once', 'cancel');
+		expect(other.mails).toHaveLength(1);
+		expect(other.mails[0].toEmail).toBe('abandons-once@example.com');
+		const otherToken = newToken(other.exec, 'abandons-once');
+		expect(other.mails[0].text).toContain(otherToken.verificationUrl);
+
+		// The sheet the workflow counts by: a row per reminder sent.
+		const rows = recorder.sheets.get('Reminders') ?? [];
+		expect(rows.filter((r) => r['Client ID'] === clientId).map((r) => r.Reason)).toEqual([
+			'expired',
+			'expired',
+		]);
+		expect(rows.filter((r) => r['Client ID'] === 'abandons-once')).toEqual([
+			expect.objectContaining({ Reason: 'cancelled', 'New scan reference': otherToken.scanRef }),
+		]);
+		expect(rows.at(-1)?.['Sent at']).toMatch(/^\d{4}-\d{2}-\d{2}T/);
 	});
 });
 

@@ -123,17 +123,20 @@ const LATEST: Record<string, number> = {
 
 test('workflows/ holds one example workflow per job', () => {
 	expect(FILES.sort()).toEqual([
+		'abandonment-reminder.json',
 		'aml-monitoring-alert-triage.json',
 		'aml-screening-on-entry-and-monthly.json',
 		'bank-transactions-on-connect.json',
 		'erasure-request-by-form.json',
 		'evidence-on-approval-to-drive.json',
+		'evidence-pack-per-customer.json',
 		'kyb-answers-then-submit.json',
 		'kyb-company-events.json',
 		'kyb-onboarding-with-slack-approval.json',
 		'nightly-bank-transactions-to-sheets.json',
 		'onboarding-in-one-workflow.json',
 		'proof-of-address-check-file.json',
+		'retention-purge.json',
 		'reupload-request-on-denied.json',
 		'reverification-on-document-expiry.json',
 		'verification-link-by-email.json',

@@ -30,6 +30,7 @@ test('the demo runs the examples that need only this package and n8n’s own nod
 				.map((w) => [w.file, w.needs]),
 		),
 	).toEqual({
+		'abandonment-reminder.json': ['Google Sheets', 'HubSpot', 'e-mail (SMTP)'],
 		'aml-monitoring-alert-triage.json': ['Slack'],
 		'aml-screening-on-entry-and-monthly.json': ['Google Sheets', 'Slack'],
 		'bank-transactions-on-connect.json': ['Google Sheets'],
@@ -37,8 +38,10 @@ test('the demo runs the examples that need only this package and n8n’s own nod
 		'kyb-company-events.json': ['Google Drive', 'HubSpot', 'Slack', 'e-mail (SMTP)'],
 		'erasure-request-by-form.json': ['Google Sheets', 'e-mail (SMTP)'],
 		'evidence-on-approval-to-drive.json': ['Google Drive'],
+		'evidence-pack-per-customer.json': ['Google Drive'],
 		'nightly-bank-transactions-to-sheets.json': ['Google Sheets'],
 		'reupload-request-on-denied.json': ['HubSpot', 'e-mail (SMTP)'],
+		'retention-purge.json': ['Google Sheets'],
 		'reverification-on-document-expiry.json': ['HubSpot', 'e-mail (SMTP)'],
 		'verification-link-by-email.json': ['e-mail (SMTP)'],
 		'verification-results-to-slack-and-hubspot.json': ['HubSpot', 'Slack'],

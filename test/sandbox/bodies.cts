@@ -31,6 +31,8 @@ export interface IdentificationContext {
 	checked?: boolean;
 	/** When the session started (ms); `startTime` is 5 minutes ago by default. */
 	startedAt?: number;
+	/** When it finished (ms); `finishTime` is now by default. */
+	finishedAt?: number;
 	/** Fraud tags of the result (e.g. Face_Blacklisted when a blocklist caught it). */
 	fraudTags?: string[];
 }
@@ -165,7 +167,7 @@ export function identificationBody(
 		companyId: null,
 		beneficiaryId: null,
 		startTime: unixSeconds(ctx.startedAt ?? now - 300_000),
-		finishTime: unixSeconds(now),
+		finishTime: unixSeconds(ctx.finishedAt ?? now),
 		clientIp: checked ? CLIENT_IP : null,
 		clientIpCountry: checked ? 'LT' : null,
 		clientLocation: checked ? 'Vilnius' : null,

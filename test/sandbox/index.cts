@@ -131,6 +131,7 @@ function sandboxFacade(core: SandboxCore, server: Server): Sandbox {
 				return { scanRef: s.scanRef, authToken: s.authToken };
 			},
 			autoFinish: async (scanRef, o) => sent(await core.kyc.autoFinish(scanRef, o)),
+			seedFinished: (clientId, o) => ({ scanRef: core.kyc.seedFinished(clientId, o).scanRef }),
 			manualFinish: async (scanRef, o) => sent(await core.kyc.manualFinish(scanRef, o)),
 			requestInformation: (scanRef) => {
 				core.kyc.requestInformation(scanRef);

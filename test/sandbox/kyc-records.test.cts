@@ -86,6 +86,24 @@ describe('sandbox KYC records', () => {
 			const none = await call(sb, 'GET', '/kyc/identifications/?clientId=nobody');
 			expect(none.json).toEqual({ count: 0, next: null, previous: null, results: [] });
 		});
+
+		test('a verification seeded as finished long ago: listed, its result dated then, nothing sent', async () => {
+			const startedAt = Date.UTC(2020, 0, 15, 9, 30);
+			const { scanRef } = sb.kyc.seedFinished('client-history', { startedAt, overall: 'DENIED' });
+			const list = await call(sb, 'GET', '/kyc/identifications/?clientId=client-history');
+			expect(list.json.results).toEqual([{ scanRef, status: 'DENIED', suspected: false }]);
+			const full = await call(sb, 'POST', '/api/v2/full', { body: { scanRef } });
+			expect(full.json).toMatchObject({
+				scanRef,
+				clientId: 'client-history',
+				startTime: startedAt / 1000,
+				finishTime: startedAt / 1000 + 300,
+				status: { overall: 'DENIED' },
+			});
+			expect(sb.webhooks.log).toEqual([]);
+			// Its link is long over: its data can be deleted.
+			expect((await call(sb, 'POST', '/api/v2/delete', { body: { scanRef } })).status).toBe(200);
+		});
 	});
 
 	describe('POST /api/v2/data and /api/v2/files', () => {

@@ -35,9 +35,14 @@ export const SEED = {
  * What the demo seeds besides SEED (the tests start from SEED alone): a monitoring of a name on the
  * sandbox's lists (Aleksandr Volkov, sanctions: `prof-001`), in ALERT from its first screening, so
  * the alert-triage example's AML_MONITORING (this monitoring's daily screening) takes its alert
- * branch: get the monitoring, its report, the reviewer, stop.
+ * branch: get the monitoring, its report, the reviewer, stop. And a verification six years old.
  */
-export const DEMO_SEED: { amlAlertMonitoring: AmlMonitoringRequest } = {
+export const DEMO_SEED: {
+	amlAlertMonitoring: AmlMonitoringRequest;
+	oldVerificationClientId: string;
+} = {
+	/** The client of a verification approved six years ago: the retention purge example erases it. */
+	oldVerificationClientId: 'demo-customer-2020',
 	amlAlertMonitoring: {
 		isSubscribed: false,
 		amlCheck: {

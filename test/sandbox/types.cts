@@ -269,6 +269,11 @@ export interface Sandbox {
 			request?: Record<string, unknown>,
 		): { scanRef: string; authToken: string };
 		autoFinish(scanRef: string, opts: { final: boolean; overall?: string }): Promise<Delivery>;
+		/** A verification finished long ago (`startedAt`, ms), approved unless `overall` says; nothing sent. */
+		seedFinished(
+			clientId: string,
+			opts: { startedAt: number; overall?: string },
+		): { scanRef: string };
 		manualFinish(scanRef: string, opts?: { overall?: string }): Promise<Delivery>;
 		requestInformation(scanRef: string): void;
 		userResubmits(

@@ -114,6 +114,8 @@ describe('the example workflows (workflows/), at the versions they are saved wit
 	let sb: Sandbox;
 	beforeAll(async () => {
 		sb = await startSandbox();
+		// An account with a verification: a list of the whole account (the retention purge's) has one.
+		sb.kyc.createSession('customer-1');
 	});
 	afterAll(async () => {
 		await sb?.close();
