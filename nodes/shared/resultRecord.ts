@@ -11,6 +11,7 @@ import { createHash } from 'crypto';
 import type { IDataObject, IPollFunctions, IWebhookFunctions } from 'n8n-workflow';
 
 import { IDENTIFICATION_EVENT_TYPES } from './contract';
+import { inWindow, recentlyUsed, storedTimes, storeTimes } from './timedRecord';
 import type { IdentityVerificationEvent } from './webhook/events';
 
 /** Verification statuses that are results (the list shows REVIEWING while a review is pending). */
@@ -50,45 +51,20 @@ export function resultOfEvent(event: IdentityVerificationEvent): VerificationRes
 	return { scanRef, overall, finishTime: event.body.finishTime };
 }
 
-function inWindow(at: number, now: number): boolean {
-	return now - at <= WINDOW_MS && at <= now + WINDOW_MS;
-}
-
-/** This process's record of a workflow, the least recently used workflow dropped beyond MAX. */
+/** This process's record of a workflow. */
 function processRecord(workflowId: string): Map<string, number> {
-	const record = processRecords.get(workflowId) ?? new Map<string, number>();
-	processRecords.delete(workflowId);
-	processRecords.set(workflowId, record);
-	while (processRecords.size > MAX_WORKFLOWS) {
-		processRecords.delete(processRecords.keys().next().value as string);
-	}
-	return record;
-}
-
-/** The entries of a stored record that are times, inside the window. */
-function entriesOf(stored: unknown, now: number): Array<[string, number]> {
-	if (typeof stored !== 'object' || stored === null || Array.isArray(stored)) return [];
-	return Object.entries(stored as IDataObject).filter(
-		(entry): entry is [string, number] => typeof entry[1] === 'number' && inWindow(entry[1], now),
-	);
+	return recentlyUsed(processRecords, workflowId, MAX_WORKFLOWS, () => new Map<string, number>());
 }
 
 /** Both records in one, oldest first, the newest MAX_ENTRIES; the process's copy pruned alike. */
 function merged(staticData: IDataObject, record: Map<string, number>, now: number) {
 	while (record.size > MAX_ENTRIES) record.delete(record.keys().next().value as string);
-	const all = new Map(entriesOf(staticData[STATIC_KEY], now));
+	const all = new Map(storedTimes(staticData[STATIC_KEY], now, WINDOW_MS));
 	for (const [key, at] of record) {
-		if (inWindow(at, now)) all.set(key, Math.max(at, all.get(key) ?? at));
+		if (inWindow(at, now, WINDOW_MS)) all.set(key, Math.max(at, all.get(key) ?? at));
 		else record.delete(key);
 	}
 	return new Map([...all].sort((a, b) => a[1] - b[1]).slice(-MAX_ENTRIES));
-}
-
-/** Writes the record anew (a new object: n8n sees the static data changed and saves it). */
-function store(staticData: IDataObject, entries: Map<string, number>): void {
-	const record: IDataObject = {};
-	for (const [key, at] of entries) record[key] = at;
-	staticData[STATIC_KEY] = record;
 }
 
 /** A result claimed for this workflow; `release` forgets it (its execution was not created). */
@@ -118,14 +94,14 @@ export function claimResults(opts: {
 			key,
 			release() {
 				if (record.get(key) === now) record.delete(key);
-				const kept = new Map(entriesOf(staticData[STATIC_KEY], Date.now()));
+				const kept = new Map(storedTimes(staticData[STATIC_KEY], Date.now(), WINDOW_MS));
 				kept.delete(key);
-				store(staticData, kept);
+				storeTimes(staticData, STATIC_KEY, kept, MAX_ENTRIES);
 			},
 		};
 	});
-	while (entries.size > MAX_ENTRIES) entries.delete(entries.keys().next().value as string);
-	if (claims.some((claim) => claim !== undefined)) store(staticData, entries);
+	if (claims.some((claim) => claim !== undefined))
+		storeTimes(staticData, STATIC_KEY, entries, MAX_ENTRIES);
 	return claims;
 }
 

@@ -9,6 +9,8 @@ import { createHash } from 'crypto';
 import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
+import { inWindow, recentlyUsed, storedTimes, storeTimes } from '../timedRecord';
+
 const DEDUPE_WINDOW_MS = 24 * 60 * 60 * 1000;
 const DEDUPE_MAX_ENTRIES = 1000;
 const MAX_SCOPES = 200;
@@ -67,19 +69,10 @@ interface ScopeStore {
 }
 
 function scopeStore(scope: string): ScopeStore {
-	let store = processStore.get(scope);
-	if (store) {
-		// Refresh the scope's position so the least recently used one is evicted first.
-		processStore.delete(scope);
-	} else {
-		store = { entries: new Map(), newest: -Infinity };
-	}
-	processStore.set(scope, store);
-	while (processStore.size > MAX_SCOPES) {
-		const oldest = processStore.keys().next().value as string;
-		processStore.delete(oldest);
-	}
-	return store;
+	return recentlyUsed(processStore, scope, MAX_SCOPES, () => ({
+		entries: new Map(),
+		newest: -Infinity,
+	}));
 }
 
 /**
@@ -92,12 +85,12 @@ function pruneStore(store: ScopeStore, now: number): void {
 	if (store.newest > now + DEDUPE_WINDOW_MS) {
 		store.newest = -Infinity;
 		for (const [key, { at }] of entries) {
-			if (inWindow(at, now)) store.newest = Math.max(store.newest, at);
+			if (inWindow(at, now, DEDUPE_WINDOW_MS)) store.newest = Math.max(store.newest, at);
 			else entries.delete(key);
 		}
 	}
 	for (const [key, { at }] of entries) {
-		if (inWindow(at, now)) break;
+		if (inWindow(at, now, DEDUPE_WINDOW_MS)) break;
 		entries.delete(key);
 	}
 	while (entries.size > DEDUPE_MAX_ENTRIES) {
@@ -108,16 +101,11 @@ function pruneStore(store: ScopeStore, now: number): void {
 /** The entry of `key` while it is inside the window; one out of it is dropped. */
 function entryOf(store: ScopeStore, key: string, now: number): SeenEntry | undefined {
 	const entry = store.entries.get(key);
-	if (entry && !inWindow(entry.at, now)) {
+	if (entry && !inWindow(entry.at, now, DEDUPE_WINDOW_MS)) {
 		store.entries.delete(key);
 		return undefined;
 	}
 	return entry;
-}
-
-/** Whether a delivery seen at `at` still counts at `now` (the window on both sides). */
-function inWindow(at: number, now: number): boolean {
-	return now - at <= DEDUPE_WINDOW_MS && at <= now + DEDUPE_WINDOW_MS;
 }
 
 /**
@@ -125,12 +113,7 @@ function inWindow(at: number, now: number): boolean {
  * (the newest). Anything else the record holds (a time that is not a number) is left out.
  */
 function readStatic(staticData: IDataObject, now: number): Map<string, number> {
-	const stored = staticData[STATIC_KEY];
-	if (typeof stored !== 'object' || stored === null || Array.isArray(stored)) return new Map();
-	const entries = Object.entries(stored as IDataObject)
-		.filter((entry): entry is [string, number] => typeof entry[1] === 'number')
-		.filter(([, at]) => inWindow(at, now))
-		.sort((a, b) => a[1] - b[1]);
+	const entries = storedTimes(staticData[STATIC_KEY], now, DEDUPE_WINDOW_MS);
 	return new Map(entries.slice(-DEDUPE_MAX_ENTRIES));
 }
 
@@ -142,12 +125,7 @@ function recordStatic(
 	now: number,
 ): void {
 	entries.set(key, now);
-	while (entries.size > DEDUPE_MAX_ENTRIES) entries.delete(entries.keys().next().value as string);
-	// Built key by key: V8's Object.fromEntries takes several times longer for 1,000 keys.
-	const record: IDataObject = {};
-	for (const [k, at] of entries) record[k] = at;
-	// A new object: n8n sees the static data changed and saves it after answering.
-	staticData[STATIC_KEY] = record;
+	storeTimes(staticData, STATIC_KEY, entries, DEDUPE_MAX_ENTRIES);
 }
 
 /** What `claimDelivery` decided: run it (and say when n8n answered), or not. */
