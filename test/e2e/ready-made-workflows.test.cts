@@ -1087,6 +1087,38 @@ function formSubmitted(form: WorkflowNode, item: Record<string, string>): Workfl
 	];
 }
 
+/** The labels of a form trigger's fields, in order. */
+function formLabels(workflow: Workflow, formName: string): string[] {
+	const form = workflow.nodes.find((n) => n.name === formName)!;
+	expect(form.type).toBe('n8n-nodes-base.formTrigger');
+	return (form.parameters as any).formFields.values.map((f: any) => f.fieldLabel);
+}
+
+/** The workflow as it runs when its form `formName` is submitted with `item` (formSubmitted). */
+function formRun(
+	workflow: Workflow,
+	formName: string,
+	suffix: string,
+	item: Record<string, string>,
+) {
+	const form = workflow.nodes.find((n) => n.name === formName)!;
+	const nodes: WorkflowNode[] = [
+		...workflow.nodes.filter((n) => n.name !== formName),
+		...formSubmitted(form, item),
+	];
+	const connections = {
+		...workflow.connections,
+		'Submit the form': { main: [[{ node: formName, type: 'main', index: 0 }]] },
+	};
+	const copy = runnable({ ...workflow, nodes, connections }, recorder.url);
+	return {
+		name: `${workflow.name} ${suffix}`,
+		nodes: copy.nodes,
+		connections: copy.connections,
+		settings: (workflow as Workflow & { settings?: object }).settings,
+	};
+}
+
 /**
  * The workflow as it runs when its form "Pull a missed day" is submitted with `bookingDate`: the
  * form trigger is a Set node of the same name giving the form's item, after a manual trigger
@@ -1716,35 +1748,14 @@ describe(`${FILES.erasure}: an erasure request`, () => {
 		await sink?.close();
 	});
 
-	/**
-	 * The workflow as it runs when its form is submitted: the form trigger is a Set node of the same
-	 * name giving the form's item (its fields and submittedAt), after a manual trigger.
-	 */
+	/** The workflow as it runs when its form is submitted (its fields and submittedAt). */
 	function submitted(clientId: string, requester: string) {
-		const workflow = WORKFLOWS.erasure;
-		const form = workflow.nodes.find((n) => n.name === FORM)!;
-		expect(form.type).toBe('n8n-nodes-base.formTrigger');
-		const labels = (form.parameters as any).formFields.values.map((f: any) => f.fieldLabel);
-		expect(labels).toEqual(['Client ID', "Requester's e-mail"]);
-		const nodes: WorkflowNode[] = [
-			...workflow.nodes.filter((n) => n.name !== FORM),
-			...formSubmitted(form, {
-				'Client ID': clientId,
-				"Requester's e-mail": requester,
-				submittedAt: '2026-11-27T10:00:00.000+00:00',
-			}),
-		];
-		const connections = {
-			...workflow.connections,
-			'Submit the form': { main: [[{ node: FORM, type: 'main', index: 0 }]] },
-		};
-		const copy = runnable({ ...workflow, nodes, connections }, recorder.url);
-		return {
-			name: `${workflow.name} (${clientId})`,
-			nodes: copy.nodes,
-			connections: copy.connections,
-			settings: (workflow as Workflow & { settings?: object }).settings,
-		};
+		expect(formLabels(WORKFLOWS.erasure, FORM)).toEqual(['Client ID', "Requester's e-mail"]);
+		return formRun(WORKFLOWS.erasure, FORM, `(${clientId})`, {
+			'Client ID': clientId,
+			"Requester's e-mail": requester,
+			submittedAt: '2026-11-27T10:00:00.000+00:00',
+		});
 	}
 
 	/** Submits the request once; returns the audit rows and the e-mails it sent. */
@@ -1983,28 +1994,10 @@ describe(`${FILES.evidencePack}: the evidence pack of one customer`, () => {
 		await sink?.close();
 	});
 
-	/** The workflow as it runs when its form is submitted with `clientId` (as the erasure's). */
+	/** The workflow as it runs when its form is submitted with `clientId`. */
 	function submitted(clientId: string) {
-		const workflow = WORKFLOWS.evidencePack;
-		const form = workflow.nodes.find((n) => n.name === FORM)!;
-		expect(form.type).toBe('n8n-nodes-base.formTrigger');
-		const labels = (form.parameters as any).formFields.values.map((f: any) => f.fieldLabel);
-		expect(labels).toEqual(['Client ID']);
-		const nodes: WorkflowNode[] = [
-			...workflow.nodes.filter((n) => n.name !== FORM),
-			...formSubmitted(form, { 'Client ID': clientId }),
-		];
-		const connections = {
-			...workflow.connections,
-			'Submit the form': { main: [[{ node: FORM, type: 'main', index: 0 }]] },
-		};
-		const copy = runnable({ ...workflow, nodes, connections }, recorder.url);
-		return {
-			name: `${workflow.name} (${clientId})`,
-			nodes: copy.nodes,
-			connections: copy.connections,
-			settings: (workflow as Workflow & { settings?: object }).settings,
-		};
+		expect(formLabels(WORKFLOWS.evidencePack, FORM)).toEqual(['Client ID']);
+		return formRun(WORKFLOWS.evidencePack, FORM, `(${clientId})`, { 'Client ID': clientId });
 	}
 
 	test('one folder named after the Client ID gets the report and every photo of each finished verification of that client, none of another client', async () => {
