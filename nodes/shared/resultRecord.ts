@@ -4,7 +4,7 @@
  * first. A result is its scanRef, overall status and finish time (the webhook's body and the poll's
  * full read carry the same three). The record is kept in the workflow's global static data (it
  * survives restarts) and in a map of this process: n8n gives a poll the static data it loaded at
- * activation, so what a webhook recorded since reaches the poll only through the process. What
+ * activation, so what a webhook recorded since reaches the poll only through that map. What
  * holds on which n8n line, and when both could still start a result: docs/polling.md.
  */
 import { createHash } from 'crypto';
