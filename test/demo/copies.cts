@@ -4,7 +4,7 @@
 // runs every start an example has (Execute workflow, its webhook, its form, this package's trigger).
 import { demoWorkflows, type DemoWorkflow } from '../n8n/examples.cjs';
 import { withStandIns } from '../n8n/standins.cjs';
-import { NODE_TYPES, type StackOptions } from '../n8n/stack.cjs';
+import { NODE_TYPES, triggerEvents, type StackOptions } from '../n8n/stack.cjs';
 import { simpleParser } from 'mailparser';
 import type { Sandbox } from '../sandbox/index.cjs';
 import type { MailMessage } from '../sandbox/mailbox.cjs';
@@ -166,4 +166,18 @@ export function seedDemoData(sandbox: Sandbox): DemoSeeded {
 		startedAt: Date.now() - SIX_YEARS_MS,
 	});
 	return { amlAlertMonitoringId: monitoringId, oldVerificationScanRef: scanRef };
+}
+
+/**
+ * Each kind goes to every trigger workflow that listens to it (the dashboard has one notification
+ * per receiver and kind).
+ */
+export function kindReceivers(
+	triggers: DemoWorkflow[],
+	urlOf: (w: DemoWorkflow) => string,
+): Record<string, string[]> {
+	const receivers: Record<string, string[]> = {};
+	for (const w of triggers)
+		for (const kind of triggerEvents(w)) (receivers[kind] ??= []).push(urlOf(w));
+	return receivers;
 }

@@ -7,9 +7,11 @@ import { call, startReceiver } from '../sandbox/test-helpers.cjs';
 import { createTransport } from 'nodemailer';
 import { kybFormLink } from '../../nodes/shared/contract';
 import { exampleWorkflow } from '../n8n/examples.cjs';
+import { isTriggerWorkflow, triggerEvents } from '../n8n/stack.cjs';
 import {
 	demoCopies,
 	demoStackOptions,
+	kindReceivers,
 	KYB_FORM_ADDRESS_FIELD,
 	kybFormLinkIn,
 	seedDemoData,
@@ -19,6 +21,19 @@ import {
 
 describe("the demo's copies", () => {
 	const copies = demoCopies();
+
+	test('an event goes to every example that listens to it: an expired verification reaches the results workflow and the abandonment reminder', () => {
+		const triggers = copies.filter(isTriggerWorkflow);
+		const receivers = kindReceivers(triggers, (w) => w.file);
+		expect(receivers.IDENTIFICATION_EXPIRED).toEqual(
+			expect.arrayContaining([
+				'abandonment-reminder.json',
+				'verification-results-to-slack-and-hubspot.json',
+			]),
+		);
+		for (const w of triggers)
+			for (const kind of triggerEvents(w)) expect(receivers[kind]).toContain(w.file);
+	});
 	const scheduled = copies.filter((w) =>
 		w.workflow.nodes.some((n) => n.type === 'n8n-nodes-base.scheduleTrigger'),
 	);

@@ -26,6 +26,7 @@ import { alreadyRunning, claimDemoFolder, DEMO_LOCK_FILE, type Claim } from './l
 import { amlTestNames, DELIVERIES_PAGE, SEED } from '../sandbox/index.cjs';
 import {
 	demoCopies,
+	kindReceivers,
 	demoStackOptions,
 	isSignupWorkflow,
 	seedDemoData,
@@ -59,6 +60,7 @@ import {
 	signUp,
 	signupUrl,
 	startStack,
+	triggerEvents,
 	triggerNodeOf,
 	triggerUrl,
 	waitForSignup,
@@ -259,7 +261,7 @@ async function runReview(
 	review: { form: { name: string }; name: string; decision: string; approved: boolean; n: number },
 ): Promise<Row> {
 	const started = Date.now();
-	const event = ((triggerNodeOf(w)?.parameters?.events as string[]) ?? [])[0];
+	const event = triggerEvents(w)[0];
 	const label = `${event}, the reviewer chose ${review.decision}`;
 	const subject = reviewSubject(stack, event, review.n + 1, seeded.amlAlertMonitoringId);
 	try {
@@ -306,8 +308,7 @@ async function runReview(
 	}
 }
 
-const listensTo = (w: DemoWorkflow, kind: string) =>
-	((triggerNodeOf(w)?.parameters?.events as string[] | undefined) ?? []).includes(kind);
+const listensTo = (w: DemoWorkflow, kind: string) => triggerEvents(w).includes(kind);
 
 /**
  * The reviewer asks the sandbox's company for more information (COMPANY_INFO_REQUEST): the example
@@ -499,21 +500,13 @@ function stackWorkflows(workflows: DemoWorkflow[]): Pick<StackOptions, 'workflow
 	};
 }
 
-/**
- * Each kind a trigger workflow listens to is sent to it (a later workflow's claim wins, as the last
- * connected one gets every other kind), so every published trigger example hears its events.
- */
+/** Each kind to every trigger workflow that listens to it; the others to the last one. */
 function routeEachKind(stack: Stack, workflows: DemoWorkflow[]): void {
 	const triggers = triggerWorkflows(workflows);
 	if (triggers.length === 0) return;
-	const urlsByKind: Record<string, string> = {};
-	for (const w of triggers) {
-		const kinds = (triggerNodeOf(w)?.parameters?.events as string[] | undefined) ?? [];
-		for (const kind of kinds) urlsByKind[kind] = triggerUrl(stack, w);
-	}
 	stack.sandbox.webhooks.configure({
 		url: triggerUrl(stack, triggers[triggers.length - 1]),
-		urlsByKind,
+		urlsByKind: kindReceivers(triggers, (w) => triggerUrl(stack, w)),
 		signingKey: stack.sandbox.credentials.signingKey,
 	});
 }
@@ -570,12 +563,7 @@ function printStandIns(workflows: DemoWorkflow[]): void {
 }
 
 /** What a person does to run one start of an example, in the editor or the sandbox's pages. */
-function whatToClick(
-	stack: Stack,
-	w: DemoWorkflow,
-	start: Start,
-	resultsUrl: string | undefined,
-): string {
+function whatToClick(stack: Stack, w: DemoWorkflow, start: Start): string {
 	if (start === 'manual') return 'Open it and click Execute workflow.';
 	if (start === 'signup')
 		return `Published. A customer signs up at ${signupUrl(stack, w)} (the demo prints a link below); finish their verification on the sandbox's page.`;
@@ -587,16 +575,11 @@ function whatToClick(
 		const node = w.workflow.nodes.find((n) => n.type === 'n8n-nodes-base.formTrigger')!;
 		return `Published. Fill in its form: ${stack.n8n.url}/form/${(node.parameters.path as string | undefined) || node.webhookId}`;
 	}
-	const kinds = (triggerNodeOf(w)?.parameters?.events as string[]) ?? [];
+	const kinds = triggerEvents(w);
 	const events = kinds.join(', ') || 'every event';
-	const here = triggerUrl(stack, w);
-	const routed = kinds.filter((kind) => stack.sandbox.webhooks.urlOf(kind) === here);
-	if (here !== resultsUrl && routed.length === 0)
-		return `Published. Runs on ${events}, which the sandbox sends to another example: to send a verification's result here, give its token this Callback URL (Additional Fields): ${here}`;
-	const heard = here === resultsUrl ? kinds : routed;
-	const act = heard.some((kind) => kind.startsWith('IDENTIFICATION'))
+	const act = kinds.some((kind) => kind.startsWith('IDENTIFICATION'))
 		? "finish a verification on the sandbox's page"
-		: heard.some((kind) => kind.startsWith('COMPANY_'))
+		: kinds.some((kind) => kind.startsWith('COMPANY_'))
 			? "submit a company's form on the sandbox's KYB page (the formUrl of KYB Form → Create Session)"
 			: 'send a sample event from the deliveries page';
 	return `Published. Runs on ${events}: ${act}, or Resend a delivery on ${stack.sandbox.url}${DELIVERIES_PAGE}.${reviewerGuide(stack.n8n.url, w)}`;
@@ -621,7 +604,7 @@ function printGuide(stack: Stack, workflows: DemoWorkflow[], seeded: DemoSeeded)
 		.map((w) => triggerUrl(stack, w))
 		.at(-1);
 	console.log(
-		`  Results go to:       ${results}  (the sandbox sends every result there, signed; a token's Callback URL gets its own too)`,
+		`  Events go to:        every example that listens to them, signed; the others to ${results}  (a token's Callback URL gets its own too)`,
 	);
 	if (triggerWorkflows(workflows).includes(RESULTS_WORKFLOW))
 		console.log(
@@ -629,7 +612,7 @@ function printGuide(stack: Stack, workflows: DemoWorkflow[], seeded: DemoSeeded)
 		);
 	printAmlTestNames();
 	console.log(
-		`  AML monitoring in ALERT: ${seeded.amlAlertMonitoringId} (Aleksandr Volkov); its daily screening (AML_MONITORING, the alert-triage example's alert branch): POST ${stack.sandbox.url}/__sandbox/aml/monitorings/${seeded.amlAlertMonitoringId}/screen`,
+		`  AML monitoring in ALERT: ${seeded.amlAlertMonitoringId} (Aleksandr Volkov); its daily screening (AML_MONITORING, the alert-triage example's alert branch): Screen now on ${stack.sandbox.url}${DELIVERIES_PAGE}`,
 	);
 	console.log(
 		`  A verification approved six years ago: ${seeded.oldVerificationScanRef} (client ${DEMO_SEED.oldVerificationClientId}); the retention purge example erases it.`,
@@ -641,8 +624,7 @@ function printGuide(stack: Stack, workflows: DemoWorkflow[], seeded: DemoSeeded)
 	console.log('  in n8n 1.x ⋯ → Import from File):');
 	for (const w of workflows) {
 		console.log(`    ${url(w)}  ${w.workflow.name}`);
-		for (const start of startsOf(w))
-			console.log(`        ${whatToClick(stack, w, start, results)}`);
+		for (const start of startsOf(w)) console.log(`        ${whatToClick(stack, w, start)}`);
 	}
 	printStandIns(workflows);
 	console.log(

@@ -136,6 +136,9 @@ interface SavedWorkflow {
 export const triggerNodeOf = (w: SavedWorkflow) =>
 	w.workflow.nodes.find((n) => n.type === NODE_TYPES.trigger);
 export const isTriggerWorkflow = (w: SavedWorkflow) => triggerNodeOf(w) !== undefined;
+/** The kinds the trigger listens to (none: every kind). */
+export const triggerEvents = (w: SavedWorkflow) =>
+	(triggerNodeOf(w)?.parameters?.events as string[] | undefined) ?? [];
 export const triggerUrl = (stack: Pick<Stack, 'n8n'>, w: SavedWorkflow) =>
 	productionWebhookUrl(stack.n8n.url, triggerNodeOf(w) as { webhookId: string });
 

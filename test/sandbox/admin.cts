@@ -3,7 +3,7 @@ import type { SandboxCore } from './core.cjs';
 import { bodyObject, HttpError, json } from './http.cjs';
 import type { Reply, Req } from './http.cjs';
 import { sent } from './kyc.cjs';
-import { deliveriesPage, resendPage, sendSamplePage } from './routes/homePage.cjs';
+import { deliveriesPage, resendPage, screenPage, sendSamplePage } from './routes/homePage.cjs';
 import { inboxPage } from './routes/inbox.cjs';
 import { redirectUrlOf } from './routes/kyc.cjs';
 import type { CompanyInput } from './routes/kybCompanies.cjs';
@@ -378,6 +378,7 @@ const ROUTES = new Map<string, AdminHandler>([
 	['POST /kyb/forms', seedKybForm],
 	['GET /deliveries', (core) => deliveriesPage(core)],
 	['POST /deliveries/send', (core, req) => sendSamplePage(core, req.rawBody)],
+	['POST /deliveries/screen', (core, req) => screenPage(core, req.rawBody)],
 	['GET /inbox', (core) => inboxPage(core)],
 	['GET /webhooks/config', (core) => json(200, core.webhooks.describe())],
 	['POST /webhooks/config', configureWebhooks],

@@ -20,7 +20,9 @@ describe('sandbox home page', () => {
 		expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
 		expect(res.text).toContain(sb.credentials.apiKey);
 		expect(res.text).toContain(sb.credentials.signingKey);
-		expect(res.text).toContain(`sends every result webhook to <code>${receiver.url}</code>`);
+		expect(res.text).toContain(
+			`sends every webhook, signed with the webhook signing key, to <code>${receiver.url}</code>.`,
+		);
 		expect(res.text).toContain('Callback URL');
 		expect(res.text).toContain('href="/__sandbox/deliveries"');
 		expect(res.text).toContain(SEED.kyb.companyId);
@@ -108,6 +110,45 @@ describe('sandbox deliveries page', () => {
 			body: 'kind=NOT_A_KIND',
 		});
 		expect(unknown.status).toBe(400);
+		expect(receiver.received).toHaveLength(1);
+	});
+
+	test('names the kinds sent to their own addresses, each with every address it goes to', async () => {
+		const other = 'http://127.0.0.1:9/other';
+		sb.webhooks.configure({
+			url: receiver.url,
+			urlsByKind: { IDENTIFICATION_EXPIRED: [receiver.url, other] },
+		});
+		const res = await call(sb, 'GET', '/__sandbox/deliveries', { auth: 'none' });
+		expect(res.text).toContain(
+			`except these kinds, each sent to every address beside it:<ul><li><code>IDENTIFICATION_EXPIRED</code>: <code>${receiver.url}</code>, <code>${other}</code></li></ul>`,
+		);
+	});
+
+	test("Screen now runs a monitoring's daily screening from the page (AML_MONITORING); an unknown one is a 404 page", async () => {
+		const page = await call(sb, 'GET', '/__sandbox/deliveries', { auth: 'none' });
+		expect(page.text).toContain('action="/__sandbox/deliveries/screen"');
+		expect(page.text).toContain(
+			`<option value="${SEED.aml.monitoringId}">Jonas Jonaitis (ACTIVE)</option>`,
+		);
+		const form = {
+			auth: 'none' as const,
+			headers: { 'content-type': 'application/x-www-form-urlencoded' },
+		};
+		const sent = await call(sb, 'POST', '/__sandbox/deliveries/screen', {
+			...form,
+			body: `monitoring=${SEED.aml.monitoringId}`,
+		});
+		expect(sent.status).toBe(200);
+		expect(sent.text).toContain(`AML_MONITORING</b> webhook to <code>${receiver.url}</code>`);
+		expect(receiver.received.map((r) => r.headers['service-event-type'])).toEqual([
+			'AML_MONITORING',
+		]);
+		const unknown = await call(sb, 'POST', '/__sandbox/deliveries/screen', {
+			...form,
+			body: 'monitoring=nope',
+		});
+		expect(unknown.status).toBe(404);
 		expect(receiver.received).toHaveLength(1);
 	});
 

@@ -58,10 +58,10 @@ export type SignatureEncoding = 'hexLower' | 'hexUpper' | 'base64' | 'prefixedHe
 export interface WebhookConfig {
 	url: string;
 	/**
-	 * Another address for some kinds (kind → URL), as the provider's dashboard sets a notification
-	 * address per kind; the others go to `url`.
+	 * Other addresses for some kinds (kind → URL, or several), as the provider's dashboard has one
+	 * notification per receiver and kind, so a kind can go to several; the others go to `url`.
 	 */
-	urlsByKind?: Record<string, string>;
+	urlsByKind?: Record<string, string | string[]>;
 	signingKey?: string;
 	retryDelaysMs?: number[];
 	timeoutMs?: number;

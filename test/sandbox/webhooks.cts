@@ -92,7 +92,7 @@ function assertLoopback(url: string): void {
 
 interface ResolvedConfig {
 	url: string;
-	urlsByKind: Record<string, string>;
+	urlsByKind: Record<string, string[]>;
 	signingKey: string;
 	retryDelaysMs: number[];
 	timeoutMs: number;
@@ -100,6 +100,13 @@ interface ResolvedConfig {
 	omitEventTypeHeaderFor: string[];
 	headerPrefix: string;
 	sendLegacyIdentification: boolean;
+}
+
+/** Each kind's receivers as a list (one address or several). */
+function receiversByKind(urls: Record<string, string | string[]>): Record<string, string[]> {
+	return Object.fromEntries(
+		Object.entries(urls).map(([kind, url]) => [kind, Array.isArray(url) ? url : [url]]),
+	);
 }
 
 export class WebhookSender {
@@ -123,13 +130,14 @@ export class WebhookSender {
 
 	configure(opts: WebhookConfig): void {
 		assertLoopback(opts.url);
-		for (const url of Object.values(opts.urlsByKind ?? {})) assertLoopback(url);
+		const urlsByKind = receiversByKind(opts.urlsByKind ?? {});
+		for (const url of Object.values(urlsByKind).flat()) assertLoopback(url);
 		const delays = opts.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS;
 		if (!Array.isArray(delays) || delays.some((d) => !(Number(d) >= 0)))
 			throw new Error('retryDelaysMs must be numbers >= 0');
 		this.config = {
 			url: opts.url,
-			urlsByKind: { ...opts.urlsByKind },
+			urlsByKind,
 			signingKey: opts.signingKey ?? this.config?.signingKey ?? this.defaultSigningKey,
 			retryDelaysMs: delays.map(Number),
 			timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS,
@@ -152,12 +160,18 @@ export class WebhookSender {
 		return this.rules().sendLegacyIdentification;
 	}
 
-	/** The configuration in use (the signing key is not returned). */
-	/** Where a kind is sent now (its own address, else the configured one); undefined when none is. */
+	/** Where a kind is sent now (its first own address, else the configured one); undefined when none is. */
 	urlOf(kind: string): string | undefined {
-		return this.config && (this.config.urlsByKind[kind] ?? this.config.url);
+		return this.receiversOf(kind)[0];
 	}
 
+	/** Every address a kind is sent to now: its own ones, else the configured one. */
+	private receiversOf(kind: string): string[] {
+		if (!this.config) return [];
+		return this.config.urlsByKind[kind] ?? [this.config.url];
+	}
+
+	/** The configuration in use (the signing key is not returned). */
 	describe(): Omit<ResolvedConfig, 'signingKey'> | null {
 		if (!this.config) return null;
 		const { signingKey, ...rest } = this.config;
@@ -198,6 +212,7 @@ export class WebhookSender {
 	/**
 	 * `body`: an object (serialised with JSON.stringify), or a string/Buffer sent byte for byte.
 	 * `to`: a token's own callback URL instead of the dashboard URL (signed and retried the same way).
+	 * Without it, one delivery to each receiver of the kind; the first is returned, all are logged.
 	 */
 	async send(eventType: EventType, body?: unknown, to?: string): Promise<Delivery> {
 		if (!SANDBOX_EVENT_TYPES.includes(eventType))
@@ -210,23 +225,34 @@ export class WebhookSender {
 			: typeof value === 'string'
 				? value
 				: JSON.stringify(value);
-		if (to !== undefined) assertLoopback(to);
-		return this.deliver(this.newDelivery(eventType, payload, undefined, to));
+		if (to !== undefined) {
+			assertLoopback(to);
+			return this.deliver(this.newDelivery(eventType, payload, to, { to }));
+		}
+		this.requireConfig();
+		const deliveries = this.receiversOf(eventType).map((url) =>
+			this.deliver(this.newDelivery(eventType, payload, url, {})),
+		);
+		return (await Promise.all(deliveries))[0];
 	}
 
 	async resend(deliveryId: string): Promise<Delivery> {
 		const original = this.log.find((d) => d.id === deliveryId);
 		if (!original) throw notFound(`No delivery ${deliveryId}.`);
 		return this.deliver(
-			this.newDelivery(original.eventType, original.payload, original.id, original.target),
+			this.newDelivery(original.eventType, original.payload, original.url, {
+				to: original.target,
+				resendOf: original.id,
+			}),
 		);
 	}
 
+	/** `to`: a token's own callback URL (kept as the delivery's target). */
 	private newDelivery(
 		eventType: EventType,
 		payload: string,
-		resendOf?: string,
-		target?: string,
+		url: string,
+		{ to: target, resendOf }: { to?: string; resendOf?: string },
 	): Delivery {
 		const config = target === undefined ? this.requireConfig() : this.rules();
 		const prefix = config.headerPrefix;
@@ -244,7 +270,7 @@ export class WebhookSender {
 		const delivery: Delivery = {
 			id: randomUUID(),
 			eventType,
-			url: target ?? config.urlsByKind[eventType] ?? config.url,
+			url,
 			...(target !== undefined ? { target } : {}),
 			payload,
 			headers,

@@ -47,6 +47,32 @@ describe('sandbox webhook sender', () => {
 		}
 	});
 
+	test('sends a kind to each of its addresses (one dashboard notification per receiver), each signed, and Resend goes to the same one', async () => {
+		const other = await startReceiver();
+		try {
+			sb.webhooks.configure({
+				url: receiver.url,
+				urlsByKind: { IDENTIFICATION_EXPIRED: [receiver.url, other.url] },
+			});
+			const first = await sb.webhooks.send('IDENTIFICATION_EXPIRED');
+			expect(first.url).toBe(receiver.url);
+			const sent = sb.webhooks.log.filter((d) => d.eventType === 'IDENTIFICATION_EXPIRED');
+			expect(sent.map((d) => [d.url, d.status])).toEqual([
+				[receiver.url, 'delivered'],
+				[other.url, 'delivered'],
+			]);
+			for (const got of [...receiver.received, ...other.received])
+				expect(got.headers['service-signature']).toBe(
+					hmac(got.raw, sb.credentials.signingKey).toString('hex'),
+				);
+			await sb.webhooks.resend(sent[1].id);
+			expect(receiver.received).toHaveLength(1);
+			expect(other.received).toHaveLength(2);
+		} finally {
+			await other.close();
+		}
+	});
+
 	test('sends a string body byte for byte (whitespace and non-ASCII included)', async () => {
 		const raw =
 			'{\n  "final": true,\n  "scanRef": "ž-1",\n  "status": {"overall": "APPROVED"}\n}\n';

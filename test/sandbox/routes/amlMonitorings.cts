@@ -49,7 +49,7 @@ const V2_STATUS = { ACTIVE: 'ACCEPTED', ALERT: 'ALERT', STOPPED: 'DECLINED', PEN
 const YEAR_MS = 365 * 86_400_000;
 const MONTH_MS = 30 * 86_400_000;
 
-const nameOf = (subject: Subject) =>
+export const nameOf = (subject: Subject) =>
 	subject.userType === 'PERSON' ? subject.input.fullName : subject.input.companyName;
 
 export class MonitoringStore {

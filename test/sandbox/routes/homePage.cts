@@ -19,6 +19,7 @@ import {
 } from '../pages.cjs';
 import type { Route } from '../router.cjs';
 import { SEED } from '../seed.cjs';
+import { nameOf } from './amlMonitorings.cjs';
 
 const code = (text: string) => `<code>${escapeHtml(text)}</code>`;
 
@@ -33,10 +34,20 @@ function amlNamesTable(): string {
 	return `<table><tr><th>Name</th><th>Screen as</th><th>What the check answers</th></tr>${rows}</table>`;
 }
 
+/** The kinds sent to their own addresses (each to every one listed), as a list. */
+function ownReceivers(urlsByKind: Record<string, string[]>): string {
+	const rows = Object.entries(urlsByKind).map(
+		([kind, urls]) => `<li>${code(kind)}: ${urls.map(code).join(', ')}</li>`,
+	);
+	return rows.length > 0
+		? `, except these kinds, each sent to every address beside it:<ul>${rows.join('')}</ul>`
+		: '.';
+}
+
 function whereResultsGo(core: SandboxCore): string {
-	const url = core.webhooks.describe()?.url;
-	const configured = url
-		? `The sandbox sends every result webhook to ${code(url)} (signed with the webhook signing key).`
+	const config = core.webhooks.describe();
+	const configured = config
+		? `The sandbox sends every webhook, signed with the webhook signing key, to ${code(config.url)}${ownReceivers(config.urlsByKind)}`
 		: 'The sandbox was given no address to send results to.';
 	return (
 		`<p>${configured} A verification token with a <i>Callback URL</i> (Additional Fields) ` +
@@ -95,12 +106,13 @@ export function deliveriesPage(core: SandboxCore): Reply {
 		`<form method="post" action="${DELIVERIES_PAGE}/send"><p>Send a sample event: ` +
 		`<select name="kind">${kinds}</select> <button type="submit">Send</button> ` +
 		'<small>to where that kind goes (above), with the sandbox’s sample body</small></p></form>';
+	const screen = screenForm(core);
 	return page(
 		200,
 		'Deliveries',
 		'<p>Every webhook the sandbox sent, newest first, as the dashboard’s “Recently sent”. ' +
 			'Resend sends the same signed bytes again, as a new delivery: a real signed test delivery for a trigger.</p>' +
-			`${whereResultsGo(core)}${table}${sendSample}<p><a href="/">The sandbox’s home page</a></p>`,
+			`${whereResultsGo(core)}${table}${sendSample}${screen}<p><a href="/">The sandbox’s home page</a></p>`,
 	);
 }
 
@@ -139,6 +151,37 @@ export async function sendSamplePage(core: SandboxCore, rawBody: Buffer): Promis
 			`<p><a href="${DELIVERIES_PAGE}">Back to the deliveries</a></p>`,
 		);
 	return await sentPage(core, 'Sample event sent', () => core.webhooks.send(known));
+}
+
+/** A monitoring's daily screening, as the service runs it each day: AML_MONITORING with what it finds. */
+function screenForm(core: SandboxCore): string {
+	const options = core.aml.monitorings
+		.list({})
+		.filter((r) => r.status !== 'STOPPED')
+		.map(
+			(r) =>
+				`<option value="${escapeHtml(r.id)}">${escapeHtml(nameOf(r.subject))} (${escapeHtml(r.status)})</option>`,
+		)
+		.join('');
+	if (!options) return '';
+	return (
+		`<form method="post" action="${DELIVERIES_PAGE}/screen"><p>Run an AML monitoring’s daily screening: ` +
+		`<select name="monitoring">${options}</select> <button type="submit">Screen now</button> ` +
+		'<small>sends AML_MONITORING (ALERT when the lists hit its subject)</small></p></form>'
+	);
+}
+
+/** POST /__sandbox/deliveries/screen from the page: the monitoring chosen is screened now. */
+export async function screenPage(core: SandboxCore, rawBody: Buffer): Promise<Reply> {
+	const id = formOf(rawBody).get('monitoring') ?? '';
+	const record = core.aml.monitorings.get(id);
+	if (!record || record.status === 'STOPPED')
+		return page(
+			404,
+			'No such monitoring running',
+			`<p><a href="${DELIVERIES_PAGE}">Back to the deliveries</a></p>`,
+		);
+	return await sentPage(core, 'Monitoring screened', () => core.screenAmlMonitoring(record.id));
 }
 
 export const homePageRoutes: Route[] = [
