@@ -427,14 +427,48 @@ async function runHeadless(
 		signup: runSignup,
 	};
 	const rows: Row[] = [];
+	const print = (row: Row) =>
+		console.log(`[demo] ${row.status}: ${row.workflow}${row.note ? ` (${row.note})` : ''}`);
 	for (const w of workflows)
 		for (const start of startsOf(w)) {
 			for (const row of [await runners[start](stack, w)].flat()) {
-				console.log(`[demo] ${row.status}: ${row.workflow}${row.note ? ` (${row.note})` : ''}`);
+				print(row);
 				rows.push(row);
 			}
 		}
+	const together = await runEveryListener(stack, workflows, 'IDENTIFICATION_EXPIRED');
+	if (together) {
+		print(together);
+		rows.push(together);
+	}
 	return rows;
+}
+
+/**
+ * As the interactive demo routes events: one verification expired on the sandbox runs every
+ * example that listens to the kind (none when fewer than two do).
+ */
+async function runEveryListener(
+	stack: Stack,
+	workflows: DemoWorkflow[],
+	kind: string,
+): Promise<Row | undefined> {
+	const listeners = triggerWorkflows(workflows).filter((w) => listensTo(w, kind));
+	if (listeners.length < 2) return undefined;
+	const started = Date.now();
+	const name = `Every example that listens to ${kind} (${listeners.length}), from one verification`;
+	try {
+		const before = await Promise.all(
+			listeners.map(async (w) => (await stack.rest.listExecutions(w.workflow.id)).length),
+		);
+		routeEachKind(stack, workflows);
+		await identificationDelivery(stack, kind);
+		for (const [i, w] of listeners.entries())
+			await stack.rest.waitForExecutions(w.workflow.id, before[i] + 1);
+		return { workflow: name, status: 'success', items: listeners.length, ms: Date.now() - started };
+	} catch (error) {
+		return failedRow(name, started, error);
+	}
 }
 
 /**

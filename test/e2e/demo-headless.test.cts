@@ -31,6 +31,8 @@ test('--headless runs every example workflow and reports each as run', () => {
 	expect(output).toMatch(/\(COMPANY_SUBMIT, the reviewer chose Deny → .*: DENIED\)/);
 	expect(output).toMatch(/\(AML_MONITORING, the reviewer chose Stop monitoring → .*STOPPED\)/);
 	expect(output).toMatch(/\(AML_MONITORING, the reviewer chose Keep monitoring → .*ALERT\)/);
+	// The interactive demo's routing: one expired verification reaches every example listening to it.
+	expect(output).toMatch(/success: Every example that listens to IDENTIFICATION_EXPIRED \([2-9]\)/);
 	// The info request's e-mailed link opens the sandbox's own KYB form, not the provider's.
 	expect(output).toContain(
 		'(COMPANY_INFO_REQUEST → E-mail the company its form link; its form link answers 200)',

@@ -239,8 +239,13 @@ export class WebhookSender {
 	async resend(deliveryId: string): Promise<Delivery> {
 		const original = this.log.find((d) => d.id === deliveryId);
 		if (!original) throw notFound(`No delivery ${deliveryId}.`);
+		// To the same receiver if the kind still goes there, else where the kind goes now.
+		const receivers = this.receiversOf(original.eventType);
+		const url =
+			original.target ??
+			(receivers.includes(original.url) ? original.url : (receivers[0] ?? original.url));
 		return this.deliver(
-			this.newDelivery(original.eventType, original.payload, original.url, {
+			this.newDelivery(original.eventType, original.payload, url, {
 				to: original.target,
 				resendOf: original.id,
 			}),
