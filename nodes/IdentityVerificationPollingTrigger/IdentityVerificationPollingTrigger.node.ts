@@ -12,13 +12,20 @@ import {
 import { serviceCredentialTests } from '../IdentityVerification/helpers/credentialTest';
 import { RESULT_STATUSES, unstartedItems } from '../shared/resultRecord';
 import { personalDataProperty } from '../shared/webhook/events';
-import { watchCompanies, watchMonitorings, watchVerifications, type WatchRun } from './watches';
+import {
+	watchCompanies,
+	watchExpiredMonitorings,
+	watchMonitorings,
+	watchVerifications,
+	type WatchRun,
+} from './watches';
 
 /** What the trigger keeps between polls (the node's static data): the state each list showed. */
 interface PollState {
 	verifications?: Record<string, string>;
 	companies?: Record<string, string>;
 	monitorings?: Record<string, string>;
+	expiredMonitorings?: Record<string, string>;
 	/** The Catch Up From value already replayed: a replay runs once per value. */
 	caughtUpFrom?: string;
 }
@@ -34,6 +41,12 @@ const EVENT_OPTIONS = [
 		name: 'AML Monitoring Alert',
 		value: 'amlMonitoringAlert',
 		description: 'A monitored person’s screening found something new (status ALERT)',
+	},
+	{
+		name: 'AML Monitoring Expired',
+		value: 'amlMonitoringExpired',
+		description:
+			'A monitoring’s year ended and it is screened no more (renew it with AML Monitoring → Update)',
 	},
 	{
 		name: 'Company Reviewed',
@@ -241,6 +254,11 @@ async function watchAll(
 	if (events.includes('amlMonitoringAlert')) {
 		const watched = await watchMonitorings(run, seenBefore(before.monitorings));
 		next.monitorings = watched.seen;
+		items.push(...watched.items);
+	}
+	if (events.includes('amlMonitoringExpired')) {
+		const watched = await watchExpiredMonitorings(run, seenBefore(before.expiredMonitorings));
+		next.expiredMonitorings = watched.seen;
 		items.push(...watched.items);
 	}
 	return { next, items, resultKeys };

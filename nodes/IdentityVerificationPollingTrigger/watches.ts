@@ -1,5 +1,5 @@
 /**
- * What the Polling Trigger watches: three of the service's lists, each read newest first for up to
+ * What the Polling Trigger watches: three of the service's lists (monitorings twice), each read newest first for up to
  * Pages per Poll pages and held against what the last poll saw there. A change to a result the user
  * selected becomes the webhook trigger's item (version 1.1); where the list lacks what the item
  * needs, one read fills it (POST /api/v2/full for a verification, Get Company for a review).
@@ -195,6 +195,28 @@ export async function watchMonitorings(
 		seen[id] = 'ALERT';
 		if (!changed(before, id, 'ALERT') && !inReplay(run, monitoring.created)) continue;
 		items.push(pollItem(run, { monitoringId: id, ...monitoring }, 'AML_MONITORING'));
+	}
+	return { seen, items };
+}
+
+/**
+ * AML monitorings whose year ended (the list of expired ones, latest expiry first): one item each,
+ * with the monitoring, where the webhook's AML_MONITORING_EXPIRATION has only counts. Kept by its
+ * expiry, so a monitoring renewed and expired again is new.
+ */
+export async function watchExpiredMonitorings(
+	run: WatchRun,
+	before: Record<string, string> | undefined,
+): Promise<Watched> {
+	const seen: Record<string, string> = {};
+	const items: IDataObject[] = [];
+	const qs = { isExpired: true, orderBy: '-expiration' };
+	for (const monitoring of await readList(run, '/aml/monitorings/', qs)) {
+		const id = monitoring.id;
+		if (typeof id !== 'string' || id in seen || isFull(run, items)) continue;
+		seen[id] = String(monitoring.expiration ?? '');
+		if (!changed(before, id, seen[id]) && !inReplay(run, monitoring.expiration)) continue;
+		items.push(pollItem(run, { monitoringId: id, ...monitoring }, 'AML_MONITORING_EXPIRATION'));
 	}
 	return { seen, items };
 }

@@ -214,6 +214,61 @@ describe('companies and AML monitorings', () => {
 	});
 });
 
+describe('expired AML monitorings', () => {
+	test('a monitoring whose year ends starts the workflow once, with the monitoring; renewed and expired again, once more', async () => {
+		const { poll } = trigger({ events: ['amlMonitoringExpired'] });
+		expect(await poll()).toBeNull();
+		const expiration = new Date(Date.now() + 1000).toISOString();
+		const { monitoringId } = ctx.sb.aml.seedMonitoring(
+			{
+				isSubscribed: false,
+				amlCheck: {
+					clientId: 'renewal',
+					userType: 'PERSON',
+					input: { fullName: 'Jonas Jonaitis' },
+				},
+			} as never,
+			{ expiration },
+		);
+		expect(await poll()).toBeNull();
+		await new Promise((resolve) => setTimeout(resolve, 1100));
+		const [item, ...others] = (await poll()) ?? [];
+		expect(others).toEqual([]);
+		expect(item).toEqual(
+			expect.objectContaining({
+				eventType: 'AML_MONITORING_EXPIRATION',
+				delivery: expect.objectContaining({ source: 'polling' }),
+				body: expect.objectContaining({ monitoringId, expiration }),
+			}),
+		);
+		expect(await poll()).toBeNull();
+		expect(ctx.sb.count({ path: '/aml/monitorings/' })).toBeGreaterThan(0);
+	});
+
+	test('Catch Up From replays the monitorings that expired since that date', async () => {
+		const expiration = new Date(Date.now() - 60_000).toISOString();
+		const { monitoringId } = ctx.sb.aml.seedMonitoring(
+			{
+				isSubscribed: false,
+				amlCheck: { clientId: 'lapsed', userType: 'PERSON', input: { fullName: 'Jonas Jonaitis' } },
+			} as never,
+			{ expiration },
+		);
+		const { poll } = trigger({ events: ['amlMonitoringExpired'] });
+		expect(await poll()).toBeNull();
+		const replay = trigger(
+			{
+				events: ['amlMonitoringExpired'],
+				options: { catchUpFrom: new Date(Date.now() - 120_000).toISOString() },
+			},
+			undefined,
+		);
+		const replayed = (await replay.poll()) ?? [];
+		expect(replayed.map((i) => (i.body as IDataObject).monitoringId)).toContain(monitoringId);
+		expect(await replay.poll()).toBeNull();
+	});
+});
+
 describe('with the webhook trigger in the same workflow: each result starts it once', () => {
 	const hosts: TriggerHost[] = [];
 	afterAll(async () => {
