@@ -181,42 +181,59 @@ export async function watchCompanies(
 	return { seen, items };
 }
 
-/** AML monitorings that entered ALERT (the list filtered by that status, newest first). */
-export async function watchMonitorings(
+/** What a monitorings list is read for: its filter, the state kept per monitoring, its kind. */
+interface MonitoringView {
+	qs: IDataObject;
+	/** The state kept per monitoring; a change of it is an event. */
+	state: (monitoring: IDataObject) => string;
+	/** The date a Catch Up From replay counts from. */
+	date: (monitoring: IDataObject) => unknown;
+	kind: string;
+}
+
+/** Monitorings that entered ALERT (newest first). */
+const ALERTS: MonitoringView = {
+	qs: { status: 'ALERT', orderBy: '-created' },
+	state: () => 'ALERT',
+	date: (monitoring) => monitoring.created,
+	kind: 'AML_MONITORING',
+};
+
+/**
+ * Monitorings whose year ended (latest expiry first), one item each with the monitoring, where the
+ * webhook's AML_MONITORING_EXPIRATION has only counts. Kept by its expiry: renewed and expired
+ * again, it is new.
+ */
+const EXPIRIES: MonitoringView = {
+	qs: { isExpired: true, orderBy: '-expiration' },
+	state: (monitoring) => String(monitoring.expiration ?? ''),
+	date: (monitoring) => monitoring.expiration,
+	kind: 'AML_MONITORING_EXPIRATION',
+};
+
+async function watchMonitoringList(
 	run: WatchRun,
 	before: Record<string, string> | undefined,
+	view: MonitoringView,
 ): Promise<Watched> {
 	const seen: Record<string, string> = {};
 	const items: IDataObject[] = [];
-	const qs = { status: 'ALERT', orderBy: '-created' };
-	for (const monitoring of await readList(run, '/aml/monitorings/', qs)) {
+	for (const monitoring of await readList(run, '/aml/monitorings/', view.qs)) {
 		const id = monitoring.id;
 		if (typeof id !== 'string' || id in seen || isFull(run, items)) continue;
-		seen[id] = 'ALERT';
-		if (!changed(before, id, 'ALERT') && !inReplay(run, monitoring.created)) continue;
-		items.push(pollItem(run, { monitoringId: id, ...monitoring }, 'AML_MONITORING'));
+		seen[id] = view.state(monitoring);
+		if (!changed(before, id, seen[id]) && !inReplay(run, view.date(monitoring))) continue;
+		items.push(pollItem(run, { monitoringId: id, ...monitoring }, view.kind));
 	}
 	return { seen, items };
 }
 
-/**
- * AML monitorings whose year ended (the list of expired ones, latest expiry first): one item each,
- * with the monitoring, where the webhook's AML_MONITORING_EXPIRATION has only counts. Kept by its
- * expiry, so a monitoring renewed and expired again is new.
- */
-export async function watchExpiredMonitorings(
+/** AML monitorings that entered ALERT. */
+export const watchMonitorings = (run: WatchRun, before: Record<string, string> | undefined) =>
+	watchMonitoringList(run, before, ALERTS);
+
+/** AML monitorings that expired. */
+export const watchExpiredMonitorings = (
 	run: WatchRun,
 	before: Record<string, string> | undefined,
-): Promise<Watched> {
-	const seen: Record<string, string> = {};
-	const items: IDataObject[] = [];
-	const qs = { isExpired: true, orderBy: '-expiration' };
-	for (const monitoring of await readList(run, '/aml/monitorings/', qs)) {
-		const id = monitoring.id;
-		if (typeof id !== 'string' || id in seen || isFull(run, items)) continue;
-		seen[id] = String(monitoring.expiration ?? '');
-		if (!changed(before, id, seen[id]) && !inReplay(run, monitoring.expiration)) continue;
-		items.push(pollItem(run, { monitoringId: id, ...monitoring }, 'AML_MONITORING_EXPIRATION'));
-	}
-	return { seen, items };
-}
+) => watchMonitoringList(run, before, EXPIRIES);

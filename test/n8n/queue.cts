@@ -377,7 +377,10 @@ async function startProcesses(
 				timeoutMs: 300_000,
 				env: {
 					...main.env,
-					...(spec.name === 'main' ? { N8N_DISABLE_PRODUCTION_MAIN_PROCESS: 'true' } : {}),
+					// With webhook processes, they alone serve production webhooks (as a scaled setup has it).
+					...(spec.name === 'main' && (opts.webhookProcesses ?? 2) > 0
+						? { N8N_DISABLE_PRODUCTION_MAIN_PROCESS: 'true' }
+						: {}),
 				},
 			}),
 		),
