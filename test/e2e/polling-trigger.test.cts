@@ -5,6 +5,7 @@
 //  2. Each result finished after it starts the workflow once, with the webhook trigger's item
 //     (delivery.source "polling"); results one poll finds come as the items of one execution, as
 //     n8n's polling triggers do.
+//     An AML monitoring whose year ended comes the same way (AML Monitoring Expired), once.
 //  3. The next poll starts nothing: what the trigger saw is kept between polls.
 //  4. n8n restarts (a result finished while it is down): n8n's poll at start emits that result once
 //     and none of the old ones again (the trigger's state is in the workflow's static data, which
@@ -146,6 +147,27 @@ async function finished(clientId: string, overall: string): Promise<string> {
 	return scanRef;
 }
 
+/** A monitoring of the sandbox whose year ended a moment ago; its id. */
+function lapsedMonitoring(): string {
+	const request = {
+		isSubscribed: false,
+		amlCheck: {
+			clientId: 'customer-lapsed',
+			userType: 'PERSON',
+			input: { fullName: 'Jonas Jonaitis' },
+		},
+	};
+	const expiration = new Date(Date.now() - 1000).toISOString();
+	return stack.sandbox.aml.seedMonitoring(request as never, { expiration }).monitoringId;
+}
+
+/** How often the monitoring's expiry is among the workflow's items, in all. */
+async function expiryTimes(monitoringId: string): Promise<number> {
+	const isIt = (item: Record<string, any>) =>
+		item.eventType === 'AML_MONITORING_EXPIRATION' && item.body?.monitoringId === monitoringId;
+	return (await runs()).reduce((sum, r) => sum + r.items.filter(isIt).length, 0);
+}
+
 /** The result's one item: in exactly one execution, once, as the trigger makes it. */
 async function expectOnce(scanRef: string, overallStatus: string): Promise<void> {
 	const { runs: found, times } = await runsOf(scanRef);
@@ -191,7 +213,7 @@ beforeAll(async () => {
 			NODE_TYPES.pollingTrigger,
 			1,
 			{
-				events: ['verificationResult'],
+				events: ['verificationResult', 'amlMonitoringExpired'],
 				pollTimes: { item: [{ mode: 'everyMinute' }] },
 				options: {},
 			},
@@ -237,6 +259,7 @@ describe('the Polling Trigger in a published workflow', () => {
 	// What the last test saw: the polls answered by then and the results so far.
 	let polls = 0;
 	const results: Array<[string, string]> = [];
+	let lapsed = '';
 
 	test('the poll at activation takes a baseline: a result from before starts nothing', async () => {
 		// Published as the editor's toggle does; n8n polls once right then.
@@ -250,11 +273,14 @@ describe('the Polling Trigger in a published workflow', () => {
 	test(
 		'each result finished after the baseline starts the workflow once, with its item',
 		async () => {
+			lapsed = lapsedMonitoring();
 			results.push(
 				[await finished('customer-polling-1', 'APPROVED'), 'APPROVED'],
 				[await finished('customer-polling-2', 'DENIED'), 'DENIED'],
 			);
 			await arrived(results.map(([scanRef]) => scanRef));
+			const deadline = Date.now() + POLL_WAIT_MS;
+			while ((await expiryTimes(lapsed)) === 0 && Date.now() < deadline) await pause(3000);
 			for (const [scanRef, overall] of results) await expectOnce(scanRef, overall);
 			expect((await runsOf(before)).times).toBe(0);
 
@@ -264,6 +290,7 @@ describe('the Polling Trigger in a published workflow', () => {
 			await pause(5000);
 			expect(await rest.listExecutions(workflowId)).toHaveLength(executions);
 			for (const [scanRef, overall] of results) await expectOnce(scanRef, overall);
+			expect(await expiryTimes(lapsed)).toBe(1);
 		},
 		2 * POLL_WAIT_MS + 30_000,
 	);
@@ -292,6 +319,7 @@ describe('the Polling Trigger in a published workflow', () => {
 			expect(await rest.listExecutions(workflowId)).toHaveLength(executions + 1);
 			for (const [scanRef, overall] of results) await expectOnce(scanRef, overall);
 			expect((await runsOf(before)).times).toBe(0);
+			expect(await expiryTimes(lapsed)).toBe(1);
 			log(`${polls} polls answered in all`);
 		},
 		2 * POLL_WAIT_MS + 120_000,
