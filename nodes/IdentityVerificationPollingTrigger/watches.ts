@@ -1,8 +1,9 @@
 /**
- * What the Polling Trigger watches: three of the service's lists (monitorings twice), each read newest first for up to
- * Pages per Poll pages and held against what the last poll saw there. A change to a result the user
- * selected becomes the webhook trigger's item (version 1.1); where the list lacks what the item
- * needs, one read fills it (POST /api/v2/full for a verification, Get Company for a review).
+ * What the Polling Trigger watches: three of the service's lists (monitorings twice: alerts and
+ * expiries), each read newest first for up to Pages per Poll pages and held against what the last
+ * poll saw there. A change to a result the user selected becomes the webhook trigger's item
+ * (version 1.1); where the list lacks what the item needs, one read fills it (POST /api/v2/full
+ * for a verification, Get Company for a review).
  * Why lists and not Get Status, the order of each list and the cost: docs/polling.md.
  */
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
