@@ -419,6 +419,62 @@ function executionsByWorker(workers: N8nInstance[]): Map<string, string> {
 	return map;
 }
 
+/** An ended execution of a workflow: who ran it, and which trigger nodes started it with which scanRefs. */
+export interface QueueRun {
+	id: string;
+	status: string;
+	mode: string;
+	worker?: string;
+	/** The trigger nodes (of those asked about) that emitted items. */
+	triggers: string[];
+	scanRefs: string[];
+}
+
+/** The workflow's ended executions, with the items of the trigger nodes named. */
+export async function endedRuns(
+	stack: QueueStack,
+	workflowId: string,
+	triggerNames: string[],
+): Promise<QueueRun[]> {
+	const rows = await stack.query<{ id: string; status: string; mode: string }>(
+		'SELECT id::text AS id, status, mode FROM execution_entity WHERE "workflowId" = $1',
+		[workflowId],
+	);
+	const ended = rows.filter((r) => !['new', 'running'].includes(r.status));
+	return await Promise.all(
+		ended.map(async (row) => {
+			const runData = (await stack.rest.getExecution(row.id)).data.resultData.runData;
+			const itemsOf = (name: string): Array<{ json: { scanRef: string } }> =>
+				runData[name]?.[0]?.data?.main?.[0] ?? [];
+			const triggers = triggerNames.filter((name) => itemsOf(name).length > 0);
+			return {
+				...row,
+				worker: stack.executionsByWorker().get(row.id),
+				triggers,
+				scanRefs: triggers.flatMap((name) => itemsOf(name).map((item) => item.json.scanRef)),
+			};
+		}),
+	);
+}
+
+/**
+ * Waits until the runs hold `count` scanRefs, then for one poll more (counted by `polls`), which
+ * must start nothing, and a moment after it.
+ */
+export async function afterOnePollMore(
+	runs: () => Promise<QueueRun[]>,
+	count: number,
+	polls: () => number,
+	deadline: number,
+): Promise<void> {
+	const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+	const found = async () => (await runs()).flatMap((run) => run.scanRefs).length;
+	while ((await found()) < count && Date.now() < deadline) await pause(2000);
+	const seen = polls();
+	while (polls() === seen && Date.now() < deadline) await pause(1000);
+	await pause(5000);
+}
+
 /**
  * Starts Postgres, Redis, the sandbox and n8n in queue mode: the main process (with production
  * webhooks switched off there, as behind a load balancer that sends /webhook/ to the webhook

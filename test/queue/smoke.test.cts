@@ -13,7 +13,7 @@ import {
 	productionWebhookUrl,
 	type WorkflowNode,
 } from '../n8n/stack.cjs';
-import { startQueueStack, type QueueStack } from '../n8n/queue.cjs';
+import { afterOnePollMore, endedRuns, startQueueStack, type QueueStack } from '../n8n/queue.cjs';
 import {
 	ACTION,
 	TRIGGER,
@@ -163,25 +163,7 @@ test('the AML PDF made on the worker is answered by the webhook process, byte fo
 	expect(download.bytes.equals(answered)).toBe(true);
 }, 300_000);
 
-/** The Polling Trigger's executions so far (ended), each with the worker that ran it and its scanRefs. */
-async function pollRuns() {
-	const rows = await stack.query<ExecutionRow>(
-		'SELECT id::text AS id, status, mode FROM execution_entity WHERE "workflowId" = $1',
-		[POLL_FLOW.id],
-	);
-	const ended = rows.filter((r) => !['new', 'running'].includes(r.status));
-	return await Promise.all(
-		ended.map(async (row) => {
-			const stored = await stack.rest.getExecution(row.id);
-			const items = stored.data.resultData.runData[POLLING]?.[0]?.data?.main?.[0] ?? [];
-			return {
-				...row,
-				worker: stack.executionsByWorker().get(row.id),
-				scanRefs: items.map((item: { json: { scanRef: string } }) => item.json.scanRef),
-			};
-		}),
-	);
-}
+const pollRuns = () => endedRuns(stack, POLL_FLOW.id, [POLLING]);
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -197,12 +179,8 @@ test('the Polling Trigger polls on the main process; each result it finds runs o
 		await stack.sandbox.kyc.autoFinish(scanRef, { final: true, overall: 'APPROVED' });
 		scanRefs.push(scanRef);
 	}
-	const found = async () => (await pollRuns()).flatMap((run) => run.scanRefs);
-	while ((await found()).length < scanRefs.length && Date.now() < deadline) await pause(2000);
 	// And one poll more, which must start nothing.
-	const seen = polls();
-	while (polls() === seen && Date.now() < deadline) await pause(1000);
-	await pause(5000);
+	await afterOnePollMore(pollRuns, scanRefs.length, polls, deadline);
 
 	const runs = await pollRuns();
 	expect(runs.flatMap((run) => run.scanRefs).sort()).toEqual([...scanRefs].sort());
