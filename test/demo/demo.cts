@@ -185,8 +185,7 @@ async function runTrigger(stack: Stack, w: DemoWorkflow, seeded: DemoSeeded): Pr
 	const started = Date.now();
 	const before = (await stack.rest.listExecutions(w.workflow.id)).length;
 	const trigger = triggerNodeOf(w)!;
-	const event =
-		((trigger.parameters?.events as string[]) ?? [])[0] ?? 'IDENTIFICATION_AUTO_FINISHED';
+	const event = triggerEvents(w)[0] ?? 'IDENTIFICATION_AUTO_FINISHED';
 	try {
 		await connectTrigger(stack, w);
 		const delivery = IDENTIFICATION.test(event)
